@@ -9,7 +9,8 @@
 #   1. `conan export --version <not the header's>` fails and names include/rknnop/version.hpp;
 #   2. the detected profile's compiler.cppstd (gnu17 on GCC 12) makes the package Invalid, with the fix;
 #   3. `conan create` + test_package (a copy under WORK_DIR) builds an op with rknnop_add_op, with
-#      Conan's default generator (Unix Makefiles), board libraries included when the cross compilers exist.
+#      Conan's default generator (Unix Makefiles), board libraries included when the cross compilers exist;
+#   4. the release form: a recipe copy outside the checkout with a conandata.yml naming a local archive.
 cmake_minimum_required(VERSION 3.21)
 
 set(_test package.conan)
@@ -85,3 +86,21 @@ file(COPY "${_recipe}/test_package" DESTINATION "${WORK_DIR}")
 conan(create "${_recipe}" -pr:a "${_profile}" --build=missing -tf "${WORK_DIR}/test_package" EXPECT 0
       MATCH "rknnop/${RKNNOP_VERSION} \\(test package\\): rknnop test_package: rknnop_add_op\\(Gain\\) built .*rknnop test_package: OK"
       WHAT "conan create + test_package (rknnop_add_op, Unix Makefiles)")
+
+# 4. The release form the recipe documents: outside a checkout, source() fetches the archive listed in
+#    conandata.yml (here a local file:// archive of this tree) and checks its sha256.
+set(_release "rknnop-${RKNNOP_VERSION}")
+file(COPY "${RKNNOP_SOURCE_DIR}/include" "${RKNNOP_SOURCE_DIR}/cmake" "${RKNNOP_SOURCE_DIR}/LICENSE"
+     DESTINATION "${WORK_DIR}/release/${_release}")
+execute_process(COMMAND "${CMAKE_COMMAND}" -E tar czf "${WORK_DIR}/${_release}.tar.gz" "${_release}"
+                WORKING_DIRECTORY "${WORK_DIR}/release" RESULT_VARIABLE _rc)
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "rknnop: ${_test}: could not make ${_release}.tar.gz (${_rc})")
+endif()
+file(SHA256 "${WORK_DIR}/${_release}.tar.gz" _sha256)
+file(COPY "${_recipe}/conanfile.py" DESTINATION "${WORK_DIR}/release-recipe")
+file(WRITE "${WORK_DIR}/release-recipe/conandata.yml"
+     "sources:\n  \"${RKNNOP_VERSION}\":\n    url: \"file://${WORK_DIR}/${_release}.tar.gz\"\n    sha256: \"${_sha256}\"\n")
+conan(create "${WORK_DIR}/release-recipe" --version "${RKNNOP_VERSION}" -pr:a "${_profile}" --build=missing
+      --test-folder= EXPECT 0 MATCH "Calling source\\(\\).*package\\(\\): Packaged [0-9]+ '\\.hpp' files"
+      WHAT "the release form: conandata.yml's archive, sha256 checked")
