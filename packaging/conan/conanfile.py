@@ -1,24 +1,62 @@
 # SPDX-License-Identifier: MIT
 # Conan 2 recipe for rknnop, a header-only C++20 SDK for RKNN-Toolkit v1 custom operators.
 #
-#   conan create packaging/conan --version 0.1.0      # from a checkout: packages this tree
-#   conan create . --version 0.1.0                     # in a conan-center-index style layout: downloads
-#                                                      # the release listed in conandata.yml
+#   conan create packaging/conan -s compiler.cppstd=20     # from a checkout: packages this tree
+#
+# The version is read from include/rknnop/version.hpp (a --version that disagrees is an error).
+# The recipe packages the checkout it is exported from (export_sources); no release archive is
+# published yet. For a release, add a conandata.yml beside this file:
+#     sources:
+#       "0.1.0":
+#         url: "<the tag's source archive>"
+#         sha256: "<sha256sum of that archive>"
+# and source() downloads it when the recipe is used outside a checkout (conan-center-index layout).
 #
 # Consumers get CMake package `rknnop` with the project's own targets, and rknnop_add_op():
 #   rknnop::kernel  what a kernel library compiles against (headers + Boost.PFR, never {fmt})
 #   rknnop::rknnop  everything (adds {fmt} for <rknnop/emit.hpp>), the documented target
 #   rknnop::emit    the {fmt} part alone (an artifact of Conan's components; prefer the two above)
+# Boost and {fmt} are version ranges (what rknnop's CMake accepts), so a profile's
+# [platform_requires] can substitute the system's packages, e.g. Debian 12's boost/1.81.0 fmt/9.1.0.
 import os
+import re
 
 from conan import ConanFile
-from conan.errors import ConanInvalidConfiguration
-from conan.tools.build import check_min_cppstd
-from conan.tools.files import copy, get, save
+from conan.errors import ConanException, ConanInvalidConfiguration
+from conan.tools.build import valid_min_cppstd
+from conan.tools.files import copy, get, load, save
 from conan.tools.layout import basic_layout
 from conan.tools.scm import Version
 
 required_conan_version = ">=2.0"
+
+# Included by the CMake config CMakeDeps writes for rknnop (cmake_build_modules), after its targets.
+_BUILD_MODULE = """\
+# Written by the Conan recipe: rknnop_add_op() with the headers of this package.
+# Boost and {fmt} given by the profile's [platform_requires] are the system's: CMakeDeps makes no
+# targets for them, so find them as rknnop's own CMake does (same minimum versions).
+if(NOT TARGET Boost::headers)
+  find_package(Boost 1.75 CONFIG QUIET)
+  if(NOT Boost_FOUND)
+    find_package(Boost 1.75 REQUIRED)
+  endif()
+  target_link_libraries(rknnop::kernel INTERFACE Boost::headers)
+endif()
+if(NOT TARGET fmt::fmt)
+  find_package(fmt 8 REQUIRED CONFIG)
+  target_link_libraries(rknnop::emit INTERFACE fmt::fmt)
+endif()
+# The SDK's targets require C++20, as rknnop's own CMake targets do.
+foreach(_rknnop_target IN ITEMS rknnop::kernel rknnop::rknnop)
+  if(TARGET ${_rknnop_target})
+    set_property(TARGET ${_rknnop_target} APPEND PROPERTY INTERFACE_COMPILE_FEATURES cxx_std_20)
+  endif()
+endforeach()
+if(NOT RKNNOP_INCLUDE_DIR)
+  get_filename_component(RKNNOP_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../../../include" ABSOLUTE)
+endif()
+include("${CMAKE_CURRENT_LIST_DIR}/rknnopAddOp.cmake")
+"""
 
 
 class RknnopConan(ConanFile):
@@ -26,8 +64,6 @@ class RknnopConan(ConanFile):
     description = ("Header-only C++20 SDK for Rockchip RKNN-Toolkit v1 custom operators (RK1808, RV1126, ...): "
                    "one struct generates the kernel library tables, op.yml, the Python op and the .rknnop container")
     license = "MIT"
-    url = "https://github.com/conan-io/conan-center-index"
-    homepage = "https://github.com/rknnop/rknnop"  # placeholder until the project's public home is fixed
     topics = ("rknn", "npu", "openvx", "custom-operator", "reflection", "header-only")
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"
@@ -46,40 +82,74 @@ class RknnopConan(ConanFile):
     def _cmake_dir(self):
         return os.path.join("share", "rknnop", "cmake")
 
+    @property
+    def _checkout(self):
+        # This file is <checkout>/packaging/conan/conanfile.py.
+        root = os.path.normpath(os.path.join(self.recipe_folder, os.pardir, os.pardir))
+        return root if os.path.isfile(os.path.join(root, "include", "rknnop", "version.hpp")) else None
+
+    def set_version(self):
+        if self._checkout is None:
+            if not self.version:
+                raise ConanException("rknnop: outside an rknnop checkout the recipe needs --version")
+            return
+        text = load(self, os.path.join(self._checkout, "include", "rknnop", "version.hpp"))
+        parts = []
+        for part in ("MAJOR", "MINOR", "PATCH"):
+            found = re.search(rf"^#define RKNNOP_VERSION_{part} (\d+)$", text, re.MULTILINE)
+            if not found:
+                raise ConanException(f"rknnop: include/rknnop/version.hpp has no RKNNOP_VERSION_{part} line")
+            parts.append(found.group(1))
+        header_version = ".".join(parts)
+        if self.version and str(self.version) != header_version:
+            raise ConanException(
+                f"rknnop: --version {self.version} does not match include/rknnop/version.hpp ({header_version}); "
+                "the header is the one place the version is written: drop --version or change the header")
+        self.version = header_version
+
     def export_sources(self):
-        # Exported from an rknnop checkout (this file is packaging/conan/conanfile.py): package that
-        # tree. The files go to <source root>/src, which is layout()'s source folder.
-        root = os.path.join(self.recipe_folder, os.pardir, os.pardir)
-        if os.path.isfile(os.path.join(root, "include", "rknnop", "op.hpp")):
+        # The files go to <source root>/src, which is layout()'s source folder.
+        if self._checkout is not None:
             destination = os.path.join(self.export_sources_folder, "src")
             for pattern in ("include/*", "cmake/*", "LICENSE"):
-                copy(self, pattern, root, destination)
+                copy(self, pattern, self._checkout, destination)
 
     def layout(self):
         basic_layout(self, src_folder="src")
 
     def requirements(self):
         # Public headers include both (<boost/pfr/...> from rknnop/detail/reflect.hpp, <fmt/format.h>
-        # from rknnop/emit.hpp).
-        self.requires("boost/1.85.0", transitive_headers=True)
-        self.requires("fmt/10.2.1", transitive_headers=True)
+        # from rknnop/emit.hpp). The same minimums as rknnop's CMake (cmake/rknnopDependencies.cmake).
+        self.requires("boost/[>=1.75]", transitive_headers=True)
+        self.requires("fmt/[>=8]", transitive_headers=True)
 
     def package_id(self):
         self.info.clear()
 
     def validate(self):
-        if self.settings.compiler.get_safe("cppstd"):
-            check_min_cppstd(self, self._min_cppstd)
+        # As conan-center's header-only C++20 recipes: a profile asking for an older standard makes the
+        # package Invalid. `conan profile detect` writes gnu17 for GCC 12, so say how to fix it.
+        cppstd = self.settings.compiler.get_safe("cppstd")
+        if cppstd and not valid_min_cppstd(self, self._min_cppstd):
+            raise ConanInvalidConfiguration(
+                f"rknnop: {self.ref} is C++{self._min_cppstd} and the profile sets compiler.cppstd={cppstd}: "
+                f"set compiler.cppstd={self._min_cppstd} (or gnu{self._min_cppstd}) in the profile, or pass "
+                f"-s compiler.cppstd={self._min_cppstd} (`conan profile detect` writes gnu17 for GCC 12)")
         minimum = self._compilers_minimum_version.get(str(self.settings.compiler))
         if minimum and Version(self.settings.compiler.version) < minimum:
             raise ConanInvalidConfiguration(
-                f"{self.ref} requires C++{self._min_cppstd}, which {self.settings.compiler} "
+                f"rknnop: {self.ref} requires C++{self._min_cppstd}, which {self.settings.compiler} "
                 f"{self.settings.compiler.version} does not support well enough (need {minimum})")
 
     def source(self):
         if os.path.isfile(os.path.join(self.source_folder, "include", "rknnop", "op.hpp")):
             return  # exported from a checkout
-        get(self, **self.conan_data["sources"][self.version], strip_root=True)
+        sources = (self.conan_data or {}).get("sources", {})
+        if str(self.version) not in sources:
+            raise ConanException(
+                f"rknnop: no sources for {self.version}: export the recipe from an rknnop checkout "
+                "(conan create packaging/conan), or list the release archive in conandata.yml")
+        get(self, **sources[str(self.version)], strip_root=True)
 
     def build(self):
         pass  # header-only
@@ -88,10 +158,9 @@ class RknnopConan(ConanFile):
         copy(self, "LICENSE", self.source_folder, os.path.join(self.package_folder, "licenses"))
         # The SDK's headers; rknnop/host/* declares the compiled host library (runtime, loader,
         # tools), which this header-only package does not build.
-        copy(self, "*.hpp", os.path.join(self.source_folder, "include"), os.path.join(self.package_folder, "include"),
-             excludes=("rknnop/host/*",))
-        copy(self, "*.h", os.path.join(self.source_folder, "include"), os.path.join(self.package_folder, "include"),
-             excludes=("rknnop/host/*",))
+        for pattern in ("*.hpp", "*.h"):
+            copy(self, pattern, os.path.join(self.source_folder, "include"), os.path.join(self.package_folder, "include"),
+                 excludes=("rknnop/host/*",))
         # rknnop_add_op() and the files it configures at the user's build time. rknnop's own
         # package config is not shipped: Conan's CMakeDeps writes the config, and includes this
         # build module, which points the helper at the packaged headers.
@@ -101,18 +170,13 @@ class RknnopConan(ConanFile):
                         "rknnopOpExports.map.in", "rknnopEmitterMain.cpp.in", "rknnopKernelSupport.cpp",
                         "toolchains/*"):
             copy(self, pattern, os.path.join(self.source_folder, "cmake"), cmake_dir)
-        save(self, os.path.join(cmake_dir, "rknnop-conan-add-op.cmake"),
-             "# Written by the Conan recipe: rknnop_add_op() with the headers of this package.\n"
-             "# The SDK's targets require C++20, as rknnop's own CMake targets do.\n"
-             "foreach(_rknnop_target IN ITEMS rknnop::kernel rknnop::rknnop)\n"
-             "  if(TARGET ${_rknnop_target})\n"
-             "    set_property(TARGET ${_rknnop_target} APPEND PROPERTY INTERFACE_COMPILE_FEATURES cxx_std_20)\n"
-             "  endif()\n"
-             "endforeach()\n"
-             "if(NOT RKNNOP_INCLUDE_DIR)\n"
-             "  get_filename_component(RKNNOP_INCLUDE_DIR \"${CMAKE_CURRENT_LIST_DIR}/../../../include\" ABSOLUTE)\n"
-             "endif()\n"
-             "include(\"${CMAKE_CURRENT_LIST_DIR}/rknnopAddOp.cmake\")\n")
+        save(self, os.path.join(cmake_dir, "rknnop-conan-add-op.cmake"), _BUILD_MODULE)
+
+    def _dependency_component(self, name, component):
+        # A dependency taken from the profile's [platform_requires] has no package and is not in
+        # self.dependencies: CMakeDeps rejects a component requiring it ("not a direct dependency",
+        # conan-io/docs#3908). The build module finds the system's own with find_package instead.
+        return [f"{name}::{component}"] if name in self.dependencies.host else []
 
     def package_info(self):
         self.cpp_info.bindirs = []
@@ -124,13 +188,13 @@ class RknnopConan(ConanFile):
 
         kernel = self.cpp_info.components["kernel"]
         kernel.set_property("cmake_target_name", "rknnop::kernel")
-        kernel.requires = ["boost::headers"]
+        kernel.requires = self._dependency_component("boost", "headers")
         kernel.builddirs = [self._cmake_dir]
         kernel.bindirs = []
         kernel.libdirs = []
 
         emit = self.cpp_info.components["emit"]
         emit.set_property("cmake_target_name", "rknnop::emit")
-        emit.requires = ["kernel", "fmt::fmt"]
+        emit.requires = ["kernel"] + self._dependency_component("fmt", "fmt")
         emit.bindirs = []
         emit.libdirs = []

@@ -1,20 +1,42 @@
+# SPDX-License-Identifier: MIT
 # rknnop: header-only (headers, CMake package, rknnop_add_op() and the files it uses at the
 # consumer's build time). Nothing is compiled, so only the release configuration is installed.
 #
-# On a release, update together (then `vcpkg x-add-version rknnop`):
-#   vcpkg.json "version"   the release, e.g. 0.1.0 (tag v0.1.0)
-#   REPO                   the project's GitHub owner/name (placeholder below)
-#   SHA512                 of the tag's archive: set it to 0, run `vcpkg install rknnop`, copy the
-#                          "Actual hash" vcpkg prints
+# Where the sources come from. This port is an overlay for local use: it builds the rknnop checkout
+# it lives in (packaging/vcpkg/ports/rknnop/ of that checkout), or the tree named by the environment
+# variable RKNNOP_SOURCE_DIR:
+#     vcpkg install rknnop --overlay-ports=<checkout>/packaging/vcpkg/ports
+# vcpkg does not hash those sources into the package's ABI: after changing them, reinstall with
+# binary caching off (--binarysource=clear), or vcpkg restores the previous build.
+#
+# For a registry, once a release is tagged, replace the block below by the release archive:
+#     vcpkg_from_github(
+#         OUT_SOURCE_PATH SOURCE_PATH
+#         REPO <owner>/rknnop          # the project's GitHub home
+#         REF "v${VERSION}"
+#         SHA512 <sha512sum of the tag's archive>
+#         HEAD_REF main)
+# and keep vcpkg.json's "version" equal to include/rknnop/version.hpp (checked below).
 set(VCPKG_BUILD_TYPE release)
 
-vcpkg_from_github(
-    OUT_SOURCE_PATH SOURCE_PATH
-    REPO rknnop/rknnop
-    REF "v${VERSION}"
-    SHA512 0
-    HEAD_REF main
-)
+if(DEFINED ENV{RKNNOP_SOURCE_DIR} AND NOT "$ENV{RKNNOP_SOURCE_DIR}" STREQUAL "")
+    set(SOURCE_PATH "$ENV{RKNNOP_SOURCE_DIR}")
+else()
+    get_filename_component(SOURCE_PATH "${CMAKE_CURRENT_LIST_DIR}/../../../.." ABSOLUTE)
+endif()
+if(NOT EXISTS "${SOURCE_PATH}/include/rknnop/version.hpp")
+    message(FATAL_ERROR "rknnop: ${SOURCE_PATH} is not an rknnop source tree (no include/rknnop/version.hpp). "
+        "This port builds the checkout it lives in: use --overlay-ports=<checkout>/packaging/vcpkg/ports, "
+        "or set RKNNOP_SOURCE_DIR to an rknnop source tree.")
+endif()
+file(STRINGS "${SOURCE_PATH}/include/rknnop/version.hpp" _rknnop_version_lines
+     REGEX "^#define RKNNOP_VERSION_(MAJOR|MINOR|PATCH) [0-9]+$")
+string(REGEX REPLACE "[^\n;]*_(MAJOR|MINOR|PATCH) ([0-9]+)" "\\2" _rknnop_version "${_rknnop_version_lines}")
+string(REPLACE ";" "." _rknnop_version "${_rknnop_version}")
+if(NOT _rknnop_version STREQUAL VERSION)
+    message(FATAL_ERROR "rknnop: the port's version ${VERSION} (vcpkg.json) is not the sources' "
+        "${_rknnop_version} (${SOURCE_PATH}/include/rknnop/version.hpp): update the port's vcpkg.json")
+endif()
 
 vcpkg_cmake_configure(
     SOURCE_PATH "${SOURCE_PATH}"
@@ -31,6 +53,15 @@ vcpkg_cmake_install()
 # vcpkg wants it in share/rknnop.
 vcpkg_cmake_config_fixup(PACKAGE_NAME rknnop CONFIG_PATH share/rknnop/cmake)
 vcpkg_fixup_pkgconfig()
+# rknnop's .pc files name Boost.PFR's include directory when it is not a compiler default. vcpkg
+# installs every port into one prefix, so that directory is the package's own ${prefix}/include,
+# already named as ${includedir}: drop the repeat vcpkg_fixup_pkgconfig made of it.
+foreach(_pc IN ITEMS rknnop rknnop-kernel)
+    set(_pc_file "${CURRENT_PACKAGES_DIR}/share/pkgconfig/${_pc}.pc")
+    file(READ "${_pc_file}" _pc_text)
+    string(REGEX REPLACE "(\nCflags:[^\n]*) \"-I\\\${prefix}/include\"" "\\1" _pc_text "${_pc_text}")
+    file(WRITE "${_pc_file}" "${_pc_text}")
+endforeach()
 
 file(REMOVE_RECURSE "${CURRENT_PACKAGES_DIR}/debug")
 file(INSTALL "${CMAKE_CURRENT_LIST_DIR}/usage" DESTINATION "${CURRENT_PACKAGES_DIR}/share/${PORT}")
