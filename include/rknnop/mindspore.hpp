@@ -156,6 +156,10 @@ public:
         if (!result.ok()) return;
         const auto& view = field<i>(call.out);
         ::mindspore::MSTensor& t = (*outputs)[i];
+        if (t == nullptr) {
+          result = fail(VX_ERROR_INVALID_REFERENCE, model::fields[model::input_count + i], "the MSTensor is null");
+          return;
+        }
         t.SetShape(to_ms_shape(view.dims(), view.rank()));
         t.SetDataType(to_ms_dtype(static_cast<vx_enum>(view.dtype())));
         t.SetFormat(output_format<Op, i>(*inputs));
@@ -209,6 +213,10 @@ public:
         constexpr field_desc f = model::fields[k];
         auto& view = field<i>(call.out);
         ::mindspore::MSTensor& t = outputs_[i];
+        if (t == nullptr) {
+          result = fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor is null");
+          return;
+        }
         bool deferred = t.Shape().empty();  // never shaped, or -1 after a deferred Infer
         for (std::int64_t d : t.Shape()) deferred = deferred || d < 0;
         if (deferred) {

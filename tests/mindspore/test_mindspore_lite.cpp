@@ -101,7 +101,7 @@ ms_result run_ms(const std::string& type, const rknnop::mindspore::attr_map& att
   const node n = make_node(type, attrs);
   std::vector<mindspore::MSTensor> in, out;
   for (const input& i : inputs) in.push_back(make_tensor(i));
-  for (std::size_t i = 0; i < output_count; ++i) out.emplace_back("out", ms_type::kTypeUnknown, std::vector<std::int64_t>{}, nullptr, 0);
+  for (std::size_t i = 0; i < output_count; ++i) out.emplace_back();  // no shape, no dtype: Infer sets them
   r.outputs = out;  // MSTensor copies alias: these see what the kernel writes
   const auto interface = mindspore::registry::RegisterKernelInterface::GetKernelInterface(provider, n.primitive);
   EXPECT_TRUE(interface) << type;
@@ -380,7 +380,7 @@ TEST(MindSporeInfer, ResizeThroughKernelInferShape) {
   log_capture logs;
   const node n = make_node("ResizeArea", rknnop::mindspore::encode_attrs<ResizeArea>({{2, 2}, false}));
   std::vector<mindspore::MSTensor> in{make_tensor({ms_type::kNumberTypeFloat32, {1, 4, 4, 1}, as_bytes(ramp(16, 0.f, 1.f))})};
-  std::vector<mindspore::MSTensor> out{mindspore::MSTensor("y", ms_type::kTypeUnknown, {}, nullptr, 0)};
+  std::vector<mindspore::MSTensor> out{mindspore::MSTensor()};
   mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
   const auto kernel = mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
   ASSERT_TRUE(kernel);
@@ -484,7 +484,9 @@ TEST(MindSporeDiagnostics, ExecuteChecksTheOutputShapeAndDtype) {
   log_capture logs;
   const node n = make_node("Exp", rknnop::mindspore::encode_attrs<Exp>());
   std::vector<mindspore::MSTensor> in{make_tensor({ms_type::kNumberTypeFloat32, {3}, bytes(12)})};
-  std::vector<mindspore::MSTensor> out{mindspore::MSTensor("y", ms_type::kNumberTypeFloat32, {4}, nullptr, 0)};
+  std::vector<mindspore::MSTensor> out{mindspore::MSTensor()};
+  out[0].SetShape({4});
+  out[0].SetDataType(ms_type::kNumberTypeFloat32);
   mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
   const auto kernel = mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
   ASSERT_EQ(kernel->Prepare(), 0);
