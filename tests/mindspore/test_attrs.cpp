@@ -5,6 +5,11 @@
 #include <rknnop/mindspore_attrs.hpp>
 #include <rknnop/op.hpp>
 
+// The example's struct without its OpenVX export (this program has no OpenVX runtime).
+#undef RKNNOP_EXPORT_OP
+#define RKNNOP_EXPORT_OP(Name) static_assert(true, "")
+#include "resize_area/resize_area.cpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -203,6 +208,15 @@ TEST(MindSporeAttrs, StaleModelIsRefusedWithBothFingerprints) {
   std::snprintf(hex, sizeof hex, "%016llx",
                 static_cast<unsigned long long>(rknnop::detail::op_model<AllKinds>::fingerprint));
   EXPECT_NE(message.find(std::string("library schema ") + hex), std::string::npos) << message;
+}
+
+// The README's converter-side call, on the README's op.
+TEST(MindSporeAttrs, ResizeAreaAsTheReadmeWritesIt) {
+  const auto attrs = rknnop::mindspore::encode_attrs<ResizeArea>({.size = {32, 32}, .align_corners = false});
+  ASSERT_EQ(attrs.size(), 3u);
+  EXPECT_EQ(attrs.at("size"), bytes({32, 0, 0, 0, 32, 0, 0, 0}));
+  EXPECT_EQ(attrs.at("align_corners"), bytes({0}));
+  EXPECT_EQ(attrs.at("rknnop:schema").size(), 8u);
 }
 
 TEST(MindSporeAttrs, ExtraAttrsAreIgnored) {
