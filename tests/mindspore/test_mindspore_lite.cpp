@@ -499,6 +499,23 @@ TEST(MindSporeDiagnostics, ExecuteChecksTheOutputShapeAndDtype) {
   EXPECT_EQ(g_log, "rknnop: Exp: output 'y': expected dtype VX_TYPE_FLOAT32 or VX_TYPE_FLOAT16, got VX_TYPE_INT32\n");
 }
 
+TEST(MindSporeDiagnostics, NullOutputTensor) {
+  log_capture logs;
+  const node n = make_node("Exp", rknnop::mindspore::encode_attrs<Exp>());
+  std::vector<mindspore::MSTensor> in{make_tensor({ms_type::kNumberTypeFloat32, {3}, bytes(12)})};
+  std::vector<mindspore::MSTensor> out{mindspore::MSTensor(nullptr)};
+  const auto interface = mindspore::registry::RegisterKernelInterface::GetKernelInterface("rknnop", n.primitive);
+  ASSERT_TRUE(interface);
+  EXPECT_EQ(interface->Infer(&in, &out, n.primitive, nullptr), mindspore::kLiteError);
+  EXPECT_EQ(g_log, "rknnop: Exp: output 'y': the MSTensor is null\n");
+  g_log.clear();
+  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
+  const auto kernel = mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
+  ASSERT_EQ(kernel->Prepare(), 0);
+  EXPECT_EQ(kernel->Execute(), -1);
+  EXPECT_EQ(g_log, "rknnop: Exp: output 'y': the MSTensor is null\n");
+}
+
 TEST(MindSporeDiagnostics, WrongCustomTypeIsRefused) {
   log_capture logs;
   const node n = make_node("ResizeArea", rknnop::mindspore::encode_attrs<Exp>());
