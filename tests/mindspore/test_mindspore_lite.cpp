@@ -80,6 +80,7 @@ struct input {
 
 mindspore::MSTensor make_tensor(const input& in) {
   mindspore::MSTensor t("in", in.type, in.shape, in.data.empty() ? nullptr : in.data.data(), in.data.size());
+  t.SetShape(in.shape);  // MindSpore's deep-copy constructor gives an empty shape with data the shape {bytes}
   t.SetFormat(in.format);
   return t;
 }
@@ -349,6 +350,14 @@ TEST(MindSporeInfer, SetsShapeDtypeAndFormat) {
   EXPECT_EQ(m.outputs[0].format(), mindspore::NHWC);
   EXPECT_EQ(m.outputs[1].Shape(), (std::vector<std::int64_t>{1}));
   EXPECT_EQ(m.outputs[1].DataType(), ms_type::kNumberTypeFloat32);  // min_output does not accept uint8
+}
+
+TEST(MindSporeInfer, RankZeroInputIsOneElement) {
+  const ms_result m = run_ms("Exp", rknnop::mindspore::encode_attrs<Exp>(),
+                             {{ms_type::kNumberTypeFloat32, {}, as_bytes(std::vector<float>{2.f})}}, 1);
+  ASSERT_EQ(m.execute, 0) << m.log;
+  EXPECT_EQ(m.outputs[0].Shape(), (std::vector<std::int64_t>{1}));
+  EXPECT_EQ(data_of(m.outputs[0]), as_bytes(std::vector<float>{std::exp(2.f)}));
 }
 
 TEST(MindSporeInfer, UnknownInputShapeDefersAndExecuteShapesTheOutputs) {
