@@ -6,7 +6,8 @@
 #               [KERNEL_INDEX n]                      (default 0: the CPU kernel)
 #               [ARCHITECTURES x86_64 aarch64 armhf]  (default: all; x86_64 is always built)
 #               [INCLUDE_DIRECTORIES dir...]          (extra include dirs, for every architecture)
-#               [OUTPUT_DIRECTORY dir])               (default ${CMAKE_CURRENT_BINARY_DIR}/<Name>)
+#               [OUTPUT_DIRECTORY dir]                (default ${CMAKE_CURRENT_BINARY_DIR}/<Name>)
+#               [BACKENDS openvx mindspore])          (mindspore: also lib<lower>_mslite.so, rknnopMindSpore.cmake)
 #
 # Builds everything RKNN-Toolkit v1's `custom_op --action create/build` would, from one op struct:
 #   <out>/x86_64/lib<lower>.so   target <Name> (MODULE), the PC-simulator library
@@ -34,6 +35,7 @@
 # needs too new a glibc, e.g. std::shared_ptr (__libc_single_threaded@GLIBC_2.32, referenced inline by
 # the headers) or double exp/log/pow (GLIBC_2.29).
 include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/rknnopMindSpore.cmake")
 
 # Locations, recorded now: the function runs later from other directories. The package config sets
 # RKNNOP_INCLUDE_DIR before including this file; in the source tree the headers are beside cmake/.
@@ -166,14 +168,14 @@ function(rknnop_add_op name)
   set(_ctx "rknnop_add_op(${name})")
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
     "VX_SOURCE;TARGET_PLATFORM;PYTHON;SHADER_BINARY;TOOLKIT_RKNNOP;KERNEL_INDEX;OUTPUT_DIRECTORY"
-    "SOURCES;ARCHITECTURES;INCLUDE_DIRECTORIES")
+    "SOURCES;ARCHITECTURES;INCLUDE_DIRECTORIES;BACKENDS")
 
   # --- arguments -------------------------------------------------------------------------------
   if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "${_ctx}: the op name must be a C identifier (it becomes vx_kernel_<Name>_list)")
   endif()
   set(_keywords SOURCES VX_SOURCE TARGET_PLATFORM PYTHON SHADER_BINARY TOOLKIT_RKNNOP KERNEL_INDEX
-                ARCHITECTURES INCLUDE_DIRECTORIES OUTPUT_DIRECTORY)
+                ARCHITECTURES INCLUDE_DIRECTORIES OUTPUT_DIRECTORY BACKENDS)
   set(_platforms RK1808 RK1806 RK3399Pro RV1109 RV1126)
   # A misspelt keyword after SOURCES would silently become a source: catch upper-case words that are
   # neither keywords nor values nor existing files.
@@ -189,6 +191,7 @@ function(rknnop_add_op name)
     list(JOIN _keywords " " _known)
     message(FATAL_ERROR "${_ctx}: unknown argument(s) ${_unknown}; the keywords are: ${_known}")
   endif()
+  _rknnop_check_backends(${name} "${ARG_BACKENDS}")
   if(ARG_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "${_ctx}: ${ARG_KEYWORDS_MISSING_VALUES} given without a value")
   endif()
@@ -303,6 +306,9 @@ function(rknnop_add_op name)
       VERBATIM)
   endif()
   set_property(GLOBAL APPEND PROPERTY RKNNOP_OPS ${name})  # for tests/board
+  if(DEFINED ARG_BACKENDS)
+    _rknnop_add_op_backends(${name} "${ARG_BACKENDS}" "${_sources}" "${_include_dirs}" "${_out}")
+  endif()
   set_target_properties(${name} PROPERTIES
     RKNNOP_OUTPUT_DIRECTORY "${_out}"
     RKNNOP_LIBRARY_${_self_arch} "$<TARGET_FILE:${name}>")

@@ -38,6 +38,7 @@ install(FILES
     "${PROJECT_BINARY_DIR}/rknnop-package/rknnopConfigVersion.cmake"
     # rknnop_add_op and everything it reads at configure and build time
     "${CMAKE_CURRENT_LIST_DIR}/rknnopAddOp.cmake"
+    "${CMAKE_CURRENT_LIST_DIR}/rknnopMindSpore.cmake"
     "${CMAKE_CURRENT_LIST_DIR}/rknnopCheckKernelLibrary.cmake"
     "${CMAKE_CURRENT_LIST_DIR}/rknnopShaderSection.cmake"
     "${CMAKE_CURRENT_LIST_DIR}/rknnopOpExports.map.in"

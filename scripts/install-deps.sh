@@ -10,6 +10,7 @@ packages=(
   g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user  # board libraries and their tests
   pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers     # VX shaders on the CPU
   clang-16 libclang-rt-16-dev                 # libFuzzer
+  flatbuffers-compiler libflatbuffers-dev googletest  # MindSpore Lite tests (schema headers; gtest with its ABI)
 )
 # A mirror caught mid-sync fails some index (often a foreign architecture's, added by the cross
 # tests); retry, then go on with the lists we have: the install itself is what must succeed.

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Non-template work of the MindSpore Lite backend: MSTensor <-> rknnop shapes, dtypes and formats,
+// Custom-node attributes, and the one-line diagnostics. The per-op kernel in <rknnop/mindspore.hpp>
+// only passes constexpr field descriptions here.
+
+#include <rknnop/detail/decode.hpp>
+#include <rknnop/mindspore_attrs.hpp>
+#include <rknnop/status.hpp>
+
+#include "include/api/data_type.h"
+#include "include/api/format.h"
+#include "include/api/types.h"
+#include "schema/model_generated.h"
+
+#include <cstddef>      // std::size_t
+#include <cstdint>      // fixed-width types
+#include <cstring>      // std::memcpy
+#include <limits>       // overflow bound
+#include <memory>       // MSTensor::Data
+#include <string_view>  // names
+#include <vector>       // MSTensor shapes
+
+namespace rknnop::detail::mindspore {
+
+using ms_dtype = ::mindspore::DataType;
+
+constexpr ms_dtype to_ms_dtype(vx_enum type) noexcept {
+  switch (type) {
+    case VX_TYPE_FLOAT32: return ms_dtype::kNumberTypeFloat32;
+    case VX_TYPE_FLOAT16: return ms_dtype::kNumberTypeFloat16;
+    case VX_TYPE_INT8: return ms_dtype::kNumberTypeInt8;
+    case VX_TYPE_UINT8: return ms_dtype::kNumberTypeUInt8;
+    case VX_TYPE_INT16: return ms_dtype::kNumberTypeInt16;
+    case VX_TYPE_UINT16: return ms_dtype::kNumberTypeUInt16;
+    case VX_TYPE_INT32: return ms_dtype::kNumberTypeInt32;
+    default: return ms_dtype::kTypeUnknown;
+  }
+}
+
+constexpr vx_enum from_ms_dtype(ms_dtype type) noexcept {
+  switch (type) {
+    case ms_dtype::kNumberTypeFloat32: return VX_TYPE_FLOAT32;
+    case ms_dtype::kNumberTypeFloat16: return VX_TYPE_FLOAT16;
+    case ms_dtype::kNumberTypeInt8: return VX_TYPE_INT8;
+    case ms_dtype::kNumberTypeUInt8: return VX_TYPE_UINT8;
+    case ms_dtype::kNumberTypeInt16: return VX_TYPE_INT16;
+    case ms_dtype::kNumberTypeUInt16: return VX_TYPE_UINT16;
+    case ms_dtype::kNumberTypeInt32: return VX_TYPE_INT32;
+    default: return VX_TYPE_INVALID;
+  }
+}
+
+constexpr const char* format_name(::mindspore::Format format) noexcept {
+  return format == ::mindspore::NHWC ? "NHWC" : format == ::mindspore::NCHW ? "NCHW" : "another format";
+}
+
+// "rknnop: <op>: <message>" to rknnop's log sink (the OpenVX log does not exist here).
+RKNNOP_DETAIL_COLD inline void report(std::string_view op, const outcome& result) noexcept {
+  status line = error("rknnop: {}: {}", op, result.message().message());
+  const log_state& cfg = log_config();
+  if (cfg.sink) cfg.sink(line.message(), cfg.user);
+}
+
+RKNNOP_DETAIL_COLD inline void append_shape(status& s, const std::vector<std::int64_t>& shape) noexcept {
+  s.append("[");
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) s.append(",");
+    detail::append_any(s, shape[i]);
+  }
+  s.append("]");
+}
+
+// Rank, dims (innermost first, MSTensor shapes are outermost first) and dtype of a tensor, checked
+// against its field as query_tensor checks an OpenVX tensor. A rank-0 MSTensor is one element, [1].
+// `unknown`: a dim is still -1 (shapes deferred until run time); nothing else is checked then.
+inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f, tensor_info& info,
+                             bool& unknown) noexcept {
+  unknown = false;
+  info = tensor_info{};
+  if (t == nullptr) return fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor is null");
+  const std::vector<std::int64_t>& shape = t.Shape();
+  for (std::int64_t d : shape)
+    if (d < 0) unknown = true;
+  if (unknown) return {};
+  if (shape.size() > max_tensor_rank) return fail(VX_ERROR_INVALID_DIMENSION, f, "expected rank 1..6, got {}", shape.size());
+  info.rank = shape.empty() ? 1 : static_cast<std::uint32_t>(shape.size());
+  info.dims[0] = 1;
+  std::size_t elements = 1;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    const std::int64_t d = shape[shape.size() - 1 - i];
+    if (d == 0 || d > 0xFFFFFFFF) {
+      status s = error("{} '{}': shape ", role_name(f.kind), f.name);
+      append_shape(s, shape);
+      s.append(" has a dim rknnop cannot hold (0 or above 2^32-1)");
+      return outcome(VX_ERROR_INVALID_DIMENSION, s);
+    }
+    info.dims[i] = static_cast<std::uint32_t>(d);
+    if (elements > std::numeric_limits<std::size_t>::max() / 8 / info.dims[i])
+      return fail(VX_ERROR_INVALID_DIMENSION, f, "dims overflow the address space");
+    elements *= info.dims[i];
+  }
+  info.elements = elements;
+  info.dtype = from_ms_dtype(t.DataType());
+  if (info.dtype == VX_TYPE_INVALID || !accepts(f, info.dtype)) {
+    if (info.dtype != VX_TYPE_INVALID) return dtype_mismatch(f, info.dtype);
+    return fail(VX_ERROR_INVALID_TYPE, f, "MindSpore dtype {} has no rknnop element type (expected one of the "
+                "op's: float32, float16, int8, uint8, int16, uint16, int32)", static_cast<int>(t.DataType()));
+  }
+  if (f.required_rank && info.rank != f.required_rank) {
+    status s = error("{} '{}': expected rank {} ({}), got shape ", role_name(f.kind), f.name, f.required_rank,
+                     f.layout);
+    append_shape(s, shape);
+    return outcome(VX_ERROR_INVALID_DIMENSION, s);
+  }
+  if (f.layout[0] != '\0' && std::string_view(format_name(t.format())) != f.layout)
+    return fail(VX_ERROR_INVALID_FORMAT, f, "the op declares {}, the tensor's format is {} ({})", f.layout,
+                format_name(t.format()), static_cast<long long>(t.format()));
+  return {};
+}
+
+// An input's data as the kernel's element type: the tensor's own memory when the dtypes agree,
+// else a converted copy in `buffers` (exactly as the OpenVX path converts).
+inline outcome read_ms_input(const ::mindspore::MSTensor& t, const field_desc& f, const tensor_info& info,
+                             buffer_list& buffers, void*& kernel_data) noexcept {
+  const std::shared_ptr<const void> data = t.Data();
+  if (!data) return fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor has no data");
+  if (t.DataSize() < info.elements * dtype_size(info.dtype))
+    return fail(VX_ERROR_INVALID_PARAMETERS, f, "the MSTensor holds {} bytes, its shape needs {}", t.DataSize(),
+                info.elements * dtype_size(info.dtype));
+  if (info.dtype == f.vx_type) {
+    kernel_data = const_cast<void*>(data.get());  // bound to a const view: the kernel only reads it
+    return {};
+  }
+  kernel_data = buffers.allocate(info.elements * dtype_size(f.vx_type));
+  if (!kernel_data) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
+  f.to_kernel[accepted_index(f, info.dtype)](data.get(), kernel_data, info.elements);
+  return {};
+}
+
+// Converts a kernel result into the output MSTensor's memory (MutableData allocates it).
+inline outcome write_ms_output(::mindspore::MSTensor& t, const field_desc& f, const tensor_info& info,
+                               const void* kernel_data) noexcept {
+  if (untouched(f, info, kernel_data))
+    return fail(VX_FAILURE, f, "the kernel wrote nothing (rknnop's unwritten markers are all still there)");
+  void* out = t.MutableData();
+  if (!out) return fail(VX_ERROR_NO_MEMORY, f, "MSTensor::MutableData() gave no memory");
+  if (t.DataSize() < info.elements * dtype_size(info.dtype))
+    return fail(VX_ERROR_INVALID_PARAMETERS, f, "the MSTensor holds {} bytes, its shape needs {}", t.DataSize(),
+                info.elements * dtype_size(info.dtype));
+  if (info.dtype == f.vx_type)
+    std::memcpy(out, kernel_data, info.elements * dtype_size(info.dtype));
+  else
+    f.from_kernel[accepted_index(f, info.dtype)](kernel_data, out, info.elements);
+  return {};
+}
+
+// What shape inference gave an output, checked as the OpenVX validator checks it.
+inline outcome check_inferred(const field_desc& f, const std::uint32_t* dims, std::uint32_t rank,
+                              vx_enum dtype) noexcept {
+  if (rank == 0 || rank > max_tensor_rank)
+    return fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave rank {} (expected 1..6)", rank);
+  for (std::uint32_t d = 0; d < rank; ++d)
+    if (dims[d] == 0) return fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave dims[{}] = 0", d);
+  if (!accepts(f, dtype)) return dtype_mismatch(f, dtype);
+  return {};
+}
+
+inline std::vector<std::int64_t> to_ms_shape(const std::uint32_t* dims, std::uint32_t rank) {
+  std::vector<std::int64_t> shape(rank);
+  for (std::uint32_t i = 0; i < rank; ++i) shape[rank - 1 - i] = dims[i];
+  return shape;
+}
+
+// The inferred shape against an output tensor that already has one (Execute after a deferred or
+// external shape): equal, or an error naming both.
+inline outcome check_output_shape(const ::mindspore::MSTensor& t, const field_desc& f, const std::uint32_t* dims,
+                                  std::uint32_t rank) noexcept {
+  const std::vector<std::int64_t>& shape = t.Shape();
+  bool same = shape.size() == rank || (shape.empty() && rank == 1 && dims[0] == 1);
+  for (std::uint32_t i = 0; same && i < shape.size(); ++i) same = shape[shape.size() - 1 - i] == dims[i];
+  if (same) return {};
+  status s = error("{} '{}': shape inference gives dims ", role_name(f.kind), f.name);
+  append_dims(s, dims, rank);
+  s.append(", the output MSTensor has shape ");
+  append_shape(s, shape);
+  return outcome(VX_ERROR_INVALID_DIMENSION, s);
+}
+
+// The Custom node's attribute `name` (a linear scan: a node has a handful).
+inline attr_bytes find_attr(const ::mindspore::schema::Custom* custom, std::string_view name) noexcept {
+  if (!custom || !custom->attr()) return {};
+  for (const ::mindspore::schema::Attribute* a : *custom->attr()) {
+    if (!a || !a->name() || std::string_view(a->name()->c_str(), a->name()->size()) != name) continue;
+    if (!a->data()) return {nullptr, 0, true};
+    return {a->data()->data(), a->data()->size(), true};
+  }
+  return {};
+}
+
+inline outcome custom_of(const ::mindspore::schema::Primitive* primitive, std::string_view op,
+                         const ::mindspore::schema::Custom*& custom) noexcept {
+  custom = primitive ? primitive->value_as_Custom() : nullptr;
+  if (!custom)
+    return outcome(VX_ERROR_INVALID_PARAMETERS,
+                   error(primitive ? "the node is not a Custom node" : "the node has no primitive"));
+  const auto* type = custom->type();
+  if (!type || std::string_view(type->c_str(), type->size()) != op)
+    return outcome(VX_ERROR_INVALID_PARAMETERS,
+                   error("the Custom node's type is '{}', this kernel is '{}'",
+                         type ? std::string_view(type->c_str(), type->size()) : std::string_view("<none>"), op));
+  return {};
+}
+
+inline outcome check_count(const char* what, std::size_t got, std::size_t expected) noexcept {
+  if (got == expected) return {};
+  return outcome(VX_ERROR_INVALID_PARAMETERS, error("expected {} {} tensors, got {}", expected, what, got));
+}
+
+}  // namespace rknnop::detail::mindspore
