@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake -DOP=Name -DOUTPUT=shader.bin [-DSHADER_BINARY=f | -DTOOLKIT_RKNNOP=f.rknnop] -P rknnopShaderSection.cmake
 #
 # Produces the first section of a .rknnop (the compiled Vivante shader, docs/container.md §3);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The demo: one op struct (examples/resize_area/resize_area.cpp) becomes ResizeArea.rknnop with
 # kernel libraries for x86-64 (the toolkit's simulator), aarch64 (RK1808/RK1806/RK3399Pro) and armhf
 # (RV1109/RV1126), op.yml and the toolkit's Python op; then the host runtime runs it on a sample

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs everything rknnop's build, tests, cross builds and fuzzers need on Debian 12 (as root).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive

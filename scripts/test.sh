@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The whole test suite, as CI runs it:
 #   1. native build (warnings as errors in project code) + ctest
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build + ctest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # rknnop: header-only (headers, CMake package, rknnop_add_op() and the files it uses at the
 # consumer's build time). Nothing is compiled, so only the release configuration is installed.
 #
