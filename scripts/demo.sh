@@ -6,6 +6,8 @@
 # image exactly as the board runtime would (CPU kernel, and the VX shader kernel on OpenCL if present).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Missing Debian packages are installed first (as root or through sudo); one dpkg-query when none is.
+bash "$root/scripts/install-deps.sh" --if-missing scripts/demo.sh
 build=${RKNNOP_BUILD_ROOT:-$root/build}/demo
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
