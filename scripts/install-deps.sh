@@ -16,8 +16,8 @@ packages=(
   g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user  # board libraries and their tests
   pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers     # VX shaders on the CPU
   clang-16 libclang-rt-16-dev                 # libFuzzer
-  clang-tidy-16 clang-format-16               # scripts/test.sh lint; .clang-format
 )
+packages+=(clang-tidy-16 clang-format-16)     # scripts/test.sh lint; .clang-format
 
 missing_packages() {
   local installed
