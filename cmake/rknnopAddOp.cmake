@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # rknnop_add_op(<Name> SOURCES src.cpp...
 #               [VX_SOURCE file.vx]
 #               [TARGET_PLATFORM RK1808|RK1806|RK3399Pro|RV1109|RV1126]   (default RK1808)

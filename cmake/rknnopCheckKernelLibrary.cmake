@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake -DLIBRARY=lib.so -DOP=Name -DARCH=aarch64 -DREADELF=readelf [-DRENAME_TO=final.so]
 #       [-DMAX_GLIBC=2.28] [-DMAX_GLIBCXX=3.4.25] [-DMAX_CXXABI=1.3.11] -P rknnopCheckKernelLibrary.cmake
 #

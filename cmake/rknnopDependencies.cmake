@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Finds rknnop's two dependencies, whichever way they were installed:
 # - Boost.PFR: vcpkg's boost-pfr (boost_pfr CONFIG, Boost::pfr) or any Boost >= 1.75 (Boost::headers)
 # - {fmt}: fmt CONFIG (fmt::fmt)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Install rules: the header-only SDK as an arch-independent CMake package + pkg-config files.
 #   <prefix>/include/rknnop/...                     headers (host/ belongs to the compiled rknnop::host)
 #   <prefix>/share/rknnop/cmake/rknnopConfig.cmake  targets rknnop::rknnop, rknnop::kernel; rknnop_add_op

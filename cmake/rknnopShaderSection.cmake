@@ -1,6 +1,7 @@
+# SPDX-License-Identifier: MIT
 # cmake -DOP=Name -DOUTPUT=shader.bin [-DSHADER_BINARY=f | -DTOOLKIT_RKNNOP=f.rknnop] -P rknnopShaderSection.cmake
 #
-# Produces the first section of a .rknnop (the compiled Vivante shader, rknn-v1-runtime.md section 3);
+# Produces the first section of a .rknnop (the compiled Vivante shader, docs/container.md §3);
 # CPU-only ops do not run this (their section stays empty):
 # - SHADER_BINARY: a copy of a shader compiled by the toolkit, which must start with "SHDR";
 # - TOOLKIT_RKNNOP: the first section of a .rknnop the toolkit built ("RKNN" 0000, u64 version, then

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared test settings: strict warnings for everything the project compiles itself.
 include_guard(GLOBAL)
 

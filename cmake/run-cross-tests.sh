@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Cross-builds rknnop for the boards' userlands and runs its tests under QEMU user-mode emulation:
 #   aarch64 (RK1808/RK1806/RK3399Pro): cmake/toolchains/aarch64-linux-gnu.cmake, qemu-aarch64
 #   armhf   (RV1109/RV1126):           cmake/toolchains/arm-linux-gnueabihf.cmake, qemu-arm

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The demo: one op struct (examples/resize_area/resize_area.cpp) becomes ResizeArea.rknnop with
 # kernel libraries for x86-64 (the toolkit's simulator), aarch64 (RK1808/RK1806/RK3399Pro) and armhf
 # (RV1109/RV1126), op.yml and the toolkit's Python op; then the host runtime runs it on a sample
 # image exactly as the board runtime would (CPU kernel, and the VX shader kernel on OpenCL if present).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Missing Debian packages are installed first (as root or through sudo); one dpkg-query when none is.
+bash "$root/scripts/install-deps.sh" --if-missing scripts/demo.sh
 build=${RKNNOP_BUILD_ROOT:-$root/build}/demo
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)

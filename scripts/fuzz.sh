@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds rknnop's libFuzzer targets (tests/fuzz) with clang-16, ASan and UBSan in a separate build
 # ($RKNNOP_BUILD_ROOT/fuzz, default ./build/fuzz) and runs each one for N seconds from its seed
 # corpus (tests/fuzz/corpus/<target>/ plus seeds generated here), on a copy in a temporary

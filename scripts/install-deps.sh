@@ -1,5 +1,11 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs everything rknnop's build, tests, cross builds and fuzzers need on Debian 12 (as root).
+#   scripts/install-deps.sh                   install (apt-get update + install) whatever is missing
+#   scripts/install-deps.sh --check           list missing packages (one dpkg-query); exit 1 if any
+#   scripts/install-deps.sh --if-missing WHO  what scripts/demo.sh and scripts/test.sh run first: nothing
+#                                             when all is present, else install, as root or through sudo
+# RKNNOP_SKIP_DEPS=1 skips --if-missing (a machine set up by other means).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(
@@ -12,6 +18,46 @@ packages=(
   clang-16 libclang-rt-16-dev                 # libFuzzer
   flatbuffers-compiler libflatbuffers-dev googletest  # MindSpore Lite tests (schema headers; gtest with its ABI)
 )
+packages+=(clang-tidy-16 clang-format-16)     # scripts/test.sh lint; .clang-format
+
+missing_packages() {
+  local installed
+  installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null || true)
+  for p in "${packages[@]}"; do
+    grep -qx "$p installed" <<<"$installed" || echo "$p"
+  done
+}
+case "${1:-}" in
+  --check)
+    missing=$(missing_packages)
+    [ -z "$missing" ] || { echo $missing; exit 1; }
+    exit 0 ;;
+  --if-missing)
+    who=${2:-install-deps}
+    [ "${RKNNOP_SKIP_DEPS:-0}" = 1 ] && exit 0
+    if ! command -v dpkg-query >/dev/null; then
+      echo "$who: not a Debian system: install what scripts/install-deps.sh lists yourself (RKNNOP_SKIP_DEPS=1 silences this)" >&2
+      exit 0
+    fi
+    missing=$(missing_packages)
+    [ -z "$missing" ] && exit 0
+    echo "$who: missing Debian packages:" $missing
+    if [ "$(id -u)" = 0 ]; then
+      echo "$who: installing them: bash scripts/install-deps.sh"
+      exec bash "${BASH_SOURCE[0]}"
+    elif command -v sudo >/dev/null; then
+      echo "$who: installing them through sudo: sudo bash scripts/install-deps.sh"
+      exec sudo bash "${BASH_SOURCE[0]}"
+    fi
+    echo "$who: run as root (or install sudo) to install them: bash scripts/install-deps.sh" >&2
+    exit 1 ;;
+  "") ;;
+  *) echo "install-deps: unknown option '$1' (--check, --if-missing WHO)" >&2; exit 2 ;;
+esac
+if [ -z "$(missing_packages)" ]; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
 # A mirror caught mid-sync fails some index (often a foreign architecture's, added by the cross
 # tests); retry, then go on with the lists we have: the install itself is what must succeed.
 for attempt in 1 2 3; do

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The whole test suite, as CI runs it:
 #   1. native build (warnings as errors in project code) + ctest
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build + ctest
 #   3. cross builds for aarch64 (RK1808/RK1806/RK3399Pro) and armhf (RV1109/RV1126), tests under qemu
 #   4. a short run of every libFuzzer target
 #   5. measurements (compile time, stripped library sizes): printed, never asserted
-# Usage: scripts/test.sh [native|asan|cross|fuzz|measure ...]   (default: all five)
-# Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default: nproc).
+#   6. lint: clang-tidy-16 (.clang-tidy) on the host sources, via compile_commands.json
+# Usage: scripts/test.sh [native|asan|cross|fuzz|measure|lint ...]   (default: all six)
+# Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default: nproc),
+#              RKNNOP_SKIP_DEPS=1 (do not check for missing Debian packages first).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Missing Debian packages are installed first (as root or through sudo); one dpkg-query when none is.
+bash "$root/scripts/install-deps.sh" --if-missing scripts/test.sh
 out=${RKNNOP_BUILD_ROOT:-$root/build}
 jobs=${RKNNOP_JOBS:-$(nproc)}
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(native asan cross fuzz measure)
+[ ${#steps[@]} -gt 0 ] || steps=(native asan cross fuzz measure lint)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 
@@ -69,10 +74,19 @@ measure() {
   "$root/scripts/measure.sh" "${dir[@]}"
 }
 
+# clang-tidy-16 with the project's .clang-tidy on every host source (src/, tools/): warnings are
+# errors. Needs only a configured tree for compile_commands.json, not a build.
+lint() {
+  stamp "lint: clang-tidy-16 on src/ and tools/"
+  cmake -S "$root" -B "$out/lint" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  run-clang-tidy-16 -p "$out/lint" -j "$jobs" -quiet "$root/(src|tools)/.*\.cpp\$"
+}
+
 for step in "${steps[@]}"; do
   case "$step" in
-    native|asan|cross|fuzz|measure) "$step" ;;
-    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure)" >&2; exit 2 ;;
+    native|asan|cross|fuzz|measure|lint) "$step" ;;
+    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure, lint)" >&2; exit 2 ;;
   esac
 done
 stamp "all requested steps passed: ${steps[*]}"

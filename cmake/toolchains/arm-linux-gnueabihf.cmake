@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # RV1109 / RV1126 (armhf, Cortex-A7) with Debian's g++-arm-linux-gnueabihf; tests run under qemu-arm.
 # Usage: cmake -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/arm-linux-gnueabihf.cmake
 set(RKNNOP_CROSS_TRIPLE arm-linux-gnueabihf)

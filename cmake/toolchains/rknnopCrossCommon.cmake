@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared part of rknnop's Debian cross toolchain files; expects RKNNOP_CROSS_TRIPLE and
 # RKNNOP_CROSS_PROCESSOR and the qemu program name in RKNNOP_CROSS_QEMU.
 #

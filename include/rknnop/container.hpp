@@ -2,7 +2,7 @@
 #pragma once
 
 // The `.rknnop` container the RKNN-Toolkit v1 builds for one custom op, read and written in one
-// place (rknn-v1-runtime.md §3). Standard library only, no exceptions thrown: the emitter, the
+// place (docs/container.md §1, §2). Standard library only, no exceptions thrown: the emitter, the
 // host tools (src/host/container.cpp) and users' own build scripts share this byte layout.
 //
 //   bytes 0-7   "RKNN" + four zero bytes

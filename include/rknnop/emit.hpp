@@ -116,7 +116,7 @@ inline std::string container_file_name(std::string_view name) { return fmt::form
 inline std::string python_file_name(std::string_view name) { return fmt::format("rknn_op_{}.py", lower_name(name)); }
 inline std::string shader_file_name(std::string_view name) { return fmt::format("rknn_kernel_{}.vx", lower_name(name)); }
 
-/// The platforms the toolkit's target_platform accepts (guide §3.1.1).
+/// The platforms the toolkit's target_platform accepts (docs/op-yml.md §2).
 inline constexpr std::array<std::string_view, 5> target_platforms{"RK1806", "RK1808", "RK3399Pro", "RV1109",
                                                                   "RV1126"};
 

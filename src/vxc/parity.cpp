@@ -288,7 +288,7 @@ kernel_run run_kernel(const vx_kernel_description_t& d, const op_info& op, const
   }
 
   context_owner ctx;
-  const auto fail = [&](std::string what) {
+  const auto fail = [&](const std::string& what) {
     out.result = outcome::error;
     out.message = "rknnop: " + who + ": " + what;
     if (std::string log = context_log(ctx.handle); !log.empty()) out.message += "\n" + log;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A C11 translation unit walking the exported list through the C function-pointer types, exactly
  * as the board runtime does (no C++ involved on this side). */
 #include <rknnop/openvx.h>

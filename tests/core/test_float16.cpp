@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // float16 conversions: exact for every half, round-to-nearest-even towards half, bulk == scalar.
 #include <rknnop/float16.hpp>
 

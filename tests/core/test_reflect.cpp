@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Field names: rknnop's fallback, and agreement with boost::pfr::get_name where PFR has it.
 #include <rknnop/detail/reflect.hpp>
 #include <rknnop/tensor.hpp>

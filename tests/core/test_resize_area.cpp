@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Compile-time checks of what rknnop generates for ResizeArea, plus run-time reads of the same
 // exported bytes (the list symbol, through the C types).
 #include "resize_area/resize_area.cpp"  // the example op, compiled into this test program

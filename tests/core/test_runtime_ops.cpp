@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Run-time tests of the generated callbacks through the host OpenVX runtime's C API: every scalar
 // type, both array forms, every tensor dtype, and the error paths with their exact messages.
 #include <rknnop/op.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // rknnop::status and rknnop::error: messages, truncation, formatting of every argument kind.
 #include <rknnop/status.hpp>
 #include <rknnop/float16.hpp>

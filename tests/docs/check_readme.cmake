@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # For every "<!-- BEGIN path -->" ... "<!-- END path -->" pair in README, the fenced code block in
 # between must equal the file at path. Run with -DUPDATE=ON to rewrite the README from the files.
 file(READ "${README}" readme)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake -DMODE=install|add_subdirectory|fetchcontent|pkgconfig -DRKNNOP_SOURCE_DIR=... -DCONSUMER_SOURCE_DIR=...
 #       -DWORK_DIR=... -DGENERATOR=... -DCXX=... -DC=... -DRKNNOP_VERSION=x.y.z -P run_package_test.cmake
 cmake_minimum_required(VERSION 3.21)

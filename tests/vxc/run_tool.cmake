@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake -DTOOL=<exe> -DARGS=<;-list> -DEXPECT_EXIT=<n> -DEXPECT_REGEX=<regex> -P run_tool.cmake
 # ARGS is |-separated. Runs a command-line tool, checks its exit code and that its output matches a regex.
 string(REPLACE "|" ";" ARGS "${ARGS}")

@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace rknnop::host;
 
-// Board images are Debian 10 era (reference §1): glibc 2.28, libstdc++ of GCC 8.
+// Board images are Debian 10 era (docs/abi.md §1): glibc 2.28, libstdc++ of GCC 8.
 constexpr std::string_view board_glibc = "GLIBC_2.28";
 constexpr std::string_view board_glibcxx = "GLIBCXX_3.4.25";
 constexpr std::string_view board_cxxabi = "CXXABI_1.3.11";

@@ -41,7 +41,7 @@ using vx_dim_t = vx_uint32;
 
 inline constexpr std::uint32_t max_tensor_rank = 6;  // VSI accepts at most 24 bytes of uint32 dims
 
-// The descriptor layout the board runtime reads (rknn-v1-runtime.md §4).
+// The descriptor layout the board runtime reads (docs/abi.md §3, docs/abi.md §4).
 static_assert(sizeof(vx_param_description_t) == 12, "rknnop: vx_param_description_t must be 12 bytes");
 #if defined(__LP64__) || defined(_LP64)
 static_assert(sizeof(vx_kernel_description_t) == 328, "rknnop: LP64 descriptor must be 328 bytes");

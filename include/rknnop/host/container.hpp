@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The `.rknnop` container the RKNN-Toolkit v1 builds for one custom op (reference §3):
+// The `.rknnop` container the RKNN-Toolkit v1 builds for one custom op (docs/container.md §2):
 // "RKNN\0\0\0\0", u64 LE version (1 or 2), then sections `u64 LE length + bytes` back to back.
 // Version 2: shader, x86-64 .so, aarch64 .so, armhf .so, op.yml, .py. Version 1: no armhf section.
 

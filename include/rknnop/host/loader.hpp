@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Opens a custom op's kernel library the way the RKNN v1 board runtime does (reference §4): from a
+// Opens a custom op's kernel library the way the RKNN v1 board runtime does (docs/runtime.md §7): from a
 // `lib<op>.so` or from the x86-64 section of a `.rknnop`, checking the ELF machine first, then
 // dlsym("vx_kernel_<Name>_list"), picking the descriptor at kernel_index, writing its enumeration
 // (which proves it lives in writable memory) and checking numParams and the parameter table

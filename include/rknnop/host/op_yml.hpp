@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// op.yml, the toolkit's description of one custom op (guide §3.1.1, reference §2). Inputs, outputs
+// op.yml, the toolkit's description of one custom op (docs/op-yml.md §2, §3). Inputs, outputs
 // and params keep the order of the file: it is the order of the kernel's parameter table.
 
 #include <cstddef>     // std::size_t

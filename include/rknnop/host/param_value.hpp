@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Param values as the board runtime hands them to a kernel (reference §5): VX_TYPE_ARRAY params are
+// Param values as the board runtime hands them to a kernel (docs/runtime.md §3): VX_TYPE_ARRAY params are
 // int32 arrays; scalars are stored with their yml type (BOOL as a 4-byte 0/1, FLOAT16 as binary16).
 // Parsed from command-line text ("64,64", "true", "0.5") or built from typed C++ values, always
 // range-checked, with errors naming the param, the expected type and the offending text.

@@ -35,7 +35,7 @@ inline constexpr std::int32_t tensor = 0x815;
 [[nodiscard]] std::optional<std::int32_t> vx_type_from_name(std::string_view name) noexcept;
 /// 0x6 -> "VX_TYPE_INT32"; "" for unknown values.
 [[nodiscard]] std::string_view vx_type_name(std::int32_t type) noexcept;
-/// The scalar types the board runtime can create for a param (reference §5): CHAR..FLOAT64, FLOAT16, BOOL.
+/// The scalar types the board runtime can create for a param (docs/runtime.md §3): CHAR..FLOAT64, FLOAT16, BOOL.
 [[nodiscard]] bool is_param_scalar_type(std::int32_t type) noexcept;
 /// Bytes a scalar of this type occupies (BOOL is a 4-byte enum); 0 for non-scalars.
 [[nodiscard]] std::size_t vx_scalar_size(std::int32_t type) noexcept;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Arrays reach kernels as int32 items only; a float array has no VX mapping.
 #include <rknnop/op.hpp>
 struct ArrayItems {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An output named like an input: op.yml keys would collide.
 #include <rknnop/op.hpp>
 struct Dup {

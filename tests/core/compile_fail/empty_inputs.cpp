@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An op with no input tensor.
 #include <rknnop/op.hpp>
 struct NoInputs {

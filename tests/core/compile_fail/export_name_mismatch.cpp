@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The struct is exported under one name but declares another (the runtime would not find it).
 #include <rknnop/op.hpp>
 struct Renamed {

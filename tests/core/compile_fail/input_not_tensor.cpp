@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An input that is not an rknnop::tensor.
 #include <rknnop/op.hpp>
 #ifdef RKNNOP_COMPILE_FAIL

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // No CPU kernel.
 #include <rknnop/op.hpp>
 struct NoCpu {

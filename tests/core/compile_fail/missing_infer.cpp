@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // No shape inference.
 #include <rknnop/op.hpp>
 struct NoInfer {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // No `name`.
 #include <rknnop/op.hpp>
 struct Nameless {

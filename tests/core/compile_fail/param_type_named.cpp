@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A std::vector param has no VX type; the twin uses rknnop::int_array.
 #include <rknnop/op.hpp>
 #ifdef RKNNOP_COMPILE_FAIL

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CPU kernel takes its outputs by const reference (it could not write them).
 #include <rknnop/op.hpp>
 struct WrongCpu {

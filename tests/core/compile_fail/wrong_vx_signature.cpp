@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The work-size function forgets the work_size argument.
 #include <rknnop/op.hpp>
 struct WrongVx {

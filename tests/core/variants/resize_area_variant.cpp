@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ResizeArea example compiled in a build variant chosen on the command line (-fno-exceptions,
 // or vendor headers with Khronos dims). Its list is walked from variant_test.cpp through C types.
 #include "resize_area/resize_area.cpp"

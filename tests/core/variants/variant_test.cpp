@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs the ResizeArea example built as a variant (see resize_area_variant.cpp) through the host
 // runtime: same numbers as the default build.
 #include "../vx_harness.hpp"
