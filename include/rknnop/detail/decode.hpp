@@ -113,15 +113,23 @@ public:
   static constexpr std::size_t slots = 8;
   static constexpr std::size_t header = 16;  // keeps the payload 16-byte aligned
 
-  // A block of at least `bytes`, from the cache when one is big enough.
+  // A block of at least `bytes`, from the cache when one is big enough. Every slot is looked at (a
+  // small block in the first slot must not hide a big one behind it); when none fits, one block that
+  // was too small is freed, so that the fresh block can take its slot when it is released.
   static void* take(std::size_t bytes) noexcept {
+    void* too_small = nullptr;
     for (auto& slot : slots_) {
+      if (!__atomic_load_n(&slot, __ATOMIC_RELAXED)) continue;  // empty: no read-modify-write
       void* block = __atomic_exchange_n(&slot, nullptr, __ATOMIC_ACQ_REL);
       if (!block) continue;
-      if (capacity(block) >= bytes) return static_cast<char*>(block) + header;
-      give_back(block);  // too small for this request; keep it for others
-      break;
+      if (capacity(block) >= bytes) {
+        if (too_small) give_back(too_small);
+        return static_cast<char*>(block) + header;
+      }
+      if (too_small) give_back(too_small);
+      too_small = block;  // the last one seen is evicted if nothing fits
     }
+    std::free(too_small);
     if (bytes > ~std::size_t{0} - header) return nullptr;
     void* block = std::malloc(bytes + header);
     if (!block) return nullptr;
@@ -145,6 +153,7 @@ private:
   static void give_back(void* block) noexcept {
     for (auto& slot : slots_) {
       void* expected = nullptr;
+      if (__atomic_load_n(&slot, __ATOMIC_RELAXED)) continue;  // taken: no locked compare-exchange
       if (__atomic_compare_exchange_n(&slot, &expected, block, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return;
     }
     std::free(block);  // every slot is taken: the cache stays bounded
