@@ -136,11 +136,11 @@ using float8 = float __attribute__((vector_size(32)));
     const float8 f = __builtin_ia32_vcvtph2ps256(h);
     std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 4, &f, sizeof f);
   }
-  for (; i < n; ++i) {  // memcpy: src and dst may overlap (in-place widening)
-    std::uint16_t h;
-    std::memcpy(&h, reinterpret_cast<const unsigned char*>(src) + i * 2, 2);
-    const float v = float16::to_float(h);
-    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 4, &v, 4);
+  if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
+    half8 h = {};
+    std::memcpy(&h, reinterpret_cast<const unsigned char*>(src) + i * 2, (n - i) * 2);
+    const float8 f = __builtin_ia32_vcvtph2ps256(h);
+    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 4, &f, (n - i) * 4);
   }
 }
 [[gnu::target("avx,f16c")]] inline void float_to_half_f16c(const float* src, float16* dst,
@@ -152,11 +152,11 @@ using float8 = float __attribute__((vector_size(32)));
     const half8 h = __builtin_ia32_vcvtps2ph256(f, 0);  // 0 = _MM_FROUND_TO_NEAREST_INT
     std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 2, &h, sizeof h);
   }
-  for (; i < n; ++i) {  // memcpy: src and dst may overlap (in-place narrowing)
-    float v;
-    std::memcpy(&v, reinterpret_cast<const unsigned char*>(src) + i * 4, 4);
-    const std::uint16_t h = float16::from_float(v);
-    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 2, &h, 2);
+  if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
+    float8 f = {};
+    std::memcpy(&f, reinterpret_cast<const unsigned char*>(src) + i * 4, (n - i) * 4);
+    const half8 h = __builtin_ia32_vcvtps2ph256(f, 0);
+    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 2, &h, (n - i) * 2);
   }
 }
 // CPUID leaf 1: F16C (ecx bit 29), AVX (bit 28), OSXSAVE (bit 27) and the OS saving YMM state.

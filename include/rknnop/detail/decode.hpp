@@ -15,6 +15,7 @@
 #include <cstdlib>      // std::malloc, std::free
 #include <cstring>      // std::memcpy
 #include <limits>       // saturation bounds
+#include <new>          // placement new (outcome)
 #include <string_view>  // names
 #include <utility>      // std::cmp_less
 
@@ -67,19 +68,35 @@ constexpr const char* vx_status_name(vx_status s) noexcept {
   }
 }
 
-// A status of success or failure plus the code; `ok()` when nothing went wrong.
+// A status of success or failure plus the code; `ok()` when nothing went wrong. The 256-byte
+// message is written and copied only on failure: a successful callback passes outcomes around a
+// dozen times, and zeroing or copying the message each time cost more than the tiny node's work.
 class outcome {
 public:
-  constexpr outcome() noexcept = default;
-  outcome(vx_status code, const status& message) noexcept : failed_(true), code_(code), message_(message) {}
+  outcome() noexcept {}
+  outcome(vx_status code, const status& message) noexcept : failed_(true), code_(code) {
+    ::new (static_cast<void*>(&message_)) status(message);
+  }
+  outcome(const outcome& other) noexcept : failed_(other.failed_), code_(other.code_) {
+    if (failed_) ::new (static_cast<void*>(&message_)) status(other.message_);
+  }
+  outcome& operator=(const outcome& other) noexcept {
+    failed_ = other.failed_;
+    code_ = other.code_;
+    if (failed_) ::new (static_cast<void*>(&message_)) status(other.message_);
+    return *this;
+  }
+  ~outcome() = default;  // status is trivially destructible
   constexpr bool ok() const noexcept { return !failed_; }
   constexpr vx_status code() const noexcept { return failed_ ? code_ : VX_SUCCESS; }
-  const status& message() const noexcept { return message_; }
+  const status& message() const noexcept { return failed_ ? message_ : ::rknnop::ok; }
 
 private:
   bool failed_ = false;
   vx_status code_ = VX_SUCCESS;
-  status message_{};
+  union {
+    status message_;  // set only when failed_
+  };
 };
 
 // "<role> '<field>': " + the formatted message. Compiled once; the template below only packs arguments.
@@ -185,7 +202,7 @@ public:
   }
 
 private:
-  void* items_[capacity] = {};
+  void* items_[capacity];  // the first count_ are set: no per-call zeroing of the rest
   std::size_t count_ = 0;
 };
 
