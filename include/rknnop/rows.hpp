@@ -11,7 +11,6 @@
 #include <cstddef>  // std::size_t
 #include <cstdint>  // std::uint32_t
 #include <cstring>  // std::memcpy (unaligned vector loads and stores)
-#include <utility>  // std::index_sequence
 
 namespace rknnop {
 
@@ -29,10 +28,6 @@ inline float4 load4(const float* p) noexcept {
 inline void store4(float* p, float4 v) noexcept { std::memcpy(p, &v, sizeof v); }
 #endif
 
-template <std::size_t... I, class F>
-constexpr void unrolled(std::index_sequence<I...>, F&& f) {
-  (f(std::integral_constant<std::size_t, I>{}), ...);
-}
 }  // namespace detail
 
 // out[i] = acc[i] + x[i] * w for i < n (multiply, then add); acc may be out, or null for zeros
@@ -85,16 +80,23 @@ public:
     if (input * channels_ + 4 > inputs_ * channels_ && output < wide_end_) wide_end_ = output;
   }
 
-  // out[o*channels + c] for every output o and channel c, from in[i*channels + c].
+  // out[o*channels + c] for every output o and channel c, from in[i*channels + c]; out must not
+  // overlap in.
   void apply(const float* in, float* out) const noexcept {
-    switch (channels_) {  // small channel counts unrolled: the sums stay in registers
-      case 1: return apply_fixed<1>(in, out);
-      case 2: return apply_fixed<2>(in, out);
-      case 3: return apply_fixed<3>(in, out);
-      case 4: return apply_fixed<4>(in, out);
-      default: break;
-    }
-    for (std::size_t o = 0; o < outputs_; ++o)
+    std::size_t o = 0;
+#ifdef RKNNOP_DETAIL_FLOAT4
+    // 3 or 4 channels in 4 lanes (a 4th lane's value is discarded): one load, multiply and add per
+    // tap. Outputs before wide_end_ read and write 4 floats in bounds (the next pixel's first channel
+    // is rewritten by the next output).
+    if (channels_ == 3 || channels_ == 4)
+      for (; o < wide_end_; ++o) {
+        detail::float4 sum = {};
+        for (const tap *t = taps_.data() + o * max_taps_, *end = t + count_[o]; t != end; ++t)
+          sum += detail::load4(in + t->offset) * t->weight;
+        detail::store4(out + o * channels_, sum);
+      }
+#endif
+    for (; o < outputs_; ++o)
       for (std::size_t c = 0; c < channels_; ++c) {
         float sum = 0.f;
         for (const tap *t = taps_.data() + o * max_taps_, *end = t + count_[o]; t != end; ++t)
@@ -108,32 +110,6 @@ private:
     std::uint32_t offset;  // input * channels
     float weight;
   };
-
-  template <std::size_t C>
-  void apply_fixed(const float* in, float* out) const noexcept {
-    constexpr std::make_index_sequence<C> channels{};
-    const tap* taps = taps_.data();
-    std::size_t o = 0;
-#ifdef RKNNOP_DETAIL_FLOAT4
-    // 3 or 4 channels in 4 lanes (a 4th lane's value is discarded): one load, multiply and add per
-    // tap. Outputs before wide_end_ read and write 4 floats in bounds (the next pixel's first channel
-    // is rewritten by the next output).
-    if constexpr (C >= 3)
-      for (; o < wide_end_; ++o, taps += max_taps_, out += C) {
-        detail::float4 sum = {};
-        for (const tap *t = taps, *end = taps + count_[o]; t != end; ++t) sum += detail::load4(in + t->offset) * t->weight;
-        detail::store4(out, sum);
-      }
-#endif
-    for (; o < outputs_; ++o, taps += max_taps_, out += C) {
-      float sum[C] = {};  // constant indices only: kept in registers
-      for (const tap *t = taps, *end = taps + count_[o]; t != end; ++t) {
-        const float* x = in + t->offset;
-        detail::unrolled(channels, [&](auto c) { sum[c] += x[c] * t->weight; });
-      }
-      detail::unrolled(channels, [&](auto c) { out[c] = sum[c]; });
-    }
-  }
 
   buffer<tap> taps_;
   buffer<std::uint32_t> count_;

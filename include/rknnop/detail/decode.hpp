@@ -74,16 +74,14 @@ constexpr const char* vx_status_name(vx_status s) noexcept {
 class outcome {
 public:
   outcome() noexcept {}
-  outcome(vx_status code, const status& message) noexcept : failed_(true), code_(code) {
-    ::new (static_cast<void*>(&message_)) status(message);
-  }
+  outcome(vx_status code, const status& message) noexcept : failed_(true), code_(code) { copy(message); }
   outcome(const outcome& other) noexcept : failed_(other.failed_), code_(other.code_) {
-    if (failed_) ::new (static_cast<void*>(&message_)) status(other.message_);
+    if (failed_) copy(other.message_);
   }
   outcome& operator=(const outcome& other) noexcept {
     failed_ = other.failed_;
     code_ = other.code_;
-    if (failed_) ::new (static_cast<void*>(&message_)) status(other.message_);
+    if (failed_) copy(other.message_);
     return *this;
   }
   ~outcome() = default;  // status is trivially destructible
@@ -92,6 +90,11 @@ public:
   const status& message() const noexcept { return failed_ ? message_ : ::rknnop::ok; }
 
 private:
+  // Out of line and cold: one call per copy site instead of an inlined 256-byte copy each.
+  RKNNOP_DETAIL_COLD void copy(const status& message) noexcept {
+    ::new (static_cast<void*>(&message_)) status(message);
+  }
+
   bool failed_ = false;
   vx_status code_ = VX_SUCCESS;
   union {
