@@ -375,8 +375,9 @@ inline constexpr std::uint32_t unwritten_f32 = 0x7FC0DEADu;
 inline constexpr std::uint16_t unwritten_f16 = 0x7E5Bu;
 inline constexpr std::size_t marker_count = 64;
 
-inline std::size_t marker_position(std::size_t k, std::size_t elements) noexcept {
-  return elements <= marker_count ? k : k * (elements / marker_count);
+// Distance between markers: every element when there are at most marker_count.
+inline std::size_t marker_step(std::size_t elements) noexcept {
+  return elements <= marker_count ? 1 : elements / marker_count;
 }
 
 inline bool has_markers(const field_desc& f) noexcept {
@@ -390,28 +391,28 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
   if (!kernel_data) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
   if (!has_markers(f)) return {};
   const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
-  for (std::size_t k = 0; k < markers; ++k) {
-    const std::size_t at = marker_position(k, info.elements);
-    if (f.vx_type == VX_TYPE_FLOAT32)
-      std::memcpy(static_cast<char*>(kernel_data) + at * 4, &unwritten_f32, 4);
-    else
-      std::memcpy(static_cast<char*>(kernel_data) + at * 2, &unwritten_f16, 2);
-  }
+  const std::size_t step = marker_step(info.elements);
+  auto* data = static_cast<char*>(kernel_data);
+  if (f.vx_type == VX_TYPE_FLOAT32)
+    for (std::size_t k = 0; k < markers; ++k) std::memcpy(data + k * step * 4, &unwritten_f32, 4);
+  else
+    for (std::size_t k = 0; k < markers; ++k) std::memcpy(data + k * step * 2, &unwritten_f16, 2);
   return {};
 }
 
 inline bool untouched(const field_desc& f, const tensor_info& info, const void* kernel_data) noexcept {
   if (!has_markers(f) || info.elements == 0) return false;
   const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
+  const std::size_t step = marker_step(info.elements);
+  const auto* data = static_cast<const char*>(kernel_data);
   for (std::size_t k = 0; k < markers; ++k) {
-    const std::size_t at = marker_position(k, info.elements);
     if (f.vx_type == VX_TYPE_FLOAT32) {
       std::uint32_t v;
-      std::memcpy(&v, static_cast<const char*>(kernel_data) + at * 4, 4);
-      if (v != unwritten_f32) return false;
+      std::memcpy(&v, data + k * step * 4, 4);
+      if (v != unwritten_f32) return false;  // usually at the first marker: the kernel wrote it
     } else {
       std::uint16_t v;
-      std::memcpy(&v, static_cast<const char*>(kernel_data) + at * 2, 2);
+      std::memcpy(&v, data + k * step * 2, 2);
       if (v != unwritten_f16) return false;
     }
   }
