@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -64,13 +65,19 @@ int main(int argc, char** argv) {
   std::vector<bench::contender> contenders;
   std::vector<bench::ratio> ratios;
   for (auto [im, tag] : {std::pair{&half, std::string("2x")}, std::pair{&seven_thirds, std::string("7:3")}}) {
-    contenders.push_back({"kernel_" + tag, [im] { im->kernel(); }});
-    contenders.push_back({"memcpy_" + tag, [im] { im->copy(); }});
-    ratios.push_back({"kernel/memcpy " + tag, "kernel_" + tag, "memcpy_" + tag});
+    // Cold: one call after the caches were evicted. Hot: 8 calls back to back (warm caches).
+    for (auto [suffix, repeat, cold] : {std::tuple{"", 1, true}, std::tuple{"hot_", 8, false}}) {
+      const std::string kernel = "kernel_" + std::string(suffix) + tag, copy = "memcpy_" + std::string(suffix) + tag;
+      const std::string label = std::string(*suffix ? "hot " : "") + tag;
+      contenders.push_back({kernel, [im] { im->kernel(); }, repeat, cold});
+      contenders.push_back({copy, [im] { im->copy(); }, repeat, cold});
+      ratios.push_back({"kernel/memcpy " + label, kernel, copy});
 #if RKNNOP_BENCH_HAVE_OPENCV
-    contenders.push_back({"opencv_" + tag, [im] { im->opencv(); }});
-    ratios.push_back({"kernel/opencv " + tag, "kernel_" + tag, "opencv_" + tag});
+      const std::string opencv = "opencv_" + std::string(suffix) + tag;
+      contenders.push_back({opencv, [im] { im->opencv(); }, repeat, cold});
+      ratios.push_back({"kernel/opencv " + label, kernel, opencv});
 #endif
+    }
   }
   return bench::run(argc, argv, "bench_resize_area (float32 3x480x640)", contenders, ratios);
 }

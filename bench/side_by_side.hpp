@@ -3,7 +3,8 @@
 // Side-by-side timing for the benchmarks on a shared machine: each round runs every contender once,
 // in turn, in this one process, so load from other processes falls on all of them alike. Times are
 // this thread's CPU time per call (a contender may repeat its call `repeat` times per measurement, for
-// calls too short to time alone). Prints min and median per contender and, for each ratio a/b, the
+// calls too short to time alone, or to time warm caches) or start from evicted caches (`cold`, so
+// the order of contenders favours none). Prints min and median per contender and, for each ratio a/b, the
 // min and median of the per-round ratios. Never a pass/fail: numbers only.
 //
 //   prog [--rounds N]          interleaved timing (default 31 rounds)
@@ -32,7 +33,8 @@ namespace bench {
 struct contender {
   std::string name;
   std::function<void()> run;
-  int repeat = 1;  // calls per measurement
+  int repeat = 1;       // calls per measurement
+  bool cold = false;    // evict the caches (write 64 MiB) before each measurement, untimed
 };
 struct ratio {
   std::string label, numerator, denominator;
@@ -40,6 +42,15 @@ struct ratio {
 
 // Makes the compiler assume `p`'s memory is read and written here (nothing is optimised away).
 inline void keep(const void* p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+
+// Writes 64 MiB (twice this machine's last-level cache) so that the next call starts cold, whatever
+// ran before it: the order of contenders in a round then favours none of them.
+inline void evict_caches() {
+  static std::vector<unsigned char> junk(std::size_t(64) << 20);
+  static unsigned char value = 0;
+  std::memset(junk.data(), ++value, junk.size());
+  keep(junk.data());
+}
 
 inline double thread_cpu_seconds() {
   timespec t{};
@@ -103,6 +114,7 @@ inline int run(int argc, char** argv, const char* title, const std::vector<conte
   for (const contender& c : contenders) c.run();  // warm-up
   for (int r = 0; r < rounds; ++r)
     for (std::size_t i = 0; i < contenders.size(); ++i) {
+      if (contenders[i].cold) evict_caches();
       const double start = thread_cpu_seconds();
       for (int k = 0; k < contenders[i].repeat; ++k) contenders[i].run();
       times[i].push_back((thread_cpu_seconds() - start) / contenders[i].repeat);
