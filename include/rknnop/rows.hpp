@@ -9,7 +9,7 @@
 #include <rknnop/types.hpp>  // rknnop::buffer
 
 #include <cstddef>  // std::size_t
-#include <cstdint>  // std::uint32_t
+#include <cstdint>  // std::uint32_t, std::uintptr_t
 #include <cstring>  // std::memcpy (unaligned vector loads and stores)
 
 namespace rknnop {
@@ -88,10 +88,15 @@ public:
     // 3 or 4 channels in 4 lanes (a 4th lane's value is discarded): one load, multiply and add per
     // tap. Outputs before wide_end_ read and write 4 floats in bounds (the next pixel's first channel
     // is rewritten by the next output).
+    const std::size_t row = inputs_ * channels_ * sizeof(float);  // bytes
     if (channels_ == 3 || channels_ == 4)
       for (; o < wide_end_; ++o) {
         detail::float4 sum = {};
-        for (const tap *t = taps_.data() + o * max_taps_, *end = t + count_[o]; t != end; ++t)
+        const tap* first = taps_.data() + o * max_taps_;
+        // A hint for the same place one row down (rows usually come in order); never dereferenced,
+        // so computed as an integer: past the last row it points nowhere valid.
+        __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(in + first->offset) + row));
+        for (const tap *t = first, *end = t + count_[o]; t != end; ++t)
           sum += detail::load4(in + t->offset) * t->weight;
         detail::store4(out + o * channels_, sum);
       }
