@@ -101,7 +101,7 @@ TEST(Rows, TapTableRejectsOutOfRangeTaps) {
 TEST(Rows, RowOperationsMatchScalarLoops) {
   std::mt19937 rng(9);
   std::uniform_real_distribution<float> value(-3.f, 3.f);
-  for (std::size_t n = 0; n < 19; ++n) {
+  for (std::size_t n = 1; n < 19; ++n) {  // 1..18: the 4-lane part, the tail, and both
     std::vector<float> acc(n), x(n), out(n + 1, 42.f), expected(n);
     for (std::size_t i = 0; i < n; ++i) acc[i] = value(rng), x[i] = value(rng);
     const float w = value(rng);
