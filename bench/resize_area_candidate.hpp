@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A faster CPU kernel for examples/resize_area, proposed in bench/README.md: the same float
-// operations in the same order as ResizeArea::cpu (so bit-identical results; tests/examples checks
-// it on random inputs), but each output column's input cells and weights are computed once per call
-// instead of once per (output row, input row, output column, channel), and the channel loop is
-// innermost over contiguous memory. Include after the ResizeArea example.
+// The per-pixel kernel that bench/README.md once proposed (column cells tabulated once per call,
+// channel loop innermost), kept as an independent reference: the same float operations in the same
+// order as TensorFlow, so tests/examples/test_resize_area_candidate.cpp checks that the example's
+// separable kernel is bit-identical to it on random inputs. Include after the ResizeArea example.
 #include <rknnop/types.hpp>
 
 #include <algorithm>

@@ -12,7 +12,8 @@
 # each library is cross-compiled here with the board flags when the cross compiler exists.
 # aarch64 libraries link with -z max-page-size=4096 as rknnop_add_op does (the boards use 4 KiB
 # pages; the default 64 KiB alignment alone adds ~40 KiB of padding).
-# Environment: CXX (default g++), BOOST_PFR_INCLUDE (dir holding boost/pfr.hpp; found if unset).
+# Environment: CXX (default g++), BOOST_PFR_INCLUDE (dir holding boost/pfr.hpp; found if unset),
+# MEASURE_RUNS (compiles per op, default 1; the median is printed).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -42,11 +43,21 @@ declare -A arch_cxx=([aarch64]=aarch64-linux-gnu-g++ [armhf]=arm-linux-gnueabihf
 declare -A arch_flags=([aarch64]="-Wl,-z,max-page-size=4096" [armhf]="-mfp16-format=ieee -mfpu=neon-vfpv4 -mfloat-abi=hard")
 declare -A arch_strip=([aarch64]=aarch64-linux-gnu-strip [armhf]=arm-linux-gnueabihf-strip)
 
-seconds() {  # "wall / cpu" seconds of "$@" (cpu = user + sys, steadier on a loaded machine)
+runs="${MEASURE_RUNS:-1}"
+seconds() {  # "wall / cpu" seconds of "$@", medians of $runs runs (cpu = user + sys, steadier on a loaded machine)
   local out
   if [[ -x /usr/bin/time ]]; then
-    /usr/bin/time -f '%e %U %S' -o "$work/time" "$@"
-    awk '{ printf "%.2f / %.2f", $1, $2 + $3 }' "$work/time"
+    : > "$work/times"
+    for ((run = 0; run < runs; ++run)); do
+      /usr/bin/time -f '%e %U %S' -o "$work/time" "$@"
+      cat "$work/time" >> "$work/times"
+    done
+    awk '{ wall[NR] = $1; cpu[NR] = $2 + $3 }
+         function median(a, n,   i, j, t) {
+           for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] > a[j]; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+           return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+         }
+         END { printf "%.2f / %.2f", median(wall, NR), median(cpu, NR) }' "$work/times"
   else
     local start end
     start=$(date +%s%N)
@@ -62,7 +73,7 @@ stripped_size() {  # bytes of a stripped copy of library $1 (strip tool $2)
   stat -c %s "$work/stripped.so"
 }
 
-echo "rknnop example ops: $($cxx --version | head -1), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "rknnop example ops: $($cxx --version | head -1), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), compile median of $runs"
 printf '%-18s %22s %16s %16s\n' "op" "compile -O2 wall/cpu" "aarch64 (KiB)" "armhf (KiB)"
 for src in "$root"/examples/*/*.cpp; do
   dir="$(basename "$(dirname "$src")")"

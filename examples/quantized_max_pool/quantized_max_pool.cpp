@@ -61,11 +61,12 @@ struct QuantizedMaxPool {
           std::uint8_t* pixel = &dst(n, std::size_t(oy), std::size_t(ox), 0);
           std::fill_n(pixel, C, std::uint8_t{0});
           const std::int64_t y0 = oy * p.strides[1] - top, x0 = ox * p.strides[2] - left;
-          for (std::int64_t y = std::max<std::int64_t>(y0, 0); y < std::min(y0 + kh, H); ++y)
-            for (std::int64_t x = std::max<std::int64_t>(x0, 0); x < std::min(x0 + kw, W); ++x) {
-              const std::uint8_t* cell = &src(n, std::size_t(y), std::size_t(x), 0);
-              for (std::int64_t c = 0; c < C; ++c) pixel[c] = std::max(pixel[c], cell[c]);
-            }
+          const std::int64_t x_begin = std::max<std::int64_t>(x0, 0) * C, x_end = std::min(x0 + kw, W) * C;
+          for (std::int64_t y = std::max<std::int64_t>(y0, 0); y < std::min(y0 + kh, H); ++y) {
+            const std::uint8_t* row = &src(n, std::size_t(y), 0, 0);  // the window's cells: row[x_begin, x_end)
+            for (std::int64_t i = x_begin; i < x_end; i += C)
+              for (std::int64_t c = 0; c < C; ++c) pixel[c] = std::max(pixel[c], row[i + c]);
+          }
         }
     out.min_output[0] = p.min_input;  // max pooling does not change the quantization range
     out.max_output[0] = p.max_input;

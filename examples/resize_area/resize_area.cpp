@@ -2,14 +2,14 @@
 // TensorFlow's ResizeArea as an RKNN custom op: every output pixel is the exact average of the input
 // area it covers (fractional edge cells weighted, indices clamped, float32 accumulation).
 #include <rknnop/op.hpp>
+#include <rknnop/rows.hpp>
 
 #include <cmath>
 
 struct ResizeArea {
   static constexpr std::string_view name = "ResizeArea";
   using image = rknnop::tensor<rknnop::layout::nhwc, float, rknnop::float16>;
-  struct inputs { image images; };
-  struct outputs { image output; };
+  struct inputs { image images; }; struct outputs { image output; };
   struct params { std::array<std::int32_t, 2> size; bool align_corners; };
   // For the toolkit's Python op class: output shapes (NHWC lists) and TensorFlow's own computation.
   static constexpr std::string_view python_output_shape = "[[inputs_shape[0][0], *params['size'], inputs_shape[0][3]]]";
@@ -36,24 +36,25 @@ struct ResizeArea {
   };
 
   // Like TensorFlow: per output pixel, sum over rows of (weighted row sum * row weight), then scale.
+  // Separable: column cells are tabulated once per call, each input row's weighted sums computed once.
   static constexpr auto cpu = [](const inputs& in, outputs& out, const params& p) {
     const auto& src = in.images; auto& dst = out.output;
     const float sy = scale(src.h(), dst.h(), p.align_corners), sx = scale(src.w(), dst.w(), p.align_corners);
-    const std::size_t C = src.c(), W = dst.w();
-    for (std::uint32_t n = 0; n < dst.n(); ++n)
-      for (std::uint32_t oy = 0; oy < dst.h(); ++oy) {
-        float* row_out = &dst(n, oy, 0, 0);
-        for (std::size_t i = 0; i < W * C; ++i) row_out[i] = 0.f;
-        cells(src.h(), sy, oy, [&](std::int64_t y, float wy) {
-          for (std::size_t ox = 0; ox < W; ++ox)
-            for (std::size_t c = 0; c < C; ++c) {
-              float row = 0.f;
-              cells(src.w(), sx, std::int64_t(ox), [&](std::int64_t x, float wx) { row += src(n, y, x, c) * wx; });
-              row_out[ox * C + c] += row * wy;
-            }
-        });
-        for (std::size_t i = 0; i < W * C; ++i) row_out[i] *= float(1.0 / double(sy * sx));  // TF: 1.0 is a double
-      }
+    const std::size_t C = src.c(), WC = std::size_t(dst.w()) * C;
+    rknnop::tap_table columns(dst.w(), src.w(), std::size_t(sx) + 3, C); rknnop::buffer<float> sums(WC);  // sx + 3 > cells
+    for (std::uint32_t ox = 0; ox < dst.w(); ++ox) cells(src.w(), sx, ox, [&](auto x, float w) { columns.add(ox, x, w); });
+    if (!columns || !sums) return rknnop::error("out of memory");
+    const float* summed = nullptr;  // the input row whose weighted column sums are in `sums`
+    for (std::size_t row = 0; row < std::size_t(dst.n()) * dst.h(); ++row) {  // output rows of every image
+      float* row_out = dst.data() + row * WC;
+      cells(src.h(), sy, std::int64_t(row % dst.h()), [&, first = true](auto y, float wy) mutable {
+        const float* row_in = &src(row / dst.h(), std::size_t(y), 0, 0);
+        if (row_in != summed) columns.apply(summed = row_in, sums.data());
+        rknnop::add_product(row_out, first ? nullptr : row_out, sums.data(), wy, WC), first = false;
+      });
+      rknnop::multiply(row_out, float(1.0 / double(sy * sx)), WC);  // TF: 1.0 is a double
+    }
+    return rknnop::ok;
   };
 
   // VX kernel (resize_area.vx): one work-item per output element (x = channel, y = column, z = row).

@@ -10,8 +10,7 @@
 #include <type_traits>  // std::is_constant_evaluated
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>      // F16C detection
-#include <immintrin.h>  // F16C conversions, dispatched at run time
+#include <cpuid.h>  // F16C detection (F16C itself through GCC/clang builtins: <immintrin.h> costs ~1 s per op)
 #endif
 
 // Native half-precision type used for conversions, when the compiler has one:
@@ -124,32 +123,40 @@ namespace detail {
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // 8 lanes per instruction with F16C; selected at run time so one x86-64 library serves every PC.
+// The builtins behind _mm256_cvtph_ps / _mm256_cvtps_ph; loads and stores are memcpy (unaligned).
+using half8 = short __attribute__((vector_size(16)));
+using float8 = float __attribute__((vector_size(32)));
+
 [[gnu::target("avx,f16c")]] inline void half_to_float_f16c(const float16* src, float* dst,
                                                           std::size_t n) noexcept {
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
-    _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+    half8 h;
+    std::memcpy(&h, reinterpret_cast<const unsigned char*>(src) + i * 2, sizeof h);
+    const float8 f = __builtin_ia32_vcvtph2ps256(h);
+    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 4, &f, sizeof f);
   }
-  for (; i < n; ++i) {  // memcpy: src and dst may overlap (in-place widening)
-    std::uint16_t h;
-    std::memcpy(&h, reinterpret_cast<const unsigned char*>(src) + i * 2, 2);
-    const float v = float16::to_float(h);
-    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 4, &v, 4);
+  if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
+    half8 h = {};
+    std::memcpy(&h, reinterpret_cast<const unsigned char*>(src) + i * 2, (n - i) * 2);
+    const float8 f = __builtin_ia32_vcvtph2ps256(h);
+    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 4, &f, (n - i) * 4);
   }
 }
 [[gnu::target("avx,f16c")]] inline void float_to_half_f16c(const float* src, float16* dst,
                                                           std::size_t n) noexcept {
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), h);
+    float8 f;
+    std::memcpy(&f, reinterpret_cast<const unsigned char*>(src) + i * 4, sizeof f);
+    const half8 h = __builtin_ia32_vcvtps2ph256(f, 0);  // 0 = _MM_FROUND_TO_NEAREST_INT
+    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 2, &h, sizeof h);
   }
-  for (; i < n; ++i) {  // memcpy: src and dst may overlap (in-place narrowing)
-    float v;
-    std::memcpy(&v, reinterpret_cast<const unsigned char*>(src) + i * 4, 4);
-    const std::uint16_t h = float16::from_float(v);
-    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 2, &h, 2);
+  if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
+    float8 f = {};
+    std::memcpy(&f, reinterpret_cast<const unsigned char*>(src) + i * 4, (n - i) * 4);
+    const half8 h = __builtin_ia32_vcvtps2ph256(f, 0);
+    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 2, &h, (n - i) * 2);
   }
 }
 // CPUID leaf 1: F16C (ecx bit 29), AVX (bit 28), OSXSAVE (bit 27) and the OS saving YMM state.

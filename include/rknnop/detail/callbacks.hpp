@@ -98,15 +98,16 @@ outcome call_user(const char* what, F&& f) noexcept {
 #if RKNNOP_HAS_EXCEPTIONS
   try {
 #endif
-    status s;
-    if constexpr (std::is_void_v<decltype(f())>)
+    if constexpr (std::is_void_v<decltype(f())>) {
       f();
-    else
-      s = f();
-    if (s.ok()) return {};
-    status m = error("{} failed: ", what);
-    m.append(s.message());
-    return outcome(VX_FAILURE, m);
+      return {};
+    } else {
+      const status s = f();
+      if (s.ok()) return {};
+      status m = error("{} failed: ", what);
+      m.append(s.message());
+      return outcome(VX_FAILURE, m);
+    }
 #if RKNNOP_HAS_EXCEPTIONS
   } catch (const std::bad_alloc&) {
     return outcome(VX_ERROR_NO_MEMORY, error("{} threw std::bad_alloc", what));

@@ -15,6 +15,7 @@
 #include <cstdlib>      // std::malloc, std::free
 #include <cstring>      // std::memcpy
 #include <limits>       // saturation bounds
+#include <new>          // placement new (outcome)
 #include <string_view>  // names
 #include <utility>      // std::cmp_less
 
@@ -67,19 +68,38 @@ constexpr const char* vx_status_name(vx_status s) noexcept {
   }
 }
 
-// A status of success or failure plus the code; `ok()` when nothing went wrong.
+// A status of success or failure plus the code; `ok()` when nothing went wrong. The 256-byte
+// message is written and copied only on failure: a successful callback passes outcomes around a
+// dozen times, and zeroing or copying the message each time cost more than the tiny node's work.
 class outcome {
 public:
-  constexpr outcome() noexcept = default;
-  outcome(vx_status code, const status& message) noexcept : failed_(true), code_(code), message_(message) {}
+  outcome() noexcept {}
+  outcome(vx_status code, const status& message) noexcept : failed_(true), code_(code) { copy(message); }
+  outcome(const outcome& other) noexcept : failed_(other.failed_), code_(other.code_) {
+    if (failed_) copy(other.message_);
+  }
+  outcome& operator=(const outcome& other) noexcept {
+    failed_ = other.failed_;
+    code_ = other.code_;
+    if (failed_) copy(other.message_);
+    return *this;
+  }
+  ~outcome() = default;  // status is trivially destructible
   constexpr bool ok() const noexcept { return !failed_; }
   constexpr vx_status code() const noexcept { return failed_ ? code_ : VX_SUCCESS; }
-  const status& message() const noexcept { return message_; }
+  const status& message() const noexcept { return failed_ ? message_ : ::rknnop::ok; }
 
 private:
+  // Out of line and cold: one call per copy site instead of an inlined 256-byte copy each.
+  RKNNOP_DETAIL_COLD void copy(const status& message) noexcept {
+    ::new (static_cast<void*>(&message_)) status(message);
+  }
+
   bool failed_ = false;
   vx_status code_ = VX_SUCCESS;
-  status message_{};
+  union {
+    status message_;  // set only when failed_
+  };
 };
 
 // "<role> '<field>': " + the formatted message. Compiled once; the template below only packs arguments.
@@ -113,15 +133,23 @@ public:
   static constexpr std::size_t slots = 8;
   static constexpr std::size_t header = 16;  // keeps the payload 16-byte aligned
 
-  // A block of at least `bytes`, from the cache when one is big enough.
+  // A block of at least `bytes`, from the cache when one is big enough. Every slot is looked at (a
+  // small block in the first slot must not hide a big one behind it); when none fits, one block that
+  // was too small is freed, so that the fresh block can take its slot when it is released.
   static void* take(std::size_t bytes) noexcept {
+    void* too_small = nullptr;
     for (auto& slot : slots_) {
+      if (!__atomic_load_n(&slot, __ATOMIC_RELAXED)) continue;  // empty: no read-modify-write
       void* block = __atomic_exchange_n(&slot, nullptr, __ATOMIC_ACQ_REL);
       if (!block) continue;
-      if (capacity(block) >= bytes) return static_cast<char*>(block) + header;
-      give_back(block);  // too small for this request; keep it for others
-      break;
+      if (capacity(block) >= bytes) {
+        if (too_small) give_back(too_small);
+        return static_cast<char*>(block) + header;
+      }
+      if (too_small) give_back(too_small);
+      too_small = block;  // the last one seen is evicted if nothing fits
     }
+    std::free(too_small);
     if (bytes > ~std::size_t{0} - header) return nullptr;
     void* block = std::malloc(bytes + header);
     if (!block) return nullptr;
@@ -145,6 +173,7 @@ private:
   static void give_back(void* block) noexcept {
     for (auto& slot : slots_) {
       void* expected = nullptr;
+      if (__atomic_load_n(&slot, __ATOMIC_RELAXED)) continue;  // taken: no locked compare-exchange
       if (__atomic_compare_exchange_n(&slot, &expected, block, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return;
     }
     std::free(block);  // every slot is taken: the cache stays bounded
@@ -176,7 +205,7 @@ public:
   }
 
 private:
-  void* items_[capacity] = {};
+  void* items_[capacity];  // the first count_ are set: no per-call zeroing of the rest
   std::size_t count_ = 0;
 };
 
@@ -346,8 +375,9 @@ inline constexpr std::uint32_t unwritten_f32 = 0x7FC0DEADu;
 inline constexpr std::uint16_t unwritten_f16 = 0x7E5Bu;
 inline constexpr std::size_t marker_count = 64;
 
-inline std::size_t marker_position(std::size_t k, std::size_t elements) noexcept {
-  return elements <= marker_count ? k : k * (elements / marker_count);
+// Distance between markers: every element when there are at most marker_count.
+inline std::size_t marker_step(std::size_t elements) noexcept {
+  return elements <= marker_count ? 1 : elements / marker_count;
 }
 
 inline bool has_markers(const field_desc& f) noexcept {
@@ -361,28 +391,28 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
   if (!kernel_data) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
   if (!has_markers(f)) return {};
   const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
-  for (std::size_t k = 0; k < markers; ++k) {
-    const std::size_t at = marker_position(k, info.elements);
-    if (f.vx_type == VX_TYPE_FLOAT32)
-      std::memcpy(static_cast<char*>(kernel_data) + at * 4, &unwritten_f32, 4);
-    else
-      std::memcpy(static_cast<char*>(kernel_data) + at * 2, &unwritten_f16, 2);
-  }
+  const std::size_t step = marker_step(info.elements);
+  auto* data = static_cast<char*>(kernel_data);
+  if (f.vx_type == VX_TYPE_FLOAT32)
+    for (std::size_t k = 0; k < markers; ++k) std::memcpy(data + k * step * 4, &unwritten_f32, 4);
+  else
+    for (std::size_t k = 0; k < markers; ++k) std::memcpy(data + k * step * 2, &unwritten_f16, 2);
   return {};
 }
 
 inline bool untouched(const field_desc& f, const tensor_info& info, const void* kernel_data) noexcept {
   if (!has_markers(f) || info.elements == 0) return false;
   const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
+  const std::size_t step = marker_step(info.elements);
+  const auto* data = static_cast<const char*>(kernel_data);
   for (std::size_t k = 0; k < markers; ++k) {
-    const std::size_t at = marker_position(k, info.elements);
     if (f.vx_type == VX_TYPE_FLOAT32) {
       std::uint32_t v;
-      std::memcpy(&v, static_cast<const char*>(kernel_data) + at * 4, 4);
-      if (v != unwritten_f32) return false;
+      std::memcpy(&v, data + k * step * 4, 4);
+      if (v != unwritten_f32) return false;  // usually at the first marker: the kernel wrote it
     } else {
       std::uint16_t v;
-      std::memcpy(&v, static_cast<const char*>(kernel_data) + at * 2, 2);
+      std::memcpy(&v, data + k * step * 2, 2);
       if (v != unwritten_f16) return false;
     }
   }

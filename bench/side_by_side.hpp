@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Side-by-side timing for the benchmarks on a shared machine: each round runs every contender once,
+// in turn, in this one process, so load from other processes falls on all of them alike. Times are
+// this thread's CPU time per call (a contender may repeat its call `repeat` times per measurement, for
+// calls too short to time alone, or to time warm caches) or start from evicted caches (`cold`, so
+// the order of contenders favours none). Prints min and median per contender and, for each ratio a/b, the
+// min and median of the per-round ratios. Never a pass/fail: numbers only.
+//
+//   prog [--rounds N]          interleaved timing (default 31 rounds)
+//   prog --callgrind NAME      one warm-up call, then NAME's `repeat` calls with callgrind's
+//                              instrumentation on: valgrind --tool=callgrind --instr-atstart=no prog ...
+//   prog --calls K --callgrind NAME   the same with K calls (e.g. for perf record)
+//   prog --list                contender names and repeat counts
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define BENCH_CALLGRIND 1
+#else
+#define BENCH_CALLGRIND 0
+#endif
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct contender {
+  std::string name;
+  std::function<void()> run;
+  int repeat = 1;       // calls per measurement
+  bool cold = false;    // evict the caches (write 64 MiB) before each measurement, untimed
+};
+struct ratio {
+  std::string label, numerator, denominator;
+};
+
+// Makes the compiler assume `p`'s memory is read and written here (nothing is optimised away).
+inline void keep(const void* p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+
+// Writes 64 MiB (twice this machine's last-level cache) so that the next call starts cold, whatever
+// ran before it: the order of contenders in a round then favours none of them.
+inline void evict_caches() {
+  static std::vector<unsigned char> junk(std::size_t(64) << 20);
+  static unsigned char value = 0;
+  std::memset(junk.data(), ++value, junk.size());
+  keep(junk.data());
+}
+
+inline double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n == 0 ? 0.0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+}
+
+inline std::string load_average() {
+  char text[64] = {};
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (!std::fgets(text, sizeof text, f)) text[0] = '\0';
+    std::fclose(f);
+  }
+  std::string s(text);
+  const auto cut = s.find(' ', s.find(' ', s.find(' ') + 1) + 1);
+  return cut == std::string::npos ? s : s.substr(0, cut);
+}
+
+inline int run(int argc, char** argv, const char* title, const std::vector<contender>& contenders,
+               const std::vector<ratio>& ratios) {
+  int rounds = 31, calls = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--calls") && i + 1 < argc) {
+      calls = std::max(1, std::atoi(argv[++i]));
+    } else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) {
+      rounds = std::max(1, std::atoi(argv[++i]));
+    } else if (!std::strcmp(argv[i], "--list")) {
+      for (const contender& c : contenders) std::printf("%s %d\n", c.name.c_str(), c.repeat);
+      return 0;
+    } else if (!std::strcmp(argv[i], "--callgrind") && i + 1 < argc) {
+      const char* name = argv[++i];
+      for (const contender& c : contenders)
+        if (c.name == name) {
+          c.run();  // warm-up: first-touch page faults, lazy binding, caches
+#if BENCH_CALLGRIND
+          CALLGRIND_ZERO_STATS;
+          CALLGRIND_START_INSTRUMENTATION;
+#endif
+          const int n = calls ? calls : c.repeat;
+          for (int k = 0; k < n; ++k) c.run();
+#if BENCH_CALLGRIND
+          CALLGRIND_STOP_INSTRUMENTATION;
+#endif
+          std::printf("callgrind %s %d calls\n", name, n);
+          return 0;
+        }
+      std::fprintf(stderr, "%s: no contender '%s' (--list)\n", argv[0], name);
+      return 2;
+    } else {
+      std::fprintf(stderr, "usage: %s [--rounds N | --callgrind NAME | --list]\n", argv[0]);
+      return 2;
+    }
+  }
+  std::vector<std::vector<double>> times(contenders.size());
+  for (const contender& c : contenders) c.run();  // warm-up
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t i = 0; i < contenders.size(); ++i) {
+      if (contenders[i].cold) evict_caches();
+      const double start = thread_cpu_seconds();
+      for (int k = 0; k < contenders[i].repeat; ++k) contenders[i].run();
+      times[i].push_back((thread_cpu_seconds() - start) / contenders[i].repeat);
+    }
+  std::printf("# %s: %d interleaved rounds, CPU time of this thread per call; load %s\n", title, rounds,
+              load_average().c_str());
+  std::printf("%-28s %12s %12s\n", "contender", "min (us)", "median (us)");
+  auto index = [&](const std::string& name) {
+    for (std::size_t i = 0; i < contenders.size(); ++i)
+      if (contenders[i].name == name) return i;
+    std::fprintf(stderr, "bench: no contender '%s'\n", name.c_str());
+    std::abort();
+  };
+  for (std::size_t i = 0; i < contenders.size(); ++i)
+    std::printf("time  %-22s %12.2f %12.2f\n", contenders[i].name.c_str(),
+                1e6 * *std::min_element(times[i].begin(), times[i].end()), 1e6 * median(times[i]));
+  for (const ratio& q : ratios) {
+    const auto& a = times[index(q.numerator)];
+    const auto& b = times[index(q.denominator)];
+    std::vector<double> per_round;
+    for (std::size_t r = 0; r < a.size(); ++r) per_round.push_back(a[r] / b[r]);
+    std::printf("ratio %-34s min %6.3f median %6.3f\n", q.label.c_str(),
+                *std::min_element(per_round.begin(), per_round.end()), median(per_round));
+  }
+  return 0;
+}
+
+}  // namespace bench

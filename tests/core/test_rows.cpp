@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// <rknnop/rows.hpp> against plain scalar loops (bit for bit), and the separable ResizeArea kernel
+// against the previous per-pixel kernel (TensorFlow's float order, written out below) on random
+// shapes: every channel count through the 4-lane and the scalar paths, up- and downscales.
+#include "resize_area/resize_area.cpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace {
+
+// The kernel before the separable rewrite, verbatim in its arithmetic: per output pixel and
+// channel, sum over rows of (weighted row sum * row weight), then scale.
+void per_pixel_reference(const ResizeArea::inputs& in, ResizeArea::outputs& out, const ResizeArea::params& p) {
+  const auto& src = in.images;
+  auto& dst = out.output;
+  const float sy = ResizeArea::scale(src.h(), dst.h(), p.align_corners);
+  const float sx = ResizeArea::scale(src.w(), dst.w(), p.align_corners);
+  const std::size_t C = src.c(), W = dst.w();
+  for (std::uint32_t n = 0; n < dst.n(); ++n)
+    for (std::uint32_t oy = 0; oy < dst.h(); ++oy) {
+      float* row_out = &dst(n, oy, 0, 0);
+      for (std::size_t i = 0; i < W * C; ++i) row_out[i] = 0.f;
+      ResizeArea::cells(src.h(), sy, oy, [&](std::int64_t y, float wy) {
+        for (std::size_t ox = 0; ox < W; ++ox)
+          for (std::size_t c = 0; c < C; ++c) {
+            float row = 0.f;
+            ResizeArea::cells(src.w(), sx, std::int64_t(ox),
+                              [&](std::int64_t x, float wx) { row += src(n, std::size_t(y), std::size_t(x), c) * wx; });
+            row_out[ox * C + c] += row * wy;
+          }
+      });
+      for (std::size_t i = 0; i < W * C; ++i) row_out[i] *= float(1.0 / double(sy * sx));
+    }
+}
+
+TEST(Rows, SeparableResizeAreaIsBitIdenticalToThePerPixelKernel) {
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<float> value(-500.f, 500.f);
+  for (int trial = 0; trial < 300; ++trial) {
+    auto pick = [&](std::uint32_t m) { return 1u + static_cast<std::uint32_t>(rng() % m); };
+    const std::uint32_t n = pick(2), h = pick(40), w = pick(40), c = pick(7), oh = pick(45), ow = pick(45);
+    std::vector<float> src(std::size_t(n) * h * w * c), a(std::size_t(n) * oh * ow * c, -1.f), b(a.size(), -2.f);
+    for (float& v : src) v = value(rng);
+    const std::uint32_t in_dims[4] = {c, w, h, n}, out_dims[4] = {c, ow, oh, n};
+    ResizeArea::inputs in;
+    ResizeArea::outputs out_a, out_b;
+    in.images.bind(src.data(), in_dims, 4, VX_TYPE_FLOAT32);
+    out_a.output.bind(a.data(), out_dims, 4, VX_TYPE_FLOAT32);
+    out_b.output.bind(b.data(), out_dims, 4, VX_TYPE_FLOAT32);
+    const ResizeArea::params p{{std::int32_t(oh), std::int32_t(ow)}, rng() % 2 == 0};
+    per_pixel_reference(in, out_a, p);
+    ASSERT_TRUE(ResizeArea::cpu(in, out_b, p).ok());
+    ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0)
+        << n << "x" << h << "x" << w << "x" << c << " -> " << oh << "x" << ow << " align " << p.align_corners;
+  }
+}
+
+TEST(Rows, TapTableMatchesScalarSumsForEveryChannelCount) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> value(-10.f, 10.f);
+  for (std::size_t channels = 1; channels <= 6; ++channels) {
+    const std::size_t inputs = 9, outputs = 7, max_taps = 4;
+    rknnop::tap_table table(outputs, inputs, max_taps, channels);
+    std::vector<std::vector<std::pair<std::size_t, float>>> taps(outputs);
+    for (std::size_t o = 0; o < outputs; ++o)
+      for (std::size_t k = 0; k < 1 + rng() % max_taps; ++k) {
+        const std::size_t i = o + 2 >= inputs || rng() % 3 == 0 ? inputs - 1 : rng() % inputs;  // the last pixel often
+        taps[o].push_back({i, value(rng)});
+        table.add(o, i, taps[o].back().second);
+      }
+    ASSERT_TRUE(table);
+    std::vector<float> in(inputs * channels), out(outputs * channels, -7.f);
+    for (float& v : in) v = value(rng);
+    table.apply(in.data(), out.data());
+    for (std::size_t o = 0; o < outputs; ++o)
+      for (std::size_t c = 0; c < channels; ++c) {
+        float sum = 0.f;
+        for (auto [i, w] : taps[o]) sum += in[i * channels + c] * w;
+        EXPECT_EQ(std::memcmp(&sum, &out[o * channels + c], sizeof sum), 0) << channels << " " << o << " " << c;
+      }
+  }
+}
+
+TEST(Rows, TapTableRejectsOutOfRangeTaps) {
+  rknnop::tap_table table(2, 3, 1, 3);
+  table.add(0, 2, 1.f);
+  EXPECT_TRUE(table);
+  table.add(0, 1, 1.f);  // a second tap where at most one fits
+  EXPECT_FALSE(table);
+  rknnop::tap_table input_range(2, 3, 2, 3), output_range(2, 3, 2, 3);
+  input_range.add(1, 3, 1.f);
+  output_range.add(2, 0, 1.f);
+  EXPECT_FALSE(input_range);
+  EXPECT_FALSE(output_range);
+}
+
+TEST(Rows, RowOperationsMatchScalarLoops) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> value(-3.f, 3.f);
+  for (std::size_t n = 1; n < 19; ++n) {  // 1..18: the 4-lane part, the tail, and both
+    std::vector<float> acc(n), x(n), out(n + 1, 42.f), expected(n);
+    for (std::size_t i = 0; i < n; ++i) acc[i] = value(rng), x[i] = value(rng);
+    const float w = value(rng);
+    for (std::size_t i = 0; i < n; ++i) expected[i] = acc[i] + x[i] * w;
+    rknnop::add_product(out.data(), acc.data(), x.data(), w, n);
+    EXPECT_EQ(std::memcmp(out.data(), expected.data(), n * sizeof(float)), 0) << n;
+    EXPECT_EQ(out[n], 42.f) << "wrote past n = " << n;
+    for (std::size_t i = 0; i < n; ++i) expected[i] = 0.f + x[i] * w;
+    rknnop::add_product(out.data(), nullptr, x.data(), w, n);
+    EXPECT_EQ(std::memcmp(out.data(), expected.data(), n * sizeof(float)), 0) << n;
+    for (std::size_t i = 0; i < n; ++i) expected[i] = out[i] * w;
+    rknnop::multiply(out.data(), w, n);
+    EXPECT_EQ(std::memcmp(out.data(), expected.data(), n * sizeof(float)), 0) << n;
+    EXPECT_EQ(out[n], 42.f) << "wrote past n = " << n;
+  }
+  const float negative_zero = -0.f, one = 1.f;  // 0 + (-0 * 1) is +0, as in TensorFlow's sums
+  float out = 5.f;
+  rknnop::add_product(&out, nullptr, &negative_zero, one, 1);
+  EXPECT_FALSE(std::signbit(out));
+}
+
+}  // namespace
