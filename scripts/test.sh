@@ -5,14 +5,16 @@
 #   3. cross builds for aarch64 (RK1808/RK1806/RK3399Pro) and armhf (RV1109/RV1126), tests under qemu
 #   4. a short run of every libFuzzer target
 #   5. measurements (compile time, stripped library sizes): printed, never asserted
-# Usage: scripts/test.sh [native|asan|cross|fuzz|measure ...]   (default: all five)
+#   6. ThreadSanitizer: only the loader's two-threads test (tests/host/test_loader_threads.cpp) and
+#      what it links (rknnop::host, the host runtime, a toolkit-style kernel library)
+# Usage: scripts/test.sh [native|asan|cross|fuzz|measure|tsan ...]   (default: all six)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default: nproc).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${RKNNOP_BUILD_ROOT:-$root/build}
 jobs=${RKNNOP_JOBS:-$(nproc)}
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(native asan cross fuzz measure)
+[ ${#steps[@]} -gt 0 ] || steps=(native asan cross fuzz measure tsan)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 
@@ -69,10 +71,27 @@ measure() {
   "$root/scripts/measure.sh" "${dir[@]}"
 }
 
+tsan() {
+  stamp "ThreadSanitizer build (the loader's two-threads test only)"
+  # Warnings are the native step's business (GCC 12 reports -Wstringop-overflow false positives
+  # through std::vector under -fsanitize=thread).
+  local flags="-fsanitize=thread -fno-omit-frame-pointer"
+  cmake -S "$root" -B "$out/tsan" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread" \
+    -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=thread" -DRKNNOP_SANITIZED_BUILD=ON \
+    -DRKNNOP_BUILD_EXAMPLES=OFF -DRKNNOP_BUILD_BENCHMARKS=OFF -DRKNNOP_INSTALL=OFF \
+    -DRKNNOP_WARNINGS_AS_ERRORS=OFF >"$out/tsan-configure.log" 2>&1 ||
+    { cat "$out/tsan-configure.log" >&2; return 1; }
+  cmake --build "$out/tsan" -j "$jobs" --target rknnop_host_thread_tests
+  stamp "ThreadSanitizer test"
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$out/tsan/tests/host/rknnop_host_thread_tests"
+}
+
 for step in "${steps[@]}"; do
   case "$step" in
-    native|asan|cross|fuzz|measure) "$step" ;;
-    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure)" >&2; exit 2 ;;
+    native|asan|cross|fuzz|measure|tsan) "$step" ;;
+    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure, tsan)" >&2; exit 2 ;;
   esac
 done
 stamp "all requested steps passed: ${steps[*]}"
