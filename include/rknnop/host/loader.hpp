@@ -56,7 +56,8 @@ struct kernel_descriptor_info {
 inline constexpr std::int32_t loader_kernel_enumeration = static_cast<std::int32_t>(0xFFF03080u);
 
 /// A dlopen'ed kernel library with its op.yml and selected descriptor. Move-only; dlclose on
-/// destruction (descriptors must not be used afterwards).
+/// destruction (descriptors must not be used afterwards). open() is thread-safe: threads opening
+/// the same .so share its mapping, and the descriptor's enumeration is written once, under a lock.
 class op_library {
 public:
   [[nodiscard]] static op_library open(const std::filesystem::path &path, const load_options &options = {});
