@@ -7,7 +7,9 @@
 #   4. a short run of every libFuzzer target
 #   5. measurements (compile time, stripped library sizes): printed, never asserted
 #   6. lint: clang-tidy-16 (.clang-tidy) on the host sources, via compile_commands.json
-# Usage: scripts/test.sh [native|asan|cross|fuzz|measure|lint ...]   (default: all six)
+#   7. ThreadSanitizer: only the loader's two-threads test (tests/host/test_loader_threads.cpp) and
+#      what it links (rknnop::host, the host runtime, a toolkit-style kernel library)
+# Usage: scripts/test.sh [native|asan|cross|fuzz|measure|lint|tsan ...]   (default: all seven)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default: nproc),
 #              RKNNOP_SKIP_DEPS=1 (do not check for missing Debian packages first).
 set -euo pipefail
@@ -17,7 +19,7 @@ bash "$root/scripts/install-deps.sh" --if-missing scripts/test.sh
 out=${RKNNOP_BUILD_ROOT:-$root/build}
 jobs=${RKNNOP_JOBS:-$(nproc)}
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(native asan cross fuzz measure lint)
+[ ${#steps[@]} -gt 0 ] || steps=(native asan cross fuzz measure lint tsan)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 
@@ -83,10 +85,27 @@ lint() {
   run-clang-tidy-16 -p "$out/lint" -j "$jobs" -quiet "$root/(src|tools)/.*\.cpp\$"
 }
 
+tsan() {
+  stamp "ThreadSanitizer build (the loader's two-threads test only)"
+  # Warnings are the native step's business (GCC 12 reports -Wstringop-overflow false positives
+  # through std::vector under -fsanitize=thread).
+  local flags="-fsanitize=thread -fno-omit-frame-pointer"
+  cmake -S "$root" -B "$out/tsan" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread" \
+    -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=thread" -DRKNNOP_SANITIZED_BUILD=ON \
+    -DRKNNOP_BUILD_EXAMPLES=OFF -DRKNNOP_BUILD_BENCHMARKS=OFF -DRKNNOP_INSTALL=OFF \
+    -DRKNNOP_WARNINGS_AS_ERRORS=OFF >"$out/tsan-configure.log" 2>&1 ||
+    { cat "$out/tsan-configure.log" >&2; return 1; }
+  cmake --build "$out/tsan" -j "$jobs" --target rknnop_host_thread_tests
+  stamp "ThreadSanitizer test"
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$out/tsan/tests/host/rknnop_host_thread_tests"
+}
+
 for step in "${steps[@]}"; do
   case "$step" in
-    native|asan|cross|fuzz|measure|lint) "$step" ;;
-    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure, lint)" >&2; exit 2 ;;
+    native|asan|cross|fuzz|measure|lint|tsan) "$step" ;;
+    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure, lint, tsan)" >&2; exit 2 ;;
   esac
 done
 stamp "all requested steps passed: ${steps[*]}"

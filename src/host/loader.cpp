@@ -14,6 +14,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <unistd.h>
 
@@ -68,14 +69,14 @@ op_yml load_yml(const std::filesystem::path &library, const load_options &option
                           library.string(), beside.string()));
 }
 
-// Writes the x86-64 section to a private temporary file, dlopens it and removes the file (the
+// Writes the library section to a private temporary file, dlopens it and removes the file (the
 // mapping stays valid), so no temporary is ever left behind.
-void *dlopen_bytes(const std::vector<std::uint8_t> &bytes, const std::string &label) {
+void *dlopen_bytes(const std::vector<std::uint8_t> &bytes, const std::string &label, std::string_view what) {
   const char *tmpdir = std::getenv("TMPDIR");
   std::string pattern = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/rknnop-op-XXXXXX.so";
   const int fd = ::mkstemps(pattern.data(), 3);
   if (fd < 0)
-    throw error(fmt::format("{}: cannot create a temporary file for the x86-64 library: {}", label,
+    throw error(fmt::format("{}: cannot create a temporary file for the {}: {}", label, what,
                             std::strerror(errno)));
   std::size_t done = 0;
   while (done < bytes.size()) {
@@ -85,7 +86,7 @@ void *dlopen_bytes(const std::vector<std::uint8_t> &bytes, const std::string &la
       const std::string reason = std::strerror(errno);
       ::close(fd);
       ::unlink(pattern.c_str());
-      throw error(fmt::format("{}: cannot write the x86-64 library to '{}': {}", label, pattern, reason));
+      throw error(fmt::format("{}: cannot write the {} to '{}': {}", label, what, pattern, reason));
     }
     done += static_cast<std::size_t>(put);
   }
@@ -94,11 +95,43 @@ void *dlopen_bytes(const std::vector<std::uint8_t> &bytes, const std::string &la
   const char *why = handle ? nullptr : ::dlerror();
   const std::string reason = why ? why : "";
   ::unlink(pattern.c_str());
-  if (!handle) throw error(fmt::format("{}: dlopen of the x86-64 library failed: {}", label, reason));
+  if (!handle) throw error(fmt::format("{}: dlopen of the {} failed: {}", label, what, reason));
   return handle;
 }
 
+const std::vector<std::uint8_t> &host_section(const container &packed, const std::string &label,
+                                              section_kind &kind) {
+  kind = library_section_for(host_machine(), packed.version, label);
+  const std::vector<std::uint8_t> &bytes = packed.section(kind);
+  if (bytes.empty())
+    throw error(fmt::format("{}: the {} section is empty, and this host is {}: this container cannot run here "
+                            "(rknnop_add_op leaves a board section empty when that cross compiler is missing)",
+                            label, section_description(kind), machine_name(host_machine())));
+  return bytes;
+}
+
+// Serializes open(): dlopen returns the same mapping to every caller for one .so, and the
+// enumeration write into its descriptor must not race with another thread reading it.
+std::mutex &open_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 } // namespace
+
+section_kind library_section_for(std::uint16_t machine, std::uint64_t version, std::string_view source) {
+  if (machine == elf_machine::x86_64) return section_kind::lib_x86_64;
+  if (machine == elf_machine::aarch64) return section_kind::lib_aarch64;
+  if (machine != elf_machine::arm)
+    throw error(fmt::format("{}: a .rknnop holds libraries for x86-64, aarch64 and armhf only; this host is {}",
+                            source, machine_name(machine)));
+  if (version == 1)
+    throw error(fmt::format("{}: a version-1 container (RKNN-Toolkit 1.2.0) has no armhf library section, and "
+                            "this host is armhf (RV1109/RV1126); rebuild the op with toolkit 1.3.2+ or "
+                            "rknnop_add_op (container version 2)",
+                            source));
+  return section_kind::lib_armhf;
+}
 
 std::string vx_status_text(std::int32_t status) {
   static constexpr std::string_view names[] = {
@@ -148,14 +181,11 @@ op_library op_library::open(const std::filesystem::path &path, const load_option
   std::optional<container> packed;
   const std::vector<std::uint8_t> *library = &bytes;
   std::string library_label = label;
+  section_kind packed_kind = section_kind::lib_x86_64;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "RKNN", 4) == 0) {
     packed = parse_container(bytes, label);
-    if (packed->lib_x86_64.empty())
-      throw error(fmt::format("{}: the x86-64 library section is empty; this container cannot run on "
-                              "the PC",
-                              label));
-    library = &packed->lib_x86_64;
-    library_label = label + " (x86-64 library section)";
+    library = &host_section(*packed, label, packed_kind);
+    library_label = fmt::format("{} ({} section)", label, section_description(packed_kind));
   } else if (!looks_like_elf(bytes)) {
     throw error(fmt::format("{}: neither a kernel library (ELF) nor a .rknnop container (starts with "
                             "{})",
@@ -169,8 +199,9 @@ op_library op_library::open(const std::filesystem::path &path, const load_option
   s->op = load_yml(path, options, packed);
   const std::string symbol = kernel_list_symbol(s->op.name);
 
+  const std::lock_guard lock(open_mutex());
   if (packed) {
-    s->handle = dlopen_bytes(*library, label);
+    s->handle = dlopen_bytes(*library, label, section_description(packed_kind));
   } else {
     const std::string absolute = std::filesystem::absolute(path).string();
     s->handle = ::dlopen(absolute.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -212,7 +243,9 @@ op_library op_library::open(const std::filesystem::path &path, const load_option
     throw error(fmt::format("{}: descriptor {} of {} is in read-only memory; the runtime writes its "
                             "'enumeration' field, so it must not be const/constexpr",
                             library_label, index, symbol));
-  descriptor->enumeration = loader_kernel_enumeration;
+  // Written once per mapping: a second open of the same .so only reads it (no write racing with a
+  // session of another thread that reads the descriptor).
+  if (descriptor->enumeration != loader_kernel_enumeration) descriptor->enumeration = loader_kernel_enumeration;
   s->descriptor = descriptor;
 
   kernel_descriptor_info &k = s->kernel;

@@ -32,7 +32,14 @@ std::string scalar_text(std::string_view source, const YAML::Node &node, std::st
   if (!node.IsScalar())
     throw error(fmt::format("{}: '{}' must be a plain value (a string), got a {}", where(source, node),
                             key, node.IsMap() ? "mapping" : node.IsSequence() ? "sequence" : "null"));
-  return node.Scalar();
+  // YAML (and the toolkit's PyYAML) refuses control characters and bytes that are not UTF-8, and
+  // such a value would not survive being written back: refuse it here, naming the byte.
+  const std::string &text = node.Scalar();
+  if (const std::string escaped = escape_nonprintable(text); escaped != text)
+    throw error(fmt::format("{}: '{}' holds a control character or a byte that is not UTF-8 ('{}'); op.yml "
+                            "values must be printable UTF-8",
+                            where(source, node), key, escaped));
+  return text;
 }
 
 template <class Int> Int integer(std::string_view source, const YAML::Node &node, std::string_view key) {

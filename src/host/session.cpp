@@ -461,9 +461,11 @@ run_report session::state::run() {
   std::vector<owned_array> arrays;
   tensors.reserve(op.inputs.size() + op.outputs.size());
   vx_uint32 index = 0;
+  std::vector<std::string> parameter_labels;  // "output 'output'", by parameter index
   const auto bind = [&](vx_reference ref, std::string_view role, std::string_view name) {
     const vx_status status = vxSetParameterByIndex(node.handle, index, ref);
     if (status != VX_SUCCESS) throw fail(fmt::format("vxSetParameterByIndex({}) for {} '{}'", index, role, name), status);
+    parameter_labels.push_back(fmt::format("{} '{}'", role, name));
     ++index;
   };
 
@@ -524,6 +526,13 @@ run_report session::state::run() {
     for (const std::string &line : probe.runtime_log)
       if (!(line.starts_with("kernel '" + k.name + "'") && line.find(" failed with ") != std::string::npos))
         log.push_back(line);
+    // The runtime numbers parameters ("kernel 'x' parameter 1: cannot allocate ..."): add op.yml's names.
+    for (std::string &line : log)
+      for (std::size_t i = 0; i < parameter_labels.size(); ++i) {
+        const std::string tag = fmt::format("' parameter {}:", i);
+        if (const auto at = line.find(tag); at != std::string::npos)
+          line.replace(at, tag.size(), fmt::format("' parameter {} ({}):", i, parameter_labels[i]));
+      }
     return error(fmt::format("{}: {} failed with {}{}{}", label, step, vx_status_text(s.status), log.empty() ? "" : ": ",
                              joined(log)));
   };

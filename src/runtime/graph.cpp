@@ -54,8 +54,6 @@ void graph::deinitialize_nodes() noexcept {
   }
 }
 
-namespace {
-
 const char *type_name(vx_enum type) noexcept {
   switch (type) {
   case VX_TYPE_FLOAT16: return "FLOAT16";
@@ -78,6 +76,9 @@ std::string dims_text(vx_uint32 ndims, const vx_uint32 *dims) {
   }
   return text + "]";
 }
+
+
+namespace {
 
 bool is_output(const vx_param_description_t &p) noexcept {
   return p.direction == VX_OUTPUT || p.direction == VX_BIDIRECTIONAL;
@@ -178,7 +179,11 @@ vx_status validate_node(node &n) {
              k.name.c_str(), i);
       return VX_ERROR_INVALID_DIMENSION;
     }
-    t->allocate();
+    if (const vx_status allocated = t->allocate(); allocated != VX_SUCCESS) {
+      log_to(&n, allocated, "kernel '%s' parameter %u: cannot allocate %s", k.name.c_str(), i,
+             t->allocation_text().c_str());
+      return allocated;
+    }
   }
   return VX_SUCCESS;
 }

@@ -4,6 +4,7 @@
 
 #include "object.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <memory>
@@ -21,6 +22,10 @@ vx_size scalar_type_size(vx_enum data_type) noexcept;
 // Size of an array item type; 0 if unsupported.
 vx_size array_item_size(vx_enum item_type) noexcept;
 
+// "FLOAT16" ("unknown" for VX_TYPE_INVALID) and "[3, 64, 64, 1]", for the runtime's log messages.
+const char *type_name(vx_enum type) noexcept;
+std::string dims_text(vx_uint32 ndims, const vx_uint32 *dims);
+
 struct aligned_free {
   void operator()(std::byte *p) const noexcept;
 };
@@ -33,11 +38,18 @@ public:
   static constexpr vx_enum object_type = VX_TYPE_TENSOR;
   explicit tensor(context *ctx) : reference(VX_TYPE_TENSOR, ctx) {}
 
-  bool has_shape() const noexcept { return num_dims != 0; }
+  // A virtual tensor created with rank 0 or with sizes of 0 ("to be inferred") has none yet.
+  bool has_shape() const noexcept {
+    return num_dims != 0 && std::all_of(dims.begin(), dims.begin() + num_dims, [](vx_uint32 d) { return d != 0; });
+  }
   bool allocated() const noexcept { return data != nullptr; }
   // Sets the shape, checking the byte size for overflow; does not allocate.
   vx_status set_shape(vx_uint32 ndims, const vx_uint32 *sizes) noexcept;
-  vx_status allocate();  // no-op if allocated; needs a shape and a data type
+  // No-op if allocated; needs a shape and a data type. VX_ERROR_NO_MEMORY when the memory is not
+  // there (allocation_text() then says what was asked for).
+  vx_status allocate() noexcept;
+  // "<bytes> bytes for dims [3, 64, 64, 1] of FLOAT16", for allocation failures.
+  std::string allocation_text() const;
   vx_size element_size() const noexcept { return tensor_element_size(data_type); }
   vx_size dense_stride(vx_uint32 dim) const noexcept;
 

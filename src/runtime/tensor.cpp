@@ -4,8 +4,11 @@
 
 #include "objects.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
+#include <new>
+#include <string>
 
 namespace rknnop::runtime {
 
@@ -60,12 +63,21 @@ vx_size tensor::dense_stride(vx_uint32 dim) const noexcept {
   return stride;
 }
 
-vx_status tensor::allocate() {
+vx_status tensor::allocate() noexcept {
   if (data) return VX_SUCCESS;
   if (!has_shape() || element_size() == 0) return VX_ERROR_NOT_ALLOCATED;
   byte_size = dense_stride(num_dims);
-  data = allocate_bytes(byte_size);
+  try {
+    data = allocate_bytes(byte_size);
+  } catch (const std::bad_alloc &) {
+    return VX_ERROR_NO_MEMORY;
+  }
   return VX_SUCCESS;
+}
+
+std::string tensor::allocation_text() const {
+  return std::to_string(dense_stride(num_dims)) + " bytes for dims " + dims_text(num_dims, dims.data()) + " of " +
+         type_name(data_type);
 }
 
 }  // namespace rknnop::runtime
@@ -90,8 +102,14 @@ tensor *create_tensor(context *ctx, vx_uint32 ndims, const vx_uint32 *sizes, vx_
   t->fixed_point_position = fixed_point_position;
   t->is_virtual = is_virtual;
   t->graph_id = is_virtual ? virtual_of->id : 0;
-  const bool unknown_shape = is_virtual && ndims == 0;
-  if (!unknown_shape) {
+  // OpenVX: a virtual tensor's rank or sizes may be 0, "to be inferred" by its producer's validator.
+  const bool unknown_shape =
+      is_virtual && (ndims == 0 || (sizes != nullptr && ndims <= max_tensor_dims &&
+                                    std::any_of(sizes, sizes + ndims, [](vx_uint32 d) { return d == 0; })));
+  if (unknown_shape) {
+    t->num_dims = ndims;  // reported as given (zeros included) until verification sets the shape
+    for (vx_uint32 i = 0; i < ndims; ++i) t->dims[i] = sizes[i];
+  } else {
     const vx_status status = t->set_shape(ndims, sizes);
     if (status != VX_SUCCESS) {
       log_to(ctx, status,
@@ -103,7 +121,14 @@ tensor *create_tensor(context *ctx, vx_uint32 ndims, const vx_uint32 *sizes, vx_
       return nullptr;
     }
     // Virtual tensors get their memory at verify time, when their shape is final.
-    if (!is_virtual) t->allocate();
+    if (!is_virtual) {
+      const vx_status allocated = t->allocate();
+      if (allocated != VX_SUCCESS) {
+        log_to(ctx, allocated, "vxCreateTensor: cannot allocate %s", t->allocation_text().c_str());
+        release_external(t);
+        return nullptr;
+      }
+    }
   }
   return t;
 }

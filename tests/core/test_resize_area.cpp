@@ -330,8 +330,9 @@ void expect_resize_error(const resize_case& c) {
 TEST(ResizeAreaRuntime, ErrorsNameTheOpTheFieldExpectedAndActual) {
   expect_resize_error({{3, 8, 8, 1}, VX_TYPE_INT8, {4, 4}, VX_TYPE_BOOL, {}, VX_ERROR_INVALID_TYPE,
                        "rknnop: ResizeArea: input 'images': expected dtype VX_TYPE_FLOAT32 or VX_TYPE_FLOAT16, got VX_TYPE_INT8"});
-  expect_resize_error({{3, 8, 8}, VX_TYPE_FLOAT16, {4, 4}, VX_TYPE_BOOL, {}, VX_ERROR_INVALID_DIMENSION,
-                       "rknnop: ResizeArea: input 'images': expected rank 4 (NHWC), got rank 3 with dims [3,8,8]"});
+  expect_resize_error({{3, 8, 8, 1, 2}, VX_TYPE_FLOAT16, {4, 4}, VX_TYPE_BOOL, {}, VX_ERROR_INVALID_DIMENSION,
+                       "rknnop: ResizeArea: input 'images': expected rank 4 (NHWC; a lower rank is taken as batch 1), got "
+                       "rank 5 with dims [3,8,8,1,2]"});
   expect_resize_error({{3, 8, 8, 1}, VX_TYPE_FLOAT16, {4, 4, 4}, VX_TYPE_BOOL, {}, VX_ERROR_INVALID_PARAMETERS,
                        "rknnop: ResizeArea: param 'size': expected exactly 2 items, got 3"});
   expect_resize_error({{3, 8, 8, 1}, VX_TYPE_FLOAT16, {4, 4}, VX_TYPE_INT32, {}, VX_ERROR_INVALID_TYPE,

@@ -30,6 +30,7 @@ public:
 
   vx_context context() const { return context_; }
   vx_node node() const { return node_; }
+  vx_graph graph() const { return graph_; }
 
   template <class T>
   vx_tensor tensor(std::vector<std::uint32_t> dims, vx_enum dtype, const std::vector<T>& data = {}) {

@@ -34,9 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const op_yml_entry& p : op.params) RKNNOP_FUZZ_EXPECT(op.find_param(p.name) != nullptr);
   RKNNOP_FUZZ_EXPECT(op.lower_name().size() == op.name.size());
 
-  // yaml-cpp's emitter replaces invalid UTF-8 with U+FFFD, so a value with such bytes does not
-  // survive emit -> parse; the parser accepts them (the toolkit's PyYAML would not). Reported;
-  // checked only when strict.
+  // The parser refuses values holding control characters or bytes that are not UTF-8 (yaml-cpp's
+  // emitter would write them differently), so every parsed op.yml must survive emit -> parse.
   if (!rknnop::fuzz::strict() && !rknnop::fuzz::is_utf8(text)) return 0;
   std::string emitted;
   try {

@@ -27,19 +27,19 @@ namespace rknnop::fuzz {
 #define RKNNOP_FUZZ_EXPECT_MSG(cond, what, detail) \
   ((cond) ? void(0) : ::rknnop::fuzz::failed(what, __FILE__, __LINE__, detail))
 
-// RKNNOP_FUZZ_STRICT=1 in the environment also checks contracts with known, reported gaps (see
-// the targets): CI runs without it so that only new problems fail the build.
+// Every contract is checked by default (CI included). RKNNOP_FUZZ_STRICT=0 in the environment skips
+// the two that once had known gaps (one-line messages, non-UTF-8 op.yml round trips), to look at
+// something else while one of them is being fixed.
 inline bool strict() {
   static const bool on = [] {
     const char* v = std::getenv("RKNNOP_FUZZ_STRICT");
-    return v != nullptr && v[0] == '1';
+    return v == nullptr || v[0] != '0';
   }();
   return on;
 }
 
-// Every host-side parser reports bad input as rknnop::host::error whose what() starts "rknnop: ".
-// error.hpp also promises one line, but messages that quote input bytes can hold a NUL (what() is
-// then cut short) or a line break: checked only when strict.
+// Every host-side parser reports bad input as rknnop::host::error whose what() starts "rknnop: "
+// and is one line: bytes quoted from the input are escaped (no NUL, no line break).
 inline void expect_clean_error(const rknnop::host::error& e) {
   const std::string_view what = e.what();
   RKNNOP_FUZZ_EXPECT(what.starts_with("rknnop: "), what);

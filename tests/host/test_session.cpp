@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The loader and the session API against toolkit-style kernel libraries (kernels/test_scale_kernel.c).
 #include <rknnop/host/container.hpp>
+#include <rknnop/host/elf.hpp>
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/session.hpp>
 #include <rknnop/host/vx_type.hpp>
@@ -36,10 +37,13 @@ session ready_session(const fs::path &library = RKNNOP_TEST_SCALE_SO) {
   return s;
 }
 
-fs::path make_rknnop(const fs::path &dir, const fs::path &x86_library, std::uint64_t version = 2) {
+// A container holding `host_library` in the section this host's loader takes (x86-64 on the PC,
+// aarch64 / armhf under qemu in the cross builds).
+fs::path make_rknnop(const fs::path &dir, const fs::path &host_library, std::uint64_t version = 2) {
   container c;
   c.version = version;
-  if (!x86_library.empty()) c.lib_x86_64 = read_file(x86_library);
+  if (!host_library.empty())
+    c.section(library_section_for(host_machine(), version, "test")) = read_file(host_library);
   c.op_yml = read_file(yml);
   c.op_py = read_file(py);
   const fs::path out = dir / "TestScale.rknnop";
@@ -206,7 +210,9 @@ TEST(SessionLoad, CorruptOrEmptyRknnop) {
   RKNNOP_EXPECT_ERROR(session::load(dir / "cut.rknnop"), "cut.rknnop: section 6 (.py)", "but only");
   const fs::path empty_dir = dir / "empty";
   fs::create_directories(empty_dir);
-  RKNNOP_EXPECT_ERROR(session::load(make_rknnop(empty_dir, {})), "the x86-64 library section is empty");
+  const std::string empty =
+      "the " + std::string(section_description(library_section_for(host_machine(), 2, "test"))) + " section is empty";
+  RKNNOP_EXPECT_ERROR(session::load(make_rknnop(empty_dir, {})), empty);
 }
 
 // --- inputs, params, outputs ------------------------------------------------------------------

@@ -197,28 +197,37 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK validate_callback(vx_node node, const
     }
     const tensor_info& actual = call.info[k];
     vx_enum meta_type = inferred_type;
+    // The meta format describes the output tensor as it is (its own rank) when it has a shape, else
+    // as shape inference gives it (a virtual output "to be inferred").
+    const std::uint32_t* meta_dims = view.dims();
+    std::uint32_t meta_rank = view.rank();
     if (actual.rank != 0) {  // a real output tensor: it must agree with shape inference
-      bool same = actual.rank == view.rank();
-      for (std::uint32_t d = 0; same && d < actual.rank; ++d) same = actual.dims[d] == view.dims()[d];
-      if (!same) {
+      if (!same_shape(f, actual.dims, actual.rank, view.dims(), view.rank())) {
         status s = error("{} '{}': shape inference gives dims ", role_name(f.kind), f.name);
         append_dims(s, view.dims(), view.rank());
         s.append(", the output tensor has ");
-        append_dims(s, actual.dims, actual.rank);
+        append_dims(s, actual.dims, actual.tensor_rank);
         result = outcome(VX_ERROR_INVALID_DIMENSION, s);
         return;
       }
-      meta_type = actual.dtype;
+      if (actual.dtype != VX_TYPE_INVALID) meta_type = actual.dtype;
+      meta_dims = actual.dims;
+      meta_rank = actual.tensor_rank;
     }
     if (!metas || !metas[k]) return;
-    vx_dim_t rank = view.rank();
+    vx_dim_t rank = meta_rank;
     vx_dim_t dims[max_tensor_rank] = {};
-    for (std::uint32_t d = 0; d < view.rank(); ++d) dims[d] = view.dims()[d];
+    for (std::uint32_t d = 0; d < meta_rank; ++d) dims[d] = meta_dims[d];
     vx_status st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_NUMBER_OF_DIMS, &rank, sizeof rank);
     if (st == VX_ERROR_NOT_SUPPORTED || st == VX_ERROR_NOT_IMPLEMENTED) return;  // runtime has no tensor metas
     if (st == VX_SUCCESS)
-      st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_DIMS, dims, sizeof(vx_dim_t) * view.rank());
+      st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_DIMS, dims, sizeof(vx_dim_t) * meta_rank);
     if (st == VX_SUCCESS) st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_DATA_TYPE, &meta_type, sizeof meta_type);
+    if (st == VX_SUCCESS) {  // plain values: an implementation's default (Q7.8 for INT16) would misdescribe them
+      const vx_int8 position = 0;
+      st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_FIXED_POINT_POSITION, &position, sizeof position);
+      if (st == VX_ERROR_NOT_SUPPORTED || st == VX_ERROR_NOT_IMPLEMENTED) st = VX_SUCCESS;
+    }
     if (st != VX_SUCCESS)
       result = fail(st, f, "vxSetMetaFormatAttribute failed: {} ({})", st, vx_status_name(st));
   });

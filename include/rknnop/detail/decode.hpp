@@ -209,10 +209,13 @@ private:
   std::size_t count_ = 0;
 };
 
-// Shape and dtype of a runtime tensor.
+// Shape and dtype of a runtime tensor. For a layout-tagged (NHWC/NCHW) field, `dims`/`rank` are
+// what the kernel's view sees: a tensor of lower rank (the model left out batch 1, as the toolkit's
+// own ResizeArea model does for its [h, w, c] output) gets its missing outer dims as 1s.
 struct tensor_info {
   std::uint32_t dims[max_tensor_rank] = {};
   std::uint32_t rank = 0;
+  std::uint32_t tensor_rank = 0;  // the runtime tensor's own rank: what copies pass to the driver
   vx_enum dtype = VX_TYPE_INVALID;
   std::size_t elements = 0;
 };
@@ -242,26 +245,43 @@ RKNNOP_DETAIL_COLD inline void append_dims(status& s, const std::uint32_t* dims,
   s.append("]");
 }
 
-// Rank, dims and dtype of a tensor parameter. With allow_unshaped, rank 0 (a virtual output whose
-// shape the validator is about to set) is accepted.
+// The likely cause when the driver refuses the rank query's size (VX_ERROR_INVALID_PARAMETERS):
+// the library was built for the other dims convention (uint32 on VSI, vx_size on Khronos).
+#if RKNNOP_VX_KHRONOS_DIMS
+inline constexpr std::string_view dims_convention_hint =
+    "this library uses vx_size dims (Khronos); for VSI drivers (RKNN boards) build it with RKNNOP_VX_KHRONOS_DIMS=0";
+#else
+inline constexpr std::string_view dims_convention_hint =
+    "this library uses uint32 dims (VSI, RKNN boards); for Khronos OpenVX build it with RKNNOP_VX_KHRONOS_DIMS=1";
+#endif
+
+// Rank, dims and dtype of a tensor parameter. With allow_unshaped (outputs, in the validator), a
+// tensor whose rank or dims are still 0, or whose dtype is VX_TYPE_INVALID (a virtual output "to be
+// inferred"), is accepted: shape inference sets it. A layout-tagged field takes ranks 1..4, lower
+// ranks padded with outer dims of 1 (batch 1 left out); anything else is an error.
 inline outcome query_tensor(vx_reference ref, const field_desc& f, tensor_info& info,
                             bool allow_unshaped = false) noexcept {
   if (!ref) return fail(VX_ERROR_INVALID_REFERENCE, f, "the tensor is NULL");
   const auto tensor = reinterpret_cast<vx_tensor>(ref);
   vx_dim_t rank = 0;
   vx_status st = vxQueryTensor(tensor, VX_TENSOR_NUMBER_OF_DIMS, &rank, sizeof rank);
+  if (st == VX_ERROR_INVALID_PARAMETERS)
+    return fail(st, f, "the driver refused the rank query's size (-10): {}", dims_convention_hint);
   if (st != VX_SUCCESS)
     return fail(st, f, "vxQueryTensor(VX_TENSOR_NUMBER_OF_DIMS) failed: {} ({})", st, vx_status_name(st));
-  if (rank == 0 && allow_unshaped) {
-    info = tensor_info{};
-  } else {
-    if (rank == 0 || rank > max_tensor_rank)
-      return fail(VX_ERROR_INVALID_DIMENSION, f, "expected rank 1..6, got {}", rank);
-    vx_dim_t dims[max_tensor_rank] = {};
+  if (rank > max_tensor_rank || (rank == 0 && !allow_unshaped))
+    return fail(VX_ERROR_INVALID_DIMENSION, f, "expected rank 1..6, got {}", rank);
+  vx_dim_t dims[max_tensor_rank] = {};
+  if (rank != 0) {
     st = vxQueryTensor(tensor, VX_TENSOR_DIMS, dims, sizeof(vx_dim_t) * rank);
     if (st != VX_SUCCESS)
       return fail(st, f, "vxQueryTensor(VX_TENSOR_DIMS) failed: {} ({})", st, vx_status_name(st));
-    info.rank = static_cast<std::uint32_t>(rank);
+  }
+  bool unshaped = rank == 0;
+  for (std::uint32_t i = 0; i < rank; ++i) unshaped = unshaped || dims[i] == 0;
+  info = tensor_info{};
+  if (!(unshaped && allow_unshaped)) {
+    info.rank = info.tensor_rank = static_cast<std::uint32_t>(rank);
     std::size_t elements = 1;
     for (std::uint32_t i = 0; i < info.rank; ++i) {
       if (dims[i] == 0 || dims[i] > 0xFFFFFFFFu)
@@ -279,14 +299,39 @@ inline outcome query_tensor(vx_reference ref, const field_desc& f, tensor_info& 
     return fail(st, f, "vxQueryTensor(VX_TENSOR_DATA_TYPE) failed: {} ({})", st, vx_status_name(st));
   info.dtype = dtype;
   if (info.rank == 0) return {};
-  if (!accepts(f, dtype)) return dtype_mismatch(f, dtype);
-  if (f.required_rank && info.rank != f.required_rank) {
-    status s = error("{} '{}': expected rank {} ({}), got rank {} with dims ", role_name(f.kind), f.name,
-                     f.required_rank, f.layout, info.rank);
+  if (!(allow_unshaped && dtype == VX_TYPE_INVALID) && !accepts(f, dtype)) return dtype_mismatch(f, dtype);
+  if (f.required_rank && info.rank > f.required_rank) {
+    status s = error("{} '{}': expected rank {} ({}; a lower rank is taken as batch 1), got rank {} with dims ",
+                     role_name(f.kind), f.name, f.required_rank, f.layout, info.rank);
     append_dims(s, info.dims, info.rank);
     return outcome(VX_ERROR_INVALID_DIMENSION, s);
   }
+  for (; info.rank < f.required_rank; ++info.rank) info.dims[info.rank] = 1;
+  // Integer data with a fixed-point position is quantized (value = integer * 2^-position): rknnop
+  // hands kernels plain values, so it refuses such a tensor rather than misread it.
+  if (dtype != VX_TYPE_FLOAT16 && dtype != VX_TYPE_FLOAT32 && dtype != VX_TYPE_INVALID) {
+    vx_int8 position = 0;
+    st = vxQueryTensor(tensor, VX_TENSOR_FIXED_POINT_POSITION, &position, sizeof position);
+    if (st != VX_SUCCESS && st != VX_ERROR_NOT_SUPPORTED && st != VX_ERROR_NOT_IMPLEMENTED)
+      return fail(st, f, "vxQueryTensor(VX_TENSOR_FIXED_POINT_POSITION) failed: {} ({})", st, vx_status_name(st));
+    if (st == VX_SUCCESS && position != 0)
+      return fail(VX_ERROR_INVALID_FORMAT, f,
+                  "{} with fixed-point position {} is quantized data (integer * 2^-{}); rknnop passes plain "
+                  "values only: use fixed-point position 0 or a float tensor",
+                  vx_type_name(dtype), static_cast<int>(position), static_cast<int>(position));
+  }
   return {};
+}
+
+// Whether two shapes (innermost first) are the same tensor shape; for a layout-tagged field, outer
+// dims of 1 that one of them leaves out do not count (a rank-3 [3,64,64] is NHWC [3,64,64,1]).
+inline bool same_shape(const field_desc& f, const std::uint32_t* a, std::uint32_t rank_a, const std::uint32_t* b,
+                       std::uint32_t rank_b) noexcept {
+  const std::uint32_t rank = rank_a > rank_b ? rank_a : rank_b;
+  if (!f.required_rank && rank_a != rank_b) return false;
+  for (std::uint32_t d = 0; d < rank; ++d)
+    if ((d < rank_a ? a[d] : 1u) != (d < rank_b ? b[d] : 1u)) return false;
+  return true;
 }
 
 // Element conversion between dtypes at the boundary. Float -> integer saturates (NaN -> 0), so a
@@ -359,7 +404,7 @@ inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_i
   void* raw = buffer + info.elements * (element - raw_size);
   vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
   dense_strides(info, start, end, stride);
-  const vx_status st = vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.rank, start, end, stride, raw,
+  const vx_status st = vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, raw,
                                          VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
   if (st != VX_SUCCESS)
     return fail(st, f, "vxCopyTensorPatch(VX_READ_ONLY) failed: {} ({})", st, vx_status_name(st));
@@ -434,7 +479,7 @@ inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_
   }
   vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
   dense_strides(info, start, end, stride);
-  const vx_status st = vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.rank, start, end, stride, raw,
+  const vx_status st = vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, raw,
                                          VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
   if (st != VX_SUCCESS)
     return fail(st, f, "vxCopyTensorPatch(VX_WRITE_ONLY) failed: {} ({})", st, vx_status_name(st));

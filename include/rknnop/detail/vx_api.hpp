@@ -70,6 +70,7 @@ static_assert(sizeof(vx_bool) == 4, "rknnop: vx_bool is a 4-byte enum on the VSI
 // Human-readable VX type names for diagnostics, op.yml and Python emission.
 constexpr const char* vx_type_name(vx_enum type) noexcept {
   switch (type) {
+    case VX_TYPE_INVALID: return "VX_TYPE_INVALID";
     case VX_TYPE_CHAR: return "VX_TYPE_CHAR";
     case VX_TYPE_INT8: return "VX_TYPE_INT8";
     case VX_TYPE_UINT8: return "VX_TYPE_UINT8";

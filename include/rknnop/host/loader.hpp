@@ -2,11 +2,13 @@
 #pragma once
 
 // Opens a custom op's kernel library the way the RKNN v1 board runtime does (docs/runtime.md §7): from a
-// `lib<op>.so` or from the x86-64 section of a `.rknnop`, checking the ELF machine first, then
+// `lib<op>.so` or from the library section of a `.rknnop` for this host (x86-64, aarch64 or armhf; a
+// version-1 container has no armhf section), checking the ELF machine first, then
 // dlsym("vx_kernel_<Name>_list"), picking the descriptor at kernel_index, writing its enumeration
 // (which proves it lives in writable memory) and checking numParams and the parameter table
 // against op.yml. Every failure is a rknnop::host::error naming the file, symbol or parameter.
 
+#include <rknnop/host/container.hpp>
 #include <rknnop/host/op_yml.hpp>
 
 #include <cstddef>    // std::size_t
@@ -15,6 +17,7 @@
 #include <memory>     // std::unique_ptr
 #include <optional>   // std::optional
 #include <string>     // std::string
+#include <string_view> // std::string_view
 #include <vector>     // std::vector
 
 namespace rknnop::host {
@@ -53,7 +56,8 @@ struct kernel_descriptor_info {
 inline constexpr std::int32_t loader_kernel_enumeration = static_cast<std::int32_t>(0xFFF03080u);
 
 /// A dlopen'ed kernel library with its op.yml and selected descriptor. Move-only; dlclose on
-/// destruction (descriptors must not be used afterwards).
+/// destruction (descriptors must not be used afterwards). open() is thread-safe: threads opening
+/// the same .so share its mapping, and the descriptor's enumeration is written once, under a lock.
 class op_library {
 public:
   [[nodiscard]] static op_library open(const std::filesystem::path &path, const load_options &options = {});
@@ -74,6 +78,11 @@ private:
   explicit op_library(std::unique_ptr<state> s) noexcept;
   std::unique_ptr<state> state_;
 };
+
+/// The library section the board runtime of an ELF `machine` (elf_machine::x86_64, aarch64, arm)
+/// takes from a container of `version`. Throws naming `source` when there is none: another machine,
+/// or armhf with a version-1 container (which has no armhf section).
+[[nodiscard]] section_kind library_section_for(std::uint16_t machine, std::uint64_t version, std::string_view source);
 
 /// "VX_ERROR_INVALID_TYPE (-17)"
 [[nodiscard]] std::string vx_status_text(std::int32_t status);
