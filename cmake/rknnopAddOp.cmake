@@ -356,6 +356,8 @@ function(rknnop_add_op name)
     foreach(_inc IN LISTS _include_dirs)
       list(APPEND _includes "-I${_inc}")
     endforeach()
+    # Ninja creates an OUTPUT's directory itself, Unix Makefiles does not (and GCC's -MF then fails).
+    file(MAKE_DIRECTORY "${_work}/${_arch}")
     set(_objects)
     set(_index 0)
     foreach(_src IN LISTS _sources "${_module_dir}/rknnopKernelSupport.cpp")
