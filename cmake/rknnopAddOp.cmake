@@ -44,7 +44,6 @@ cmake_path(ABSOLUTE_PATH RKNNOP_INCLUDE_DIR NORMALIZE)
 set_property(GLOBAL PROPERTY RKNNOP_ADD_OP_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 set_property(GLOBAL PROPERTY RKNNOP_ADD_OP_INCLUDE_DIR "${RKNNOP_INCLUDE_DIR}")
 
-set(RKNNOP_BOARD_ARCHITECTURES aarch64 armhf)
 if(NOT CMAKE_CROSSCOMPILING)
   find_program(RKNNOP_AARCH64_CXX NAMES aarch64-linux-gnu-g++
                DOC "rknnop: C++ cross compiler for RK1808/RK1806/RK3399Pro kernel libraries")
@@ -164,6 +163,9 @@ endfunction()
 
 function(rknnop_add_op name)
   set(_ctx "rknnop_add_op(${name})")
+  # Here, not at file scope: after add_subdirectory(rknnop) a file-scope variable is not visible to the
+  # consumer's directories (include_guard keeps the file from running again there).
+  set(RKNNOP_BOARD_ARCHITECTURES aarch64 armhf)
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
     "VX_SOURCE;TARGET_PLATFORM;PYTHON;SHADER_BINARY;TOOLKIT_RKNNOP;KERNEL_INDEX;OUTPUT_DIRECTORY"
     "SOURCES;ARCHITECTURES;INCLUDE_DIRECTORIES")
@@ -360,7 +362,7 @@ function(rknnop_add_op name)
     file(MAKE_DIRECTORY "${_work}/${_arch}")
     set(_objects)
     set(_index 0)
-    foreach(_src IN LISTS _sources "${_module_dir}/rknnopKernelSupport.cpp")
+    foreach(_src IN LISTS _sources ITEMS "${_module_dir}/rknnopKernelSupport.cpp")
       cmake_path(GET _src FILENAME _file)
       set(_obj "${_work}/${_arch}/${_index}_${_file}.o")
       math(EXPR _index "${_index} + 1")
