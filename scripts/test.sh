@@ -20,7 +20,7 @@ stamp() { printf '\n=== %s: %s (%ss since start)\n' "$(date +%H:%M:%S)" "$1" "$S
 
 native() {
   stamp "native build"
-  cmake -S "$root" -B "$out/native" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cmake -S "$root" -B "$out/native" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKNNOP_WARNINGS_AS_ERRORS=ON
   cmake --build "$out/native" -j "$jobs"
   stamp "native tests"
   ctest --test-dir "$out/native" -j "$jobs" --output-on-failure --timeout 300
@@ -34,7 +34,7 @@ asan() {
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DRKNNOP_SANITIZED_BUILD=ON
+    -DRKNNOP_SANITIZED_BUILD=ON -DRKNNOP_WARNINGS_AS_ERRORS=ON
   cmake --build "$out/asan" -j "$jobs"
   stamp "ASan+UBSan tests"
   # Package and compile-fail tests build other projects / only run the compiler: covered natively.
