@@ -96,7 +96,7 @@ endfunction()
 # trapping if ever called (it never is: boards and the toolkit load their real libOpenVX.so).
 function(_rknnop_openvx_stub_source out)
   get_property(_inc GLOBAL PROPERTY RKNNOP_ADD_OP_INCLUDE_DIR)
-  set(_header "${_inc}/rknnop/openvx.h")
+  set(_header "${_inc}/rknnop/detail/openvx_core.h")  # the function declarations of <rknnop/openvx.h>
   set(_source "${CMAKE_BINARY_DIR}/rknnop-stub/openvx_stub.cpp")
   file(READ "${_header}" _text)
   string(REGEX MATCHALL "VX_API_CALL[ \t\r\n]+[A-Za-z_][A-Za-z_0-9]*" _decls "${_text}")

@@ -10,6 +10,11 @@
 
 #ifdef RKNNOP_USE_VENDOR_OPENVX
 #include <VX/vx.h>
+// vx_kernel_description_t / vx_param_description_t: <VX/vx_helper.h> in Khronos' headers and in the
+// toolkit's generated C (VSI ships it too); never in <VX/vx.h> itself.
+#if __has_include(<VX/vx_helper.h>)
+#include <VX/vx_helper.h>
+#endif
 #if __has_include(<VX/vx_ext_program.h>)
 #include <VX/vx_ext_program.h>  // VSI: execution parameters, uniforms
 #endif
