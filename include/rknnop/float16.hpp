@@ -25,6 +25,8 @@
 #define RKNNOP_DETAIL_NATIVE_HALF _Float16
 #endif
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop {
 
 namespace detail {
@@ -82,7 +84,7 @@ constexpr std::uint16_t float_to_half_bits_portable(float f) noexcept {
 
 // IEEE 754 binary16, the element type RKNN boards deliver to custom ops. A trivially copyable
 // 2-byte value type; arithmetic is done after converting to float.
-class float16 {
+class RKNNOP_DETAIL_USER_TYPE float16 {
 public:
   constexpr float16() noexcept = default;
   constexpr explicit float16(float value) noexcept : bits_(from_float(value)) {}
@@ -206,3 +208,5 @@ inline void convert(const float* src, float16* dst, std::size_t n) noexcept {
 }
 
 }  // namespace rknnop
+
+RKNNOP_DETAIL_END_HIDDEN

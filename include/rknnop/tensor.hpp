@@ -8,14 +8,16 @@
 #include <initializer_list>  // set_dims({...})
 #include <type_traits>       // spec parsing
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop {
 
 // Layout tags: which logical axis each OpenVX dim is. OpenVX reports dims innermost first, so an
 // NHWC tensor (TensorFlow's layout, what the toolkit's models deliver) has dims [C, W, H, N].
 namespace layout {
-struct any {};
-struct nhwc {};
-struct nchw {};
+struct RKNNOP_DETAIL_USER_TYPE any {};
+struct RKNNOP_DETAIL_USER_TYPE nhwc {};
+struct RKNNOP_DETAIL_USER_TYPE nchw {};
 }  // namespace layout
 
 namespace detail {
@@ -53,7 +55,7 @@ struct tensor_spec<Layout, Elements...> {
 // type is the one the kernel sees: data arriving in another accepted type is converted at the
 // boundary (exactly), and outputs are converted back to the type of the runtime's tensor.
 template <class... Spec>
-class tensor {
+class RKNNOP_DETAIL_USER_TYPE tensor {
   static_assert(sizeof...(Spec) > 0, "rknnop: tensor<> needs at least one element type, e.g. tensor<float16>");
 
 public:
@@ -175,3 +177,5 @@ struct work_size {
 };
 
 }  // namespace rknnop
+
+RKNNOP_DETAIL_END_HIDDEN

@@ -12,11 +12,13 @@
 #include <cstdlib>      // std::calloc for buffer<T>
 #include <type_traits>  // type mapping
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop {
 
 // A variable-length int32 array param holding at most Max items (the runtime's arrays are int32).
 template <std::size_t Max>
-class int_array {
+class RKNNOP_DETAIL_USER_TYPE int_array {
   static_assert(Max > 0, "rknnop: int_array<Max> needs Max > 0");
 
 public:
@@ -42,7 +44,7 @@ private:
 // kernel libraries stay loadable on the boards' old userland). Test it like a pointer:
 //   rknnop::buffer<float> rows(n); if (!rows) return rknnop::error("out of memory");
 template <class T>
-class buffer {
+class RKNNOP_DETAIL_USER_TYPE buffer {
   static_assert(std::is_trivially_copyable_v<T>, "rknnop: buffer<T> holds trivially copyable T only");
 
 public:
@@ -142,3 +144,5 @@ concept int32_array_type = array_traits<T>::value;
 
 }  // namespace detail
 }  // namespace rknnop
+
+RKNNOP_DETAIL_END_HIDDEN

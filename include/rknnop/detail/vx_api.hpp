@@ -22,6 +22,8 @@
 #include <rknnop/openvx.h>
 #endif
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 #ifndef VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS
 // Khronos headers have no program extension; the attribute is VSI's and only the VX kernel uses it.
 #define VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS 0x780300
@@ -98,3 +100,5 @@ constexpr const char* vx_type_name(vx_enum type) noexcept {
 }
 
 }  // namespace rknnop::detail
+
+RKNNOP_DETAIL_END_HIDDEN
