@@ -5,14 +5,16 @@
 #   3. cross builds for aarch64 (RK1808/RK1806/RK3399Pro) and armhf (RV1109/RV1126), tests under qemu
 #   4. a short run of every libFuzzer target
 #   5. measurements (compile time, stripped library sizes): printed, never asserted
-# Usage: scripts/test.sh [native|asan|cross|fuzz|measure ...]   (default: all five)
+#   6. the user's path: CMake's default generator (Unix Makefiles), Release, no tests; every example's
+#      board libraries and .rknnop; install; an op built out of tree from the installed package
+# Usage: scripts/test.sh [native|asan|cross|fuzz|measure|userpath ...]   (default: all six)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default: nproc).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${RKNNOP_BUILD_ROOT:-$root/build}
 jobs=${RKNNOP_JOBS:-$(nproc)}
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(native asan cross fuzz measure)
+[ ${#steps[@]} -gt 0 ] || steps=(native asan cross fuzz measure userpath)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 
@@ -69,10 +71,48 @@ measure() {
   "$root/scripts/measure.sh" "${dir[@]}"
 }
 
+# What a new user does: `cmake -S . -B b -DCMAKE_BUILD_TYPE=Release && cmake --build b`, with
+# CMake's default generator (Unix Makefiles here, also Conan's default) and no flags of ours
+# (warnings are not errors by default: another compiler's or -O3's false positives must not stop a user).
+userpath() {
+  stamp "user's path: default generator, Release, install, an op out of tree"
+  local dir="$out/userpath" launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  rm -rf "$dir"
+  env -u CMAKE_GENERATOR cmake -S "$root" -B "$dir/build" "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DRKNNOP_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX="$dir/prefix"
+  grep -q '^CMAKE_GENERATOR:INTERNAL=Unix Makefiles$' "$dir/build/CMakeCache.txt" \
+    || { echo "userpath: CMake's default generator is not Unix Makefiles here" >&2; return 1; }
+  cmake --build "$dir/build" -j "$jobs"
+  local example container opdir arch missing=0
+  for example in "$root"/examples/*/CMakeLists.txt; do
+    example=$(basename "$(dirname "$example")")
+    container=$(ls "$dir/build/examples/$example"/*/*.rknnop 2>/dev/null | head -1)
+    [ -n "$container" ] || { echo "userpath: examples/$example built no .rknnop" >&2; missing=1; continue; }
+    opdir=$(dirname "$container")
+    for arch in aarch64=aarch64-linux-gnu-g++ armhf=arm-linux-gnueabihf-g++; do
+      command -v "${arch#*=}" >/dev/null || { echo "userpath: ${arch#*=} not found, ${arch%%=*} skipped"; continue; }
+      ls "$opdir/${arch%%=*}"/lib*.so >/dev/null 2>&1 \
+        || { echo "userpath: examples/$example has no ${arch%%=*} library" >&2; missing=1; }
+    done
+  done
+  [ "$missing" = 0 ] || return 1
+  cmake --install "$dir/build"
+  env -u CMAKE_GENERATOR cmake -S "$root/tests/package/consumer" -B "$dir/consumer" "${launcher[@]}" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$dir/prefix" -DCONSUMER_BOARD_LIBRARIES=ON
+  cmake --build "$dir/consumer" -j "$jobs"
+  "$dir/consumer/consumer_check"
+  for arch in aarch64=aarch64-linux-gnu-g++ armhf=arm-linux-gnueabihf-g++; do
+    ! command -v "${arch#*=}" >/dev/null || [ -f "$dir/consumer/Tiny/${arch%%=*}/libtiny.so" ] \
+      || { echo "userpath: the out-of-tree op has no ${arch%%=*} library" >&2; return 1; }
+  done
+  stamp "user's path passed"
+}
+
 for step in "${steps[@]}"; do
   case "$step" in
-    native|asan|cross|fuzz|measure) "$step" ;;
-    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure)" >&2; exit 2 ;;
+    native|asan|cross|fuzz|measure|userpath) "$step" ;;
+    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure, userpath)" >&2; exit 2 ;;
   esac
 done
 stamp "all requested steps passed: ${steps[*]}"
