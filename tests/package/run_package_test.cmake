@@ -71,6 +71,16 @@ if(MODE STREQUAL "pkgconfig")
     message(FATAL_ERROR "package.pkgconfig: a plain g++ -shared build exports ${_count} symbols, expected only "
                         "vx_kernel_Tiny_list:\n${_exported}")
   endif()
+  # At -O0 nothing is inlined: still nothing of rknnop's own (Boost.PFR's and std's instantiations
+  # are theirs; -fvisibility=hidden or rknnop_add_op removes those too).
+  run("compile a kernel library at -O0" "${CXX}" -std=c++20 -O0 -fPIC -shared ${_cflags_rknnop-kernel}
+      "${CONSUMER_SOURCE_DIR}/tiny.cpp" -o "${WORK_DIR}/libtiny_O0.so")
+  execute_process(COMMAND "${_readelf}" -W --dyn-syms "${WORK_DIR}/libtiny_O0.so" OUTPUT_VARIABLE _syms)
+  string(REGEX MATCHALL "(GLOBAL|WEAK|UNIQUE) +DEFAULT +[0-9]+ _Z[A-Z]*6rknnop[^\n]*" _own "${_syms}")
+  if(_own)
+    string(REPLACE ";" "\n" _own "${_own}")
+    message(FATAL_ERROR "package.pkgconfig: a plain -O0 build exports rknnop's own symbols:\n${_own}")
+  endif()
   # And with rknnop.pc (adds {fmt}): the host-side emitter headers compile.
   run("compile the emitter with pkg-config's flags" "${CXX}" -std=c++20 -fsyntax-only -DRKNNOP_EMITTER
       ${_cflags_rknnop} "${CONSUMER_SOURCE_DIR}/tiny.cpp")
