@@ -7,6 +7,7 @@
 #               [KERNEL_INDEX n]                      (default 0: the CPU kernel)
 #               [ARCHITECTURES x86_64 aarch64 armhf]  (default: all; x86_64 is always built)
 #               [INCLUDE_DIRECTORIES dir...]          (extra include dirs, for every architecture)
+#               [OPENVX_INCLUDE_DIR dir [KHRONOS_DIMS]]  (build against a vendor's OpenVX headers)
 #               [OUTPUT_DIRECTORY dir]                (default ${CMAKE_CURRENT_BINARY_DIR}/<Name>)
 #               [BACKENDS openvx mindspore])          (mindspore: also lib<lower>_mslite.so, rknnopMindSpore.cmake)
 #
@@ -15,6 +16,11 @@
 #   <out>/aarch64/lib<lower>.so  RK1808/RK1806/RK3399Pro, cross-compiled when aarch64-linux-gnu-g++ exists
 #   <out>/armhf/lib<lower>.so    RV1109/RV1126, cross-compiled when arm-linux-gnueabihf-g++ exists
 #   <out>/op.yml, <out>/rknn_op_<lower>.py, <out>/<Name>.rknnop   (target <Name>_rknnop, built by ALL)
+# OPENVX_INCLUDE_DIR: the directory holding the vendor's VX/vx.h (VeriSilicon's, or Khronos' with
+# VX/vx_helper.h) for the kernel libraries of every architecture, instead of rknnop's own
+# declarations (defines RKNNOP_USE_VENDOR_OPENVX); KHRONOS_DIMS defines RKNNOP_VX_KHRONOS_DIMS=1
+# (tensors report vx_size dims, as Khronos' OpenVX 1.2/1.3 do; the boards' VSI driver reports
+# uint32). The emitter (op.yml, Python op) keeps rknnop's own declarations.
 # Target <Name> carries RKNNOP_OP_YML, RKNNOP_CONTAINER, RKNNOP_LIBRARY_<arch> and
 # RKNNOP_OUTPUT_DIRECTORY properties for tests.
 #
@@ -47,7 +53,6 @@ cmake_path(ABSOLUTE_PATH RKNNOP_INCLUDE_DIR NORMALIZE)
 set_property(GLOBAL PROPERTY RKNNOP_ADD_OP_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 set_property(GLOBAL PROPERTY RKNNOP_ADD_OP_INCLUDE_DIR "${RKNNOP_INCLUDE_DIR}")
 
-set(RKNNOP_BOARD_ARCHITECTURES aarch64 armhf)
 if(NOT CMAKE_CROSSCOMPILING)
   find_program(RKNNOP_AARCH64_CXX NAMES aarch64-linux-gnu-g++
                DOC "rknnop: C++ cross compiler for RK1808/RK1806/RK3399Pro kernel libraries")
@@ -100,7 +105,7 @@ endfunction()
 # trapping if ever called (it never is: boards and the toolkit load their real libOpenVX.so).
 function(_rknnop_openvx_stub_source out)
   get_property(_inc GLOBAL PROPERTY RKNNOP_ADD_OP_INCLUDE_DIR)
-  set(_header "${_inc}/rknnop/openvx.h")
+  set(_header "${_inc}/rknnop/detail/openvx_core.h")  # the function declarations of <rknnop/openvx.h>
   set(_source "${CMAKE_BINARY_DIR}/rknnop-stub/openvx_stub.cpp")
   file(READ "${_header}" _text)
   string(REGEX MATCHALL "VX_API_CALL[ \t\r\n]+[A-Za-z_][A-Za-z_0-9]*" _decls "${_text}")
@@ -167,8 +172,11 @@ endfunction()
 
 function(rknnop_add_op name)
   set(_ctx "rknnop_add_op(${name})")
-  cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-    "VX_SOURCE;TARGET_PLATFORM;PYTHON;SHADER_BINARY;TOOLKIT_RKNNOP;KERNEL_INDEX;OUTPUT_DIRECTORY"
+  # Here, not at file scope: after add_subdirectory(rknnop) a file-scope variable is not visible to the
+  # consumer's directories (include_guard keeps the file from running again there).
+  set(RKNNOP_BOARD_ARCHITECTURES aarch64 armhf)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "KHRONOS_DIMS"
+    "VX_SOURCE;TARGET_PLATFORM;PYTHON;SHADER_BINARY;TOOLKIT_RKNNOP;KERNEL_INDEX;OUTPUT_DIRECTORY;OPENVX_INCLUDE_DIR"
     "SOURCES;ARCHITECTURES;INCLUDE_DIRECTORIES;BACKENDS")
 
   # --- arguments -------------------------------------------------------------------------------
@@ -176,7 +184,7 @@ function(rknnop_add_op name)
     message(FATAL_ERROR "${_ctx}: the op name must be a C identifier (it becomes vx_kernel_<Name>_list)")
   endif()
   set(_keywords SOURCES VX_SOURCE TARGET_PLATFORM PYTHON SHADER_BINARY TOOLKIT_RKNNOP KERNEL_INDEX
-                ARCHITECTURES INCLUDE_DIRECTORIES OUTPUT_DIRECTORY BACKENDS)
+                ARCHITECTURES INCLUDE_DIRECTORIES OUTPUT_DIRECTORY OPENVX_INCLUDE_DIR KHRONOS_DIMS BACKENDS)
   set(_platforms RK1808 RK1806 RK3399Pro RV1109 RV1126)
   # A misspelt keyword after SOURCES would silently become a source: catch upper-case words that are
   # neither keywords nor values nor existing files.
@@ -248,6 +256,18 @@ function(rknnop_add_op name)
     cmake_path(ABSOLUTE_PATH _inc BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
     list(APPEND _include_dirs "${_inc}")
   endforeach()
+  set(_openvx_defs)
+  if(DEFINED ARG_OPENVX_INCLUDE_DIR)
+    cmake_path(ABSOLUTE_PATH ARG_OPENVX_INCLUDE_DIR BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
+    if(NOT EXISTS "${ARG_OPENVX_INCLUDE_DIR}/VX/vx.h")
+      message(FATAL_ERROR "${_ctx}: OPENVX_INCLUDE_DIR ${ARG_OPENVX_INCLUDE_DIR} holds no VX/vx.h "
+                          "(give the directory that contains VX/, e.g. <sdk>/include)")
+    endif()
+    set(_openvx_defs RKNNOP_USE_VENDOR_OPENVX)
+  endif()
+  if(ARG_KHRONOS_DIMS)
+    list(APPEND _openvx_defs RKNNOP_VX_KHRONOS_DIMS=1)
+  endif()
   if(DEFINED ARG_OUTPUT_DIRECTORY)
     cmake_path(ABSOLUTE_PATH ARG_OUTPUT_DIRECTORY BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}" NORMALIZE)
     set(_out "${ARG_OUTPUT_DIRECTORY}")
@@ -292,6 +312,10 @@ function(rknnop_add_op name)
     VISIBILITY_INLINES_HIDDEN ON
     LINK_DEPENDS "${_map}")
   target_include_directories(${name} PRIVATE ${_include_dirs})
+  if(DEFINED ARG_OPENVX_INCLUDE_DIR)
+    target_include_directories(${name} BEFORE PRIVATE "${ARG_OPENVX_INCLUDE_DIR}")
+  endif()
+  target_compile_definitions(${name} PRIVATE ${_openvx_defs})
   target_link_libraries(${name} PRIVATE rknnop::kernel ${_openvx})
   # Same code path as on the boards: no exceptions, no RTTI (rknnop's callbacks never throw anyway).
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fno-exceptions -fno-rtti -ffp-contract=off>)
@@ -360,14 +384,17 @@ function(rknnop_add_op name)
                -ffunction-sections -fdata-sections ${RKNNOP_${_ARCH}_FLAGS})
     set(_cxx_flags -std=c++20 -fvisibility-inlines-hidden)
     set(_includes "-I${_rknnop_include}" "-I${_pfr}")
-    foreach(_inc IN LISTS _include_dirs)
+    foreach(_inc IN LISTS _include_dirs ARG_OPENVX_INCLUDE_DIR)
       list(APPEND _includes "-I${_inc}")
+    endforeach()
+    foreach(_def IN LISTS _openvx_defs)
+      list(APPEND _includes "-D${_def}")
     endforeach()
     # Ninja creates an OUTPUT's directory itself, Unix Makefiles does not (and GCC's -MF then fails).
     file(MAKE_DIRECTORY "${_work}/${_arch}")
     set(_objects)
     set(_index 0)
-    foreach(_src IN LISTS _sources "${_module_dir}/rknnopKernelSupport.cpp")
+    foreach(_src IN LISTS _sources ITEMS "${_module_dir}/rknnopKernelSupport.cpp")
       cmake_path(GET _src FILENAME _file)
       set(_obj "${_work}/${_arch}/${_index}_${_file}.o")
       math(EXPR _index "${_index} + 1")

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Install rules: the header-only SDK as an arch-independent CMake package + pkg-config files.
 #   <prefix>/include/rknnop/...                     headers (host/ belongs to the compiled rknnop::host)
-#   <prefix>/share/rknnop/cmake/rknnopConfig.cmake  targets rknnop::rknnop, rknnop::kernel; rknnop_add_op
+#   <prefix>/share/rknnop/cmake/rknnopConfig.cmake  targets rknnop::rknnop, rknnop::kernel, rknnop::compat_vx; rknnop_add_op
 #   <prefix>/share/pkgconfig/rknnop.pc              headers + {fmt} (host side, emitters)
 #   <prefix>/share/pkgconfig/rknnop-kernel.pc       headers only (kernel libraries: nothing but libc)
 # Everything lives under share/: one x86-64 install serves native and cross (arm) consumers alike,
@@ -20,7 +20,7 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/rknnop"
         COMPONENT rknnop_development
         PATTERN "host" EXCLUDE)
 
-install(TARGETS rknnop_kernel rknnop EXPORT rknnopTargets COMPONENT rknnop_development)
+install(TARGETS rknnop_kernel rknnop rknnop_compat_vx EXPORT rknnopTargets COMPONENT rknnop_development)
 install(EXPORT rknnopTargets
         NAMESPACE rknnop::
         DESTINATION "${RKNNOP_INSTALL_CMAKEDIR}"

@@ -46,6 +46,28 @@ RKNNOP_DETAIL_THROW(__throw_bad_function_call(), "bad_function_call")
 }  // namespace std
 #undef RKNNOP_DETAIL_THROW
 
+// Local to this library whatever links it (rknnop_add_op's version script does it too; a Makefile
+// build may have none): a visibility attribute cannot be put on the replaceable operators (<new>
+// declares them default), so the assembler marks their symbols hidden. "m"/"j": size_t's mangling.
+#if defined(__GNUC__) && defined(__ELF__)
+#if __SIZEOF_SIZE_T__ == 8
+#define RKNNOP_DETAIL_SIZE "m"
+#else
+#define RKNNOP_DETAIL_SIZE "j"
+#endif
+__asm__(".hidden _Znw" RKNNOP_DETAIL_SIZE "\n.hidden _Zna" RKNNOP_DETAIL_SIZE "\n"
+        ".hidden _Znw" RKNNOP_DETAIL_SIZE "St11align_val_t\n.hidden _Zna" RKNNOP_DETAIL_SIZE "St11align_val_t\n"
+        ".hidden _Znw" RKNNOP_DETAIL_SIZE "RKSt9nothrow_t\n.hidden _Zna" RKNNOP_DETAIL_SIZE "RKSt9nothrow_t\n"
+        ".hidden _Znw" RKNNOP_DETAIL_SIZE "St11align_val_tRKSt9nothrow_t\n"
+        ".hidden _Zna" RKNNOP_DETAIL_SIZE "St11align_val_tRKSt9nothrow_t\n"
+        ".hidden _ZdlPv\n.hidden _ZdaPv\n.hidden _ZdlPv" RKNNOP_DETAIL_SIZE "\n.hidden _ZdaPv" RKNNOP_DETAIL_SIZE "\n"
+        ".hidden _ZdlPvSt11align_val_t\n.hidden _ZdaPvSt11align_val_t\n"
+        ".hidden _ZdlPv" RKNNOP_DETAIL_SIZE "St11align_val_t\n.hidden _ZdaPv" RKNNOP_DETAIL_SIZE "St11align_val_t\n"
+        ".hidden _ZdlPvRKSt9nothrow_t\n.hidden _ZdaPvRKSt9nothrow_t\n"
+        ".hidden _ZdlPvSt11align_val_tRKSt9nothrow_t\n.hidden _ZdaPvSt11align_val_tRKSt9nothrow_t\n");
+#undef RKNNOP_DETAIL_SIZE
+#endif
+
 namespace {
 void* rknnop_allocate(std::size_t size, std::size_t align) noexcept {
   if (size == 0) size = 1;

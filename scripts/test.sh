@@ -6,10 +6,12 @@
 #   3. cross builds for aarch64 (RK1808/RK1806/RK3399Pro) and armhf (RV1109/RV1126), tests under qemu
 #   4. a short run of every libFuzzer target
 #   5. measurements (compile time, stripped library sizes): printed, never asserted
-#   6. lint: clang-tidy-16 (.clang-tidy) on the host sources, via compile_commands.json
-#   7. ThreadSanitizer: only the loader's two-threads test (tests/host/test_loader_threads.cpp) and
+#   6. the user's path: CMake's default generator (Unix Makefiles), Release, no tests; every example's
+#      board libraries and .rknnop; install; an op built out of tree from the installed package
+#   7. lint: clang-tidy-16 (.clang-tidy) on the host sources, via compile_commands.json
+#   8. ThreadSanitizer: only the loader's two-threads test (tests/host/test_loader_threads.cpp) and
 #      what it links (rknnop::host, the host runtime, a toolkit-style kernel library)
-# Usage: scripts/test.sh [native|asan|cross|fuzz|measure|lint|tsan ...]   (default: all seven)
+# Usage: scripts/test.sh [native|asan|cross|fuzz|measure|userpath|lint|tsan ...]   (default: all eight)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default: nproc),
 #              RKNNOP_SKIP_DEPS=1 (do not check for missing Debian packages first).
 set -euo pipefail
@@ -19,7 +21,7 @@ bash "$root/scripts/install-deps.sh" --if-missing scripts/test.sh
 out=${RKNNOP_BUILD_ROOT:-$root/build}
 jobs=${RKNNOP_JOBS:-$(nproc)}
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(native asan cross fuzz measure lint tsan)
+[ ${#steps[@]} -gt 0 ] || steps=(native asan userpath cross fuzz lint tsan measure)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 
@@ -27,7 +29,7 @@ stamp() { printf '\n=== %s: %s (%ss since start)\n' "$(date +%H:%M:%S)" "$1" "$S
 
 native() {
   stamp "native build"
-  cmake -S "$root" -B "$out/native" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cmake -S "$root" -B "$out/native" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKNNOP_WARNINGS_AS_ERRORS=ON
   cmake --build "$out/native" -j "$jobs"
   stamp "native tests"
   ctest --test-dir "$out/native" -j "$jobs" --output-on-failure --timeout 300
@@ -41,7 +43,7 @@ asan() {
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DRKNNOP_SANITIZED_BUILD=ON
+    -DRKNNOP_SANITIZED_BUILD=ON -DRKNNOP_WARNINGS_AS_ERRORS=ON
   cmake --build "$out/asan" -j "$jobs"
   stamp "ASan+UBSan tests"
   # Package and compile-fail tests build other projects / only run the compiler: covered natively.
@@ -102,10 +104,48 @@ tsan() {
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$out/tsan/tests/host/rknnop_host_thread_tests"
 }
 
+# What a new user does: `cmake -S . -B b -DCMAKE_BUILD_TYPE=Release && cmake --build b`, with
+# CMake's default generator (Unix Makefiles here, also Conan's default) and no flags of ours
+# (warnings are not errors by default: another compiler's or -O3's false positives must not stop a user).
+userpath() {
+  stamp "user's path: default generator, Release, install, an op out of tree"
+  local dir="$out/userpath" launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  rm -rf "$dir"
+  env -u CMAKE_GENERATOR cmake -S "$root" -B "$dir/build" "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DRKNNOP_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX="$dir/prefix"
+  grep -q '^CMAKE_GENERATOR:INTERNAL=Unix Makefiles$' "$dir/build/CMakeCache.txt" \
+    || { echo "userpath: CMake's default generator is not Unix Makefiles here" >&2; return 1; }
+  cmake --build "$dir/build" -j "$jobs"
+  local example container opdir arch missing=0
+  for example in "$root"/examples/*/CMakeLists.txt; do
+    example=$(basename "$(dirname "$example")")
+    container=$(ls "$dir/build/examples/$example"/*/*.rknnop 2>/dev/null | head -1)
+    [ -n "$container" ] || { echo "userpath: examples/$example built no .rknnop" >&2; missing=1; continue; }
+    opdir=$(dirname "$container")
+    for arch in aarch64=aarch64-linux-gnu-g++ armhf=arm-linux-gnueabihf-g++; do
+      command -v "${arch#*=}" >/dev/null || { echo "userpath: ${arch#*=} not found, ${arch%%=*} skipped"; continue; }
+      ls "$opdir/${arch%%=*}"/lib*.so >/dev/null 2>&1 \
+        || { echo "userpath: examples/$example has no ${arch%%=*} library" >&2; missing=1; }
+    done
+  done
+  [ "$missing" = 0 ] || return 1
+  cmake --install "$dir/build"
+  env -u CMAKE_GENERATOR cmake -S "$root/tests/package/consumer" -B "$dir/consumer" "${launcher[@]}" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$dir/prefix" -DCONSUMER_BOARD_LIBRARIES=ON
+  cmake --build "$dir/consumer" -j "$jobs"
+  "$dir/consumer/consumer_check"
+  for arch in aarch64=aarch64-linux-gnu-g++ armhf=arm-linux-gnueabihf-g++; do
+    ! command -v "${arch#*=}" >/dev/null || [ -f "$dir/consumer/Tiny/${arch%%=*}/libtiny.so" ] \
+      || { echo "userpath: the out-of-tree op has no ${arch%%=*} library" >&2; return 1; }
+  done
+  stamp "user's path passed"
+}
+
 for step in "${steps[@]}"; do
   case "$step" in
-    native|asan|cross|fuzz|measure|lint|tsan) "$step" ;;
-    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure, lint, tsan)" >&2; exit 2 ;;
+    native|asan|cross|fuzz|measure|userpath|lint|tsan) "$step" ;;
+    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure, userpath, lint, tsan)" >&2; exit 2 ;;
   esac
 done
 stamp "all requested steps passed: ${steps[*]}"

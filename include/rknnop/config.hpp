@@ -31,3 +31,21 @@
 #define RKNNOP_EXPORT
 #define RKNNOP_DETAIL_HIDDEN
 #endif
+
+// Every SDK header wraps its declarations (after its #includes) in these, so that a kernel library
+// exports only vx_kernel_<Name>_list (RKNNOP_EXPORT) whatever builds it: a plain `g++ -shared`
+// without -fvisibility=hidden or a version script must not export rknnop's inline functions and
+// their statics (the scratch cache, the log sink), which would then be shared by every op library
+// loaded in the process.
+// The types users put in their own structs (tensor, float16, int_array, ...) keep default visibility
+// (RKNNOP_DETAIL_USER_TYPE): a user struct with a hidden field type draws GCC's -Wattributes
+// warning. They hold no state; what does (scratch cache, log sink) stays hidden.
+#if defined(__GNUC__) || defined(__clang__)
+#define RKNNOP_DETAIL_BEGIN_HIDDEN _Pragma("GCC visibility push(hidden)")
+#define RKNNOP_DETAIL_END_HIDDEN _Pragma("GCC visibility pop")
+#define RKNNOP_DETAIL_USER_TYPE __attribute__((visibility("default")))
+#else
+#define RKNNOP_DETAIL_BEGIN_HIDDEN
+#define RKNNOP_DETAIL_END_HIDDEN
+#define RKNNOP_DETAIL_USER_TYPE
+#endif

@@ -32,6 +32,8 @@
 #include <system_error> // std::error_code
 #include <vector>       // serialized bytes
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop::container_format {
 
 using bytes_view = std::span<const std::uint8_t>;
@@ -370,3 +372,5 @@ struct parsed {
 }
 
 }  // namespace rknnop::container_format
+
+RKNNOP_DETAIL_END_HIDDEN

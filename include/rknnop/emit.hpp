@@ -54,6 +54,8 @@
 #include <string_view>  // names
 #include <vector>       // file contents
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop {
 
 /// The keys of op.yml that are not derived from the op struct.
@@ -755,3 +757,5 @@ int emit_main(int argc, char** argv) {
 }
 
 }  // namespace rknnop
+
+RKNNOP_DETAIL_END_HIDDEN

@@ -24,6 +24,8 @@
 #define RKNNOP_DETAIL_NATIVE_HALF _Float16
 #endif
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop {
 
 namespace detail {
@@ -81,31 +83,31 @@ constexpr std::uint16_t float_to_half_bits_portable(float f) noexcept {
 
 // IEEE 754 binary16, the element type RKNN boards deliver to custom ops. A trivially copyable
 // 2-byte value type; arithmetic is done after converting to float.
-class float16 {
+class RKNNOP_DETAIL_USER_TYPE float16 {
 public:
-  constexpr float16() noexcept = default;
-  constexpr explicit float16(float value) noexcept : bits_(from_float(value)) {}
-  constexpr explicit operator float() const noexcept { return to_float(bits_); }
+  RKNNOP_DETAIL_HIDDEN constexpr float16() noexcept = default;
+  RKNNOP_DETAIL_HIDDEN constexpr explicit float16(float value) noexcept : bits_(from_float(value)) {}
+  RKNNOP_DETAIL_HIDDEN constexpr explicit operator float() const noexcept { return to_float(bits_); }
 
-  static constexpr float16 from_bits(std::uint16_t bits) noexcept {
+  RKNNOP_DETAIL_HIDDEN static constexpr float16 from_bits(std::uint16_t bits) noexcept {
     float16 h;
     h.bits_ = bits;
     return h;
   }
-  constexpr std::uint16_t bits() const noexcept { return bits_; }
+  RKNNOP_DETAIL_HIDDEN constexpr std::uint16_t bits() const noexcept { return bits_; }
 
   friend constexpr bool operator==(float16 a, float16 b) noexcept {
     return static_cast<float>(a) == static_cast<float>(b);
   }
 
-  static constexpr float to_float(std::uint16_t bits) noexcept {
+  RKNNOP_DETAIL_HIDDEN static constexpr float to_float(std::uint16_t bits) noexcept {
 #ifdef RKNNOP_DETAIL_NATIVE_HALF
     if (!std::is_constant_evaluated())
       return static_cast<float>(std::bit_cast<RKNNOP_DETAIL_NATIVE_HALF>(bits));
 #endif
     return detail::half_bits_to_float_portable(bits);
   }
-  static constexpr std::uint16_t from_float(float value) noexcept {
+  RKNNOP_DETAIL_HIDDEN static constexpr std::uint16_t from_float(float value) noexcept {
 #ifdef RKNNOP_DETAIL_NATIVE_HALF
     if (!std::is_constant_evaluated())
       return std::bit_cast<std::uint16_t>(static_cast<RKNNOP_DETAIL_NATIVE_HALF>(value));
@@ -213,3 +215,5 @@ inline void convert(const float* src, float16* dst, std::size_t n) noexcept {
 }
 
 }  // namespace rknnop
+
+RKNNOP_DETAIL_END_HIDDEN

@@ -38,6 +38,8 @@
 #include <cstdint>      // std::int32_t, for users
 #include <string_view>  // op names, for users
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop {
 
 // True when Op satisfies every rule of an op struct (checked with readable errors by RKNNOP_EXPORT_OP).
@@ -65,3 +67,5 @@ concept op_spec = detail::has_name<Op> && detail::has_io_structs<Op> && detail::
   }                                                                                                     \
   RKNNOP_DETAIL_EMITTER_MAIN(Name)                                                                      \
   static_assert(true, "RKNNOP_EXPORT_OP(Name) takes a trailing semicolon")
+
+RKNNOP_DETAIL_END_HIDDEN

@@ -9,6 +9,8 @@
 #include <string_view>  // messages and names
 #include <type_traits>  // argument classification
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop {
 
 // What a kernel, shape function or work-size function returns: success, or a failure carrying its
@@ -162,3 +164,5 @@ inline void set_log_sink(log_sink sink, void* user = nullptr) noexcept {
 }
 
 }  // namespace rknnop
+
+RKNNOP_DETAIL_END_HIDDEN

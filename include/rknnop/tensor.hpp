@@ -8,14 +8,16 @@
 #include <initializer_list>  // set_dims({...})
 #include <type_traits>       // spec parsing
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop {
 
 // Layout tags: which logical axis each OpenVX dim is. OpenVX reports dims innermost first, so an
 // NHWC tensor (TensorFlow's layout, what the toolkit's models deliver) has dims [C, W, H, N].
 namespace layout {
-struct any {};
-struct nhwc {};
-struct nchw {};
+struct RKNNOP_DETAIL_USER_TYPE any {};
+struct RKNNOP_DETAIL_USER_TYPE nhwc {};
+struct RKNNOP_DETAIL_USER_TYPE nchw {};
 }  // namespace layout
 
 namespace detail {
@@ -53,7 +55,7 @@ struct tensor_spec<Layout, Elements...> {
 // type is the one the kernel sees: data arriving in another accepted type is converted at the
 // boundary (exactly), and outputs are converted back to the type of the runtime's tensor.
 template <class... Spec>
-class tensor {
+class RKNNOP_DETAIL_USER_TYPE tensor {
   static_assert(sizeof...(Spec) > 0, "rknnop: tensor<> needs at least one element type, e.g. tensor<float16>");
 
 public:
@@ -65,73 +67,73 @@ public:
   static constexpr std::uint32_t required_rank =
       std::is_same_v<layout_type, layout::any> ? 0u : 4u;
 
-  constexpr tensor() noexcept = default;
+  RKNNOP_DETAIL_HIDDEN constexpr tensor() noexcept = default;
 
   // Shape: dims innermost first, exactly as OpenVX reports them.
-  constexpr std::uint32_t rank() const noexcept { return rank_; }
-  constexpr const std::uint32_t* dims() const noexcept { return dims_; }
-  constexpr std::uint32_t dim(std::uint32_t i) const noexcept { return i < rank_ ? dims_[i] : 1u; }
-  constexpr std::size_t size() const noexcept {
+  RKNNOP_DETAIL_HIDDEN constexpr std::uint32_t rank() const noexcept { return rank_; }
+  RKNNOP_DETAIL_HIDDEN constexpr const std::uint32_t* dims() const noexcept { return dims_; }
+  RKNNOP_DETAIL_HIDDEN constexpr std::uint32_t dim(std::uint32_t i) const noexcept { return i < rank_ ? dims_[i] : 1u; }
+  RKNNOP_DETAIL_HIDDEN constexpr std::size_t size() const noexcept {
     std::size_t n = rank_ ? 1 : 0;
     for (std::uint32_t i = 0; i < rank_; ++i) n *= dims_[i];
     return n;
   }
   // The dtype of the runtime's tensor (the kernel sees element_type whatever this is).
-  constexpr rknnop::dtype dtype() const noexcept { return static_cast<rknnop::dtype>(dtype_); }
+  RKNNOP_DETAIL_HIDDEN constexpr rknnop::dtype dtype() const noexcept { return static_cast<rknnop::dtype>(dtype_); }
 
   // Named axes for layout-tagged tensors.
-  constexpr std::uint32_t n() const noexcept requires(!std::is_same_v<layout_type, layout::any>) { return dim(3); }
-  constexpr std::uint32_t c() const noexcept requires(!std::is_same_v<layout_type, layout::any>) {
+  RKNNOP_DETAIL_HIDDEN constexpr std::uint32_t n() const noexcept requires(!std::is_same_v<layout_type, layout::any>) { return dim(3); }
+  RKNNOP_DETAIL_HIDDEN constexpr std::uint32_t c() const noexcept requires(!std::is_same_v<layout_type, layout::any>) {
     return dim(std::is_same_v<layout_type, layout::nhwc> ? 0 : 2);
   }
-  constexpr std::uint32_t h() const noexcept requires(!std::is_same_v<layout_type, layout::any>) {
+  RKNNOP_DETAIL_HIDDEN constexpr std::uint32_t h() const noexcept requires(!std::is_same_v<layout_type, layout::any>) {
     return dim(std::is_same_v<layout_type, layout::nhwc> ? 2 : 1);
   }
-  constexpr std::uint32_t w() const noexcept requires(!std::is_same_v<layout_type, layout::any>) {
+  RKNNOP_DETAIL_HIDDEN constexpr std::uint32_t w() const noexcept requires(!std::is_same_v<layout_type, layout::any>) {
     return dim(std::is_same_v<layout_type, layout::nhwc> ? 1 : 0);
   }
 
   // Element access: flat index, or logical (n, h, w, c) for NHWC / (n, c, h, w) for NCHW.
-  element_type* data() noexcept { return data_; }
-  const element_type* data() const noexcept { return data_; }
-  element_type& operator[](std::size_t i) noexcept { return data_[i]; }
-  const element_type& operator[](std::size_t i) const noexcept { return data_[i]; }
-  element_type& operator()(std::size_t a, std::size_t b, std::size_t c, std::size_t d) noexcept
+  RKNNOP_DETAIL_HIDDEN element_type* data() noexcept { return data_; }
+  RKNNOP_DETAIL_HIDDEN const element_type* data() const noexcept { return data_; }
+  RKNNOP_DETAIL_HIDDEN element_type& operator[](std::size_t i) noexcept { return data_[i]; }
+  RKNNOP_DETAIL_HIDDEN const element_type& operator[](std::size_t i) const noexcept { return data_[i]; }
+  RKNNOP_DETAIL_HIDDEN element_type& operator()(std::size_t a, std::size_t b, std::size_t c, std::size_t d) noexcept
     requires(!std::is_same_v<layout_type, layout::any>) {
     return data_[offset(a, b, c, d)];
   }
-  const element_type& operator()(std::size_t a, std::size_t b, std::size_t c, std::size_t d) const noexcept
+  RKNNOP_DETAIL_HIDDEN const element_type& operator()(std::size_t a, std::size_t b, std::size_t c, std::size_t d) const noexcept
     requires(!std::is_same_v<layout_type, layout::any>) {
     return data_[offset(a, b, c, d)];
   }
 
   // Shape inference: set an output's dims (innermost first) and, optionally, its dtype.
-  constexpr void set_dims(std::initializer_list<std::uint32_t> dims) noexcept {
+  RKNNOP_DETAIL_HIDDEN constexpr void set_dims(std::initializer_list<std::uint32_t> dims) noexcept {
     rank_ = 0;
     for (std::uint32_t d : dims)
       if (rank_ < detail::max_tensor_rank) dims_[rank_++] = d;
       else rank_ = detail::max_tensor_rank + 1;  // remembered as "too many", reported by the validator
   }
-  constexpr void set_dims(const std::uint32_t* dims, std::uint32_t rank) noexcept {
+  RKNNOP_DETAIL_HIDDEN constexpr void set_dims(const std::uint32_t* dims, std::uint32_t rank) noexcept {
     rank_ = rank <= detail::max_tensor_rank ? rank : detail::max_tensor_rank + 1;
     for (std::uint32_t i = 0; i < rank && i < detail::max_tensor_rank; ++i) dims_[i] = dims[i];
   }
   // Logical order for layout-tagged tensors: set_shape(n, h, w, c) for NHWC, (n, c, h, w) for NCHW.
-  constexpr void set_shape(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) noexcept
+  RKNNOP_DETAIL_HIDDEN constexpr void set_shape(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) noexcept
     requires(!std::is_same_v<layout_type, layout::any>) {
     set_dims({d, c, b, a});
   }
-  constexpr void set_dtype(rknnop::dtype type) noexcept { dtype_ = static_cast<vx_enum>(type); }
+  RKNNOP_DETAIL_HIDDEN constexpr void set_dtype(rknnop::dtype type) noexcept { dtype_ = static_cast<vx_enum>(type); }
 
   // Used by the generated callbacks.
-  void bind(element_type* data, const std::uint32_t* dims, std::uint32_t rank, vx_enum type) noexcept {
+  RKNNOP_DETAIL_HIDDEN void bind(element_type* data, const std::uint32_t* dims, std::uint32_t rank, vx_enum type) noexcept {
     data_ = data;
     set_dims(dims, rank);
     dtype_ = type;
   }
 
 private:
-  std::size_t offset(std::size_t a, std::size_t b, std::size_t c, std::size_t d) const noexcept {
+  RKNNOP_DETAIL_HIDDEN std::size_t offset(std::size_t a, std::size_t b, std::size_t c, std::size_t d) const noexcept {
     // dims_[0] is innermost: logical (a, b, c, d) = (outer .. inner).
     return ((a * dims_[2] + b) * dims_[1] + c) * dims_[0] + d;
   }
@@ -175,3 +177,5 @@ struct work_size {
 };
 
 }  // namespace rknnop
+
+RKNNOP_DETAIL_END_HIDDEN

@@ -12,26 +12,28 @@
 #include <cstdlib>      // std::calloc for buffer<T>
 #include <type_traits>  // type mapping
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop {
 
 // A variable-length int32 array param holding at most Max items (the runtime's arrays are int32).
 template <std::size_t Max>
-class int_array {
+class RKNNOP_DETAIL_USER_TYPE int_array {
   static_assert(Max > 0, "rknnop: int_array<Max> needs Max > 0");
 
 public:
-  constexpr int_array() noexcept = default;
-  constexpr std::size_t size() const noexcept { return count_; }
-  constexpr bool empty() const noexcept { return count_ == 0; }
-  static constexpr std::size_t max_size() noexcept { return Max; }
-  constexpr std::int32_t operator[](std::size_t i) const noexcept { return items_[i]; }
-  constexpr const std::int32_t* begin() const noexcept { return items_; }
-  constexpr const std::int32_t* end() const noexcept { return items_ + count_; }
-  constexpr const std::int32_t* data() const noexcept { return items_; }
+  RKNNOP_DETAIL_HIDDEN constexpr int_array() noexcept = default;
+  RKNNOP_DETAIL_HIDDEN constexpr std::size_t size() const noexcept { return count_; }
+  RKNNOP_DETAIL_HIDDEN constexpr bool empty() const noexcept { return count_ == 0; }
+  RKNNOP_DETAIL_HIDDEN static constexpr std::size_t max_size() noexcept { return Max; }
+  RKNNOP_DETAIL_HIDDEN constexpr std::int32_t operator[](std::size_t i) const noexcept { return items_[i]; }
+  RKNNOP_DETAIL_HIDDEN constexpr const std::int32_t* begin() const noexcept { return items_; }
+  RKNNOP_DETAIL_HIDDEN constexpr const std::int32_t* end() const noexcept { return items_ + count_; }
+  RKNNOP_DETAIL_HIDDEN constexpr const std::int32_t* data() const noexcept { return items_; }
 
   // For the generated decoder (and tests): the writable storage and the item count.
-  constexpr std::int32_t* storage() noexcept { return items_; }
-  constexpr void resize(std::size_t n) noexcept { count_ = n <= Max ? n : Max; }
+  RKNNOP_DETAIL_HIDDEN constexpr std::int32_t* storage() noexcept { return items_; }
+  RKNNOP_DETAIL_HIDDEN constexpr void resize(std::size_t n) noexcept { count_ = n <= Max ? n : Max; }
 
 private:
   std::int32_t items_[Max] = {};
@@ -42,22 +44,22 @@ private:
 // kernel libraries stay loadable on the boards' old userland). Test it like a pointer:
 //   rknnop::buffer<float> rows(n); if (!rows) return rknnop::error("out of memory");
 template <class T>
-class buffer {
+class RKNNOP_DETAIL_USER_TYPE buffer {
   static_assert(std::is_trivially_copyable_v<T>, "rknnop: buffer<T> holds trivially copyable T only");
 
 public:
-  explicit buffer(std::size_t count) noexcept
+  RKNNOP_DETAIL_HIDDEN explicit buffer(std::size_t count) noexcept
       : data_(static_cast<T*>(std::calloc(count ? count : 1, sizeof(T)))), size_(data_ ? count : 0) {}
-  buffer(const buffer&) = delete;
+  RKNNOP_DETAIL_HIDDEN buffer(const buffer&) = delete;
   buffer& operator=(const buffer&) = delete;
-  ~buffer() { std::free(data_); }
+  RKNNOP_DETAIL_HIDDEN ~buffer() { std::free(data_); }
 
-  explicit operator bool() const noexcept { return data_ != nullptr; }
-  std::size_t size() const noexcept { return size_; }
-  T* data() noexcept { return data_; }
-  const T* data() const noexcept { return data_; }
-  T& operator[](std::size_t i) noexcept { return data_[i]; }
-  const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+  RKNNOP_DETAIL_HIDDEN explicit operator bool() const noexcept { return data_ != nullptr; }
+  RKNNOP_DETAIL_HIDDEN std::size_t size() const noexcept { return size_; }
+  RKNNOP_DETAIL_HIDDEN T* data() noexcept { return data_; }
+  RKNNOP_DETAIL_HIDDEN const T* data() const noexcept { return data_; }
+  RKNNOP_DETAIL_HIDDEN T& operator[](std::size_t i) noexcept { return data_[i]; }
+  RKNNOP_DETAIL_HIDDEN const T& operator[](std::size_t i) const noexcept { return data_[i]; }
 
 private:
   T* data_;
@@ -142,3 +144,5 @@ concept int32_array_type = array_traits<T>::value;
 
 }  // namespace detail
 }  // namespace rknnop
+
+RKNNOP_DETAIL_END_HIDDEN

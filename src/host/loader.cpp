@@ -60,8 +60,13 @@ std::string type_text(std::int32_t t) {
 // Loads the op.yml that goes with the library.
 op_yml load_yml(const std::filesystem::path &library, const load_options &options,
                 const std::optional<container> &packed) {
+  if (packed) {  // the .py section states the op's port order; op.yml's maps may not (issue 9)
+    op_yml op = options.op_yml ? read_op_yml_file(*options.op_yml)
+                               : parse_op_yml(text_of(packed->op_yml), library.string() + " (op.yml section)");
+    if (!packed->op_py.empty()) apply_python_port_order(op, text_of(packed->op_py), "the .py section");
+    return op;
+  }
   if (options.op_yml) return read_op_yml_file(*options.op_yml);
-  if (packed) return parse_op_yml(text_of(packed->op_yml), library.string() + " (op.yml section)");
   const auto beside = library.parent_path() / "op.yml";
   if (std::filesystem::exists(beside)) return read_op_yml_file(beside);
   throw error(fmt::format("{}: no op.yml given (--op-yml) and none beside the library ({}); the "

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <map>
 #include <optional>
+#include <variant>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -212,6 +213,142 @@ op_yml read_op_yml_file(const std::filesystem::path &path) {
   const auto bytes = read_file(path);
   return parse_op_yml(std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
                       path.string());
+}
+
+namespace {
+
+struct io_map {
+  std::string label;   ///< IoMap's first argument ('in0')
+  std::string comment; ///< the field name rknnop writes after it ("# images"), or empty
+};
+
+// The IoMap(...) entries of `def_input = [...]` (or def_output) in a Python class body; nullopt when
+// the list is absent. A plain scan: the toolkit's generator writes these lists literally.
+std::optional<std::vector<io_map>> io_maps(std::string_view py, std::string_view list_name) {
+  std::size_t at = 0;
+  while ((at = py.find(list_name, at)) != std::string_view::npos) {
+    const bool word_start = at == 0 || !(std::isalnum(static_cast<unsigned char>(py[at - 1])) || py[at - 1] == '_');
+    std::size_t i = at + list_name.size();
+    at = i;
+    if (!word_start) continue;
+    while (i < py.size() && (py[i] == ' ' || py[i] == '\t')) ++i;
+    if (i >= py.size() || py[i] != '=') continue;
+    ++i;
+    while (i < py.size() && std::isspace(static_cast<unsigned char>(py[i]))) ++i;
+    if (i >= py.size() || py[i] != '[') continue;
+    const std::size_t close = py.find(']', i);
+    if (close == std::string_view::npos) return std::nullopt;
+    const std::string_view body = py.substr(i + 1, close - i - 1);
+    std::vector<io_map> maps;
+    std::size_t pos = 0;
+    while ((pos = body.find("IoMap(", pos)) != std::string_view::npos) {
+      pos += 6;
+      while (pos < body.size() && std::isspace(static_cast<unsigned char>(body[pos]))) ++pos;
+      if (pos >= body.size() || (body[pos] != '\'' && body[pos] != '"')) return std::nullopt;
+      const char quote = body[pos];
+      const std::size_t end = body.find(quote, pos + 1);
+      if (end == std::string_view::npos) return std::nullopt;
+      io_map m{std::string(body.substr(pos + 1, end - pos - 1)), {}};
+      // rknnop's own .py: "IoMap('in0', 'in', 'input port 0'),  # images" (the comment ends the line).
+      const std::size_t line_end = std::min(body.find('\n', end), body.size());
+      const std::size_t next = body.find("IoMap(", end);
+      const std::size_t hash = body.find('#', end);
+      if (hash < line_end && hash < next) {
+        std::string_view c = body.substr(hash + 1, line_end - hash - 1);
+        while (!c.empty() && std::isspace(static_cast<unsigned char>(c.front()))) c.remove_prefix(1);
+        while (!c.empty() && std::isspace(static_cast<unsigned char>(c.back()))) c.remove_suffix(1);
+        if (is_identifier(c)) m.comment = std::string(c);
+      }
+      maps.push_back(std::move(m));
+      pos = end;
+    }
+    return maps;
+  }
+  return std::nullopt;
+}
+
+// The number a name ends with ("input1" -> 1), or nullopt.
+std::optional<std::size_t> trailing_number(std::string_view name) {
+  std::size_t start = name.size();
+  while (start > 0 && std::isdigit(static_cast<unsigned char>(name[start - 1]))) --start;
+  if (start == name.size() || name.size() - start > 6) return std::nullopt;
+  std::size_t value = 0;
+  for (char c : name.substr(start)) value = value * 10 + std::size_t(c - '0');
+  return value;
+}
+
+// op.yml's entries in the IoMaps' order, or an explanation of why they cannot be matched.
+std::variant<std::vector<op_yml_entry>, std::string> match_ports(const std::vector<op_yml_entry> &entries,
+                                                                const std::vector<io_map> &maps,
+                                                                std::string_view list_name) {
+  if (maps.size() != entries.size())
+    return fmt::format("{} has {} IoMap entries, op.yml {}", list_name, maps.size(), entries.size());
+  const auto by_name = [&](std::string_view name) -> const op_yml_entry * {
+    const auto it = std::find_if(entries.begin(), entries.end(), [&](const op_yml_entry &e) { return e.name == name; });
+    return it == entries.end() ? nullptr : &*it;
+  };
+  const auto by_number = [&](std::size_t k) -> const op_yml_entry * {
+    const op_yml_entry *found = nullptr;
+    for (const op_yml_entry &e : entries)
+      if (trailing_number(e.name) == k) {
+        if (found) return nullptr;  // ambiguous
+        found = &e;
+      }
+    return found;
+  };
+  std::vector<op_yml_entry> ordered;
+  for (std::size_t k = 0; k < maps.size(); ++k) {
+    const op_yml_entry *e = nullptr;
+    if (!maps[k].comment.empty()) e = by_name(maps[k].comment);
+    if (!e) e = by_name(maps[k].label);
+    if (!e && trailing_number(maps[k].label) == k) e = by_number(k);
+    if (!e)
+      return fmt::format("{}'s IoMap '{}' (port {}) names no op.yml entry and no entry ends in {}", list_name,
+                         maps[k].label, k, k);
+    if (std::any_of(ordered.begin(), ordered.end(), [&](const op_yml_entry &o) { return o.name == e->name; }))
+      return fmt::format("{} matches op.yml's '{}' twice", list_name, e->name);
+    ordered.push_back(*e);
+  }
+  return ordered;
+}
+
+std::string names(const std::vector<op_yml_entry> &entries) {
+  std::string out;
+  for (const op_yml_entry &e : entries) out += (out.empty() ? "" : ", ") + e.name;
+  return out;
+}
+
+} // namespace
+
+void apply_python_port_order(op_yml &op, std::string_view python_text, std::string_view source) {
+  const auto inputs = io_maps(python_text, "def_input");
+  const auto outputs = io_maps(python_text, "def_output");
+  if (!inputs || !outputs) {
+    op.port_order_source = fmt::format("op.yml ({} has no def_input/def_output lists)", source);
+    return;
+  }
+  auto in = match_ports(op.inputs, *inputs, "def_input");
+  auto out = match_ports(op.outputs, *outputs, "def_output");
+  for (const auto *failed : {std::get_if<std::string>(&in), std::get_if<std::string>(&out)})
+    if (failed) {
+      op.port_order_source = fmt::format("op.yml ({}: {})", source, *failed);
+      return;
+    }
+  auto &in_order = std::get<0>(in);
+  auto &out_order = std::get<0>(out);
+  op.port_order_source = fmt::format("{} (def_input/def_output)", source);
+  std::string changed;
+  if (in_order != op.inputs)
+    changed = fmt::format("inputs ({}) but the op's definition has ({})", names(op.inputs), names(in_order));
+  if (out_order != op.outputs)
+    changed += fmt::format("{}outputs ({}) but the op's definition has ({})", changed.empty() ? "" : "; ",
+                           names(op.outputs), names(out_order));
+  if (!changed.empty())
+    op.port_order_warning = fmt::format("op '{}': op.yml lists {}; using the order of {}'s def_input/def_output, "
+                                        "the kernel's parameter order",
+                                        op.name, changed, source);
+  op.inputs = std::move(in_order);
+  op.outputs = std::move(out_order);
 }
 
 std::string emit_op_yml(const op_yml &op) {

@@ -323,6 +323,8 @@ std::string session::describe() const {
       "op {}: kernel_index {} of {} in {}: '{}' ({} kernel), enumeration 0x{:08x}, numParams {}\n", op.name,
       k.kernel_index, k.list_size, k.list_symbol, k.name, k.is_shader ? "VX shader" : "CPU",
       static_cast<std::uint32_t>(k.enumeration), k.num_params);
+  out += fmt::format("  parameter order: {}\n", op.port_order_source);
+  if (op.port_order_warning) out += fmt::format("  warning: {}\n", *op.port_order_warning);
   std::size_t index = 0;
   const auto row = [&](std::string_view role, const op_yml_entry &e) {
     const kernel_parameter &p = k.parameters.at(index);
@@ -568,7 +570,9 @@ run_report session::state::run() {
   if (processed != VX_SUCCESS) {
     step_probe graph_step;
     graph_step.status = processed;
-    throw step_failure(k.is_shader ? "shader kernel (no shader executor?)" : "graph processing", graph_step);
+    // The cause is in the log: the shader executor's own message (no .vx, a refused construct, no
+    // OpenCL, a build error) or the runtime's "no shader executor is set".
+    throw step_failure(k.is_shader ? "shader kernel" : "graph processing", graph_step);
   }
   probe.runtime_log.clear();
   (void)drain_log(ctx.handle);

@@ -99,8 +99,14 @@ vx_status rknnopHostGetLog(vx_context context_handle, vx_char *buffer, vx_size s
     std::string text;
     {
       std::lock_guard lock(ctx->mutex);
-      for (const log_entry &e : ctx->log)
-        text += "[" + std::to_string(e.status) + "] " + e.message + "\n";
+      // Appended piece by piece: `"[" + std::string` trips GCC 12's -O3 -Wrestrict false positive.
+      for (const log_entry &e : ctx->log) {
+        text += '[';
+        text += std::to_string(e.status);
+        text += "] ";
+        text += e.message;
+        text += '\n';
+      }
     }
     if (required_size != nullptr) *required_size = text.size() + 1;
     copy_text(text, buffer, size);

@@ -314,7 +314,8 @@ TEST(SessionRun, ShaderKernelWithoutExecutor) {
   s.set_param("bias", {1});
   s.set_param("scale", 2.0);
   s.set_param("negate", false);
-  RKNNOP_EXPECT_ERROR(s.run(), "shader kernel (no shader executor?) failed with VX_ERROR_NOT_SUPPORTED (-3)");
+  RKNNOP_EXPECT_ERROR(s.run(), "shader kernel failed with VX_ERROR_NOT_SUPPORTED (-3): kernel 'testscale' is a "
+                               "shader kernel and no shader executor is set");
 }
 
 } // namespace

@@ -53,9 +53,35 @@ if(MODE STREQUAL "pkgconfig")
     separate_arguments(_cflags UNIX_COMMAND "${_cflags}")
     set(_cflags_${_pc} ${_cflags})
   endforeach()
-  # A kernel library the Makefile way: one compiler call, flags from rknnop-kernel.pc.
-  run("compile a kernel library with pkg-config's flags" "${CXX}" -std=c++20 -O1 -fPIC -shared
-      -fvisibility=hidden ${_cflags_rknnop-kernel} "${CONSUMER_SOURCE_DIR}/tiny.cpp" -o "${WORK_DIR}/libtiny.so")
+  execute_process(COMMAND "${_pkg_config}" --variable=kernel_support rknnop-kernel OUTPUT_VARIABLE _support
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT EXISTS "${_support}")
+    message(FATAL_ERROR "package.pkgconfig: rknnop-kernel.pc's kernel_support variable names no file: '${_support}'")
+  endif()
+  # A kernel library the Makefile way: one plain compiler call (no -fvisibility=hidden, no version
+  # script), flags from rknnop-kernel.pc, plus the kernel support file the .pc names.
+  run("compile a kernel library with pkg-config's flags" "${CXX}" -std=c++20 -O2 -fPIC -shared
+      ${_cflags_rknnop-kernel} "${CONSUMER_SOURCE_DIR}/tiny.cpp" "${_support}" -o "${WORK_DIR}/libtiny.so")
+  # The SDK's headers hide everything of their own: only the list is exported.
+  find_program(_readelf readelf REQUIRED)
+  execute_process(COMMAND "${_readelf}" -W --dyn-syms "${WORK_DIR}/libtiny.so" OUTPUT_VARIABLE _syms)
+  string(REGEX MATCHALL "[^\n]*(GLOBAL|WEAK|UNIQUE) +DEFAULT +[0-9]+ [^\n]*" _exported "${_syms}")
+  list(LENGTH _exported _count)
+  if(NOT _count EQUAL 1 OR NOT _exported MATCHES " vx_kernel_Tiny_list$")
+    string(REPLACE ";" "\n" _exported "${_exported}")
+    message(FATAL_ERROR "package.pkgconfig: a plain g++ -shared build exports ${_count} symbols, expected only "
+                        "vx_kernel_Tiny_list:\n${_exported}")
+  endif()
+  # At -O0 nothing is inlined: still nothing of rknnop's own (Boost.PFR's and std's instantiations
+  # are theirs; -fvisibility=hidden or rknnop_add_op removes those too).
+  run("compile a kernel library at -O0" "${CXX}" -std=c++20 -O0 -fPIC -shared ${_cflags_rknnop-kernel}
+      "${CONSUMER_SOURCE_DIR}/tiny.cpp" -o "${WORK_DIR}/libtiny_O0.so")
+  execute_process(COMMAND "${_readelf}" -W --dyn-syms "${WORK_DIR}/libtiny_O0.so" OUTPUT_VARIABLE _syms)
+  string(REGEX MATCHALL "(GLOBAL|WEAK|UNIQUE) +DEFAULT +[0-9]+ _Z[A-Z]*6rknnop[^\n]*" _own "${_syms}")
+  if(_own)
+    string(REPLACE ";" "\n" _own "${_own}")
+    message(FATAL_ERROR "package.pkgconfig: a plain -O0 build exports rknnop's own symbols:\n${_own}")
+  endif()
   # And with rknnop.pc (adds {fmt}): the host-side emitter headers compile.
   run("compile the emitter with pkg-config's flags" "${CXX}" -std=c++20 -fsyntax-only -DRKNNOP_EMITTER
       ${_cflags_rknnop} "${CONSUMER_SOURCE_DIR}/tiny.cpp")

@@ -130,6 +130,7 @@ int main(int argc, char **argv) {
     const auto shape_list = assignments("--output-shape", output_shapes, "1,32,32,3");
 
     session s = session::load(op_path, options);
+    if (s.op().port_order_warning) fmt::print(stderr, "rknnop-run: warning: {}\n", *s.op().port_order_warning);
     if (describe) {
       fmt::print("{}", s.describe());
       return 0;

@@ -14,6 +14,8 @@
 #include <cstring>  // std::memcpy
 #include <new>      // std::bad_alloc (exception builds)
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop::detail {
 
 // Typed views of one callback invocation: the op's own inputs/outputs/params structs, filled in.
@@ -337,3 +339,5 @@ template <class Op>
 using list_for = std::conditional_t<check_op<Op>(), kernel_list<Op>, invalid_op_list>;
 
 }  // namespace rknnop::detail
+
+RKNNOP_DETAIL_END_HIDDEN

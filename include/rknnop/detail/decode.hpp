@@ -19,6 +19,8 @@
 #include <string_view>  // names
 #include <utility>      // std::cmp_less
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop::detail {
 
 enum class field_kind : unsigned char { input, output, scalar, array };
@@ -563,3 +565,5 @@ inline outcome to_execution_parameters(const work_size& ws, vx_kernel_execution_
 }
 
 }  // namespace rknnop::detail
+
+RKNNOP_DETAIL_END_HIDDEN

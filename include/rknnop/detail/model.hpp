@@ -16,6 +16,8 @@
 #include <string_view>  // names
 #include <type_traits>  // checks
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop::detail {
 
 template <class...>
@@ -334,3 +336,5 @@ struct op_model {
 };
 
 }  // namespace rknnop::detail
+
+RKNNOP_DETAIL_END_HIDDEN

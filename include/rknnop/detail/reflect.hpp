@@ -25,6 +25,8 @@
 #define RKNNOP_DETAIL_PFR_HAS_NAMES 0
 #endif
 
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
 namespace rknnop::detail {
 
 template <class T>
@@ -205,8 +207,9 @@ consteval std::string_view fallback_name_view() {
 }
 
 // Copied into a variable so the characters outlive the consteval call (they reach diagnostics).
+// Hidden explicitly: GCC does not apply #pragma GCC visibility to variable template instances.
 template <class T, std::size_t I>
-inline constexpr auto fallback_storage = [] {
+RKNNOP_DETAIL_HIDDEN inline constexpr auto fallback_storage = [] {
   constexpr std::string_view name = fallback_name_view<T, I>();
   std::array<char, name.size() + 1> chars{};
   for (std::size_t k = 0; k < name.size(); ++k) chars[k] = name[k];
@@ -229,3 +232,5 @@ inline constexpr std::string_view field_name =
 #endif
 
 }  // namespace rknnop::detail
+
+RKNNOP_DETAIL_END_HIDDEN

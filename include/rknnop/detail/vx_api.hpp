@@ -10,12 +10,19 @@
 
 #ifdef RKNNOP_USE_VENDOR_OPENVX
 #include <VX/vx.h>
+// vx_kernel_description_t / vx_param_description_t: <VX/vx_helper.h> in Khronos' headers and in the
+// toolkit's generated C (VSI ships it too); never in <VX/vx.h> itself.
+#if __has_include(<VX/vx_helper.h>)
+#include <VX/vx_helper.h>
+#endif
 #if __has_include(<VX/vx_ext_program.h>)
 #include <VX/vx_ext_program.h>  // VSI: execution parameters, uniforms
 #endif
 #else
 #include <rknnop/openvx.h>
 #endif
+
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
 #ifndef VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS
 // Khronos headers have no program extension; the attribute is VSI's and only the VX kernel uses it.
@@ -94,3 +101,5 @@ constexpr const char* vx_type_name(vx_enum type) noexcept {
 }
 
 }  // namespace rknnop::detail
+
+RKNNOP_DETAIL_END_HIDDEN

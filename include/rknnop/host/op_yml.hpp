@@ -37,6 +37,11 @@ struct op_yml {
   /// rknnop's schema fingerprint (16 hex digits) from the comment `# rknnop-schema: ...` that
   /// rknnop_add_op writes; the loader checks it against the one the library carries.
   std::optional<std::string> schema_fingerprint;
+  /// Where the order of inputs and outputs (the kernel's parameter order) came from: "op.yml", or
+  /// the .py section's def_input/def_output (apply_python_port_order). Not part of the file.
+  std::string port_order_source = "op.yml";
+  /// Set by apply_python_port_order when op.yml listed the ports in another order than the .py.
+  std::optional<std::string> port_order_warning;
 
   /// inputs + outputs + params: what the kernel descriptor's numParams must be.
   [[nodiscard]] std::size_t parameter_count() const noexcept {
@@ -55,6 +60,16 @@ struct op_yml {
 /// misplaced VX type names, duplicate names (within and across inputs/outputs/params).
 [[nodiscard]] op_yml parse_op_yml(std::string_view text, std::string_view source);
 [[nodiscard]] op_yml read_op_yml_file(const std::filesystem::path &path);
+
+/// op.yml's `inputs:`/`outputs:` are YAML maps: RKNN-Toolkit v1.3.2+ writes their keys in any order
+/// (its TruncateDiv lists input1 before input0), while the kernel's parameter table follows the op's
+/// definition, which the .py section states (`def_input = [IoMap('in0', ...), IoMap('in1', ...)]`).
+/// Reorders op.inputs/op.outputs by the .py's IoMap lists when every port can be matched to an op.yml
+/// entry: by the field name rknnop writes as a comment after each IoMap, by the IoMap label, or by
+/// the port number (IoMap k <-> the entry whose name ends in the number k, like input0/input1).
+/// Sets port_order_source, and port_order_warning when op.yml's order differed; leaves op.yml's order
+/// (with port_order_source saying why) when the .py has no such lists or they cannot be matched.
+void apply_python_port_order(op_yml &op, std::string_view python_text, std::string_view source);
 
 /// Emits op.yml in the toolkit's key order; parse_op_yml(emit_op_yml(x)) == x.
 [[nodiscard]] std::string emit_op_yml(const op_yml &op);

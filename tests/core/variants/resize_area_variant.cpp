@@ -3,8 +3,12 @@
 // or vendor headers with Khronos dims). Its list is walked from variant_test.cpp through C types.
 #include "resize_area/resize_area.cpp"
 
-#if defined(RKNNOP_USE_VENDOR_OPENVX) && !defined(RKNNOP_TEST_VENDOR_HEADER_USED)
+#if defined(RKNNOP_USE_VENDOR_OPENVX) && defined(RKNNOP_OWN_OPENVX_DECLARATIONS) && \
+    !defined(RKNNOP_TEST_VENDOR_HEADER_USED)
 #error "rknnop did not include the vendor header"
+#endif
+#if defined(RKNNOP_TEST_KHRONOS_HEADERS) && (!defined(VX_VERSION_1_3) || defined(RKNNOP_OWN_OPENVX_DECLARATIONS))
+#error "RKNNOP_KHRONOS_OPENVX_INCLUDE must hold Khronos' OpenVX 1.3 headers (VX/vx.h, VX/vx_helper.h)"
 #endif
 #if defined(__cpp_exceptions) && defined(RKNNOP_TEST_EXPECT_NO_EXCEPTIONS)
 #error "this variant must be compiled with -fno-exceptions"

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+/* rknnop's stand-in for the vendor's <VX/vx_kernels.h>: everything rknnop declares is in <VX/vx.h>. */
+#ifndef RKNNOP_COMPAT_VX_KERNELS_H
+#define RKNNOP_COMPAT_VX_KERNELS_H
+
+#include <VX/vx.h>
+
+#endif /* RKNNOP_COMPAT_VX_KERNELS_H */

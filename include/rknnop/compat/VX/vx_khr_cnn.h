@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+/* rknnop's stand-in for the vendor's <VX/vx_khr_cnn.h>: everything rknnop declares is in <VX/vx.h>. */
+#ifndef RKNNOP_COMPAT_VX_KHR_CNN_H
+#define RKNNOP_COMPAT_VX_KHR_CNN_H
+
+#include <VX/vx.h>
+
+#endif /* RKNNOP_COMPAT_VX_KHR_CNN_H */
