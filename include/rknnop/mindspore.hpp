@@ -154,13 +154,20 @@ public:
       result = run_infer(call);
       for_each_field_index<typename model::outputs>([&](auto i) {
         if (!result.ok()) return;
+        constexpr field_desc f = model::fields[model::input_count + i];
         const auto& view = field<i>(call.out);
         ::mindspore::MSTensor& t = (*outputs)[i];
         if (t == nullptr) {
-          result = fail(VX_ERROR_INVALID_REFERENCE, model::fields[model::input_count + i], "the MSTensor is null");
+          result = fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor is null");
           return;
         }
-        t.SetShape(to_ms_shape(view.dims(), view.rank()));
+        // An output the model gave a lower rank keeps it when it only leaves out outer dims of 1.
+        const std::uint32_t rank = output_rank(t, f, view.rank());
+        if (!same_shape(f, view.dims(), rank, view.dims(), view.rank())) {
+          result = output_shape_mismatch(t, f, view.dims(), view.rank());
+          return;
+        }
+        t.SetShape(to_ms_shape(view.dims(), rank));
         t.SetDataType(to_ms_dtype(static_cast<vx_enum>(view.dtype())));
         t.SetFormat(output_format<Op, i>(*inputs));
       });

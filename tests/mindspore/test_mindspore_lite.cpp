@@ -94,15 +94,19 @@ struct ms_result {
 };
 
 // The runtime's sequence: Infer (Build), GetCreator, create, Prepare, Kernel::InferShape (Resize),
-// Execute (Predict). Stops at the first failure.
+// Execute (Predict). Stops at the first failure. `output_shapes`: shapes the model gave the outputs.
 ms_result run_ms(const std::string& type, const rknnop::mindspore::attr_map& attrs, const std::vector<input>& inputs,
-                 std::size_t output_count, const std::string& provider = "rknnop", const std::string& arch = "CPU") {
+                 std::size_t output_count, const std::string& provider = "rknnop", const std::string& arch = "CPU",
+                 const std::vector<std::vector<std::int64_t>>& output_shapes = {}) {
   log_capture logs;
   ms_result r;
   const node n = make_node(type, attrs);
   std::vector<mindspore::MSTensor> in, out;
   for (const input& i : inputs) in.push_back(make_tensor(i));
-  for (std::size_t i = 0; i < output_count; ++i) out.emplace_back();  // no shape, no dtype: Infer sets them
+  for (std::size_t i = 0; i < output_count; ++i) {
+    out.emplace_back();  // no shape, no dtype: Infer sets them
+    if (i < output_shapes.size()) out.back().SetShape(output_shapes[i]);
+  }
   r.outputs = out;  // MSTensor copies alias: these see what the kernel writes
   const auto interface = mindspore::registry::RegisterKernelInterface::GetKernelInterface(provider, n.primitive);
   EXPECT_TRUE(interface) << type;
@@ -360,6 +364,35 @@ TEST(MindSporeInfer, RankZeroInputIsOneElement) {
   EXPECT_EQ(data_of(m.outputs[0]), as_bytes(std::vector<float>{std::exp(2.f)}));
 }
 
+// NHWC tensors whose batch 1 the model left out (the toolkit's own ResizeArea model has a [h, w, c]
+// output): rank-3 inputs and outputs give the numbers of rank 4, and an output the model shaped
+// keeps its rank, as the OpenVX path keeps an output tensor's own rank.
+TEST(MindSporeInfer, NhwcTensorsWithoutTheirBatchAreBatchOne) {
+  const auto attrs = rknnop::mindspore::encode_attrs<ResizeArea>({{3, 4}, false});
+  const auto f32 = ms_type::kNumberTypeFloat32;
+  const bytes x = as_bytes(ramp(5 * 7 * 3, -4.f, 4.f));
+  const ms_result batch = run_ms("ResizeArea", attrs, {{f32, {1, 5, 7, 3}, x}}, 1);
+  ASSERT_EQ(batch.execute, 0) << batch.log;
+  ASSERT_EQ(batch.outputs[0].Shape(), (std::vector<std::int64_t>{1, 3, 4, 3}));
+  const struct {
+    std::vector<std::int64_t> in, out, want;
+  } cases[] = {
+      {{5, 7, 3}, {}, {1, 3, 4, 3}},         // an output the model left unshaped: the inferred rank
+      {{5, 7, 3}, {3, 4, 3}, {3, 4, 3}},     // the toolkit model's ranks
+      {{1, 5, 7, 3}, {3, 4, 3}, {3, 4, 3}},  // a rank-4 input, the same output
+      {{5, 7, 3}, {1, 3, 4, 3}, {1, 3, 4, 3}},
+      {{5, 7, 3}, {9, 9, 1}, {3, 4, 3}},  // an older shape (before a resize): new dims, same rank
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(::testing::PrintToString(c.in) + " -> " + ::testing::PrintToString(c.out));
+    const ms_result m = run_ms("ResizeArea", attrs, {{f32, c.in, x}}, 1, "rknnop", "CPU", {c.out});
+    ASSERT_EQ(m.execute, 0) << m.log;
+    EXPECT_EQ(m.outputs[0].Shape(), c.want);
+    EXPECT_EQ(data_of(m.outputs[0]), data_of(batch.outputs[0]));
+    EXPECT_EQ(m.log, "");
+  }
+}
+
 TEST(MindSporeInfer, UnknownInputShapeDefersAndExecuteShapesTheOutputs) {
   log_capture logs;
   const node n = make_node("Exp", rknnop::mindspore::encode_attrs<Exp>());
@@ -473,8 +506,33 @@ TEST(MindSporeDiagnostics, LayoutRankDtypeAndInferFailures) {
   ms_result m = run_ms("ResizeArea", attrs, {{f32, {1, 1, 2, 2}, bytes(16), mindspore::NCHW}}, 1);
   EXPECT_EQ(m.infer, mindspore::kLiteError);
   EXPECT_EQ(m.log, "rknnop: ResizeArea: input 'images': the op declares NHWC, the tensor's format is NCHW (0)\n");
-  m = run_ms("ResizeArea", attrs, {{f32, {2, 2, 1}, bytes(16)}}, 1);
-  EXPECT_EQ(m.log, "rknnop: ResizeArea: input 'images': expected rank 4 (NHWC), got shape [2,2,1]\n");
+  m = run_ms("ResizeArea", attrs, {{f32, {1, 1, 2, 2, 1}, bytes(16)}}, 1);
+  EXPECT_EQ(m.infer, mindspore::kLiteError);
+  EXPECT_EQ(m.log,
+            "rknnop: ResizeArea: input 'images': expected rank 4 (NHWC; a lower rank is taken as batch 1), "
+            "got rank 5 with dims [1,2,2,1,1]\n");
+  // A rank-3 output is batch 1: batch 2 does not fit it (in Infer, and in Execute without Infer).
+  m = run_ms("ResizeArea", attrs, {{f32, {2, 2, 2, 1}, bytes(32)}}, 1, "rknnop", "CPU", {{3, 4, 1}});
+  EXPECT_EQ(m.infer, mindspore::kLiteError);
+  EXPECT_EQ(m.log,
+            "rknnop: ResizeArea: output 'output': shape inference gives dims [1,4,3,2], the output MSTensor "
+            "has shape [3,4,1]\n");
+  {
+    log_capture logs;
+    const node n = make_node("ResizeArea", attrs);
+    std::vector<mindspore::MSTensor> in{make_tensor({f32, {2, 2, 2, 1}, bytes(32)})}, out{mindspore::MSTensor()};
+    out[0].SetShape({3, 4, 1});
+    out[0].SetDataType(f32);
+    mindspore::registry::KernelDesc desc{f32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
+    const auto creator = mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc);
+    const auto kernel = creator(in, out, n.primitive, nullptr);
+    ASSERT_TRUE(kernel);
+    ASSERT_EQ(kernel->Prepare(), 0) << g_log;
+    EXPECT_EQ(kernel->Execute(), -1);
+    EXPECT_EQ(g_log,
+              "rknnop: ResizeArea: output 'output': shape inference gives dims [1,4,3,2], the output MSTensor "
+              "has shape [3,4,1]\n");
+  }
   m = run_ms("ResizeArea", attrs, {{ms_type::kNumberTypeInt32, {1, 2, 2, 1}, bytes(16)}}, 1);
   EXPECT_EQ(m.log,
             "rknnop: ResizeArea: input 'images': expected dtype VX_TYPE_FLOAT32 or VX_TYPE_FLOAT16, got VX_TYPE_INT32\n");

@@ -257,6 +257,19 @@ inline constexpr std::string_view dims_convention_hint =
     "this library uses uint32 dims (VSI, RKNN boards); for Khronos OpenVX build it with RKNNOP_VX_KHRONOS_DIMS=1";
 #endif
 
+// A layout-tagged (NHWC/NCHW) field's rank rule, shared by every backend: a lower rank is the same
+// tensor with its outer dims of 1 left out (batch 1), padded back here; a higher rank is an error.
+inline outcome to_layout_rank(const field_desc& f, tensor_info& info) noexcept {
+  if (f.required_rank && info.rank > f.required_rank) {
+    status s = error("{} '{}': expected rank {} ({}; a lower rank is taken as batch 1), got rank {} with dims ",
+                     role_name(f.kind), f.name, f.required_rank, f.layout, info.rank);
+    append_dims(s, info.dims, info.rank);
+    return outcome(VX_ERROR_INVALID_DIMENSION, s);
+  }
+  for (; info.rank < f.required_rank; ++info.rank) info.dims[info.rank] = 1;
+  return {};
+}
+
 // Rank, dims and dtype of a tensor parameter. With allow_unshaped (outputs, in the validator), a
 // tensor whose rank or dims are still 0, or whose dtype is VX_TYPE_INVALID (a virtual output "to be
 // inferred"), is accepted: shape inference sets it. A layout-tagged field takes ranks 1..4, lower
@@ -302,13 +315,7 @@ inline outcome query_tensor(vx_reference ref, const field_desc& f, tensor_info& 
   info.dtype = dtype;
   if (info.rank == 0) return {};
   if (!(allow_unshaped && dtype == VX_TYPE_INVALID) && !accepts(f, dtype)) return dtype_mismatch(f, dtype);
-  if (f.required_rank && info.rank > f.required_rank) {
-    status s = error("{} '{}': expected rank {} ({}; a lower rank is taken as batch 1), got rank {} with dims ",
-                     role_name(f.kind), f.name, f.required_rank, f.layout, info.rank);
-    append_dims(s, info.dims, info.rank);
-    return outcome(VX_ERROR_INVALID_DIMENSION, s);
-  }
-  for (; info.rank < f.required_rank; ++info.rank) info.dims[info.rank] = 1;
+  if (outcome ranked = to_layout_rank(f, info); !ranked.ok()) return ranked;
   // Integer data with a fixed-point position is quantized (value = integer * 2^-position): rknnop
   // hands kernels plain values, so it refuses such a tensor rather than misread it.
   if (dtype != VX_TYPE_FLOAT16 && dtype != VX_TYPE_FLOAT32 && dtype != VX_TYPE_INVALID) {

@@ -73,7 +73,8 @@ RKNNOP_DETAIL_COLD inline void append_shape(status& s, const std::vector<std::in
 }
 
 // Rank, dims (innermost first, MSTensor shapes are outermost first) and dtype of a tensor, checked
-// against its field as query_tensor checks an OpenVX tensor. A rank-0 MSTensor is one element, [1].
+// against its field as query_tensor checks an OpenVX tensor (a layout-tagged field's view of a lower
+// rank is batch 1). A rank-0 MSTensor is one element, [1].
 // `unknown`: a dim is still -1 (shapes deferred until run time); nothing else is checked then.
 inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f, tensor_info& info,
                              bool& unknown) noexcept {
@@ -108,12 +109,7 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
     return fail(VX_ERROR_INVALID_TYPE, f, "MindSpore dtype {} has no rknnop element type (expected one of the "
                 "op's: float32, float16, int8, uint8, int16, uint16, int32)", static_cast<int>(t.DataType()));
   }
-  if (f.required_rank && info.rank != f.required_rank) {
-    status s = error("{} '{}': expected rank {} ({}), got shape ", role_name(f.kind), f.name, f.required_rank,
-                     f.layout);
-    append_shape(s, shape);
-    return outcome(VX_ERROR_INVALID_DIMENSION, s);
-  }
+  if (outcome ranked = to_layout_rank(f, info); !ranked.ok()) return ranked;
   if (f.layout[0] != '\0' && std::string_view(format_name(t.format())) != f.layout)
     return fail(VX_ERROR_INVALID_FORMAT, f, "the op declares {}, the tensor's format is {} ({})", f.layout,
                 format_name(t.format()), static_cast<long long>(t.format()));
@@ -173,19 +169,42 @@ inline std::vector<std::int64_t> to_ms_shape(const std::uint32_t* dims, std::uin
   return shape;
 }
 
-// The inferred shape against an output tensor that already has one (Execute after a deferred or
-// external shape): equal, or an error naming both.
-inline outcome check_output_shape(const ::mindspore::MSTensor& t, const field_desc& f, const std::uint32_t* dims,
-                                  std::uint32_t rank) noexcept {
-  const std::vector<std::int64_t>& shape = t.Shape();
-  bool same = shape.size() == rank || (shape.empty() && rank == 1 && dims[0] == 1);
-  for (std::uint32_t i = 0; same && i < shape.size(); ++i) same = shape[shape.size() - 1 - i] == dims[i];
-  if (same) return {};
+RKNNOP_DETAIL_COLD inline outcome output_shape_mismatch(const ::mindspore::MSTensor& t, const field_desc& f,
+                                                        const std::uint32_t* dims, std::uint32_t rank) noexcept {
   status s = error("{} '{}': shape inference gives dims ", role_name(f.kind), f.name);
   append_dims(s, dims, rank);
   s.append(", the output MSTensor has shape ");
-  append_shape(s, shape);
+  append_shape(s, t.Shape());
   return outcome(VX_ERROR_INVALID_DIMENSION, s);
+}
+
+// The inferred shape against an output tensor that already has one (Execute after a deferred or
+// external shape): the same tensor shape (a layout-tagged field's tensor may leave out outer dims
+// of 1, as in the OpenVX validator), or an error naming both.
+inline outcome check_output_shape(const ::mindspore::MSTensor& t, const field_desc& f, const std::uint32_t* dims,
+                                  std::uint32_t rank) noexcept {
+  const std::vector<std::int64_t>& shape = t.Shape();
+  std::uint32_t own[max_tensor_rank] = {1};  // a rank-0 MSTensor is one element, [1]
+  bool same = shape.size() <= max_tensor_rank;
+  for (std::size_t i = 0; same && i < shape.size(); ++i) {
+    const std::int64_t d = shape[shape.size() - 1 - i];
+    same = d > 0 && d <= 0xFFFFFFFF;
+    own[i] = static_cast<std::uint32_t>(d);
+  }
+  const auto own_rank = static_cast<std::uint32_t>(shape.empty() ? 1 : shape.size());
+  if (same && same_shape(f, own, own_rank, dims, rank)) return {};
+  return output_shape_mismatch(t, f, dims, rank);
+}
+
+// The rank Infer gives an output: its own when the model shaped it (no -1) with a lower rank than
+// shape inference gives a layout-tagged field (a [h, w, c] output of NHWC; the OpenVX path keeps an
+// output tensor's own rank too), else the inferred rank.
+inline std::uint32_t output_rank(const ::mindspore::MSTensor& t, const field_desc& f, std::uint32_t rank) noexcept {
+  const std::vector<std::int64_t>& shape = t.Shape();
+  if (!f.required_rank || shape.empty() || shape.size() >= rank) return rank;
+  for (std::int64_t d : shape)
+    if (d < 0) return rank;
+  return static_cast<std::uint32_t>(shape.size());
 }
 
 // The Custom node's attribute `name` (a linear scan: a node has a handful).
