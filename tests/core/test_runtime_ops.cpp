@@ -214,6 +214,39 @@ TEST(RuntimeOps, ArrayErrors) {
   }
 }
 
+// The CPU kernel trusts the validator's type checks (docs/runtime.md §3). What that rests on: a
+// param replaced after verification un-verifies the graph, so the next vxProcessGraph runs the
+// validator on the new object before the kernel sees it.
+TEST(RuntimeOps, ParamReplacedAfterVerificationIsTypeCheckedAgain) {
+  harness h(vx_kernel_ArrayForms_list.entries[0]);
+  ASSERT_EQ(h.run({ref(h.tensor<float>({1}, VX_TYPE_FLOAT32, {0.f})), ref(h.virtual_tensor(VX_TYPE_FLOAT32)),
+                   ref(h.array({1, 2, 3})), ref(h.array({}))}),
+            VX_SUCCESS)
+      << h.last_log();
+  vx_array floats = vxCreateArray(h.context(), VX_TYPE_FLOAT32, 4);
+  const float items[3] = {1, 2, 3};
+  ASSERT_EQ(vxAddArrayItems(floats, 3, items, sizeof(float)), VX_SUCCESS);
+  ASSERT_EQ(vxSetParameterByIndex(h.node(), 2, ref(floats)), VX_SUCCESS);
+  EXPECT_EQ(vxProcessGraph(h.graph()), VX_ERROR_INVALID_TYPE);
+  EXPECT_EQ(h.last_log(),
+            "rknnop: ArrayForms: param 'exact': expected an array of VX_TYPE_INT32 items, got VX_TYPE_FLOAT32 items");
+}
+
+// An array's count is data, not type: it can change after verification without un-verifying the
+// graph, so the kernel still checks it on every call.
+TEST(RuntimeOps, ArrayGrownAfterVerificationIsRejectedByTheKernel) {
+  harness h(vx_kernel_ArrayForms_list.entries[0]);
+  vx_array exact = h.array({1, 2, 3});  // capacity 4
+  ASSERT_EQ(h.run({ref(h.tensor<float>({1}, VX_TYPE_FLOAT32, {0.f})), ref(h.virtual_tensor(VX_TYPE_FLOAT32)),
+                   ref(exact), ref(h.array({}))}),
+            VX_SUCCESS)
+      << h.last_log();
+  const vx_int32 extra = 4;
+  ASSERT_EQ(vxAddArrayItems(exact, 1, &extra, sizeof extra), VX_SUCCESS);
+  EXPECT_EQ(vxProcessGraph(h.graph()), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(h.last_log(), "rknnop: ArrayForms: param 'exact': expected exactly 3 items, got 4");
+}
+
 template <class T>
 void echo_roundtrip(vx_enum dtype, const std::vector<T>& values, const std::vector<T>& expected) {
   harness h(vx_kernel_DtypeEcho_list.entries[0]);

@@ -29,8 +29,9 @@ struct invocation {
   void* data[model::input_count + model::output_count]{};
 };
 
+// `types`: param_types::check in the validator, trust_validator after it (see param_types).
 template <class Op>
-outcome decode_params(const vx_reference* refs, invocation<Op>& call) noexcept {
+outcome decode_params(const vx_reference* refs, invocation<Op>& call, param_types types) noexcept {
   using model = op_model<Op>;
   outcome result;
   for_each_field_index<typename model::params>([&](auto i) {
@@ -41,14 +42,14 @@ outcome decode_params(const vx_reference* refs, invocation<Op>& call) noexcept {
     if constexpr (int32_array_type<F>) {
       std::size_t count = 0;
       if constexpr (array_traits<F>::exact) {
-        result = read_array(refs[f.param_index], f, value.data(), count);
+        result = read_array(refs[f.param_index], f, value.data(), count, types);
       } else {
-        result = read_array(refs[f.param_index], f, value.storage(), count);
+        result = read_array(refs[f.param_index], f, value.storage(), count, types);
         value.resize(count);
       }
     } else {
       alignas(8) unsigned char storage[8] = {};
-      result = read_scalar(refs[f.param_index], f, storage);
+      result = read_scalar(refs[f.param_index], f, storage, types);
       if (!result.ok()) return;
       if constexpr (std::is_same_v<F, bool>) {
         vx_int32 b = 0;  // vx_bool: a 4-byte enum
@@ -140,7 +141,7 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_kernel_callback(vx_node node, con
 
   buffer_list buffers;
   invocation<Op> call;
-  result = decode_params(refs, call);
+  result = decode_params(refs, call, param_types::trust_validator);
   if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false);
   if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
   // Outputs are written back only when the kernel succeeded.
@@ -156,7 +157,7 @@ template <class Op>
 outcome infer_outputs(const vx_reference* refs, invocation<Op>& call) noexcept {
   using model = op_model<Op>;
   buffer_list no_buffers;
-  outcome result = decode_params(refs, call);
+  outcome result = decode_params(refs, call, param_types::check);
   if (result.ok()) result = bind_tensors<Op, false>(refs, call, no_buffers, true);
   if (!result.ok()) return result;
   // Defaults before shape inference: no dims; dtype of the first input when the output accepts it.
@@ -246,7 +247,7 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK vx_initialize_callback(vx_node node, 
   buffer_list no_buffers;
   invocation<Op> call;
   work_size ws;
-  result = decode_params(refs, call);
+  result = decode_params(refs, call, param_types::trust_validator);
   if (result.ok()) result = bind_tensors<Op, false>(refs, call, no_buffers, false);
   if (result.ok()) result = call_user("the VX work-size function (vx)", [&] { return Op::vx(call.in, call.out, call.par, ws); });
   vx_kernel_execution_parameters_t params{};

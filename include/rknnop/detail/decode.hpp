@@ -495,33 +495,49 @@ inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_
   return {};
 }
 
-// Reads a scalar param into storage of exactly its VX type's size, after checking its type.
-inline outcome read_scalar(vx_reference ref, const field_desc& f, void* storage) noexcept {
+// Whether a param read checks the object's type. The validator checks it (`check`); the kernel and
+// the initializer run only on the very objects the validator accepted (vxProcessGraph verifies
+// first, and vxSetParameterByIndex un-verifies the graph), and a scalar's or an array's type is
+// fixed when it is created, so they trust that check and skip the query and its runtime lock
+// (docs/runtime.md §3). What data can change after verification (an array's count) is still read.
+enum class param_types : bool { trust_validator, check };
+
+// Reads a scalar param into storage of exactly its VX type's size (vxCopyScalar writes the scalar's
+// own size: only a checked type makes that size the field's).
+inline outcome read_scalar(vx_reference ref, const field_desc& f, void* storage, param_types types) noexcept {
   if (!ref) return fail(VX_ERROR_INVALID_REFERENCE, f, "the scalar is NULL");
   const auto scalar = reinterpret_cast<vx_scalar>(ref);
-  vx_enum type = VX_TYPE_INVALID;
-  vx_status st = vxQueryScalar(scalar, VX_SCALAR_TYPE, &type, sizeof type);
-  if (st != VX_SUCCESS)
-    return fail(st, f, "vxQueryScalar(VX_SCALAR_TYPE) failed: {} ({})", st, vx_status_name(st));
-  if (type != f.vx_type)
-    return fail(VX_ERROR_INVALID_TYPE, f, "expected a {} scalar, got {}", vx_type_name(f.vx_type),
-                vx_type_name(type));
+  vx_status st = VX_SUCCESS;
+  if (types == param_types::check) {
+    vx_enum type = VX_TYPE_INVALID;
+    st = vxQueryScalar(scalar, VX_SCALAR_TYPE, &type, sizeof type);
+    if (st != VX_SUCCESS)
+      return fail(st, f, "vxQueryScalar(VX_SCALAR_TYPE) failed: {} ({})", st, vx_status_name(st));
+    if (type != f.vx_type)
+      return fail(VX_ERROR_INVALID_TYPE, f, "expected a {} scalar, got {}", vx_type_name(f.vx_type),
+                  vx_type_name(type));
+  }
   st = vxCopyScalar(scalar, storage, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
   if (st != VX_SUCCESS) return fail(st, f, "vxCopyScalar failed: {} ({})", st, vx_status_name(st));
   return {};
 }
 
-// Reads an int32 array param after checking its item type and count.
-inline outcome read_array(vx_reference ref, const field_desc& f, std::int32_t* items, std::size_t& count) noexcept {
+// Reads an int32 array param after checking its count (and, with param_types::check, its item type).
+// The count is queried on every call: items can be added or removed after verification.
+inline outcome read_array(vx_reference ref, const field_desc& f, std::int32_t* items, std::size_t& count,
+                          param_types types) noexcept {
   if (!ref) return fail(VX_ERROR_INVALID_REFERENCE, f, "the array is NULL");
   const auto array = reinterpret_cast<vx_array>(ref);
-  vx_enum type = VX_TYPE_INVALID;
-  vx_status st = vxQueryArray(array, VX_ARRAY_ITEMTYPE, &type, sizeof type);
-  if (st != VX_SUCCESS)
-    return fail(st, f, "vxQueryArray(VX_ARRAY_ITEMTYPE) failed: {} ({})", st, vx_status_name(st));
-  if (type != VX_TYPE_INT32)
-    return fail(VX_ERROR_INVALID_TYPE, f, "expected an array of VX_TYPE_INT32 items, got {} items",
-                vx_type_name(type));
+  vx_status st = VX_SUCCESS;
+  if (types == param_types::check) {
+    vx_enum type = VX_TYPE_INVALID;
+    st = vxQueryArray(array, VX_ARRAY_ITEMTYPE, &type, sizeof type);
+    if (st != VX_SUCCESS)
+      return fail(st, f, "vxQueryArray(VX_ARRAY_ITEMTYPE) failed: {} ({})", st, vx_status_name(st));
+    if (type != VX_TYPE_INT32)
+      return fail(VX_ERROR_INVALID_TYPE, f, "expected an array of VX_TYPE_INT32 items, got {} items",
+                  vx_type_name(type));
+  }
   vx_size n = 0;
   st = vxQueryArray(array, VX_ARRAY_NUMITEMS, &n, sizeof n);
   if (st != VX_SUCCESS)
