@@ -31,6 +31,9 @@
 #include <string_view>  // descriptions
 #include <system_error> // std::error_code
 #include <vector>       // serialized bytes
+#if __has_include(<unistd.h>)
+#include <unistd.h>     // fsync: the bytes are on disk before the rename publishes them
+#endif
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
@@ -310,8 +313,9 @@ struct parsed {
   return {};
 }
 
-/// Writes `bytes` to a new temporary file beside `path`, then renames it over `path`: `path` is
-/// either untouched or complete. On failure the temporary file is removed.
+/// Writes `bytes` to a new temporary file beside `path` (mode 0666 & ~umask), flushes it to disk
+/// and renames it over `path`: `path` is either untouched or complete. On failure the temporary
+/// file is removed. The one atomic writer: rknnop::host::write_file_atomically throws its errors.
 [[nodiscard]] inline result write_file_atomically(const std::filesystem::path& path, bytes_view bytes) {
   namespace fs = std::filesystem;
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
@@ -349,7 +353,11 @@ struct parsed {
     std::fclose(file);
     return fail("write", write_reason);
   }
-  if (std::fflush(file) != 0) {
+  bool flushed = std::fflush(file) == 0;
+#if __has_include(<unistd.h>)
+  flushed = flushed && ::fsync(::fileno(file)) == 0;
+#endif
+  if (!flushed) {
     const int why = errno;
     std::fclose(file);
     return fail("flush", why);

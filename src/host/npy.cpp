@@ -4,6 +4,8 @@
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/file_io.hpp"
 
+#include <rknnop/float16.hpp> // the SDK's exact conversions (round to nearest even)
+
 #include <array>
 #include <charconv>
 #include <limits>
@@ -13,7 +15,6 @@
 #include <fmt/ranges.h>
 
 #include "byte_io.hpp"
-#include "float16.hpp"
 
 namespace rknnop::host {
 
@@ -166,7 +167,7 @@ std::vector<float> npy_array::to_floats() const {
   const std::uint8_t *p = data.data();
   for (std::size_t i = 0; i < n; ++i) {
     switch (dtype) {
-    case npy_dtype::float16: out[i] = detail::half_to_float(detail::load_le<std::uint16_t>(p + 2 * i)); break;
+    case npy_dtype::float16: out[i] = rknnop::float16::to_float(detail::load_le<std::uint16_t>(p + 2 * i)); break;
     case npy_dtype::float32: out[i] = std::bit_cast<float>(detail::load_le<std::uint32_t>(p + 4 * i)); break;
     case npy_dtype::int32: out[i] = static_cast<float>(static_cast<std::int32_t>(detail::load_le<std::uint32_t>(p + 4 * i))); break;
     case npy_dtype::int8: out[i] = static_cast<float>(static_cast<std::int8_t>(p[i])); break;
@@ -187,7 +188,7 @@ npy_array npy_array::from_floats(std::span<const float> values, std::vector<std:
     throw error(fmt::format("cannot make a .npy array of shape ({}) from {} values",
                             fmt::join(array.shape, ", "), values.size()));
   if (dtype == npy_dtype::float16) {
-    for (const float v : values) detail::append_le<std::uint16_t>(array.data, detail::float_to_half(v));
+    for (const float v : values) detail::append_le<std::uint16_t>(array.data, rknnop::float16::from_float(v));
   } else if (dtype == npy_dtype::float32) {
     for (const float v : values) detail::append_le<std::uint32_t>(array.data, std::bit_cast<std::uint32_t>(v));
   } else {

@@ -4,6 +4,8 @@
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/vx_type.hpp"
 
+#include <rknnop/float16.hpp> // the SDK's exact conversions (round to nearest even)
+
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -13,7 +15,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "float16.hpp"
 
 namespace rknnop::host {
 
@@ -152,7 +153,7 @@ param_value make_float(std::string_view name, std::int32_t type, double value, s
   param_value v;
   v.type = type;
   if (type == vx_type::float16) {
-    const std::uint16_t half = detail::float_to_half(static_cast<float>(value));
+    const std::uint16_t half = rknnop::float16::from_float(static_cast<float>(value));
     if ((half & 0x7C00u) == 0x7C00u || std::fabs(value) > 65504.0 * (1.0 + 1.0 / 2048.0))
       fail(name, type, shown, "(out of range)");
     store(v, half);
@@ -205,7 +206,7 @@ std::string param_value::to_string() const {
   case vx_type::uint32: return fmt::format("{}", load(std::uint32_t{}));
   case vx_type::int64: return fmt::format("{}", load(std::int64_t{}));
   case vx_type::uint64: return fmt::format("{}", load(std::uint64_t{}));
-  case vx_type::float16: return fmt::format("{}", detail::half_to_float(load(std::uint16_t{})));
+  case vx_type::float16: return fmt::format("{}", rknnop::float16::to_float(load(std::uint16_t{})));
   case vx_type::float32: return fmt::format("{}", load(float{}));
   case vx_type::float64: return fmt::format("{}", load(double{}));
   default: return "?";

@@ -16,7 +16,6 @@
 #include <fmt/ranges.h>
 
 #include "byte_io.hpp"
-#include "float16.hpp"
 
 namespace rknnop::host {
 

@@ -9,6 +9,7 @@
 // within tolerance; 1 a difference beyond tolerance or a kernel failure; 2 a usage error;
 // 77 no OpenCL device (the VX kernel could not run: not a pass).
 
+#include <rknnop/host/cli.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/loader.hpp>
 #include <rknnop/host/npy.hpp>
@@ -18,13 +19,11 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <optional>
 #include <random>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,43 +38,15 @@ constexpr int exit_fail = 1;
 constexpr int exit_usage = 2;
 constexpr int exit_no_opencl = 77;
 
-struct usage_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using host::usage_error;
 
-// NAME=VALUE options, each NAME at most once.
+// NAME=VALUE options (each NAME at most once) by name.
 std::map<std::string, std::string> assignments(std::string_view option, const std::vector<std::string>& texts,
                                                std::string_view hint) {
   std::map<std::string, std::string> out;
-  for (const std::string& t : texts) {
-    const auto eq = t.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      throw usage_error(std::string(option) + " '" + t + "': expected NAME=" + std::string(hint));
-    }
-    if (!out.emplace(t.substr(0, eq), t.substr(eq + 1)).second) {
-      throw usage_error(std::string(option) + " '" + t.substr(0, eq) + "' given twice");
-    }
-  }
+  for (host::assignment& a : host::parse_assignments(option, texts, hint))
+    out.emplace(std::move(a.name), std::move(a.value));
   return out;
-}
-
-std::vector<std::size_t> parse_shape(std::string_view name, std::string_view text) {
-  std::vector<std::size_t> shape;
-  std::string_view rest = text;
-  while (true) {
-    const auto comma = rest.find(',');
-    const std::string_view item = rest.substr(0, comma);
-    std::size_t value = 0;
-    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || value == 0) {
-      throw usage_error("--shape '" + std::string(name) + "': expected a NumPy shape like 1,8,8,3, got '" +
-                        std::string(text) + "'");
-    }
-    shape.push_back(value);
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
-  }
-  return shape;
 }
 
 std::pair<float, float> parse_range(std::string_view text) {
@@ -248,7 +219,8 @@ int main(int argc, char** argv) {
         throw usage_error("--input " + e.name + "=FILE.npy is missing (every input needs a file, or none)");
       }
       if (shape != shape_texts.end()) {
-        random_dims.push_back(host::to_openvx_dims(parse_shape(e.name, shape->second)));
+        const auto dims = host::parse_numpy_shape("--shape", e.name, shape->second, "1,8,8,3");
+        random_dims.push_back(host::to_openvx_dims(dims));
         random_types.push_back(float_type);
       } else if (have_files) {
         random_dims.push_back(from_files.inputs.back().dims);
@@ -315,7 +287,7 @@ int main(int argc, char** argv) {
     return failed == 0 ? 0 : exit_fail;
   } catch (const usage_error& e) {
     std::fflush(stdout);
-    std::fprintf(stderr, "rknnop-parity: %s\n", e.what());
+    std::fprintf(stderr, "rknnop-parity: %s\n", e.detail().c_str());
     return exit_usage;
   } catch (const host::error& e) {
     std::fflush(stdout);

@@ -5,6 +5,7 @@
 //              [--tensor-type VX_TYPE_FLOAT16] [--describe] [--vx file.vx]
 // Every failure is one line "rknnop-run: ..." and a non-zero exit status.
 
+#include <rknnop/host/cli.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/session.hpp>
@@ -18,11 +19,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
-#include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -32,45 +30,6 @@ using namespace rknnop::host;
 struct failure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-std::pair<std::string, std::string> split_assignment(std::string_view option, std::string_view text,
-                                                     std::string_view value_hint) {
-  const auto eq = text.find('=');
-  if (eq == std::string_view::npos || eq == 0)
-    throw failure(fmt::format("{} '{}': expected NAME={}", option, text, value_hint));
-  return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
-}
-
-// Each NAME at most once per option.
-std::vector<std::pair<std::string, std::string>> assignments(std::string_view option,
-                                                             const std::vector<std::string> &texts,
-                                                             std::string_view value_hint) {
-  std::vector<std::pair<std::string, std::string>> out;
-  std::set<std::string> seen;
-  for (const std::string &t : texts) {
-    auto pair = split_assignment(option, t, value_hint);
-    if (!seen.insert(pair.first).second) throw failure(fmt::format("{} '{}' given twice", option, pair.first));
-    out.push_back(std::move(pair));
-  }
-  return out;
-}
-
-std::vector<std::size_t> parse_shape(std::string_view name, std::string_view text) {
-  std::vector<std::size_t> shape;
-  std::string_view rest = text;
-  while (true) {
-    const auto comma = rest.find(',');
-    const std::string_view item = rest.substr(0, comma);
-    std::size_t value = 0;
-    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size())
-      throw failure(fmt::format("--output-shape '{}': expected a NumPy shape like 1,32,32,3, got '{}'", name, text));
-    shape.push_back(value);
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
-  }
-  return shape;
-}
 
 std::string status_line(const step_report &s) {
   if (!s.called) return fmt::format("{:<13} not called (no callback)", s.step);
@@ -124,10 +83,10 @@ int main(int argc, char **argv) {
       if (!tensor_type) throw failure(fmt::format("--tensor-type '{}': not a VX type name", tensor_type_name));
     }
     // Parse the command line fully before loading, so syntax errors come first.
-    const auto input_list = assignments("--input", inputs, "FILE.npy");
-    const auto param_list = assignments("--param", params, "VALUE");
-    const auto output_list = assignments("--output", outputs, "FILE.npy");
-    const auto shape_list = assignments("--output-shape", output_shapes, "1,32,32,3");
+    const auto input_list = parse_assignments("--input", inputs, "FILE.npy");
+    const auto param_list = parse_assignments("--param", params, "VALUE");
+    const auto output_list = parse_assignments("--output", outputs, "FILE.npy");
+    const auto shape_list = parse_assignments("--output-shape", output_shapes, "1,32,32,3");
 
     session s = session::load(op_path, options);
     if (s.op().port_order_warning) fmt::print(stderr, "rknnop-run: warning: {}\n", *s.op().port_order_warning);
@@ -149,7 +108,8 @@ int main(int argc, char **argv) {
 #endif
     for (const auto &[name, file] : input_list) s.set_input(name, std::filesystem::path(file), tensor_type);
     for (const auto &[name, value] : param_list) s.set_param(name, std::string_view(value));
-    for (const auto &[name, text] : shape_list) s.set_output_shape(name, parse_shape(name, text));
+    for (const auto &[name, text] : shape_list)
+      s.set_output_shape(name, parse_numpy_shape("--output-shape", name, text, "1,32,32,3", zero_dims::allowed));
     for (const auto &[name, file] : output_list) {
       const auto &outs = s.op().outputs;
       if (std::none_of(outs.begin(), outs.end(), [&](const op_yml_entry &e) { return e.name == name; })) {

@@ -5,6 +5,8 @@
 // "RKNN\0\0\0\0", u64 LE version (1 or 2), then sections `u64 LE length + bytes` back to back.
 // Version 2: shader, x86-64 .so, aarch64 .so, armhf .so, op.yml, .py. Version 1: no armhf section.
 
+#include <rknnop/container.hpp> // the byte layout and the section enum
+
 #include <array>       // std::array
 #include <cstddef>     // std::size_t
 #include <cstdint>     // std::uint8_t, std::uint64_t
@@ -15,20 +17,26 @@
 
 namespace rknnop::host {
 
-/// What a section of the container holds; the enumerator order is the version-2 file order.
-enum class section_kind { shader, lib_x86_64, lib_aarch64, lib_armhf, op_yml, op_py };
+/// What a section of the container holds; the enumerator order is the version-2 file order. The
+/// same enum as the emitter's (one byte layout, <rknnop/container.hpp>).
+using section_kind = container_format::section;
 
-inline constexpr std::array<section_kind, 6> all_section_kinds{
-    section_kind::shader,    section_kind::lib_x86_64, section_kind::lib_aarch64,
-    section_kind::lib_armhf, section_kind::op_yml,     section_kind::op_py};
+/// Every section kind, in the version-2 file order.
+inline constexpr auto all_section_kinds = [] {
+  std::array<section_kind, container_format::section_count> kinds{};
+  for (std::size_t i = 0; i < kinds.size(); ++i) kinds[i] = static_cast<section_kind>(i);
+  return kinds;
+}();
 
 /// Human name used in diagnostics ("aarch64 library").
-[[nodiscard]] std::string_view section_description(section_kind kind) noexcept;
+[[nodiscard]] constexpr std::string_view section_description(section_kind kind) noexcept {
+  return container_format::description(kind);
+}
 
 /// The sections a container of this version holds, in file order. Empty for unknown versions.
-[[nodiscard]] std::span<const section_kind> section_layout(std::uint64_t version) noexcept;
-
-inline constexpr std::array<std::uint8_t, 8> container_magic{'R', 'K', 'N', 'N', 0, 0, 0, 0};
+[[nodiscard]] constexpr std::span<const section_kind> section_layout(std::uint64_t version) noexcept {
+  return container_format::layout(version);
+}
 
 struct container {
   std::uint64_t version = 2;

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Command-line syntax shared by the tools (rknnop-run, rknnop-parity): NAME=VALUE options and
+// NumPy shapes. Mistakes throw usage_error, so a tool can tell them from a failure of the op.
+
+#include <rknnop/host/error.hpp>
+
+#include <cstddef>      // std::size_t
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
+
+namespace rknnop::host {
+
+/// A mistake on the command line (what() starts with "rknnop: ", detail() names the option).
+class usage_error : public error {
+public:
+  using error::error;
+};
+
+/// One `NAME=VALUE` option.
+struct assignment {
+  std::string name;
+  std::string value;
+  friend bool operator==(const assignment&, const assignment&) = default;
+};
+
+/// Splits each of `texts` (the values of `option`, e.g. "--input") at its first '=', in command-line
+/// order. Throws usage_error "<option> '<text>': expected NAME=<value_hint>" for a text without a
+/// name, and "<option> '<NAME>' given twice" when a NAME repeats.
+[[nodiscard]] std::vector<assignment> parse_assignments(std::string_view option, const std::vector<std::string>& texts,
+                                                        std::string_view value_hint);
+
+/// Whether a NumPy shape may hold a zero dimension (an empty array).
+enum class zero_dims : bool { rejected, allowed };
+
+/// Parses a NumPy shape "1,32,32,3" given to `option` for the input or output `name`. Throws
+/// usage_error "<option> '<name>': expected a NumPy shape like <example>, got '<text>'".
+[[nodiscard]] std::vector<std::size_t> parse_numpy_shape(std::string_view option, std::string_view name,
+                                                         std::string_view text, std::string_view example,
+                                                         zero_dims zeros = zero_dims::rejected);
+
+}  // namespace rknnop::host
