@@ -155,17 +155,10 @@ inline std::string yaml_key(std::string_view name) {
   return std::string(name);
 }
 
+// "float16": the dtype spelling of a tensor element type in op.yml's details; "?" for others.
 constexpr std::string_view dtype_name(vx_enum type) noexcept {
-  switch (type) {
-    case VX_TYPE_FLOAT16: return "float16";
-    case VX_TYPE_FLOAT32: return "float32";
-    case VX_TYPE_INT8: return "int8";
-    case VX_TYPE_UINT8: return "uint8";
-    case VX_TYPE_INT16: return "int16";
-    case VX_TYPE_UINT16: return "uint16";
-    case VX_TYPE_INT32: return "int32";
-    default: return "?";
-  }
+  const vx_type_info* row = find_vx_type(type);
+  return row != nullptr && row->dtype != nullptr ? std::string_view(row->dtype) : std::string_view("?");
 }
 
 // The type written in op.yml for a field.

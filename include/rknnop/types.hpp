@@ -92,15 +92,8 @@ template <> struct element_dtype<std::int32_t> : std::integral_constant<vx_enum,
 template <class T>
 concept tensor_element = requires { element_dtype<T>::value; };
 
-constexpr std::size_t dtype_size(vx_enum type) noexcept {
-  switch (type) {
-    case VX_TYPE_INT8: case VX_TYPE_UINT8: case VX_TYPE_CHAR: return 1;
-    case VX_TYPE_INT16: case VX_TYPE_UINT16: case VX_TYPE_FLOAT16: return 2;
-    case VX_TYPE_INT32: case VX_TYPE_UINT32: case VX_TYPE_FLOAT32: case VX_TYPE_BOOL: return 4;
-    case VX_TYPE_INT64: case VX_TYPE_UINT64: case VX_TYPE_FLOAT64: return 8;
-    default: return 0;
-  }
-}
+// Bytes of a tensor element or scalar value (BOOL: 4); 0 for anything else.
+constexpr std::size_t dtype_size(vx_enum type) noexcept { return vx_type_size(type, vx_use_scalar); }
 
 // Scalar param types -> VX scalar type (and the exact storage size the driver copies).
 template <class T>

@@ -54,20 +54,6 @@ void graph::deinitialize_nodes() noexcept {
   }
 }
 
-const char *type_name(vx_enum type) noexcept {
-  switch (type) {
-  case VX_TYPE_FLOAT16: return "FLOAT16";
-  case VX_TYPE_FLOAT32: return "FLOAT32";
-  case VX_TYPE_INT8: return "INT8";
-  case VX_TYPE_UINT8: return "UINT8";
-  case VX_TYPE_INT16: return "INT16";
-  case VX_TYPE_UINT16: return "UINT16";
-  case VX_TYPE_INT32: return "INT32";
-  case VX_TYPE_INVALID: return "unknown";
-  default: return "unsupported";
-  }
-}
-
 std::string dims_text(vx_uint32 ndims, const vx_uint32 *dims) {
   std::string text = "[";
   for (vx_uint32 i = 0; i < ndims; ++i) {

@@ -4,6 +4,8 @@
 
 #include "object.hpp"
 
+#include <rknnop/detail/vx_types.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -15,15 +17,26 @@ namespace rknnop::runtime {
 
 inline constexpr vx_uint32 max_tensor_dims = 6;
 
+// The VX type facts come from the one table (include/rknnop/detail/vx_types.hpp).
 // Element size of a tensor data type; 0 if tensors of that type are not supported.
-vx_size tensor_element_size(vx_enum data_type) noexcept;
+inline vx_size tensor_element_size(vx_enum data_type) noexcept {
+  return detail::vx_type_size(data_type, detail::vx_use_tensor);
+}
 // Size of a scalar type; 0 if scalars of that type cannot be created (as on the board).
-vx_size scalar_type_size(vx_enum data_type) noexcept;
+inline vx_size scalar_type_size(vx_enum data_type) noexcept {
+  return detail::vx_type_size(data_type, detail::vx_use_scalar);
+}
 // Size of an array item type; 0 if unsupported.
-vx_size array_item_size(vx_enum item_type) noexcept;
-
-// "FLOAT16" ("unknown" for VX_TYPE_INVALID) and "[3, 64, 64, 1]", for the runtime's log messages.
-const char *type_name(vx_enum type) noexcept;
+inline vx_size array_item_size(vx_enum item_type) noexcept {
+  return detail::vx_type_size(item_type, detail::vx_use_array);
+}
+// "FLOAT16" ("unknown" for VX_TYPE_INVALID, "unsupported" for a type no tensor holds), for log messages.
+inline const char *type_name(vx_enum type) noexcept {
+  if (type == VX_TYPE_INVALID) return "unknown";
+  const detail::vx_type_info *row = detail::find_vx_type(type);
+  return row != nullptr && row->is(detail::vx_use_tensor) ? row->short_name() : "unsupported";
+}
+// "[3, 64, 64, 1]", for the runtime's log messages.
 std::string dims_text(vx_uint32 ndims, const vx_uint32 *dims);
 
 struct aligned_free {

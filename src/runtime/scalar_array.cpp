@@ -9,42 +9,6 @@
 
 namespace rknnop::runtime {
 
-vx_size scalar_type_size(vx_enum data_type) noexcept {
-  switch (data_type) {
-  case VX_TYPE_CHAR:
-  case VX_TYPE_INT8:
-  case VX_TYPE_UINT8:
-  case VX_TYPE_BOOL8:
-    return 1;
-  case VX_TYPE_INT16:
-  case VX_TYPE_UINT16:
-  case VX_TYPE_FLOAT16:
-    return 2;
-  case VX_TYPE_INT32:
-  case VX_TYPE_UINT32:
-  case VX_TYPE_FLOAT32:
-  case VX_TYPE_BOOL:
-    return 4;
-  case VX_TYPE_INT64:
-  case VX_TYPE_UINT64:
-  case VX_TYPE_FLOAT64:
-    return 8;
-  default:  // ENUM and SIZE included: the board runtime cannot create them
-    return 0;
-  }
-}
-
-vx_size array_item_size(vx_enum item_type) noexcept {
-  switch (item_type) {
-  case VX_TYPE_ENUM:
-    return sizeof(vx_enum);
-  case VX_TYPE_SIZE:
-    return sizeof(vx_size);
-  default:
-    return scalar_type_size(item_type);
-  }
-}
-
 }  // namespace rknnop::runtime
 
 using namespace rknnop::runtime;

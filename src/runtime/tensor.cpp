@@ -12,23 +12,6 @@
 
 namespace rknnop::runtime {
 
-vx_size tensor_element_size(vx_enum data_type) noexcept {
-  switch (data_type) {
-  case VX_TYPE_INT8:
-  case VX_TYPE_UINT8:
-    return 1;
-  case VX_TYPE_INT16:
-  case VX_TYPE_UINT16:
-  case VX_TYPE_FLOAT16:
-    return 2;
-  case VX_TYPE_INT32:
-  case VX_TYPE_FLOAT32:
-    return 4;
-  default:
-    return 0;
-  }
-}
-
 void aligned_free::operator()(std::byte *p) const noexcept {
   ::operator delete[](p, std::align_val_t{64});
 }

@@ -171,20 +171,6 @@ constexpr std::size_t status_words = 8;
 
 } // namespace
 
-std::size_t tensor_element_size(vx_type t) noexcept {
-  switch (t) {
-  case vx_type::int8:
-  case vx_type::uint8: return 1;
-  case vx_type::int16:
-  case vx_type::uint16:
-  case vx_type::float16: return 2;
-  case vx_type::int32:
-  case vx_type::uint32:
-  case vx_type::float32: return 4;
-  default: return 0;
-  }
-}
-
 // ------------------------------------------------------------------------------------------------
 struct executor::impl {
   bool available = false;

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 // VX type names and the shader signature check (no OpenCL involved).
 #include <rknnop/host/vxc.hpp>
-#include <rknnop/openvx.h> // only to pin vx_type's values to the C declarations
 
 #include "shader_parse.hpp"
 
 #include <algorithm> // std::find, std::transform
-#include <array>
 #include <cctype>    // std::tolower
 #include <cstdio>    // std::snprintf
 #include <fstream>   // check_signature_file
@@ -15,55 +13,12 @@
 
 namespace rknnop::vxc {
 
-static_assert(static_cast<int>(vx_type::char_) == VX_TYPE_CHAR && static_cast<int>(vx_type::int8) == VX_TYPE_INT8 &&
-              static_cast<int>(vx_type::uint8) == VX_TYPE_UINT8 && static_cast<int>(vx_type::int16) == VX_TYPE_INT16 &&
-              static_cast<int>(vx_type::uint16) == VX_TYPE_UINT16 &&
-              static_cast<int>(vx_type::int32) == VX_TYPE_INT32 &&
-              static_cast<int>(vx_type::uint32) == VX_TYPE_UINT32 &&
-              static_cast<int>(vx_type::int64) == VX_TYPE_INT64 &&
-              static_cast<int>(vx_type::uint64) == VX_TYPE_UINT64 &&
-              static_cast<int>(vx_type::float32) == VX_TYPE_FLOAT32 &&
-              static_cast<int>(vx_type::float64) == VX_TYPE_FLOAT64 &&
-              static_cast<int>(vx_type::float16) == VX_TYPE_FLOAT16 &&
-              static_cast<int>(vx_type::bool_) == VX_TYPE_BOOL && static_cast<int>(vx_type::array) == VX_TYPE_ARRAY &&
-              static_cast<int>(vx_type::tensor) == VX_TYPE_TENSOR,
-              "rknnop: rknnop::vxc::vx_type must carry the VX_TYPE_* values of rknnop/openvx.h");
-
 namespace {
 
-struct type_row {
-  vx_type type;
-  std::string_view name;
-  std::size_t size;
-  std::array<std::string_view, 2> opencl; // preferred first; "" = none
-};
+using ::rknnop::detail::vx_type_info;
 
-// Scalar sizes are what the runtime copies (vx_bool is a 4-byte enum). FLOAT16 scalars are 16-bit
-// values, so only `half` can receive them; BOOL arrives as 32 bits: int, or bool (4 bytes on the NPU).
-constexpr std::array<type_row, 16> type_table{{
-    {vx_type::char_, "VX_TYPE_CHAR", 1, {"char", ""}},
-    {vx_type::int8, "VX_TYPE_INT8", 1, {"char", ""}},
-    {vx_type::uint8, "VX_TYPE_UINT8", 1, {"uchar", ""}},
-    {vx_type::int16, "VX_TYPE_INT16", 2, {"short", ""}},
-    {vx_type::uint16, "VX_TYPE_UINT16", 2, {"ushort", ""}},
-    {vx_type::int32, "VX_TYPE_INT32", 4, {"int", ""}},
-    {vx_type::uint32, "VX_TYPE_UINT32", 4, {"uint", ""}},
-    {vx_type::int64, "VX_TYPE_INT64", 8, {"long", ""}},
-    {vx_type::uint64, "VX_TYPE_UINT64", 8, {"ulong", ""}},
-    {vx_type::float32, "VX_TYPE_FLOAT32", 4, {"float", ""}},
-    {vx_type::float64, "VX_TYPE_FLOAT64", 8, {"double", ""}},
-    {vx_type::float16, "VX_TYPE_FLOAT16", 2, {"half", ""}},
-    {vx_type::bool_, "VX_TYPE_BOOL", 4, {"int", "bool"}},
-    {vx_type::array, "VX_TYPE_ARRAY", 0, {"", ""}},
-    {vx_type::tensor, "VX_TYPE_TENSOR", 0, {"", ""}},
-    {vx_type::invalid, "VX_TYPE_INVALID", 0, {"", ""}},
-}};
-
-const type_row* find_row(vx_type type) noexcept {
-  for (const auto& row : type_table) {
-    if (row.type == type) return &row;
-  }
-  return nullptr;
+const vx_type_info* find_row(vx_type type) noexcept {
+  return ::rknnop::detail::find_vx_type(static_cast<std::int32_t>(type));
 }
 
 std::string lower(std::string_view s) {
@@ -136,7 +91,7 @@ bool matches(const expected_entry& e, const shader_argument& a) {
 } // namespace
 
 std::string vx_type_name(vx_type type) {
-  if (const type_row* row = find_row(type)) return std::string(row->name);
+  if (const vx_type_info* row = find_row(type)) return row->name;
   char buf[32];
   std::snprintf(buf, sizeof buf, "VX_TYPE_<0x%X>", static_cast<unsigned>(type));
   return buf;
@@ -146,22 +101,25 @@ std::optional<vx_type> vx_type_from_name(std::string_view name) {
   std::string upper;
   for (char c : name) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (upper.rfind("VX_TYPE_", 0) != 0) upper = "VX_TYPE_" + upper;
-  for (const auto& row : type_table) {
-    if (row.name == upper && row.type != vx_type::invalid) return row.type;
-  }
-  return std::nullopt;
+  const vx_type_info* row = ::rknnop::detail::find_vx_type(upper.data(), upper.size());
+  if (row == nullptr || !row->is(::rknnop::detail::vx_use_op_yml)) return std::nullopt;
+  return static_cast<vx_type>(row->value);
 }
 
 std::size_t vx_type_size(vx_type type) noexcept {
-  const type_row* row = find_row(type);
-  return row ? row->size : 0;
+  const vx_type_info* row = find_row(type);
+  return row != nullptr && row->opencl != nullptr ? row->size : 0;
+}
+
+std::size_t tensor_element_size(vx_type type) noexcept {
+  return ::rknnop::detail::tensor_element_size(static_cast<std::int32_t>(type));
 }
 
 std::vector<std::string_view> opencl_scalar_types(vx_type type) {
   std::vector<std::string_view> out;
-  if (const type_row* row = find_row(type)) {
-    for (std::string_view t : row->opencl) {
-      if (!t.empty()) out.push_back(t);
+  if (const vx_type_info* row = find_row(type)) {
+    for (const char* t : {row->opencl, row->opencl_alt}) {
+      if (t != nullptr) out.push_back(t);
     }
   }
   return out;

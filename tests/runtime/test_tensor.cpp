@@ -15,8 +15,8 @@ namespace {
 using runtime_tensor = context_test;
 
 TEST_F(runtime_tensor, creates_every_supported_type) {
-  const vx_enum types[] = {VX_TYPE_FLOAT16, VX_TYPE_FLOAT32, VX_TYPE_INT8, VX_TYPE_UINT8,
-                           VX_TYPE_INT16,   VX_TYPE_UINT16,  VX_TYPE_INT32};
+  const vx_enum types[] = {VX_TYPE_FLOAT16, VX_TYPE_FLOAT32, VX_TYPE_INT8,  VX_TYPE_UINT8,
+                           VX_TYPE_INT16,   VX_TYPE_UINT16,  VX_TYPE_INT32, VX_TYPE_UINT32};
   vx_uint32 dims[3] = {2, 3, 4};
   for (vx_enum type : types) {
     vx_tensor t = vxCreateTensor(ctx, 3, dims, type, 0);
@@ -30,8 +30,7 @@ TEST_F(runtime_tensor, creates_every_supported_type) {
 
 TEST_F(runtime_tensor, rejects_unsupported_types_ranks_and_sizes) {
   vx_uint32 dims[7] = {2, 2, 2, 2, 2, 2, 2};
-  for (vx_enum type : {VX_TYPE_FLOAT64, VX_TYPE_INT64, VX_TYPE_UINT32, VX_TYPE_BOOL, VX_TYPE_CHAR,
-                       VX_TYPE_INVALID, 0x7777})
+  for (vx_enum type : {VX_TYPE_FLOAT64, VX_TYPE_INT64, VX_TYPE_BOOL, VX_TYPE_CHAR, VX_TYPE_INVALID, 0x7777})
     EXPECT_EQ(vxCreateTensor(ctx, 2, dims, type, 0), nullptr) << type;
   EXPECT_EQ(vxCreateTensor(ctx, 0, dims, VX_TYPE_FLOAT32, 0), nullptr);
   EXPECT_EQ(vxCreateTensor(ctx, 7, dims, VX_TYPE_FLOAT32, 0), nullptr);

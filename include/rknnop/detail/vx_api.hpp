@@ -4,6 +4,7 @@
 // The one header that includes OpenVX declarations: rknnop's own (default) or the vendor's.
 
 #include <rknnop/config.hpp>
+#include <rknnop/detail/vx_types.hpp>  // vx_type_name, vx_bool_size
 
 #include <cstddef>  // offsetof
 #include <cstdint>  // std::uint32_t
@@ -72,33 +73,7 @@ static_assert(offsetof(vx_kernel_description_t, initialize) == 284);
 static_assert(offsetof(vx_kernel_description_t, deinitialize) == 288);
 static_assert(sizeof(vx_kernel_execution_parameters_t) == 52);
 #endif
-static_assert(sizeof(vx_bool) == 4, "rknnop: vx_bool is a 4-byte enum on the VSI driver");
-
-// Human-readable VX type names for diagnostics, op.yml and Python emission.
-constexpr const char* vx_type_name(vx_enum type) noexcept {
-  switch (type) {
-    case VX_TYPE_INVALID: return "VX_TYPE_INVALID";
-    case VX_TYPE_CHAR: return "VX_TYPE_CHAR";
-    case VX_TYPE_INT8: return "VX_TYPE_INT8";
-    case VX_TYPE_UINT8: return "VX_TYPE_UINT8";
-    case VX_TYPE_INT16: return "VX_TYPE_INT16";
-    case VX_TYPE_UINT16: return "VX_TYPE_UINT16";
-    case VX_TYPE_INT32: return "VX_TYPE_INT32";
-    case VX_TYPE_UINT32: return "VX_TYPE_UINT32";
-    case VX_TYPE_INT64: return "VX_TYPE_INT64";
-    case VX_TYPE_UINT64: return "VX_TYPE_UINT64";
-    case VX_TYPE_FLOAT16: return "VX_TYPE_FLOAT16";
-    case VX_TYPE_FLOAT32: return "VX_TYPE_FLOAT32";
-    case VX_TYPE_FLOAT64: return "VX_TYPE_FLOAT64";
-    case VX_TYPE_ENUM: return "VX_TYPE_ENUM";
-    case VX_TYPE_SIZE: return "VX_TYPE_SIZE";
-    case VX_TYPE_BOOL: return "VX_TYPE_BOOL";
-    case VX_TYPE_SCALAR: return "VX_TYPE_SCALAR";
-    case VX_TYPE_ARRAY: return "VX_TYPE_ARRAY";
-    case VX_TYPE_TENSOR: return "VX_TYPE_TENSOR";
-    default: return "VX_TYPE_<unknown>";
-  }
-}
+static_assert(sizeof(vx_bool) == vx_bool_size, "rknnop: vx_bool is a 4-byte enum on the VSI driver");
 
 }  // namespace rknnop::detail
 

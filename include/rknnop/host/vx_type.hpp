@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// VX type names as written in op.yml ("VX_TYPE_INT32") and their numeric vx_type_e values.
+// VX type names as written in op.yml ("VX_TYPE_INT32") and their numeric vx_type_e values: the host
+// library's view of the one table, include/rknnop/detail/vx_types.hpp.
+
+#include <rknnop/detail/vx_types.hpp>
 
 #include <cstddef>     // std::size_t
 #include <cstdint>     // std::int32_t
@@ -10,34 +13,27 @@
 
 namespace rknnop::host {
 
-namespace vx_type {
-inline constexpr std::int32_t char_ = 0x001;
-inline constexpr std::int32_t int8 = 0x002;
-inline constexpr std::int32_t uint8 = 0x003;
-inline constexpr std::int32_t int16 = 0x004;
-inline constexpr std::int32_t uint16 = 0x005;
-inline constexpr std::int32_t int32 = 0x006;
-inline constexpr std::int32_t uint32 = 0x007;
-inline constexpr std::int32_t int64 = 0x008;
-inline constexpr std::int32_t uint64 = 0x009;
-inline constexpr std::int32_t float32 = 0x00A;
-inline constexpr std::int32_t float64 = 0x00B;
-inline constexpr std::int32_t enum_ = 0x00C;
-inline constexpr std::int32_t size = 0x00D;
-inline constexpr std::int32_t float16 = 0x00F;
-inline constexpr std::int32_t bool_ = 0x010;
-inline constexpr std::int32_t scalar = 0x80D;
-inline constexpr std::int32_t array = 0x80E;
-inline constexpr std::int32_t tensor = 0x815;
-} // namespace vx_type
+namespace vx_type = ::rknnop::detail::vx_type_value;
 
-/// "VX_TYPE_INT32" -> 0x6 for every name rknnop knows (scalars incl. ENUM/SIZE, ARRAY, SCALAR, TENSOR).
-[[nodiscard]] std::optional<std::int32_t> vx_type_from_name(std::string_view name) noexcept;
-/// 0x6 -> "VX_TYPE_INT32"; "" for unknown values.
-[[nodiscard]] std::string_view vx_type_name(std::int32_t type) noexcept;
+/// "VX_TYPE_INT32" -> 0x6 for every name op.yml may use (scalars incl. ENUM/SIZE, ARRAY, SCALAR, TENSOR).
+[[nodiscard]] constexpr std::optional<std::int32_t> vx_type_from_name(std::string_view name) noexcept {
+  const detail::vx_type_info *row = detail::find_vx_type(name.data(), name.size());
+  if (row == nullptr || !row->is(detail::vx_use_op_yml)) return std::nullopt;
+  return row->value;
+}
+/// 0x6 -> "VX_TYPE_INT32" for the types op.yml may name; "" for others.
+[[nodiscard]] constexpr std::string_view vx_type_name(std::int32_t type) noexcept {
+  const detail::vx_type_info *row = detail::find_vx_type(type);
+  return row != nullptr && row->is(detail::vx_use_op_yml) ? std::string_view(row->name) : std::string_view();
+}
 /// The scalar types the board runtime can create for a param (docs/runtime.md §3): CHAR..FLOAT64, FLOAT16, BOOL.
-[[nodiscard]] bool is_param_scalar_type(std::int32_t type) noexcept;
-/// Bytes a scalar of this type occupies (BOOL is a 4-byte enum); 0 for non-scalars.
-[[nodiscard]] std::size_t vx_scalar_size(std::int32_t type) noexcept;
+[[nodiscard]] constexpr bool is_param_scalar_type(std::int32_t type) noexcept {
+  const detail::vx_type_info *row = detail::find_vx_type(type);
+  return row != nullptr && row->is(detail::vx_use_scalar) && row->is(detail::vx_use_op_yml);
+}
+/// Bytes a scalar or array item of this type occupies (BOOL is a 4-byte enum); 0 for objects.
+[[nodiscard]] constexpr std::size_t vx_scalar_size(std::int32_t type) noexcept {
+  return detail::vx_type_size(type, detail::vx_use_array);
+}
 
 } // namespace rknnop::host

@@ -44,6 +44,8 @@
 //  - Kernels are renamed in the translation (`exp` would clash with the built-in); the shader's own
 //    line numbers survive through #line, so compiler errors point at the .vx.
 
+#include <rknnop/detail/vx_types.hpp> // the VX type table
+
 #include <array>       // execution_parameters' per-dimension arrays
 #include <cstddef>     // std::byte, std::size_t
 #include <cstdint>     // fixed-width dims, items, VX enum values
@@ -61,31 +63,32 @@
 
 namespace rknnop::vxc {
 
-// VX_TYPE_* values the parameter tables and tensors use (numerically identical to openvx.h).
+// VX_TYPE_* values the parameter tables and tensors use (from include/rknnop/detail/vx_types.hpp).
 enum class vx_type : std::int32_t {
-  invalid = 0x000,
-  char_ = 0x001,
-  int8 = 0x002,
-  uint8 = 0x003,
-  int16 = 0x004,
-  uint16 = 0x005,
-  int32 = 0x006,
-  uint32 = 0x007,
-  int64 = 0x008,
-  uint64 = 0x009,
-  float32 = 0x00A,
-  float64 = 0x00B,
-  float16 = 0x00F,
-  bool_ = 0x010,
-  array = 0x80E,
-  tensor = 0x815,
+  invalid = ::rknnop::detail::vx_type_value::invalid,
+  char_ = ::rknnop::detail::vx_type_value::char_,
+  int8 = ::rknnop::detail::vx_type_value::int8,
+  uint8 = ::rknnop::detail::vx_type_value::uint8,
+  int16 = ::rknnop::detail::vx_type_value::int16,
+  uint16 = ::rknnop::detail::vx_type_value::uint16,
+  int32 = ::rknnop::detail::vx_type_value::int32,
+  uint32 = ::rknnop::detail::vx_type_value::uint32,
+  int64 = ::rknnop::detail::vx_type_value::int64,
+  uint64 = ::rknnop::detail::vx_type_value::uint64,
+  float32 = ::rknnop::detail::vx_type_value::float32,
+  float64 = ::rknnop::detail::vx_type_value::float64,
+  float16 = ::rknnop::detail::vx_type_value::float16,
+  bool_ = ::rknnop::detail::vx_type_value::bool_,
+  array = ::rknnop::detail::vx_type_value::array,
+  tensor = ::rknnop::detail::vx_type_value::tensor,
 };
 
 // "VX_TYPE_BOOL" etc.; "VX_TYPE_<0x..>" for values outside the enum.
 [[nodiscard]] std::string vx_type_name(vx_type type);
 // Parses "VX_TYPE_FLOAT32" (also accepts the lower-case suffix "float32").
 [[nodiscard]] std::optional<vx_type> vx_type_from_name(std::string_view name);
-// Bytes of a scalar of this type as the runtime copies it (BOOL: 4), 0 for non-scalars.
+// Bytes of a scalar of this type as the runtime copies it (BOOL: 4); 0 for types that cannot reach a
+// shader (no OpenCL spelling: objects, ENUM, SIZE, BOOL8).
 [[nodiscard]] std::size_t vx_type_size(vx_type type) noexcept;
 // Bytes per element of a tensor of this dtype; 0 for types a tensor cannot hold.
 [[nodiscard]] std::size_t tensor_element_size(vx_type type) noexcept;

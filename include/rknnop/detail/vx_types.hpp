@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The one table of VX types (docs/abi.md §7): value, name, element size, C++ type, op.yml, dtype and
+// OpenCL spellings. Used by the SDK, the host runtime, the host library, vxc and the emitter; every
+// other list of VX types derives from it. Standard library only (no OpenVX header, no fmt), so that
+// host code without OpenVX declarations can use it; tests/core/test_vx_types.cpp pins it to openvx.h.
+
+#include <rknnop/config.hpp>
+
+#include <cstddef>  // std::size_t
+#include <cstdint>  // std::int32_t, the fixed-width C++ types of the table
+
+namespace rknnop {
+class float16;  // <rknnop/float16.hpp>: the C++ type of VX_TYPE_FLOAT16 (a user type: not hidden)
+}
+
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
+namespace rknnop::detail {
+
+// vx_type_e values (docs/abi.md §7), for code that has no OpenVX header.
+namespace vx_type_value {
+inline constexpr std::int32_t invalid = 0x000;
+inline constexpr std::int32_t char_ = 0x001;
+inline constexpr std::int32_t int8 = 0x002;
+inline constexpr std::int32_t uint8 = 0x003;
+inline constexpr std::int32_t int16 = 0x004;
+inline constexpr std::int32_t uint16 = 0x005;
+inline constexpr std::int32_t int32 = 0x006;
+inline constexpr std::int32_t uint32 = 0x007;
+inline constexpr std::int32_t int64 = 0x008;
+inline constexpr std::int32_t uint64 = 0x009;
+inline constexpr std::int32_t float32 = 0x00A;
+inline constexpr std::int32_t float64 = 0x00B;
+inline constexpr std::int32_t enum_ = 0x00C;
+inline constexpr std::int32_t size = 0x00D;
+inline constexpr std::int32_t float16 = 0x00F;
+inline constexpr std::int32_t bool_ = 0x010;
+inline constexpr std::int32_t bool8 = 0x011;  // VSI only
+inline constexpr std::int32_t scalar = 0x80D;
+inline constexpr std::int32_t array = 0x80E;
+inline constexpr std::int32_t tensor = 0x815;
+}  // namespace vx_type_value
+
+// What a type may be used for. A type can be several of these.
+enum vx_type_use : unsigned {
+  vx_use_none = 0,
+  vx_use_tensor = 1U << 0,  // a tensor's element type (the host runtime creates tensors of it)
+  vx_use_scalar = 1U << 1,  // the board runtime can create a scalar of it (docs/runtime.md §3)
+  vx_use_array = 1U << 2,   // an array's item type
+  vx_use_op_yml = 1U << 3,  // op.yml may name it (docs/op-yml.md §2); its op.yml spelling is `name`
+};
+
+struct vx_type_info {
+  std::int32_t value;
+  const char* name;       // "VX_TYPE_FLOAT16": diagnostics, op.yml, the Python class
+  std::size_t size;       // bytes of one element or scalar as the runtime copies it; 0 for objects
+  unsigned use;           // vx_type_use bits
+  const char* dtype;      // "float16": NumPy-style spelling of a tensor element type; nullptr otherwise
+  const char* opencl;     // OpenCL C type a shader declares for a scalar, preferred first; nullptr: none
+  const char* opencl_alt; // a second accepted OpenCL type; nullptr: none
+
+  [[nodiscard]] constexpr bool is(vx_type_use u) const noexcept { return (use & u) != 0; }
+  [[nodiscard]] constexpr const char* short_name() const noexcept { return name + 8; }  // "FLOAT16"
+};
+
+// The fact "a vx_bool is 4 bytes" (an enum holding 0 or 1) lives here and only here.
+inline constexpr std::size_t vx_bool_size = 4;
+
+namespace vx_type_detail {
+inline constexpr unsigned tsa = vx_use_tensor | vx_use_scalar | vx_use_array | vx_use_op_yml;
+inline constexpr unsigned sa = vx_use_scalar | vx_use_array | vx_use_op_yml;
+}  // namespace vx_type_detail
+
+// FLOAT16 scalars are 16-bit values, so only `half` receives them; BOOL arrives as 32 bits: `int`, or
+// `bool` (4 bytes on the NPU). ENUM and SIZE: array items and op.yml names, but no creatable scalar.
+inline constexpr vx_type_info vx_type_table[] = {
+    {vx_type_value::invalid, "VX_TYPE_INVALID", 0, vx_use_none, nullptr, nullptr, nullptr},
+    {vx_type_value::char_, "VX_TYPE_CHAR", 1, vx_type_detail::sa, nullptr, "char", nullptr},
+    {vx_type_value::int8, "VX_TYPE_INT8", 1, vx_type_detail::tsa, "int8", "char", nullptr},
+    {vx_type_value::uint8, "VX_TYPE_UINT8", 1, vx_type_detail::tsa, "uint8", "uchar", nullptr},
+    {vx_type_value::int16, "VX_TYPE_INT16", 2, vx_type_detail::tsa, "int16", "short", nullptr},
+    {vx_type_value::uint16, "VX_TYPE_UINT16", 2, vx_type_detail::tsa, "uint16", "ushort", nullptr},
+    {vx_type_value::int32, "VX_TYPE_INT32", 4, vx_type_detail::tsa, "int32", "int", nullptr},
+    {vx_type_value::uint32, "VX_TYPE_UINT32", 4, vx_type_detail::tsa, "uint32", "uint", nullptr},
+    {vx_type_value::int64, "VX_TYPE_INT64", 8, vx_type_detail::sa, nullptr, "long", nullptr},
+    {vx_type_value::uint64, "VX_TYPE_UINT64", 8, vx_type_detail::sa, nullptr, "ulong", nullptr},
+    {vx_type_value::float32, "VX_TYPE_FLOAT32", 4, vx_type_detail::tsa, "float32", "float", nullptr},
+    {vx_type_value::float64, "VX_TYPE_FLOAT64", 8, vx_type_detail::sa, nullptr, "double", nullptr},
+    {vx_type_value::enum_, "VX_TYPE_ENUM", 4, vx_use_array | vx_use_op_yml, nullptr, nullptr, nullptr},
+    {vx_type_value::size, "VX_TYPE_SIZE", sizeof(std::size_t), vx_use_array | vx_use_op_yml, nullptr, nullptr,
+     nullptr},
+    {vx_type_value::float16, "VX_TYPE_FLOAT16", 2, vx_type_detail::tsa, "float16", "half", nullptr},
+    {vx_type_value::bool_, "VX_TYPE_BOOL", vx_bool_size, vx_type_detail::sa, nullptr, "int", "bool"},
+    {vx_type_value::bool8, "VX_TYPE_BOOL8", 1, vx_use_scalar | vx_use_array, nullptr, nullptr, nullptr},
+    {vx_type_value::scalar, "VX_TYPE_SCALAR", 0, vx_use_op_yml, nullptr, nullptr, nullptr},
+    {vx_type_value::array, "VX_TYPE_ARRAY", 0, vx_use_op_yml, nullptr, nullptr, nullptr},
+    {vx_type_value::tensor, "VX_TYPE_TENSOR", 0, vx_use_op_yml, nullptr, nullptr, nullptr},
+};
+
+// The row of a value; nullptr for values outside the table.
+[[nodiscard]] constexpr const vx_type_info* find_vx_type(std::int32_t value) noexcept {
+  for (const vx_type_info& row : vx_type_table)
+    if (row.value == value) return &row;
+  return nullptr;
+}
+
+// The row whose name is `name` ("VX_TYPE_INT32"); nullptr if none. Exact, case-sensitive.
+[[nodiscard]] constexpr const vx_type_info* find_vx_type(const char* name, std::size_t length) noexcept {
+  for (const vx_type_info& row : vx_type_table) {
+    std::size_t i = 0;
+    while (i < length && row.name[i] != '\0' && row.name[i] == name[i]) ++i;
+    if (i == length && row.name[i] == '\0') return &row;
+  }
+  return nullptr;
+}
+
+// "VX_TYPE_INT32"; "VX_TYPE_<unknown>" for values outside the table.
+[[nodiscard]] constexpr const char* vx_type_name(std::int32_t value) noexcept {
+  const vx_type_info* row = find_vx_type(value);
+  return row != nullptr ? row->name : "VX_TYPE_<unknown>";
+}
+
+// Bytes of one value of the type if it has the use, else 0.
+[[nodiscard]] constexpr std::size_t vx_type_size(std::int32_t value, vx_type_use use) noexcept {
+  const vx_type_info* row = find_vx_type(value);
+  return row != nullptr && row->is(use) ? row->size : 0;
+}
+
+// Bytes of one tensor element; 0 for types a tensor cannot hold.
+[[nodiscard]] constexpr std::size_t tensor_element_size(std::int32_t value) noexcept {
+  return vx_type_size(value, vx_use_tensor);
+}
+
+// The C++ type of a VX type, where one exists: vx_cpp_type_t<vx_type_value::int16> is std::int16_t.
+// BOOL's C++ type is bool, whose value travels as a 4-byte vx_bool (vx_bool_size).
+template <std::int32_t Value>
+struct vx_cpp_type {};  // no C++ type (INVALID, ENUM, SIZE, objects)
+// clang-format off
+template <> struct vx_cpp_type<vx_type_value::char_> { using type = char; };
+template <> struct vx_cpp_type<vx_type_value::int8> { using type = std::int8_t; };
+template <> struct vx_cpp_type<vx_type_value::uint8> { using type = std::uint8_t; };
+template <> struct vx_cpp_type<vx_type_value::int16> { using type = std::int16_t; };
+template <> struct vx_cpp_type<vx_type_value::uint16> { using type = std::uint16_t; };
+template <> struct vx_cpp_type<vx_type_value::int32> { using type = std::int32_t; };
+template <> struct vx_cpp_type<vx_type_value::uint32> { using type = std::uint32_t; };
+template <> struct vx_cpp_type<vx_type_value::int64> { using type = std::int64_t; };
+template <> struct vx_cpp_type<vx_type_value::uint64> { using type = std::uint64_t; };
+template <> struct vx_cpp_type<vx_type_value::float32> { using type = float; };
+template <> struct vx_cpp_type<vx_type_value::float64> { using type = double; };
+template <> struct vx_cpp_type<vx_type_value::float16> { using type = ::rknnop::float16; };
+template <> struct vx_cpp_type<vx_type_value::bool_> { using type = bool; };
+// clang-format on
+template <std::int32_t Value>
+using vx_cpp_type_t = typename vx_cpp_type<Value>::type;
+
+}  // namespace rknnop::detail
+
+RKNNOP_DETAIL_END_HIDDEN

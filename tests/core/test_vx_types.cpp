@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// The one VX type table (include/rknnop/detail/vx_types.hpp) against the ABI facts: every check here
+// is a static_assert, so a wrong row fails the build of core_tests.
+#include <rknnop/detail/vx_types.hpp>
+#include <rknnop/host/vx_type.hpp>
+#include <rknnop/host/vxc.hpp>
+#include <rknnop/types.hpp>  // rknnop::dtype, scalar_vx_type, element_dtype; includes openvx.h
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>  // std::size
+#include <string_view>
+#include <type_traits>
+
+namespace {
+
+using namespace rknnop::detail;
+
+constexpr bool same(const char* a, std::string_view b) noexcept { return a != nullptr && b == a; }
+
+// docs/abi.md §7, copied by hand: name, value and element size (0: an object, no element size).
+struct abi_fact {
+  std::string_view name;
+  std::int32_t value;
+  std::size_t size;
+};
+constexpr abi_fact abi_facts[] = {
+    {"VX_TYPE_INVALID", 0x0, 0}, {"VX_TYPE_CHAR", 0x1, 1},      {"VX_TYPE_INT8", 0x2, 1},
+    {"VX_TYPE_UINT8", 0x3, 1},   {"VX_TYPE_INT16", 0x4, 2},     {"VX_TYPE_UINT16", 0x5, 2},
+    {"VX_TYPE_INT32", 0x6, 4},   {"VX_TYPE_UINT32", 0x7, 4},    {"VX_TYPE_INT64", 0x8, 8},
+    {"VX_TYPE_UINT64", 0x9, 8},  {"VX_TYPE_FLOAT32", 0xA, 4},   {"VX_TYPE_FLOAT64", 0xB, 8},
+    {"VX_TYPE_FLOAT16", 0xF, 2}, {"VX_TYPE_BOOL", 0x10, 4},     {"VX_TYPE_SCALAR", 0x80D, 0},
+    {"VX_TYPE_ARRAY", 0x80E, 0}, {"VX_TYPE_TENSOR", 0x815, 0},
+};
+
+constexpr bool table_matches_abi() noexcept {
+  for (const abi_fact& fact : abi_facts) {
+    const vx_type_info* row = find_vx_type(fact.value);
+    if (row == nullptr || !same(row->name, fact.name) || row->size != fact.size) return false;
+    if (find_vx_type(fact.name.data(), fact.name.size()) != row) return false;
+  }
+  return true;
+}
+static_assert(table_matches_abi(), "rknnop: vx_type_table disagrees with docs/abi.md §7 (name, value or size)");
+static_assert(vx_bool_size == 4 && sizeof(vx_bool) == vx_bool_size, "rknnop: a vx_bool is 4 bytes");
+static_assert(find_vx_type(vx_type_value::size)->size == sizeof(vx_size));
+static_assert(find_vx_type(vx_type_value::enum_)->size == sizeof(vx_enum));
+static_assert(find_vx_type(vx_type_value::bool8)->size == 1);
+
+// The values against rknnop/openvx.h (the C declarations); the macro spells each name once.
+#define RKNNOP_TEST_VX_TYPE(T) \
+  static_assert(find_vx_type(T) != nullptr && same(find_vx_type(T)->name, #T), "rknnop: " #T " row")
+RKNNOP_TEST_VX_TYPE(VX_TYPE_INVALID);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_CHAR);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_INT8);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_UINT8);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_INT16);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_UINT16);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_INT32);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_UINT32);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_INT64);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_UINT64);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_FLOAT32);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_FLOAT64);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_ENUM);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_SIZE);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_FLOAT16);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_BOOL);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_BOOL8);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_SCALAR);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_ARRAY);
+RKNNOP_TEST_VX_TYPE(VX_TYPE_TENSOR);
+#undef RKNNOP_TEST_VX_TYPE
+
+constexpr bool rows_well_formed() noexcept {
+  for (std::size_t i = 0; i < std::size(vx_type_table); ++i) {
+    const vx_type_info& row = vx_type_table[i];
+    if (std::string_view(row.name).substr(0, 8) != "VX_TYPE_") return false;
+    for (std::size_t j = 0; j < i; ++j)
+      if (vx_type_table[j].value == row.value || same(vx_type_table[j].name, row.name)) return false;
+    // Objects have no size; everything a tensor, scalar or array holds has one.
+    const bool holds_values = row.is(vx_use_tensor) || row.is(vx_use_scalar) || row.is(vx_use_array);
+    if (holds_values != (row.size != 0)) return false;
+    if (row.opencl_alt != nullptr && row.opencl == nullptr) return false;
+    if (row.opencl != nullptr && !row.is(vx_use_scalar)) return false;  // only scalars reach a shader
+    if ((row.dtype != nullptr) != row.is(vx_use_tensor)) return false;
+  }
+  return true;
+}
+static_assert(rows_well_formed(), "rknnop: vx_type_table: duplicate, unnamed or inconsistent row");
+
+// The C++ type of each row: same size (BOOL excepted: bool travels as a 4-byte vx_bool) and the
+// SDK's type mapping sends it back to the same row.
+template <std::int32_t V>
+constexpr bool cpp_type_matches() noexcept {
+  using T = vx_cpp_type_t<V>;
+  if constexpr (V != vx_type_value::bool_) {
+    if (sizeof(T) != find_vx_type(V)->size) return false;
+  }
+  return rknnop::detail::scalar_vx_type<T>() == V;
+}
+static_assert(cpp_type_matches<vx_type_value::char_>() && cpp_type_matches<vx_type_value::int8>() &&
+              cpp_type_matches<vx_type_value::uint8>() && cpp_type_matches<vx_type_value::int16>() &&
+              cpp_type_matches<vx_type_value::uint16>() && cpp_type_matches<vx_type_value::int32>() &&
+              cpp_type_matches<vx_type_value::uint32>() && cpp_type_matches<vx_type_value::int64>() &&
+              cpp_type_matches<vx_type_value::uint64>() && cpp_type_matches<vx_type_value::float32>() &&
+              cpp_type_matches<vx_type_value::float64>() && cpp_type_matches<vx_type_value::float16>() &&
+              cpp_type_matches<vx_type_value::bool_>(),
+              "rknnop: vx_cpp_type disagrees with the table's size or with scalar_vx_type");
+template <std::int32_t V>
+concept has_cpp_type = requires { typename vx_cpp_type<V>::type; };
+static_assert(!has_cpp_type<vx_type_value::tensor> && !has_cpp_type<vx_type_value::enum_> &&
+              has_cpp_type<vx_type_value::float16>, "rknnop: objects, ENUM and SIZE have no C++ type");
+
+// Every SDK tensor dtype is a tensor type of the table, with its element type's size.
+template <class T>
+constexpr bool tensor_element_matches() noexcept {
+  return tensor_element_size(rknnop::detail::element_dtype<T>::value) == sizeof(T);
+}
+static_assert(tensor_element_matches<rknnop::float16>() && tensor_element_matches<float>() &&
+              tensor_element_matches<std::int8_t>() && tensor_element_matches<std::uint8_t>() &&
+              tensor_element_matches<std::int16_t>() && tensor_element_matches<std::uint16_t>() &&
+              tensor_element_matches<std::int32_t>());
+
+// The views of the host library and vxc are the table's.
+static_assert(rknnop::host::vx_type_from_name("VX_TYPE_BOOL") == 0x10);
+static_assert(!rknnop::host::vx_type_from_name("VX_TYPE_BOOL8"), "op.yml does not know BOOL8");
+static_assert(!rknnop::host::vx_type_from_name("VX_TYPE_INVALID"));
+static_assert(rknnop::host::vx_type_name(0x80E) == "VX_TYPE_ARRAY" && rknnop::host::vx_type_name(0x7777).empty());
+static_assert(rknnop::host::is_param_scalar_type(VX_TYPE_BOOL) && !rknnop::host::is_param_scalar_type(VX_TYPE_ENUM) &&
+              !rknnop::host::is_param_scalar_type(VX_TYPE_BOOL8) && !rknnop::host::is_param_scalar_type(VX_TYPE_ARRAY));
+static_assert(rknnop::host::vx_scalar_size(VX_TYPE_BOOL) == 4 && rknnop::host::vx_scalar_size(VX_TYPE_SIZE) == sizeof(vx_size));
+static_assert(static_cast<int>(rknnop::vxc::vx_type::float16) == VX_TYPE_FLOAT16 &&
+              static_cast<int>(rknnop::vxc::vx_type::bool_) == VX_TYPE_BOOL &&
+              static_cast<int>(rknnop::vxc::vx_type::tensor) == VX_TYPE_TENSOR);
+
+}  // namespace
