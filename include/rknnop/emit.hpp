@@ -158,7 +158,7 @@ inline std::string yaml_key(std::string_view name) {
 // "float16": the dtype spelling of a tensor element type in op.yml's details; "?" for others.
 constexpr std::string_view dtype_name(vx_enum type) noexcept {
   const vx_type_info* row = find_vx_type(type);
-  return row != nullptr && row->dtype != nullptr ? std::string_view(row->dtype) : std::string_view("?");
+  return row != nullptr && row->dtype() != nullptr ? std::string_view(row->dtype()) : std::string_view("?");
 }
 
 // The type written in op.yml for a field.

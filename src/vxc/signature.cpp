@@ -108,7 +108,7 @@ std::optional<vx_type> vx_type_from_name(std::string_view name) {
 
 std::size_t vx_type_size(vx_type type) noexcept {
   const vx_type_info* row = find_row(type);
-  return row != nullptr && row->opencl != nullptr ? row->size : 0;
+  return row != nullptr && row->opencl() != nullptr ? row->size : 0;
 }
 
 std::size_t tensor_element_size(vx_type type) noexcept {
@@ -118,7 +118,7 @@ std::size_t tensor_element_size(vx_type type) noexcept {
 std::vector<std::string_view> opencl_scalar_types(vx_type type) {
   std::vector<std::string_view> out;
   if (const vx_type_info* row = find_row(type)) {
-    for (const char* t : {row->opencl, row->opencl_alt}) {
+    for (const char* t : {row->opencl(), row->opencl_alt()}) {
       if (t != nullptr) out.push_back(t);
     }
   }

@@ -81,9 +81,9 @@ constexpr bool rows_well_formed() noexcept {
     // Objects have no size; everything a tensor, scalar or array holds has one.
     const bool holds_values = row.is(vx_use_tensor) || row.is(vx_use_scalar) || row.is(vx_use_array);
     if (holds_values != (row.size != 0)) return false;
-    if (row.opencl_alt != nullptr && row.opencl == nullptr) return false;
-    if (row.opencl != nullptr && !row.is(vx_use_scalar)) return false;  // only scalars reach a shader
-    if ((row.dtype != nullptr) != row.is(vx_use_tensor)) return false;
+    if (row.opencl_alt() != nullptr && row.opencl() == nullptr) return false;
+    if (row.opencl() != nullptr && !row.is(vx_use_scalar)) return false;  // only scalars reach a shader
+    if ((row.dtype() != nullptr) != row.is(vx_use_tensor)) return false;
   }
   return true;
 }

@@ -52,17 +52,25 @@ enum vx_type_use : unsigned {
   vx_use_op_yml = 1U << 3,  // op.yml may name it (docs/op-yml.md §2); its op.yml spelling is `name`
 };
 
+// Pointer-free (names are arrays, not pointers), so the table sits in .rodata of a kernel library with
+// no dynamic relocations: a table of pointers costs every board library ~2 KiB of .data.rel.ro + .rela.dyn.
 struct vx_type_info {
   std::int32_t value;
-  const char* name;       // "VX_TYPE_FLOAT16": diagnostics, op.yml, the Python class
-  std::size_t size;       // bytes of one element or scalar as the runtime copies it; 0 for objects
-  unsigned use;           // vx_type_use bits
-  const char* dtype;      // "float16": NumPy-style spelling of a tensor element type; nullptr otherwise
-  const char* opencl;     // OpenCL C type a shader declares for a scalar, preferred first; nullptr: none
-  const char* opencl_alt; // a second accepted OpenCL type; nullptr: none
+  char name[16];            // "VX_TYPE_FLOAT16": diagnostics, op.yml, the Python class
+  std::size_t size;         // bytes of one element or scalar as the runtime copies it; 0 for objects
+  unsigned use;             // vx_type_use bits
+  char dtype_text[8];       // "float16": NumPy-style spelling of a tensor element type; "" otherwise
+  char opencl_text[7];      // OpenCL C type a shader declares for a scalar, preferred first; "": none
+  char opencl_alt_text[5];  // a second accepted OpenCL type; "": none
 
   [[nodiscard]] constexpr bool is(vx_type_use u) const noexcept { return (use & u) != 0; }
   [[nodiscard]] constexpr const char* short_name() const noexcept { return name + 8; }  // "FLOAT16"
+  // The spellings, nullptr where the type has none.
+  [[nodiscard]] constexpr const char* dtype() const noexcept { return dtype_text[0] ? dtype_text : nullptr; }
+  [[nodiscard]] constexpr const char* opencl() const noexcept { return opencl_text[0] ? opencl_text : nullptr; }
+  [[nodiscard]] constexpr const char* opencl_alt() const noexcept {
+    return opencl_alt_text[0] ? opencl_alt_text : nullptr;
+  }
 };
 
 // The fact "a vx_bool is 4 bytes" (an enum holding 0 or 1) lives here and only here.
@@ -76,27 +84,27 @@ inline constexpr unsigned sa = vx_use_scalar | vx_use_array | vx_use_op_yml;
 // FLOAT16 scalars are 16-bit values, so only `half` receives them; BOOL arrives as 32 bits: `int`, or
 // `bool` (4 bytes on the NPU). ENUM and SIZE: array items and op.yml names, but no creatable scalar.
 inline constexpr vx_type_info vx_type_table[] = {
-    {vx_type_value::invalid, "VX_TYPE_INVALID", 0, vx_use_none, nullptr, nullptr, nullptr},
-    {vx_type_value::char_, "VX_TYPE_CHAR", 1, vx_type_detail::sa, nullptr, "char", nullptr},
-    {vx_type_value::int8, "VX_TYPE_INT8", 1, vx_type_detail::tsa, "int8", "char", nullptr},
-    {vx_type_value::uint8, "VX_TYPE_UINT8", 1, vx_type_detail::tsa, "uint8", "uchar", nullptr},
-    {vx_type_value::int16, "VX_TYPE_INT16", 2, vx_type_detail::tsa, "int16", "short", nullptr},
-    {vx_type_value::uint16, "VX_TYPE_UINT16", 2, vx_type_detail::tsa, "uint16", "ushort", nullptr},
-    {vx_type_value::int32, "VX_TYPE_INT32", 4, vx_type_detail::tsa, "int32", "int", nullptr},
-    {vx_type_value::uint32, "VX_TYPE_UINT32", 4, vx_type_detail::tsa, "uint32", "uint", nullptr},
-    {vx_type_value::int64, "VX_TYPE_INT64", 8, vx_type_detail::sa, nullptr, "long", nullptr},
-    {vx_type_value::uint64, "VX_TYPE_UINT64", 8, vx_type_detail::sa, nullptr, "ulong", nullptr},
-    {vx_type_value::float32, "VX_TYPE_FLOAT32", 4, vx_type_detail::tsa, "float32", "float", nullptr},
-    {vx_type_value::float64, "VX_TYPE_FLOAT64", 8, vx_type_detail::sa, nullptr, "double", nullptr},
-    {vx_type_value::enum_, "VX_TYPE_ENUM", 4, vx_use_array | vx_use_op_yml, nullptr, nullptr, nullptr},
-    {vx_type_value::size, "VX_TYPE_SIZE", sizeof(std::size_t), vx_use_array | vx_use_op_yml, nullptr, nullptr,
-     nullptr},
-    {vx_type_value::float16, "VX_TYPE_FLOAT16", 2, vx_type_detail::tsa, "float16", "half", nullptr},
-    {vx_type_value::bool_, "VX_TYPE_BOOL", vx_bool_size, vx_type_detail::sa, nullptr, "int", "bool"},
-    {vx_type_value::bool8, "VX_TYPE_BOOL8", 1, vx_use_scalar | vx_use_array, nullptr, nullptr, nullptr},
-    {vx_type_value::scalar, "VX_TYPE_SCALAR", 0, vx_use_op_yml, nullptr, nullptr, nullptr},
-    {vx_type_value::array, "VX_TYPE_ARRAY", 0, vx_use_op_yml, nullptr, nullptr, nullptr},
-    {vx_type_value::tensor, "VX_TYPE_TENSOR", 0, vx_use_op_yml, nullptr, nullptr, nullptr},
+    {vx_type_value::invalid, "VX_TYPE_INVALID", 0, vx_use_none, "", "", ""},
+    {vx_type_value::char_, "VX_TYPE_CHAR", 1, vx_type_detail::sa, "", "char", ""},
+    {vx_type_value::int8, "VX_TYPE_INT8", 1, vx_type_detail::tsa, "int8", "char", ""},
+    {vx_type_value::uint8, "VX_TYPE_UINT8", 1, vx_type_detail::tsa, "uint8", "uchar", ""},
+    {vx_type_value::int16, "VX_TYPE_INT16", 2, vx_type_detail::tsa, "int16", "short", ""},
+    {vx_type_value::uint16, "VX_TYPE_UINT16", 2, vx_type_detail::tsa, "uint16", "ushort", ""},
+    {vx_type_value::int32, "VX_TYPE_INT32", 4, vx_type_detail::tsa, "int32", "int", ""},
+    {vx_type_value::uint32, "VX_TYPE_UINT32", 4, vx_type_detail::tsa, "uint32", "uint", ""},
+    {vx_type_value::int64, "VX_TYPE_INT64", 8, vx_type_detail::sa, "", "long", ""},
+    {vx_type_value::uint64, "VX_TYPE_UINT64", 8, vx_type_detail::sa, "", "ulong", ""},
+    {vx_type_value::float32, "VX_TYPE_FLOAT32", 4, vx_type_detail::tsa, "float32", "float", ""},
+    {vx_type_value::float64, "VX_TYPE_FLOAT64", 8, vx_type_detail::sa, "", "double", ""},
+    {vx_type_value::enum_, "VX_TYPE_ENUM", 4, vx_use_array | vx_use_op_yml, "", "", ""},
+    {vx_type_value::size, "VX_TYPE_SIZE", sizeof(std::size_t), vx_use_array | vx_use_op_yml, "", "",
+     ""},
+    {vx_type_value::float16, "VX_TYPE_FLOAT16", 2, vx_type_detail::tsa, "float16", "half", ""},
+    {vx_type_value::bool_, "VX_TYPE_BOOL", vx_bool_size, vx_type_detail::sa, "", "int", "bool"},
+    {vx_type_value::bool8, "VX_TYPE_BOOL8", 1, vx_use_scalar | vx_use_array, "", "", ""},
+    {vx_type_value::scalar, "VX_TYPE_SCALAR", 0, vx_use_op_yml, "", "", ""},
+    {vx_type_value::array, "VX_TYPE_ARRAY", 0, vx_use_op_yml, "", "", ""},
+    {vx_type_value::tensor, "VX_TYPE_TENSOR", 0, vx_use_op_yml, "", "", ""},
 };
 
 // The row of a value; nullptr for values outside the table.
