@@ -166,7 +166,8 @@ class RknnopConan(ConanFile):
         # build module, which points the helper at the packaged headers.
         # The same files, in the same place (share/rknnop/cmake), as rknnop's own install rules.
         cmake_dir = os.path.join(self.package_folder, self._cmake_dir)
-        for pattern in ("rknnopAddOp.cmake", "rknnopCheckKernelLibrary.cmake", "rknnopShaderSection.cmake",
+        for pattern in ("rknnopAddOp.cmake", "rknnopMindSpore.cmake", "rknnopCheckKernelLibrary.cmake",
+                        "rknnopShaderSection.cmake",
                         "rknnopOpExports.map.in", "rknnopEmitterMain.cpp.in", "rknnopKernelSupport.cpp",
                         "toolchains/*"):
             copy(self, pattern, os.path.join(self.source_folder, "cmake"), cmake_dir)
