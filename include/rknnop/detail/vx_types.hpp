@@ -107,33 +107,47 @@ inline constexpr vx_type_info vx_type_table[] = {
     {vx_type_value::tensor, "VX_TYPE_TENSOR", 0, vx_use_op_yml, "", "", ""},
 };
 
-// The row of a value; nullptr for values outside the table.
-[[nodiscard]] constexpr const vx_type_info* find_vx_type(std::int32_t value) noexcept {
-  for (const vx_type_info& row : vx_type_table)
-    if (row.value == value) return &row;
-  return nullptr;
+// Lookups go by index: GCC 12 with -fsanitize=undefined cannot constant-evaluate the null checks it
+// adds to pointers into the table, and the fingerprint (model.hpp) and static tests need these constexpr.
+inline constexpr std::size_t vx_type_count = sizeof vx_type_table / sizeof vx_type_table[0];
+
+// The row index of a value; vx_type_count for values outside the table.
+[[nodiscard]] constexpr std::size_t vx_type_index(std::int32_t value) noexcept {
+  std::size_t i = 0;
+  while (i < vx_type_count && vx_type_table[i].value != value) ++i;
+  return i;
 }
 
-// The row whose name is `name` ("VX_TYPE_INT32"); nullptr if none. Exact, case-sensitive.
-[[nodiscard]] constexpr const vx_type_info* find_vx_type(const char* name, std::size_t length) noexcept {
-  for (const vx_type_info& row : vx_type_table) {
+// The row index of the name `name` ("VX_TYPE_INT32"); vx_type_count if none. Exact, case-sensitive.
+[[nodiscard]] constexpr std::size_t vx_type_index(const char* name, std::size_t length) noexcept {
+  for (std::size_t r = 0; r < vx_type_count; ++r) {
     std::size_t i = 0;
-    while (i < length && row.name[i] != '\0' && row.name[i] == name[i]) ++i;
-    if (i == length && row.name[i] == '\0') return &row;
+    while (i < length && vx_type_table[r].name[i] != '\0' && vx_type_table[r].name[i] == name[i]) ++i;
+    if (i == length && vx_type_table[r].name[i] == '\0') return r;
   }
-  return nullptr;
+  return vx_type_count;
+}
+
+// The row of a value or name; nullptr if none (run-time callers).
+[[nodiscard]] constexpr const vx_type_info* find_vx_type(std::int32_t value) noexcept {
+  const std::size_t i = vx_type_index(value);
+  return i < vx_type_count ? &vx_type_table[i] : nullptr;
+}
+[[nodiscard]] constexpr const vx_type_info* find_vx_type(const char* name, std::size_t length) noexcept {
+  const std::size_t i = vx_type_index(name, length);
+  return i < vx_type_count ? &vx_type_table[i] : nullptr;
 }
 
 // "VX_TYPE_INT32"; "VX_TYPE_<unknown>" for values outside the table.
 [[nodiscard]] constexpr const char* vx_type_name(std::int32_t value) noexcept {
-  const vx_type_info* row = find_vx_type(value);
-  return row != nullptr ? row->name : "VX_TYPE_<unknown>";
+  const std::size_t i = vx_type_index(value);
+  return i < vx_type_count ? vx_type_table[i].name : "VX_TYPE_<unknown>";
 }
 
 // Bytes of one value of the type if it has the use, else 0.
 [[nodiscard]] constexpr std::size_t vx_type_size(std::int32_t value, vx_type_use use) noexcept {
-  const vx_type_info* row = find_vx_type(value);
-  return row != nullptr && row->is(use) ? row->size : 0;
+  const std::size_t i = vx_type_index(value);
+  return i < vx_type_count && vx_type_table[i].is(use) ? vx_type_table[i].size : 0;
 }
 
 // Bytes of one tensor element; 0 for types a tensor cannot hold.

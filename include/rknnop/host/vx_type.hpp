@@ -17,19 +17,22 @@ namespace vx_type = ::rknnop::detail::vx_type_value;
 
 /// "VX_TYPE_INT32" -> 0x6 for every name op.yml may use (scalars incl. ENUM/SIZE, ARRAY, SCALAR, TENSOR).
 [[nodiscard]] constexpr std::optional<std::int32_t> vx_type_from_name(std::string_view name) noexcept {
-  const detail::vx_type_info *row = detail::find_vx_type(name.data(), name.size());
-  if (row == nullptr || !row->is(detail::vx_use_op_yml)) return std::nullopt;
-  return row->value;
+  const std::size_t i = detail::vx_type_index(name.data(), name.size());  // by index: constexpr under UBSan
+  if (i == detail::vx_type_count || !detail::vx_type_table[i].is(detail::vx_use_op_yml)) return std::nullopt;
+  return detail::vx_type_table[i].value;
 }
 /// 0x6 -> "VX_TYPE_INT32" for the types op.yml may name; "" for others.
 [[nodiscard]] constexpr std::string_view vx_type_name(std::int32_t type) noexcept {
-  const detail::vx_type_info *row = detail::find_vx_type(type);
-  return row != nullptr && row->is(detail::vx_use_op_yml) ? std::string_view(row->name) : std::string_view();
+  const std::size_t i = detail::vx_type_index(type);
+  return i < detail::vx_type_count && detail::vx_type_table[i].is(detail::vx_use_op_yml)
+             ? std::string_view(detail::vx_type_table[i].name)
+             : std::string_view();
 }
 /// The scalar types the board runtime can create for a param (docs/runtime.md §3): CHAR..FLOAT64, FLOAT16, BOOL.
 [[nodiscard]] constexpr bool is_param_scalar_type(std::int32_t type) noexcept {
-  const detail::vx_type_info *row = detail::find_vx_type(type);
-  return row != nullptr && row->is(detail::vx_use_scalar) && row->is(detail::vx_use_op_yml);
+  const std::size_t i = detail::vx_type_index(type);
+  return i < detail::vx_type_count && detail::vx_type_table[i].is(detail::vx_use_scalar) &&
+         detail::vx_type_table[i].is(detail::vx_use_op_yml);
 }
 /// Bytes a scalar or array item of this type occupies (BOOL is a 4-byte enum); 0 for objects.
 [[nodiscard]] constexpr std::size_t vx_scalar_size(std::int32_t type) noexcept {
