@@ -119,7 +119,7 @@ std::vector<std::string_view> opencl_scalar_types(vx_type type) {
   std::vector<std::string_view> out;
   if (const vx_type_info* row = find_row(type)) {
     for (const char* t : {row->opencl(), row->opencl_alt()}) {
-      if (t != nullptr) out.push_back(t);
+      if (t != nullptr) out.emplace_back(t);
     }
   }
   return out;
