@@ -10,6 +10,7 @@
 
 #include <cstddef>  // std::size_t
 #include <cstdint>  // std::int32_t, the fixed-width C++ types of the table
+#include <type_traits>  // std::is_constant_evaluated
 
 namespace rknnop {
 class float16;  // <rknnop/float16.hpp>: the C++ type of VX_TYPE_FLOAT16 (a user type: not hidden)
@@ -138,10 +139,19 @@ inline constexpr std::size_t vx_type_count = sizeof vx_type_table / sizeof vx_ty
   return i < vx_type_count ? &vx_type_table[i] : nullptr;
 }
 
-// "VX_TYPE_INT32"; "VX_TYPE_<unknown>" for values outside the table.
-[[nodiscard]] constexpr const char* vx_type_name(std::int32_t value) noexcept {
+[[nodiscard]] constexpr const char* vx_type_name_of(std::int32_t value) noexcept {
   const std::size_t i = vx_type_index(value);
   return i < vx_type_count ? vx_type_table[i].name : "VX_TYPE_<unknown>";
+}
+// At run time names serve diagnostics only: one out-of-line copy instead of the lookup loop inlined
+// at every error site (a board library's size budget is 32 KiB).
+[[gnu::cold, gnu::noinline]] inline const char* vx_type_name_at_run_time(std::int32_t value) noexcept {
+  return vx_type_name_of(value);
+}
+
+// "VX_TYPE_INT32"; "VX_TYPE_<unknown>" for values outside the table.
+[[nodiscard]] constexpr const char* vx_type_name(std::int32_t value) noexcept {
+  return std::is_constant_evaluated() ? vx_type_name_of(value) : vx_type_name_at_run_time(value);
 }
 
 // Bytes of one value of the type if it has the use, else 0.
