@@ -114,7 +114,13 @@ inline int run(int argc, char** argv, const char* title, const std::vector<conte
   for (const contender& c : contenders) c.run();  // warm-up
   for (int r = 0; r < rounds; ++r)
     for (std::size_t i = 0; i < contenders.size(); ++i) {
-      if (contenders[i].cold) evict_caches();
+      // Each measurement starts from the same state: cold contenders from evicted caches, the others
+      // from one untimed call (otherwise whichever contender follows a large one pays for refilling
+      // the caches, and a pair's ratio depends on the order the contenders are listed in).
+      if (contenders[i].cold)
+        evict_caches();
+      else
+        contenders[i].run();
       const double start = thread_cpu_seconds();
       for (int k = 0; k < contenders[i].repeat; ++k) contenders[i].run();
       times[i].push_back((thread_cpu_seconds() - start) / contenders[i].repeat);

@@ -137,4 +137,13 @@ static_assert(static_cast<int>(rknnop::vxc::vx_type::float16) == VX_TYPE_FLOAT16
               static_cast<int>(rknnop::vxc::vx_type::bool_) == VX_TYPE_BOOL &&
               static_cast<int>(rknnop::vxc::vx_type::tensor) == VX_TYPE_TENSOR);
 
+// The one-byte index of small values gives the same row as a search of the table, for every value
+// around it (negative, gaps such as 0x00E, the first values past it).
+constexpr bool dense_index_matches_search() noexcept {
+  for (std::int32_t v = -2; v < 0x30; ++v)
+    if (vx_type_index(v) != rknnop::detail::vx_type_detail::search_row(v)) return false;
+  return vx_type_index(0x00E) == vx_type_count && vx_type_index(vx_type_value::bool8) != vx_type_count;
+}
+static_assert(dense_index_matches_search());
+
 }  // namespace

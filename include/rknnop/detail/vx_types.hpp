@@ -112,11 +112,32 @@ inline constexpr vx_type_info vx_type_table[] = {
 // adds to pointers into the table, and the fingerprint (model.hpp) and static tests need these constexpr.
 inline constexpr std::size_t vx_type_count = sizeof vx_type_table / sizeof vx_type_table[0];
 
-// The row index of a value; vx_type_count for values outside the table.
-[[nodiscard]] constexpr std::size_t vx_type_index(std::int32_t value) noexcept {
+namespace vx_type_detail {
+[[nodiscard]] constexpr std::size_t search_row(std::int32_t value) noexcept {
   std::size_t i = 0;
   while (i < vx_type_count && vx_type_table[i].value != value) ++i;
   return i;
+}
+// Element and scalar types are small values: one byte per value gives their row in one load. The
+// element sizes are read on every tensor copy and kernel call, where a search through the table cost
+// ~10% of a tiny node's glue (bench_node_cost sdk_resize_tiny, callgrind).
+inline constexpr std::int32_t dense_limit = vx_type_value::bool8 + 1;
+struct dense_rows {
+  unsigned char row[dense_limit];
+};
+[[nodiscard]] constexpr dense_rows make_dense_rows() noexcept {
+  dense_rows d{};
+  for (std::int32_t v = 0; v < dense_limit; ++v) d.row[v] = static_cast<unsigned char>(search_row(v));
+  return d;
+}
+inline constexpr dense_rows dense = make_dense_rows();
+static_assert(vx_type_count < 255, "dense_rows stores a row index in one byte");
+}  // namespace vx_type_detail
+
+// The row index of a value; vx_type_count for values outside the table.
+[[nodiscard]] constexpr std::size_t vx_type_index(std::int32_t value) noexcept {
+  if (value >= 0 && value < vx_type_detail::dense_limit) return vx_type_detail::dense.row[value];
+  return vx_type_detail::search_row(value);
 }
 
 // The row index of the name `name` ("VX_TYPE_INT32"); vx_type_count if none. Exact, case-sensitive.
