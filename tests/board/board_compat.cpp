@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Board compatibility of built kernel libraries, read with rknnop::host's ELF inspector:
-//   rknnop_board_compat --op Name --lib ARCH FILE [--strip ARCH TOOL] ...
+//   rknnop_board_compat --op Name --lib ARCH FILE [--strip ARCH TOOL] [--max-stripped BYTES] ...
 // Fails unless each library is a shared object for ARCH that needs no GLIBC_ above 2.28, no
 // GLIBCXX_ above 3.4.25, no CXXABI_ above 1.3.11 (Debian 10 era boards: glibc 2.28, GCC 8's
 // libstdc++), exports exactly vx_kernel_<Name>_list and needs only libc.so.6, libm.so.6 and
@@ -67,7 +67,7 @@ std::string version_prefix(std::string_view v) { return std::string(v.substr(0, 
 
 // Returns the problems found in one library (empty = compatible) and prints its summary line.
 std::vector<std::string> check(const std::string& op, const std::string& arch, const std::filesystem::path& file,
-                               const std::string& strip) {
+                               const std::string& strip, long long max_stripped) {
   std::vector<std::string> problems;
   const auto bytes = host::read_file(file);
   const host::elf_info info = host::inspect_elf(bytes, file.string());
@@ -111,13 +111,17 @@ std::vector<std::string> check(const std::string& op, const std::string& arch, c
       problems.push_back(what + ": '" + strip + "' could not strip a copy");
     else
       std::printf(", stripped %lld bytes", size);
+    if (size >= 0 && max_stripped > 0 && size > max_stripped)
+      problems.push_back(what + ": stripped size " + std::to_string(size) + " bytes, over the budget of " +
+                         std::to_string(max_stripped));
   }
   std::printf("%s\n", problems.empty() ? ": ok" : ": INCOMPATIBLE");
   return problems;
 }
 
 int usage() {
-  std::fputs("usage: rknnop_board_compat --op NAME --lib ARCH FILE [--strip ARCH TOOL] ...\n", stderr);
+  std::fputs("usage: rknnop_board_compat --op NAME --lib ARCH FILE [--strip ARCH TOOL] [--max-stripped BYTES] ...\n",
+             stderr);
   return 2;
 }
 
@@ -127,6 +131,7 @@ int main(int argc, char** argv) {
   std::string op;
   std::vector<std::pair<std::string, std::filesystem::path>> libs;
   std::map<std::string, std::string> strips;
+  long long max_stripped = 0;  // a stripped board library's size budget, checked where a strip tool is given
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--op" && i + 1 < argc) {
@@ -137,6 +142,8 @@ int main(int argc, char** argv) {
     } else if (arg == "--strip" && i + 2 < argc) {
       strips[argv[i + 1]] = argv[i + 2];
       i += 2;
+    } else if (arg == "--max-stripped" && i + 1 < argc) {
+      max_stripped = std::atoll(argv[++i]);
     } else {
       return usage();
     }
@@ -147,7 +154,8 @@ int main(int argc, char** argv) {
   try {
     for (const auto& [arch, file] : libs) {
       const auto strip = strips.find(arch);
-      for (std::string& p : check(op, arch, file, strip == strips.end() ? std::string() : strip->second))
+      const std::string tool = strip == strips.end() ? std::string() : strip->second;
+      for (std::string& p : check(op, arch, file, tool, arch == "x86_64" ? 0 : max_stripped))
         problems.push_back(std::move(p));
     }
   } catch (const std::exception& e) {

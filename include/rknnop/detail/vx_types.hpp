@@ -132,12 +132,18 @@ struct dense_rows {
 }
 inline constexpr dense_rows dense = make_dense_rows();
 static_assert(vx_type_count < 255, "dense_rows stores a row index in one byte");
+// Objects and unknown values are looked up for diagnostics and validation only: one out-of-line
+// copy of the search (inlined at every call site, it cost a board library a 4 KiB page).
+[[gnu::cold, gnu::noinline]] inline std::size_t search_row_at_run_time(std::int32_t value) noexcept {
+  return search_row(value);
+}
 }  // namespace vx_type_detail
 
 // The row index of a value; vx_type_count for values outside the table.
 [[nodiscard]] constexpr std::size_t vx_type_index(std::int32_t value) noexcept {
   if (value >= 0 && value < vx_type_detail::dense_limit) return vx_type_detail::dense.row[value];
-  return vx_type_detail::search_row(value);
+  return std::is_constant_evaluated() ? vx_type_detail::search_row(value)
+                                      : vx_type_detail::search_row_at_run_time(value);
 }
 
 // The row index of the name `name` ("VX_TYPE_INT32"); vx_type_count if none. Exact, case-sensitive.
