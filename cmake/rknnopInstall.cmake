@@ -34,17 +34,14 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/rknnop-package/rknnopCon
   VERSION "${PROJECT_VERSION}"
   COMPATIBILITY SameMajorVersion
   ARCH_INDEPENDENT)
+# rknnop_add_op and everything it reads at configure and build time: the list the Conan recipe reads too.
+file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/rknnopAddOpFiles.txt" _rknnop_add_op_files REGEX "^[^#]")
+list(TRANSFORM _rknnop_add_op_files PREPEND "${CMAKE_CURRENT_LIST_DIR}/")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/rknnopAddOpFiles.txt")
 install(FILES
     "${PROJECT_BINARY_DIR}/rknnop-package/rknnopConfig.cmake"
     "${PROJECT_BINARY_DIR}/rknnop-package/rknnopConfigVersion.cmake"
-    # rknnop_add_op and everything it reads at configure and build time
-    "${CMAKE_CURRENT_LIST_DIR}/rknnopAddOp.cmake"
-    "${CMAKE_CURRENT_LIST_DIR}/rknnopMindSpore.cmake"
-    "${CMAKE_CURRENT_LIST_DIR}/rknnopCheckKernelLibrary.cmake"
-    "${CMAKE_CURRENT_LIST_DIR}/rknnopShaderSection.cmake"
-    "${CMAKE_CURRENT_LIST_DIR}/rknnopOpExports.map.in"
-    "${CMAKE_CURRENT_LIST_DIR}/rknnopEmitterMain.cpp.in"
-    "${CMAKE_CURRENT_LIST_DIR}/rknnopKernelSupport.cpp"
+    ${_rknnop_add_op_files}
   DESTINATION "${RKNNOP_INSTALL_CMAKEDIR}"
   COMPONENT rknnop_development)
 install(DIRECTORY "${CMAKE_CURRENT_LIST_DIR}/toolchains"

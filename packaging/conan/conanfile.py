@@ -166,11 +166,14 @@ class RknnopConan(ConanFile):
         # build module, which points the helper at the packaged headers.
         # The same files, in the same place (share/rknnop/cmake), as rknnop's own install rules.
         cmake_dir = os.path.join(self.package_folder, self._cmake_dir)
-        for pattern in ("rknnopAddOp.cmake", "rknnopMindSpore.cmake", "rknnopCheckKernelLibrary.cmake",
-                        "rknnopShaderSection.cmake",
-                        "rknnopOpExports.map.in", "rknnopEmitterMain.cpp.in", "rknnopKernelSupport.cpp",
-                        "toolchains/*"):
-            copy(self, pattern, os.path.join(self.source_folder, "cmake"), cmake_dir)
+        # The list of those files is cmake/rknnopAddOpFiles.txt, which rknnopInstall.cmake reads too.
+        cmake_source = os.path.join(self.source_folder, "cmake")
+        with open(os.path.join(cmake_source, "rknnopAddOpFiles.txt"), encoding="utf-8") as listed:
+            files = [line.strip() for line in listed if line.strip() and not line.startswith("#")]
+        for pattern in files + ["toolchains/*"]:
+            if pattern != "toolchains/*" and not os.path.isfile(os.path.join(cmake_source, pattern)):
+                raise ConanException(f"rknnop: cmake/rknnopAddOpFiles.txt lists {pattern}, which is missing")
+            copy(self, pattern, cmake_source, cmake_dir)
         save(self, os.path.join(cmake_dir, "rknnop-conan-add-op.cmake"), _BUILD_MODULE)
 
     def _dependency_component(self, name, component):
