@@ -62,8 +62,12 @@ endif()
 set(RKNNOP_PC_PFR_CFLAGS "")
 if(TARGET ${RKNNOP_PFR_TARGET})
   get_target_property(_pfr_dirs ${RKNNOP_PFR_TARGET} INTERFACE_INCLUDE_DIRECTORIES)
+  # Installing into the prefix that holds Boost: rknnop's own -I already names that directory.
+  cmake_path(ABSOLUTE_PATH CMAKE_INSTALL_INCLUDEDIR BASE_DIRECTORY "${CMAKE_INSTALL_PREFIX}" NORMALIZE
+             OUTPUT_VARIABLE _own_include)
   foreach(_dir IN LISTS _pfr_dirs)
-    if(_dir AND NOT _dir MATCHES "\\$<" AND NOT _dir IN_LIST CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)
+    if(_dir AND NOT _dir MATCHES "\\$<" AND NOT _dir IN_LIST CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES
+       AND NOT _dir STREQUAL _own_include)
       string(APPEND RKNNOP_PC_PFR_CFLAGS " -I${_dir}")
     endif()
   endforeach()
