@@ -82,7 +82,8 @@ bytes one_node_model(const rknnop::mindspore::attr_map& attrs, ms_type dtype, co
                                  nullptr, nullptr, "output")};
   const std::vector<flatbuffers::Offset<schema::SubGraph>> graphs{
       schema::CreateSubGraphDirect(fbb, "main", &in_index, &out_index, &node_index, &tensor_index)};
-  const auto graph = schema::CreateMetaGraphDirect(fbb, "rknnop_resize_area", "MindSpore Lite 2.6.0", 0, &in_index,
+  // The version: no later than any 2.x runtime (a later one only warns).
+  const auto graph = schema::CreateMetaGraphDirect(fbb, "rknnop_resize_area", "MindSpore Lite 2.0.0", 0, &in_index,
                                                    &out_index, 0, &nodes, &tensors, &graphs);
   schema::FinishMetaGraphBuffer(fbb, graph);
   return bytes(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
@@ -188,7 +189,7 @@ void build_predict_resize(ms_type dtype, const std::shared_ptr<mindspore::Contex
 }
 
 TEST(MindSporeFullRuntime, Float32BuildPredictResizePredict) {
-  build_predict_resize(ms_type::kNumberTypeFloat32, cpu_context());
+  build_predict_resize(ms_type::kNumberTypeFloat32, cpu_context("rknnop", "CPU"));  // libresizearea_mslite.so
 }
 
 // rknnop registers under arch "CPU". MindSpore Lite schedules a float16 kernel of arch "CPU" into its
