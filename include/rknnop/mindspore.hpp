@@ -44,6 +44,10 @@
 #include <string_view>  // provider, arch
 #include <vector>       // MSTensor lists
 
+// The kernel and interface classes are the library's own: MindSpore reaches them through the
+// registry's creators and their vtables, never by symbol (see config.hpp).
+RKNNOP_DETAIL_BEGIN_HIDDEN
+
 namespace rknnop::detail::mindspore {
 
 // Runs `body` (returning an outcome); any failure or exception becomes one log line. 0 / -1.
@@ -290,6 +294,8 @@ std::shared_ptr<::mindspore::kernel::KernelInterface> create_interface() noexcep
 }
 
 }  // namespace rknnop::detail::mindspore
+
+RKNNOP_DETAIL_END_HIDDEN
 
 namespace rknnop::mindspore {
 
