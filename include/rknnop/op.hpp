@@ -16,22 +16,23 @@
 //   RKNNOP_EXPORT_OP(MyOp)   // defines vx_kernel_MyOp_list, the library's only exported symbol
 
 #include <rknnop/config.hpp>
-#include <rknnop/detail/callbacks.hpp>
+#include <rknnop/detail/export.hpp>
 #include <rknnop/detail/model.hpp>
+#include <rknnop/detail/scratch.hpp>
 #include <rknnop/float16.hpp>
 #include <rknnop/status.hpp>
 #include <rknnop/tensor.hpp>
 #include <rknnop/types.hpp>
 
 #ifdef RKNNOP_EMITTER
-// Only in the host-side generator build of rknnop_add_op: emits op.yml, the Python op and the
-// .rknnop container from the same struct. Never part of a kernel library.
-#include <rknnop/emit.hpp>
-// rknnop_add_op(<Name>) links a main() that calls rknnop_emit_<Name>(argc, argv).
-#define RKNNOP_DETAIL_EMITTER_MAIN(Name)                                     \
-  int rknnop_emit_##Name(int argc, char** argv) { return ::rknnop::emit_main<Name>(argc, argv); }
+// Only in the host-side generator build of rknnop_add_op: the op's schema as data, the one thing the
+// generator's main (cmake/rknnopEmitterMain.cpp.in, which includes <rknnop/emit/program.hpp>) cannot
+// read off a struct it does not see. No {fmt}, no text, no files: the emitter is never reached from here.
+#include <rknnop/detail/schema.hpp>
+#define RKNNOP_DETAIL_EMITTER_SCHEMA(Name) \
+  ::rknnop::op_schema rknnop_schema_##Name() noexcept { return ::rknnop::schema_of<Name>(); }
 #else
-#define RKNNOP_DETAIL_EMITTER_MAIN(Name)
+#define RKNNOP_DETAIL_EMITTER_SCHEMA(Name)
 #endif
 
 #include <array>        // std::array params, for users
@@ -65,7 +66,7 @@ concept op_spec = detail::has_name<Op> && detail::has_io_structs<Op> && detail::
   RKNNOP_EXPORT constinit ::rknnop::detail::list_for<Name> vx_kernel_##Name##_list{                     \
       rknnop_detail_storage_##Name};                                                                    \
   }                                                                                                     \
-  RKNNOP_DETAIL_EMITTER_MAIN(Name)                                                                      \
+  RKNNOP_DETAIL_EMITTER_SCHEMA(Name)                                                                    \
   static_assert(true, "RKNNOP_EXPORT_OP(Name) takes a trailing semicolon")
 
 RKNNOP_DETAIL_END_HIDDEN

@@ -4,7 +4,7 @@
 #include "rknnop/host/error.hpp"
 
 // The one reader and atomic writer, shared with the emitter; here their errors become exceptions.
-#include <rknnop/container.hpp>
+#include <rknnop/container_format.hpp>
 
 namespace rknnop::host {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The scratch blocks the generated callbacks keep between calls: a large call after a small one
 // must reuse cached blocks instead of allocating (and faulting in) fresh memory every time.
-#include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/scratch.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// <rknnop/container.hpp>: the byte layout (checked at compile time too), strict parsing with
+// <rknnop/container_format.hpp>: the byte layout (checked at compile time too), strict parsing with
 // located errors, atomic files, and agreement with rknnop::host's reader.
 
-#include <rknnop/container.hpp>
+#include <rknnop/container_format.hpp>
 
 #include "emit_test_util.hpp"
 

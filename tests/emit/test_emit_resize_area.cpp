@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The flagship example through the emitter: its op.yml, its Python class, and the generator
-// program's command line (rknnop_emit_ResizeArea, defined by RKNNOP_EXPORT_OP under RKNNOP_EMITTER).
+// program's command line, called as the generated main calls it: run_emitter with
+// rknnop_schema_ResizeArea(), which RKNNOP_EXPORT_OP defines under RKNNOP_EMITTER.
 // The only translation unit of emit_tests that includes the example (it exports a symbol).
 
 #include "resize_area/resize_area.cpp"
 
-#include <rknnop/container.hpp>
+#include <rknnop/container_format.hpp>
 #include <rknnop/emit.hpp>
 
 #include "emit_test_util.hpp"
@@ -49,7 +50,7 @@ run_result run(std::initializer_list<std::string> args) {
   run_result r;
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
-  r.code = rknnop_emit_ResizeArea(static_cast<int>(storage.size()), argv.data());
+  r.code = rknnop::run_emitter(rknnop_schema_ResizeArea(), static_cast<int>(storage.size()), argv.data());
   r.err = testing::internal::GetCapturedStderr();
   r.out = testing::internal::GetCapturedStdout();
   return r;

@@ -1,215 +1,27 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Non-template work of the generated callbacks: tensor queries and copies, scalar and array
-// decoding, dtype conversion, diagnostics. Per-op templates only pass constexpr descriptions here.
+// Layer 9 of detail/ (docs/architecture.md §1): decoding. Non-template work of the generated
+// callbacks: tensor queries and copies, scalar and array reads, work-size checks. Per-op templates
+// only pass constexpr descriptions here.
 
+#include <rknnop/detail/field_desc.hpp>
+#include <rknnop/detail/log.hpp>
+#include <rknnop/detail/scratch.hpp>
 #include <rknnop/detail/vx_api.hpp>
 #include <rknnop/status.hpp>
 #include <rknnop/tensor.hpp>
 #include <rknnop/types.hpp>
 
-#include <cmath>        // std::isnan for float -> int conversion
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width types
-#include <cstdlib>      // std::malloc, std::free
 #include <cstring>      // std::memcpy
-#include <limits>       // saturation bounds
-#include <new>          // placement new (outcome)
+#include <limits>       // address-space bound
 #include <string_view>  // names
-#include <utility>      // std::cmp_less
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
 namespace rknnop::detail {
-
-enum class field_kind : unsigned char { input, output, scalar, array };
-
-// Everything the non-template code needs to know about one field of an op.
-struct field_desc {
-  std::string_view name;
-  field_kind kind = field_kind::input;
-  vx_enum vx_type = VX_TYPE_INVALID;  // tensors: the kernel's element type; scalars: the scalar type; arrays: INT32
-  const vx_enum* accepted = nullptr;  // tensors: accepted dtypes
-  std::uint32_t accepted_count = 0;
-  // tensors: per accepted dtype, conversion to / from the kernel's element type (only the pairs an
-  // op can meet are compiled)
-  void (*const* to_kernel)(const void*, void*, std::size_t) noexcept = nullptr;
-  void (*const* from_kernel)(const void*, void*, std::size_t) noexcept = nullptr;
-  std::uint32_t required_rank = 0;  // 0: any rank 1..6
-  const char* layout = "";          // tensors: "NHWC" or "NCHW" when layout-tagged
-  std::size_t capacity = 0;         // arrays: exact count or maximum
-  bool exact = false;               // arrays: std::array (exact) or int_array (bounded)
-  std::size_t param_index = 0;      // position in the parameter table
-};
-
-constexpr const char* role_name(field_kind k) noexcept {
-  switch (k) {
-    case field_kind::input: return "input";
-    case field_kind::output: return "output";
-    case field_kind::scalar: return "param";
-    case field_kind::array: return "param";
-  }
-  return "field";
-}
-
-constexpr const char* vx_status_name(vx_status s) noexcept {
-  switch (s) {
-    case VX_SUCCESS: return "VX_SUCCESS";
-    case VX_FAILURE: return "VX_FAILURE";
-    case VX_ERROR_NOT_IMPLEMENTED: return "VX_ERROR_NOT_IMPLEMENTED";
-    case VX_ERROR_NOT_SUPPORTED: return "VX_ERROR_NOT_SUPPORTED";
-    case VX_ERROR_NO_MEMORY: return "VX_ERROR_NO_MEMORY";
-    case VX_ERROR_INVALID_PARAMETERS: return "VX_ERROR_INVALID_PARAMETERS";
-    case VX_ERROR_INVALID_REFERENCE: return "VX_ERROR_INVALID_REFERENCE";
-    case VX_ERROR_INVALID_FORMAT: return "VX_ERROR_INVALID_FORMAT";
-    case VX_ERROR_INVALID_DIMENSION: return "VX_ERROR_INVALID_DIMENSION";
-    case VX_ERROR_INVALID_VALUE: return "VX_ERROR_INVALID_VALUE";
-    case VX_ERROR_INVALID_TYPE: return "VX_ERROR_INVALID_TYPE";
-    default: return "VX_ERROR";
-  }
-}
-
-// A status of success or failure plus the code; `ok()` when nothing went wrong. The 256-byte
-// message is written and copied only on failure: a successful callback passes outcomes around a
-// dozen times, and zeroing or copying the message each time cost more than the tiny node's work.
-class outcome {
-public:
-  outcome() noexcept {}
-  outcome(vx_status code, const status& message) noexcept : failed_(true), code_(code) { copy(message); }
-  outcome(const outcome& other) noexcept : failed_(other.failed_), code_(other.code_) {
-    if (failed_) copy(other.message_);
-  }
-  outcome& operator=(const outcome& other) noexcept {
-    failed_ = other.failed_;
-    code_ = other.code_;
-    if (failed_) copy(other.message_);
-    return *this;
-  }
-  ~outcome() = default;  // status is trivially destructible
-  constexpr bool ok() const noexcept { return !failed_; }
-  constexpr vx_status code() const noexcept { return failed_ ? code_ : VX_SUCCESS; }
-  const status& message() const noexcept { return failed_ ? message_ : ::rknnop::ok; }
-
-private:
-  // Out of line and cold: one call per copy site instead of an inlined 256-byte copy each.
-  RKNNOP_DETAIL_COLD void copy(const status& message) noexcept {
-    ::new (static_cast<void*>(&message_)) status(message);
-  }
-
-  bool failed_ = false;
-  vx_status code_ = VX_SUCCESS;
-  union {
-    status message_;  // set only when failed_
-  };
-};
-
-// "<role> '<field>': " + the formatted message. Compiled once; the template below only packs arguments.
-RKNNOP_DETAIL_COLD inline outcome fail_packed(vx_status code, const field_desc& f, std::string_view pattern, const format_arg* args,
-                           std::size_t count) noexcept {
-  status s = error("{} '{}': ", role_name(f.kind), f.name);
-  s.append(format_status(pattern, args, count).message());
-  return outcome(code, s);
-}
-
-template <class... Args>
-outcome fail(vx_status code, const field_desc& f, std::string_view pattern, const Args&... args) noexcept {
-  const format_arg packed[sizeof...(Args) + 1] = {format_arg::of(args)...};
-  return fail_packed(code, f, pattern, packed, sizeof...(Args));
-}
-
-// Sends "rknnop: <op>: <message>" to the sink and to the OpenVX log of the node.
-RKNNOP_DETAIL_COLD inline void report(std::string_view op, vx_node node, vx_status code, const char* message) noexcept {
-  status line = error("rknnop: {}: {}", op, message);
-  if (node) vxAddLogEntry(reinterpret_cast<vx_reference>(node), code, "%s", line.message());
-  const log_state& cfg = log_config();
-  if (cfg.sink) cfg.sink(line.message(), cfg.user);
-}
-
-// Scratch blocks kept between calls: large tensors would otherwise cost fresh pages (page faults
-// and kernel zeroing) on every node execution. A few slots shared by all nodes of the library, each
-// an atomic pointer to a block whose capacity is stored in front of it; taking and returning are
-// lock-free exchanges, so concurrent nodes never share a block. At most `slots` blocks stay cached.
-class scratch_cache {
-public:
-  static constexpr std::size_t slots = 8;
-  static constexpr std::size_t header = 16;  // keeps the payload 16-byte aligned
-
-  // A block of at least `bytes`, from the cache when one is big enough. Every slot is looked at (a
-  // small block in the first slot must not hide a big one behind it); when none fits, one block that
-  // was too small is freed, so that the fresh block can take its slot when it is released.
-  static void* take(std::size_t bytes) noexcept {
-    void* too_small = nullptr;
-    for (auto& slot : slots_) {
-      if (!__atomic_load_n(&slot, __ATOMIC_RELAXED)) continue;  // empty: no read-modify-write
-      void* block = __atomic_exchange_n(&slot, nullptr, __ATOMIC_ACQ_REL);
-      if (!block) continue;
-      if (capacity(block) >= bytes) {
-        if (too_small) give_back(too_small);
-        return static_cast<char*>(block) + header;
-      }
-      if (too_small) give_back(too_small);
-      too_small = block;  // the last one seen is evicted if nothing fits
-    }
-    std::free(too_small);
-    if (bytes > ~std::size_t{0} - header) return nullptr;
-    void* block = std::malloc(bytes + header);
-    if (!block) return nullptr;
-    std::memcpy(block, &bytes, sizeof bytes);
-    return static_cast<char*>(block) + header;
-  }
-  static void release(void* payload) noexcept {
-    if (payload) give_back(static_cast<char*>(payload) - header);
-  }
-  // Frees every cached block; RKNNOP_EXPORT_OP runs it when the library is unloaded.
-  static void drain() noexcept {
-    for (auto& slot : slots_) std::free(__atomic_exchange_n(&slot, nullptr, __ATOMIC_ACQ_REL));
-  }
-
-private:
-  static std::size_t capacity(const void* block) noexcept {
-    std::size_t c;
-    std::memcpy(&c, block, sizeof c);
-    return c;
-  }
-  static void give_back(void* block) noexcept {
-    for (auto& slot : slots_) {
-      void* expected = nullptr;
-      if (__atomic_load_n(&slot, __ATOMIC_RELAXED)) continue;  // taken: no locked compare-exchange
-      if (__atomic_compare_exchange_n(&slot, &expected, block, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return;
-    }
-    std::free(block);  // every slot is taken: the cache stays bounded
-  }
-  static inline constinit void* slots_[slots] = {};
-};
-
-// Releases every buffer a callback took, whatever path it leaves by.
-class buffer_list {
-public:
-  static constexpr std::size_t capacity = 2 * 48;
-  buffer_list() noexcept = default;
-  buffer_list(const buffer_list&) = delete;
-  buffer_list& operator=(const buffer_list&) = delete;
-  ~buffer_list() {
-    for (std::size_t i = 0; i < count_; ++i) scratch_cache::release(items_[i]);
-  }
-  void* allocate(std::size_t bytes) noexcept {
-    if (count_ == capacity) return nullptr;
-    void* p = scratch_cache::take(bytes ? bytes : 1);
-    if (p) items_[count_++] = p;
-    return p;
-  }
-  void* allocate_zeroed(std::size_t count, std::size_t size) noexcept {
-    if (size && count > ~std::size_t{0} / size) return nullptr;
-    void* p = allocate(count * size);
-    if (p) std::memset(p, 0, count * size);
-    return p;
-  }
-
-private:
-  void* items_[capacity];  // the first count_ are set: no per-call zeroing of the rest
-  std::size_t count_ = 0;
-};
 
 // Shape and dtype of a runtime tensor. For a layout-tagged (NHWC/NCHW) field, `dims`/`rank` are
 // what the kernel's view sees: a tensor of lower rank (the model left out batch 1, as the toolkit's
@@ -341,48 +153,6 @@ inline bool same_shape(const field_desc& f, const std::uint32_t* a, std::uint32_
   for (std::uint32_t d = 0; d < rank; ++d)
     if ((d < rank_a ? a[d] : 1u) != (d < rank_b ? b[d] : 1u)) return false;
   return true;
-}
-
-// Element conversion between dtypes at the boundary. Float -> integer saturates (NaN -> 0), so a
-// bad value never becomes undefined behaviour.
-template <class To, class From>
-constexpr To convert_value(From v) noexcept {
-  if constexpr (std::is_same_v<To, From>) {
-    return v;
-  } else if constexpr (std::is_same_v<From, float16>) {
-    return convert_value<To>(static_cast<float>(v));
-  } else if constexpr (std::is_same_v<To, float16>) {
-    return float16(static_cast<float>(v));
-  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
-    if (std::isnan(v)) return To{0};
-    if (v <= static_cast<From>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
-    if (v >= static_cast<From>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
-    return static_cast<To>(v);
-  } else if constexpr (std::is_integral_v<To> && std::is_integral_v<From>) {
-    if (std::cmp_less(v, std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
-    if (std::cmp_greater(v, std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
-    return static_cast<To>(v);
-  } else {
-    return static_cast<To>(v);
-  }
-}
-
-// May run in place: narrowing with dst == src, widening with src at the end of dst's buffer (every
-// access goes through memcpy or F16C loads/stores, so overlapping storage is not an aliasing issue).
-template <class To, class From>
-void convert_span(const void* src, void* dst, std::size_t n) noexcept {
-  if constexpr (std::is_same_v<From, float16> && std::is_same_v<To, float>) {
-    convert(static_cast<const float16*>(src), static_cast<float*>(dst), n);
-  } else if constexpr (std::is_same_v<From, float> && std::is_same_v<To, float16>) {
-    convert(static_cast<const float*>(src), static_cast<float16*>(dst), n);
-  } else {
-    for (std::size_t i = 0; i < n; ++i) {
-      From v;
-      std::memcpy(&v, static_cast<const char*>(src) + i * sizeof(From), sizeof v);
-      const To w = convert_value<To>(v);
-      std::memcpy(static_cast<char*>(dst) + i * sizeof(To), &w, sizeof w);
-    }
-  }
 }
 
 inline std::uint32_t accepted_index(const field_desc& f, vx_enum dtype) noexcept {

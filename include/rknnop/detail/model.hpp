@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// What rknnop reads off an op struct at compile time: its checks (one gate per rule, in order,
-// stopping at the first failure) and its description (names, kinds, VX types of every field).
+// Layer 8 of detail/ (docs/architecture.md §1): the op model. What rknnop reads off an op struct at
+// compile time: its checks (one gate per rule, in order, stopping at the first failure) and its
+// description (names, kinds, VX types of every field).
 
-#include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/convert.hpp>
+#include <rknnop/detail/field_desc.hpp>
 #include <rknnop/detail/reflect.hpp>
 #include <rknnop/detail/vx_api.hpp>
 #include <rknnop/status.hpp>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+// Layer 3 of detail/ (docs/architecture.md §1): reflection.
 // The one header that includes Boost.PFR: field counts, field access and field names.
 // Names come from boost::pfr::get_name where the installed PFR has it (Boost >= 1.84) and from
 // rknnop's own fallback otherwise (Debian 12 ships Boost 1.81); a test checks that both agree.

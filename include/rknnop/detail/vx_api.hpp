@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+// Layer 2 of detail/ (docs/architecture.md §1): the OpenVX API.
 // The one header that includes OpenVX declarations: rknnop's own (default) or the vendor's.
 
 #include <rknnop/config.hpp>

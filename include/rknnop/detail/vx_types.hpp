@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+// Layer 1 of detail/ (docs/architecture.md §1): the VX type table.
 // The one table of VX types (docs/abi.md §7): value, name, element size, C++ type, op.yml, dtype and
 // OpenCL spellings. Used by the SDK, the host runtime, the host library, vxc and the emitter; every
 // other list of VX types derives from it. Standard library only (no OpenVX header, no fmt), so that

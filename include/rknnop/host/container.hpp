@@ -5,7 +5,7 @@
 // "RKNN\0\0\0\0", u64 LE version (1 or 2), then sections `u64 LE length + bytes` back to back.
 // Version 2: shader, x86-64 .so, aarch64 .so, armhf .so, op.yml, .py. Version 1: no armhf section.
 
-#include <rknnop/container.hpp> // the byte layout and the section enum
+#include <rknnop/container_format.hpp> // the byte layout and the section enum
 
 #include <array>       // std::array
 #include <cstddef>     // std::size_t

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tiny_op.hpp"
 
-#include <rknnop/container.hpp>
+#include <rknnop/container_format.hpp>
 #include <rknnop/emit.hpp>
 
 #include <cstdio>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+// Layer 13 of detail/ (docs/architecture.md §1), above the OpenVX path it shares decoding with.
 // Non-template work of the MindSpore Lite backend: MSTensor <-> rknnop shapes, dtypes and formats,
 // Custom-node attributes, and the one-line diagnostics. The per-op kernel in <rknnop/mindspore.hpp>
 // only passes constexpr field descriptions here.
