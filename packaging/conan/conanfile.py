@@ -119,7 +119,7 @@ class RknnopConan(ConanFile):
 
     def requirements(self):
         # Public headers include both (<boost/pfr/...> from rknnop/detail/reflect.hpp, <fmt/format.h>
-        # from rknnop/emit.hpp). The same minimums as rknnop's CMake (cmake/rknnopDependencies.cmake).
+        # from rknnop/emit/options.hpp). The same minimums as rknnop's CMake (cmake/rknnopDependencies.cmake).
         self.requires("boost/[>=1.75]", transitive_headers=True)
         self.requires("fmt/[>=8]", transitive_headers=True)
 

@@ -82,9 +82,10 @@ if(MODE STREQUAL "pkgconfig")
     string(REPLACE ";" "\n" _own "${_own}")
     message(FATAL_ERROR "package.pkgconfig: a plain -O0 build exports rknnop's own symbols:\n${_own}")
   endif()
-  # And with rknnop.pc (adds {fmt}): the host-side emitter headers compile.
+  # And with rknnop.pc (adds {fmt}): the op as its emitter compiles it, plus the emitter's own headers
+  # (op.hpp does not reach them; the generated main includes <rknnop/emit/program.hpp>).
   run("compile the emitter with pkg-config's flags" "${CXX}" -std=c++20 -fsyntax-only -DRKNNOP_EMITTER
-      ${_cflags_rknnop} "${CONSUMER_SOURCE_DIR}/tiny.cpp")
+      ${_cflags_rknnop} -include rknnop/emit.hpp "${CONSUMER_SOURCE_DIR}/tiny.cpp")
   file(READ "${WORK_DIR}/libtiny.so" _magic LIMIT 4 HEX)
   if(NOT _magic STREQUAL "7f454c46")
     message(FATAL_ERROR "package.pkgconfig: libtiny.so is not an ELF file")
