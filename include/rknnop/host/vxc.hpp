@@ -325,6 +325,20 @@ using shader_source_provider = std::function<shader_source(std::string_view kern
 // Looks in `directory` for <kernel>.vx, then rknn_kernel_<kernel>.vx (the toolkit's name).
 [[nodiscard]] shader_source_provider shader_directory(std::filesystem::path directory);
 
+// Where an op's .vx is: the one rule rknnop-run and rknnop-parity use (docs/runtime.md "Finding an
+// op's .vx"). In order: `explicit_vx` (--vx) when not empty; op.yml's `vx_file`, relative to the
+// directory of `op_yml` (given with --op-yml) or else of `op` (a .so reads the op.yml beside it; a
+// .rknnop carries its own); else <kernel>.vx, then rknn_kernel_<kernel>.vx, in that directory.
+// Exactly one of `path` and `error` is set; files named by --vx or vx_file are not checked here
+// (a missing one fails the node, naming the path).
+struct shader_location {
+  std::filesystem::path path;
+  std::string error; // "rknnop: kernel 'k': no .vx: ..."
+};
+[[nodiscard]] shader_location find_op_shader(const std::filesystem::path& op, const std::filesystem::path& op_yml,
+                                             const std::optional<std::string>& vx_file, std::string_view kernel_name,
+                                             const std::filesystem::path& explicit_vx = {});
+
 class shader_bridge {
 public:
   explicit shader_bridge(shader_source_provider provider);
