@@ -4,6 +4,7 @@
 #include "object.hpp"
 #include "objects.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -160,7 +161,9 @@ std::string context::log_since(std::uint64_t first) {
   std::string text;
   for (std::size_t i = log.size() - count; i < log.size(); ++i) {
     if (!text.empty()) text += '\n';
-    text += log[i].message;
+    std::string message = log[i].message;
+    std::replace(message.begin(), message.end(), '\n', ' ');  // one line per entry
+    text += message;
   }
   return text;
 }

@@ -84,7 +84,8 @@ typedef enum rknnop_host_step_e {
 RKNNOP_HOST_API vx_status rknnopHostGetNodeStep(vx_node node, vx_enum step, vx_bool *called,
                                                 vx_status *status);
 /* The log entries added while the step's callback ran, one message per line (no "[status]"
- * prefix); *required_size (may be NULL) receives the size needed including the NUL. */
+ * prefix; line breaks inside a message become spaces); *required_size (may be NULL) receives the
+ * size needed including the NUL. */
 RKNNOP_HOST_API vx_status rknnopHostGetNodeStepLog(vx_node node, vx_enum step, vx_char *buffer,
                                                    vx_size size, vx_size *required_size);
 
