@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // rknnop::vxc::find_op_shader: the one rule rknnop-run and rknnop-parity use to find an op's .vx
-// (docs/runtime.md "Finding an op's .vx").
+// (docs/runtime.md §8, "Finding an op's .vx").
 #include <rknnop/host/vxc.hpp>
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 #pragma once
 
 // The one engine that runs a node through rknnop's host OpenVX runtime, as the RKNN v1 board runtime
-// does (docs/architecture.md "The engine"): create a context, register the descriptor, create the
+// does (docs/architecture.md §3): create a context, register the descriptor, create the
 // graph, node, tensors, scalars and arrays, vxVerifyGraph (validate, initialize), vxProcessGraph
 // (kernel function or shader executor), read the outputs back, release the graph (deinitialize).
 // The runtime records each callback step's status and log on the node (rknnopHostGetNodeStep); the

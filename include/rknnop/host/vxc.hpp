@@ -325,7 +325,7 @@ using shader_source_provider = std::function<shader_source(std::string_view kern
 // Looks in `directory` for <kernel>.vx, then rknn_kernel_<kernel>.vx (the toolkit's name).
 [[nodiscard]] shader_source_provider shader_directory(std::filesystem::path directory);
 
-// Where an op's .vx is: the one rule rknnop-run and rknnop-parity use (docs/runtime.md "Finding an
+// Where an op's .vx is: the one rule rknnop-run and rknnop-parity use (docs/runtime.md §8, "Finding an
 // op's .vx"). In order: `explicit_vx` (--vx) when not empty; op.yml's `vx_file`, relative to the
 // directory of `op_yml` (given with --op-yml) or else of `op` (a .so reads the op.yml beside it; a
 // .rknnop carries its own); else <kernel>.vx, then rknn_kernel_<kernel>.vx, in that directory.
