@@ -2,7 +2,7 @@
 // The data objects (tensor, scalar, array), kernels, graphs, nodes and meta formats.
 #pragma once
 
-#include "object.hpp"
+#include "reference.hpp"
 
 #include <rknnop/detail/vx_types.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "api.hpp"
 
-#include "object.hpp"
+#include "reference.hpp"
 #include "objects.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The object model: reference counting, the registry of live objects that makes every handle
-// checkable, and the context (kernels, children, log).
+// The base of every object (reference counting, the registry of live objects that makes every
+// handle checkable) and the context (kernels, children, log). The typed objects: objects.hpp.
 #pragma once
 
 #include "api.hpp"
