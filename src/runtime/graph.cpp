@@ -178,6 +178,7 @@ vx_status validate_node(node &n) {
 
 }  // namespace
 
+// Long by design: the VSI driver's verification order (parameters, producers, cycles, validate, initialize).
 vx_status graph::verify() {
   deinitialize_nodes();  // a second verify starts from scratch
   verified = false;

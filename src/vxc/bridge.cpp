@@ -145,6 +145,7 @@ struct shader_bridge::impl {
     return f.status;
   }
 
+  // Long by design: each node parameter kind (tensor, array, scalar) is staged in table order, then run.
   failure run_node(const rknnop_host_kernel_info* info, const vx_reference* refs, vx_uint32 num) {
     if (info == nullptr || info->name == nullptr || (num != 0 && refs == nullptr)) {
       return {VX_ERROR_INVALID_PARAMETERS, "rknnop: shader executor called without kernel information"};

@@ -107,6 +107,7 @@ parity::param_data param_from(const std::string& name, const host::param_value& 
 
 } // namespace
 
+// Long by design: the option table and the case set-up read top to bottom like the --help text.
 int main(int argc, char** argv) {
   CLI::App app{"Compare an op's CPU kernel with its VX kernel (run on POCL) through rknnop's host OpenVX runtime",
                "rknnop-parity"};

@@ -39,6 +39,7 @@ std::string status_line(const step_report &s) {
 
 } // namespace
 
+// Long by design: the option table reads top to bottom like the --help text.
 int main(int argc, char **argv) {
   CLI::App app{"Run an RKNN-Toolkit v1 custom op on the PC through rknnop's host OpenVX runtime", "rknnop-run"};
   std::string op_path, op_yml, tensor_type_name;
