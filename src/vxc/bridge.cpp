@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // rknnop::vxc::shader_bridge: runs the nodes of shader kernels of rknnop's host OpenVX runtime
 // through the POCL executor.
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 #include <rknnop/host/openvx_host.h>
 
 #include <array>

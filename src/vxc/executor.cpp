@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Runs translated .vx shaders on the first OpenCL device (POCL on the host).
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120

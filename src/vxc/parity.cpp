@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // rknnop::parity: CPU kernel vs VX kernel through rknnop's host OpenVX runtime.
-#include <rknnop/host/parity.hpp>
+#include <rknnop/parity/parity.hpp>
 #include <rknnop/host/engine.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/openvx_host.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // .vx -> OpenCL C 1.2: refuse what is not emulated, rewrite what standard OpenCL rejects.
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 
 #include "shader_parse.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // rknnop::vxc::find_op_shader: the one rule rknnop-run and rknnop-parity use to find an op's .vx
 // (docs/runtime.md §8, "Finding an op's .vx").
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 
 #include <gtest/gtest.h>
 

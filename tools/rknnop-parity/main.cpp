@@ -14,7 +14,7 @@
 #include <rknnop/host/loader.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/param_value.hpp>
-#include <rknnop/host/parity.hpp>
+#include <rknnop/parity/parity.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -11,7 +11,7 @@
 #include <rknnop/host/session.hpp>
 #include <rknnop/host/vx_type.hpp>
 #if RKNNOP_VXC_HAS_BRIDGE
-#include <rknnop/host/vxc.hpp> // VX kernels (kernel_index != 0) run their .vx on POCL
+#include <rknnop/vxc/vxc.hpp> // VX kernels (kernel_index != 0) run their .vx on POCL
 #endif
 
 #include <CLI/CLI.hpp>
