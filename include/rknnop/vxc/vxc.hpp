@@ -103,6 +103,8 @@ struct op_param {
   vx_type type = vx_type::invalid; // vx_type::array or a scalar type
 };
 
+// The part of op.yml a shader check needs (names in table order, param types). rknnop::vxc does not
+// depend on rknnop::host (no YAML, no fmt), so callers build it from rknnop::host::op_yml.
 struct op_signature {
   std::string name; // op name as in op.yml, e.g. "ResizeArea"
   std::vector<std::string> inputs;
