@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Install rules: the header-only SDK as an arch-independent CMake package + pkg-config files.
-#   <prefix>/include/rknnop/...                     headers (host/ belongs to the compiled rknnop::host)
+#   <prefix>/include/rknnop/...                     headers (host/, vxc/, parity/ belong to compiled components)
 #   <prefix>/share/rknnop/cmake/rknnopConfig.cmake  targets rknnop::rknnop, rknnop::kernel, rknnop::compat_vx; rknnop_add_op
 #   <prefix>/share/pkgconfig/rknnop.pc              headers + {fmt} (host side, emitters)
 #   <prefix>/share/pkgconfig/rknnop-kernel.pc       headers only (kernel libraries: nothing but libc)
@@ -18,7 +18,7 @@ set(RKNNOP_INSTALL_PKGCONFIGDIR "${CMAKE_INSTALL_DATADIR}/pkgconfig" CACHE STRIN
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/rknnop"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         COMPONENT rknnop_development
-        PATTERN "host" EXCLUDE)
+        PATTERN "host" EXCLUDE PATTERN "vxc" EXCLUDE PATTERN "parity" EXCLUDE)
 
 install(TARGETS rknnop_kernel rknnop rknnop_compat_vx EXPORT rknnopTargets COMPONENT rknnop_development)
 install(EXPORT rknnopTargets

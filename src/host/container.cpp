@@ -5,7 +5,7 @@
 #include "rknnop/host/file_io.hpp"
 
 // The byte layout, the strict reader and its diagnostics live in the header-only
-// <rknnop/container.hpp>, shared with the emitter; this file adapts them to rknnop::host's owning
+// <rknnop/container_format.hpp>, shared with the emitter; this file adapts them to rknnop::host's owning
 // `container` and its exceptions.
 #include <algorithm> // std::ranges::equal
 

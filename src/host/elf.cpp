@@ -199,6 +199,7 @@ int compare_symbol_versions(std::string_view a, std::string_view b) noexcept {
   return 0;
 }
 
+// Long by design: walks the ELF headers in file order, one bounds-checked read and message per field.
 elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view source) {
   if (!looks_like_elf(bytes))
     throw error(fmt::format("{}: not an ELF file (starts with {}, expected 7f 45 4c 46)", source,

@@ -176,6 +176,7 @@ const kernel_descriptor_info &op_library::kernel() const noexcept { return state
 void *op_library::descriptor() const noexcept { return state_->descriptor; }
 const std::filesystem::path &op_library::source() const noexcept { return state_->source; }
 
+// Long by design: the board runtime's checks in its order (file, ELF, dlsym, descriptor, table), one message each.
 op_library op_library::open(const std::filesystem::path &path, const load_options &options) {
   auto s = std::make_unique<state>();
   s->source = path;

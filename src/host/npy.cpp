@@ -197,6 +197,7 @@ npy_array npy_array::from_floats(std::span<const float> values, std::vector<std:
   return array;
 }
 
+// Long by design: the .npy header fields in file order, one bounds-checked read and message each.
 npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source) {
   if (bytes.size() < npy_magic.size() || !std::equal(npy_magic.begin(), npy_magic.end(), bytes.begin()))
     throw error(fmt::format("{}: not a .npy file: expected magic 93 4e 55 4d 50 59 (\"\\x93NUMPY\"), "

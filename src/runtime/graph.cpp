@@ -44,9 +44,10 @@ void graph::deinitialize_nodes() noexcept {
       n->initialized = false;
     }
     if (n->kern->deinitialize != nullptr) {
-      const auto status =
-          n->kern->deinitialize(to_handle<vx_node>(n), n->params.data(),
-                                static_cast<vx_uint32>(n->params.size()));
+      const auto status = run_step(*n, RKNNOP_HOST_STEP_DEINITIALIZE, [n] {
+        return n->kern->deinitialize(to_handle<vx_node>(n), n->params.data(),
+                                     static_cast<vx_uint32>(n->params.size()));
+      });
       if (status != VX_SUCCESS)
         log_to(n, status, "kernel '%s': deinitializer failed with %d", n->kern->name.c_str(),
                static_cast<int>(status));
@@ -140,8 +141,9 @@ vx_status validate_node(node &n) {
       m->external.store(0);  // the runtime's, not the application's: vxRelease* refuses it
       set.metas.push_back(to_handle<vx_meta_format>(m));
     }
-    const vx_status status = k.validate(to_handle<vx_node>(&n), params, count,
-                                        set.metas.data());
+    const vx_status status = run_step(n, RKNNOP_HOST_STEP_VALIDATE, [&] {
+      return k.validate(to_handle<vx_node>(&n), params, count, set.metas.data());
+    });
     if (status != VX_SUCCESS) {
       log_to(&n, status, "kernel '%s': validator failed with %d", k.name.c_str(),
              static_cast<int>(status));
@@ -176,6 +178,7 @@ vx_status validate_node(node &n) {
 
 }  // namespace
 
+// Long by design: the VSI driver's verification order (parameters, producers, cycles, validate, initialize).
 vx_status graph::verify() {
   deinitialize_nodes();  // a second verify starts from scratch
   verified = false;
@@ -247,9 +250,10 @@ vx_status graph::verify() {
   }
   for (node *n : order) {
     if (n->kern->initialize != nullptr) {
-      const vx_status status =
-          n->kern->initialize(to_handle<vx_node>(n), n->params.data(),
-                              static_cast<vx_uint32>(n->params.size()));
+      const vx_status status = run_step(*n, RKNNOP_HOST_STEP_INITIALIZE, [n] {
+        return n->kern->initialize(to_handle<vx_node>(n), n->params.data(),
+                                   static_cast<vx_uint32>(n->params.size()));
+      });
       if (status != VX_SUCCESS) {
         log_to(n, status, "kernel '%s': initializer failed with %d", n->kern->name.c_str(),
                static_cast<int>(status));
@@ -304,9 +308,10 @@ vx_status graph::process() {
   for (node *n : order) {
     const vx_reference *params = n->params.data();
     const auto count = static_cast<vx_uint32>(n->params.size());
-    const vx_status status = n->kern->function != nullptr
-                                 ? n->kern->function(to_handle<vx_node>(n), params, count)
-                                 : run_shader_kernel(*n, params, count);
+    const vx_status status = run_step(*n, RKNNOP_HOST_STEP_KERNEL, [&] {
+      return n->kern->function != nullptr ? n->kern->function(to_handle<vx_node>(n), params, count)
+                                          : run_shader_kernel(*n, params, count);
+    });
     {
       std::lock_guard lock(n->mutex);
       n->status = status;

@@ -73,6 +73,37 @@ vx_status rknnopHostGetNodeUniform(vx_node node_handle, vx_uint32 index, const v
   return VX_SUCCESS;
 }
 
+namespace {
+const node::step_record *step_of(node *n, vx_enum step) noexcept {
+  if (step < RKNNOP_HOST_STEP_VALIDATE || step > RKNNOP_HOST_STEP_DEINITIALIZE) return nullptr;
+  return &n->steps[static_cast<std::size_t>(step)];
+}
+}  // namespace
+
+vx_status rknnopHostGetNodeStep(vx_node node_handle, vx_enum step, vx_bool *called,
+                                vx_status *status) {
+  auto *n = find_as<node>(node_handle);
+  if (n == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  std::lock_guard lock(n->mutex);
+  const node::step_record *record = step_of(n, step);
+  if (record == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+  if (called != nullptr) *called = record->called ? vx_true_e : vx_false_e;
+  if (status != nullptr) *status = record->status;
+  return VX_SUCCESS;
+}
+
+vx_status rknnopHostGetNodeStepLog(vx_node node_handle, vx_enum step, vx_char *buffer,
+                                   vx_size size, vx_size *required_size) {
+  auto *n = find_as<node>(node_handle);
+  if (n == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  std::lock_guard lock(n->mutex);
+  const node::step_record *record = step_of(n, step);
+  if (record == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+  if (required_size != nullptr) *required_size = record->log.size() + 1;
+  copy_text(record->log, buffer, size);
+  return VX_SUCCESS;
+}
+
 vx_status rknnopHostGetLastLogEntry(vx_reference ref, vx_status *status, vx_char *message,
                                     vx_size message_size) {
   reference *obj = find(ref, VX_TYPE_REFERENCE);

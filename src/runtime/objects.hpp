@@ -2,7 +2,7 @@
 // The data objects (tensor, scalar, array), kernels, graphs, nodes and meta formats.
 #pragma once
 
-#include "object.hpp"
+#include "reference.hpp"
 
 #include <rknnop/detail/vx_types.hpp>
 
@@ -143,7 +143,29 @@ public:
   bool has_execution_parameters = false;
   vx_kernel_execution_parameters_t execution_parameters{};
   std::vector<uniform> uniforms;
+  // What each callback step did the last time it ran (rknnopHostGetNodeStep*), by rknnop_host_step_e.
+  struct step_record {
+    bool called = false;
+    vx_status status = VX_SUCCESS;
+    std::string log;  // messages logged while the callback ran, one per line
+  };
+  std::array<step_record, 4> steps{};
 };
+
+// Runs one callback step of `n`, recording its status and the log entries it added in n.steps.
+template <class Call>
+vx_status run_step(node &n, rknnop_host_step_e step, Call &&call) {
+  std::uint64_t first = 0;
+  {
+    std::lock_guard lock(n.owner->mutex);
+    first = n.owner->logged;
+  }
+  const vx_status status = call();
+  std::string log = n.owner->log_since(first);
+  std::lock_guard lock(n.mutex);
+  n.steps.at(step) = node::step_record{true, status, std::move(log)};
+  return status;
+}
 
 class graph final : public reference {
 public:

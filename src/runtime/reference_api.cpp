@@ -2,7 +2,7 @@
 // Contexts, generic references and the log.
 #include "api.hpp"
 
-#include "object.hpp"
+#include "reference.hpp"
 
 #include <cstdarg>
 

@@ -181,6 +181,7 @@ vx_status vxQueryTensor(vx_tensor tensor_handle, vx_enum attribute, void *ptr, v
   }
 }
 
+// Long by design: every argument check with its own log message, then the strided copy.
 vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims,
                             const vx_size *view_start, const vx_size *view_end,
                             const vx_size *user_stride, void *user_ptr, vx_enum usage,

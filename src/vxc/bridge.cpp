@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // rknnop::vxc::shader_bridge: runs the nodes of shader kernels of rknnop's host OpenVX runtime
 // through the POCL executor.
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 #include <rknnop/host/openvx_host.h>
 
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <exception>
@@ -56,11 +57,18 @@ shader_source_provider shader_file(std::filesystem::path path) {
   };
 }
 
+namespace {
+// The file names a kernel's shader may have, in the order they are tried (the second is the toolkit's).
+std::array<std::string, 2> shader_file_names(const std::string& kernel) {
+  return {kernel + ".vx", "rknn_kernel_" + kernel + ".vx"};
+}
+} // namespace
+
 shader_source_provider shader_directory(std::filesystem::path directory) {
   return [directory = std::move(directory)](std::string_view kernel_name) {
     const std::string name(kernel_name);
     shader_source s;
-    for (const std::string& candidate : {name + ".vx", "rknn_kernel_" + name + ".vx"}) {
+    for (const std::string& candidate : shader_file_names(name)) {
       const std::filesystem::path path = directory / candidate;
       std::error_code ec;
       if (!std::filesystem::is_regular_file(path, ec)) continue;
@@ -74,6 +82,24 @@ shader_source_provider shader_directory(std::filesystem::path directory) {
               ".vx and rknn_kernel_" + name + ".vx)";
     return s;
   };
+}
+
+shader_location find_op_shader(const std::filesystem::path& op, const std::filesystem::path& op_yml,
+                               const std::optional<std::string>& vx_file, std::string_view kernel_name,
+                               const std::filesystem::path& explicit_vx) {
+  if (!explicit_vx.empty()) return {explicit_vx, {}};
+  std::filesystem::path dir = (op_yml.empty() ? op : op_yml).parent_path();
+  if (dir.empty()) dir = ".";
+  if (vx_file) return {dir / *vx_file, {}};
+  const std::string name(kernel_name);
+  const std::array<std::string, 2> names = shader_file_names(name);
+  for (const std::string& candidate : names) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(dir / candidate, ec)) return {dir / candidate, {}};
+  }
+  return {{},
+          "rknnop: kernel '" + name + "': no .vx: op.yml names no vx_file and '" + dir.string() + "' holds neither " +
+              names[0] + " nor " + names[1] + "; give --vx FILE"};
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -119,6 +145,7 @@ struct shader_bridge::impl {
     return f.status;
   }
 
+  // Long by design: each node parameter kind (tensor, array, scalar) is staged in table order, then run.
   failure run_node(const rknnop_host_kernel_info* info, const vx_reference* refs, vx_uint32 num) {
     if (info == nullptr || info->name == nullptr || (num != 0 && refs == nullptr)) {
       return {VX_ERROR_INVALID_PARAMETERS, "rknnop: shader executor called without kernel information"};

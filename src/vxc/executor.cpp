@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Runs translated .vx shaders on the first OpenCL device (POCL on the host).
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
@@ -251,6 +251,7 @@ executor& executor::operator=(executor&&) noexcept = default;
 bool executor::available() const noexcept { return impl_->available; }
 const std::string& executor::status() const noexcept { return impl_->status; }
 
+// Long by design: one linear pass (check arguments, build, bind, enqueue, read back), each step with its own diagnostic.
 run_result executor::run(std::string_view source, std::string_view file_name, std::string_view kernel_name,
                          const execution_parameters& params, std::span<const kernel_argument> args) {
   const auto fail = [](std::string message) { return run_result{run_status::error, std::move(message)}; };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // rknnop::parity: CPU kernel vs VX kernel through rknnop's host OpenVX runtime.
-#include <rknnop/host/parity.hpp>
+#include <rknnop/parity/parity.hpp>
+#include <rknnop/host/engine.hpp>
+#include <rknnop/host/error.hpp>
 #include <rknnop/host/openvx_host.h>
 #include <rknnop/float16.hpp>
 
@@ -47,26 +49,6 @@ T load(const std::byte* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
-}
-
-// RAII for the handles of one run; releasing the context frees everything else.
-struct context_owner {
-  vx_context handle = vxCreateContext();
-  context_owner() = default;
-  context_owner(const context_owner&) = delete;
-  context_owner& operator=(const context_owner&) = delete;
-  ~context_owner() {
-    if (handle != nullptr) vxReleaseContext(&handle);
-  }
-};
-
-std::string context_log(vx_context ctx) {
-  vx_size size = 0;
-  if (rknnopHostGetLog(ctx, nullptr, 0, &size) != VX_SUCCESS || size <= 1) return {};
-  std::string log(size, '\0');
-  if (rknnopHostGetLog(ctx, log.data(), size, nullptr) != VX_SUCCESS) return {};
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-  return log;
 }
 
 std::string auto_label(const op_info& op, const parity_case& c) {
@@ -266,6 +248,24 @@ std::string case_report::to_string() const {
 }
 
 // ------------------------------------------------------------------------------------------------
+namespace {
+
+// The case's param as the engine takes it (host::param_value: arrays as INT32 items, scalars as bytes).
+host::param_value engine_param(const param_data& p) {
+  host::param_value v;
+  if (const auto* items = std::get_if<std::vector<std::int32_t>>(&p.value)) {
+    v.type = static_cast<std::int32_t>(vx_type::array);
+    v.items = *items;
+    return v;
+  }
+  const vxc::scalar_arg& s = std::get<vxc::scalar_arg>(p.value);
+  v.type = static_cast<std::int32_t>(s.type);
+  std::memcpy(v.scalar.data(), s.bytes.data(), v.scalar.size());
+  return v;
+}
+
+} // namespace
+
 kernel_run run_kernel(const vx_kernel_description_t& d, const op_info& op, const parity_case& c,
                       vxc::shader_bridge* bridge) {
   kernel_run out;
@@ -287,97 +287,32 @@ kernel_run run_kernel(const vx_kernel_description_t& d, const op_info& op, const
     return out;
   }
 
-  context_owner ctx;
-  const auto fail = [&](const std::string& what) {
-    out.result = outcome::error;
-    out.message = "rknnop: " + who + ": " + what;
-    if (std::string log = context_log(ctx.handle); !log.empty()) out.message += "\n" + log;
-    return out;
-  };
-  if (vxGetStatus(reinterpret_cast<vx_reference>(ctx.handle)) != VX_SUCCESS) return fail("vxCreateContext failed");
-
-  vx_kernel kernel = vxAddUserKernel(ctx.handle, d.name, d.enumeration, d.function, d.numParams, d.validate,
-                                     d.initialize, d.deinitialize);
-  if (kernel == nullptr) return fail("vxAddUserKernel failed");
-  for (vx_uint32 i = 0; i < d.numParams; ++i) {
-    const vx_param_description_t& p = d.parameters[i];
-    if (vxAddParameterToKernel(kernel, i, p.direction, p.data_type, p.state) != VX_SUCCESS)
-      return fail("vxAddParameterToKernel(" + std::to_string(i) + ") failed");
-  }
-  if (vxFinalizeKernel(kernel) != VX_SUCCESS) return fail("vxFinalizeKernel failed");
-  if (shader && bridge->attach(ctx.handle) != VX_SUCCESS) return fail("attaching the shader bridge failed");
-
-  vx_graph graph = vxCreateGraph(ctx.handle);
-  vx_node node = graph != nullptr ? vxCreateGenericNode(graph, kernel) : nullptr;
-  if (node == nullptr) return fail("creating the graph and node failed");
-
-  vx_uint32 index = 0;
-  const auto bind = [&](vx_reference ref, const std::string& what) {
-    if (ref == nullptr) return "creating " + what + " failed";
-    const vx_status s = vxSetParameterByIndex(node, index++, ref);
-    return s == VX_SUCCESS ? std::string() : "vxSetParameterByIndex for " + what + " failed with " + std::to_string(s);
-  };
+  host::node_spec spec;
+  spec.descriptor = &d;
+  spec.label = who;
   for (std::size_t i = 0; i < c.inputs.size(); ++i) {
     const tensor_data& in = c.inputs[i];
-    vx_tensor t = vxCreateTensor(ctx.handle, static_cast<vx_uint32>(in.dims.size()), in.dims.data(),
-                                 static_cast<vx_enum>(in.dtype), 0);
-    if (t != nullptr) {
-      rknnop_host_tensor_buffer b{};
-      if (rknnopHostGetTensorBuffer(t, VX_WRITE_ONLY, &b) != VX_SUCCESS || b.size_in_bytes != in.bytes.size())
-        return fail("writing input '" + sig.inputs[i] + "' failed");
-      std::memcpy(b.data, in.bytes.data(), in.bytes.size());
-    }
-    if (std::string e = bind(reinterpret_cast<vx_reference>(t), "input '" + sig.inputs[i] + "'"); !e.empty()) return fail(e);
+    spec.inputs.push_back(host::node_input{sig.inputs[i], static_cast<std::int32_t>(in.dtype), in.dims, in.bytes});
   }
-  std::vector<vx_tensor> outputs;
-  for (const std::string& name : sig.outputs) {
-    vx_tensor t = vxCreateVirtualTensor(graph, 0, nullptr, VX_TYPE_INVALID, 0);
-    if (std::string e = bind(reinterpret_cast<vx_reference>(t), "output '" + name + "'"); !e.empty()) return fail(e);
-    outputs.push_back(t);
+  for (const std::string& name : sig.outputs) spec.outputs.push_back(host::node_output_request{name, std::nullopt, 0});
+  for (const param_data& p : c.params) spec.params.push_back(host::node_param{p.name, engine_param(p)});
+  if (shader) {
+    spec.on_context = [&](void* ctx) {
+      if (bridge->attach(static_cast<vx_context>(ctx)) != VX_SUCCESS)
+        throw host::error(who + ": attaching the shader bridge failed");
+    };
   }
-  for (const param_data& p : c.params) {
-    vx_reference ref = nullptr;
-    if (const auto* items = std::get_if<std::vector<std::int32_t>>(&p.value)) {
-      // As the board runtime: an INT32 array holding the model's values.
-      vx_array a = vxCreateArray(ctx.handle, VX_TYPE_INT32, std::max<vx_size>(items->size(), 1));
-      if (a != nullptr && !items->empty() &&
-          vxAddArrayItems(a, items->size(), items->data(), sizeof(std::int32_t)) != VX_SUCCESS)
-        return fail("vxAddArrayItems for param '" + p.name + "' failed");
-      ref = reinterpret_cast<vx_reference>(a);
-    } else {
-      const vxc::scalar_arg& s = std::get<vxc::scalar_arg>(p.value);
-      ref = reinterpret_cast<vx_reference>(vxCreateScalar(ctx.handle, static_cast<vx_enum>(s.type), s.bytes.data()));
-    }
-    if (std::string e = bind(ref, "param '" + p.name + "'"); !e.empty()) return fail(e);
+  try {
+    host::node_result ran = host::run_node(spec);
+    for (host::node_output& o : ran.outputs)
+      out.outputs.push_back(tensor_data{std::move(o.dims), static_cast<vx_type>(o.type), std::move(o.bytes)});
+    out.result = outcome::pass;
+  } catch (const host::error& e) {
+    // A shader that could not run for want of OpenCL is not an error of the op.
+    const bool no_opencl = shader && bridge->last_result().status == vxc::run_status::no_opencl;
+    out.result = no_opencl ? outcome::no_opencl : outcome::error;
+    out.message = e.what();
   }
-
-  if (const vx_status s = vxVerifyGraph(graph); s != VX_SUCCESS)
-    return fail("vxVerifyGraph failed with " + std::to_string(s));
-  for (vx_tensor t : outputs) (void)rknnopHostResetTensorWritten(t);
-  if (const vx_status s = vxProcessGraph(graph); s != VX_SUCCESS) {
-    if (shader && bridge->last_result().status == vxc::run_status::no_opencl) {
-      out.result = outcome::no_opencl;
-      out.message = context_log(ctx.handle); // the node's entry: "... cannot run the VX shader on the host: <why>"
-      if (out.message.empty()) out.message = bridge->status();
-      return out;
-    }
-    return fail("vxProcessGraph failed with " + std::to_string(s));
-  }
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    vx_bool written = vx_false_e;
-    if (rknnopHostTensorWasWritten(outputs[i], &written) != VX_SUCCESS || written != vx_true_e)
-      return fail("the kernel returned VX_SUCCESS but never wrote output '" + sig.outputs[i] + "'");
-    rknnop_host_tensor_buffer b{};
-    if (rknnopHostGetTensorBuffer(outputs[i], VX_READ_ONLY, &b) != VX_SUCCESS)
-      return fail("reading output '" + sig.outputs[i] + "' failed");
-    tensor_data t;
-    t.dims.assign(b.dims, b.dims + b.num_dims);
-    t.dtype = static_cast<vx_type>(b.data_type);
-    const auto* p = static_cast<const std::byte*>(b.data);
-    t.bytes.assign(p, p + b.size_in_bytes);
-    out.outputs.push_back(std::move(t));
-  }
-  out.result = outcome::pass;
   return out;
 }
 

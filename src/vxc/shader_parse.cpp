@@ -75,6 +75,7 @@ bool is_image_type(std::string_view type) noexcept {
          type == "image1d_array_t" || type == "image1d_buffer_t";
 }
 
+// Long by design: one lexer state machine; splitting it would pass its cursor around.
 lexed_source lex(std::string_view src, std::string_view file) {
   lexed_source out;
   std::uint32_t line = 1;

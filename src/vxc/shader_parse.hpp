@@ -4,7 +4,7 @@
 // translator. Not a C parser: it knows comments, literals, preprocessor lines, brackets and the
 // shape `__kernel [attributes] void [attributes] name ( args ) { ... }`.
 
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 
 #include <cstddef>     // std::size_t
 #include <cstdint>     // line numbers

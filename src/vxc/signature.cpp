@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // VX type names and the shader signature check (no OpenCL involved).
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 
 #include "shader_parse.hpp"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // .vx -> OpenCL C 1.2: refuse what is not emulated, rewrite what standard OpenCL rejects.
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 
 #include "shader_parse.hpp"
 
@@ -95,6 +95,7 @@ diagnostic refuse(std::string_view file, std::uint32_t line, std::string message
 
 } // namespace
 
+// Long by design: one pass over the token stream; its four rules share the position state.
 translation translate_shader(std::string_view source, std::string_view file_name,
                              const execution_parameters& params) {
   translation out;

@@ -3,7 +3,7 @@
 // is a static_assert, so a wrong row fails the build of core_tests.
 #include <rknnop/detail/vx_types.hpp>
 #include <rknnop/host/vx_type.hpp>
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 #include <rknnop/types.hpp>  // rknnop::dtype, scalar_vx_type, element_dtype; includes openvx.h
 
 #include <cstddef>

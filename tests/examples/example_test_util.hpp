@@ -15,7 +15,7 @@
 #include <vector>
 
 #if RKNNOP_EXAMPLES_HAVE_VXC
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 #endif
 
 namespace rknnop::test {

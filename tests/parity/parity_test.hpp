@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Shared by the parity tests: one call per op runs its cases through rknnop::parity::checker.
-#include <rknnop/host/parity.hpp>
+#include <rknnop/parity/parity.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // VX shaders on POCL: lane semantics, VX work-item ids, float16 kernels, error reporting.
 // Every test here skips (with the reason) when no OpenCL platform/device is present.
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 
 #include <gtest/gtest.h>
 

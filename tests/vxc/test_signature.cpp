@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Signature check: .vx kernels against the op's parameter table (no OpenCL involved).
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 
 #include <gtest/gtest.h>
 

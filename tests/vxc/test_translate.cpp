@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // VXC packing, .vx -> OpenCL C translation and work-size validation (no OpenCL involved).
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 
 #include <gtest/gtest.h>
 

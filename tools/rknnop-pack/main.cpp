@@ -73,6 +73,7 @@ bool targets_armhf(const std::optional<op_yml> &op) {
   return *op->target_platform == "RV1109" || *op->target_platform == "RV1126";
 }
 
+// Long by design: prints each container section in file order.
 int run_inspect(const fs::path &file, bool verify) {
   std::vector<section_location> locations;
   const container c = read_container_file(file, &locations);

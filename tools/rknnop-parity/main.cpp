@@ -14,7 +14,7 @@
 #include <rknnop/host/loader.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/param_value.hpp>
-#include <rknnop/host/parity.hpp>
+#include <rknnop/parity/parity.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -107,6 +107,7 @@ parity::param_data param_from(const std::string& name, const host::param_value& 
 
 } // namespace
 
+// Long by design: the option table and the case set-up read top to bottom like the --help text.
 int main(int argc, char** argv) {
   CLI::App app{"Compare an op's CPU kernel with its VX kernel (run on POCL) through rknnop's host OpenVX runtime",
                "rknnop-parity"};
@@ -117,7 +118,8 @@ int main(int argc, char** argv) {
   std::optional<double> abs_tol, rel_tol;
   app.add_option("op", op_path, "The op: a .rknnop container or a kernel library lib<op>.so")->required();
   app.add_option("--op-yml", op_yml_path, "op.yml (required for a .so without op.yml beside it)");
-  app.add_option("--vx", vx_path, "The op's .vx shader (default: op.yml's vx_file, beside op.yml)");
+  app.add_option("--vx", vx_path, "The VX kernel's .vx shader (default: op.yml's vx_file, else <kernel>.vx or rknn_kernel_<kernel>.vx, "
+                 "beside op.yml)");
   app.add_option("-i,--input", inputs, "NAME=FILE.npy: this input's data (first case)");
   app.add_option("--shape", shapes, "NAME=1,8,8,3: NumPy shape of this input for random cases");
   app.add_option("-p,--param", params, "NAME=VALUE for each param (arrays as 64,64; bools true/false)");
@@ -165,13 +167,10 @@ int main(int argc, char** argv) {
       throw host::error("op '" + yml.name + "': list index 0 must be a CPU kernel and index 1 a VX kernel (got '" +
                         cpu_lib.kernel().name + "' and '" + vx_lib.kernel().name + "')");
     }
-    if (vx_path.empty()) {
-      if (!yml.vx_file || op_yml_path.empty()) {
-        throw usage_error("--vx is required (op.yml names no vx_file" +
-                          std::string(op_yml_path.empty() ? ", or no --op-yml was given to find it beside" : "") + ")");
-      }
-      vx_path = (std::filesystem::path(op_yml_path).parent_path() / *yml.vx_file).string();
-    }
+    const rknnop::vxc::shader_location vx =
+        rknnop::vxc::find_op_shader(op_path, op_yml_path, yml.vx_file, vx_lib.kernel().name, vx_path);
+    if (!vx.error.empty()) throw usage_error(vx.error.substr(std::string_view("rknnop: ").size()));
+    vx_path = vx.path.string();
 
     parity::op_info op;
     op.signature.name = yml.name;

@@ -11,7 +11,7 @@
 #include <rknnop/host/session.hpp>
 #include <rknnop/host/vx_type.hpp>
 #if RKNNOP_VXC_HAS_BRIDGE
-#include <rknnop/host/vxc.hpp> // VX kernels (kernel_index != 0) run their .vx on POCL
+#include <rknnop/vxc/vxc.hpp> // VX kernels (kernel_index != 0) run their .vx on POCL
 #endif
 
 #include <CLI/CLI.hpp>
@@ -39,6 +39,7 @@ std::string status_line(const step_report &s) {
 
 } // namespace
 
+// Long by design: the option table reads top to bottom like the --help text.
 int main(int argc, char **argv) {
   CLI::App app{"Run an RKNN-Toolkit v1 custom op on the PC through rknnop's host OpenVX runtime", "rknnop-run"};
   std::string op_path, op_yml, tensor_type_name;
@@ -59,7 +60,7 @@ int main(int argc, char **argv) {
 #if RKNNOP_VXC_HAS_BRIDGE
   app.add_option("--vx", vx_file,
                  "The .vx shader of a VX kernel (default: op.yml's vx_file, <kernel>.vx or rknn_kernel_<kernel>.vx "
-                 "beside the op)");
+                 "beside op.yml, or beside the op without --op-yml)");
 #endif
 
   try {
@@ -98,11 +99,10 @@ int main(int argc, char **argv) {
     // A VX kernel's node runs its shader on the host through rknnop::vxc (POCL).
     std::unique_ptr<rknnop::vxc::shader_bridge> bridge;
     if (s.kernel().is_shader) {
-      const std::filesystem::path beside = std::filesystem::path(op_yml.empty() ? op_path : op_yml).parent_path();
-      rknnop::vxc::shader_source_provider shader =
-          !vx_file.empty()       ? rknnop::vxc::shader_file(vx_file)
-          : s.op().vx_file       ? rknnop::vxc::shader_file(beside / *s.op().vx_file)
-                                 : rknnop::vxc::shader_directory(beside.empty() ? "." : beside);
+      const rknnop::vxc::shader_location vx =
+          rknnop::vxc::find_op_shader(op_path, op_yml, s.op().vx_file, s.kernel().name, vx_file);
+      if (!vx.error.empty()) throw failure(vx.error.substr(std::string_view("rknnop: ").size()));
+      rknnop::vxc::shader_source_provider shader = rknnop::vxc::shader_file(vx.path);
       s.on_context([&bridge, shader](void *ctx) { bridge = rknnop::vxc::attach(ctx, shader); });
     }
 #endif

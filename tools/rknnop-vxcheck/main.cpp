@@ -4,7 +4,7 @@
 // "file:line: rknnop: ..." line per problem on stderr), 2 for bad command lines.
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/op_yml.hpp>
-#include <rknnop/host/vxc.hpp>
+#include <rknnop/vxc/vxc.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -18,7 +18,7 @@
 namespace rknnop::host {
 
 /// What a section of the container holds; the enumerator order is the version-2 file order. The
-/// same enum as the emitter's (one byte layout, <rknnop/container.hpp>).
+/// same enum as the emitter's (one byte layout, <rknnop/container_format.hpp>).
 using section_kind = container_format::section;
 
 /// Every section kind, in the version-2 file order.

@@ -37,7 +37,8 @@ struct kernel_parameter {
   std::int32_t state = 0;     ///< VX_PARAMETER_STATE_REQUIRED 0x8000
 };
 
-/// What the selected vx_kernel_description_t says.
+/// What the selected vx_kernel_description_t says. Distinct from op_yml on purpose: this is what
+/// the library exports, op_yml what op.yml declares; open() compares the two, as the board does.
 struct kernel_descriptor_info {
   std::string list_symbol;          ///< "vx_kernel_<Name>_list"
   std::size_t list_size = 0;        ///< entries before the terminating NULL

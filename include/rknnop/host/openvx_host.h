@@ -70,6 +70,25 @@ RKNNOP_HOST_API vx_status rknnopHostGetNodeUniform(vx_node node, vx_uint32 index
                                                    const vx_char **name, const void **data,
                                                    vx_size *size_in_bytes);
 
+/* Each callback step of a node, as the runtime ran it: the validator and initializer (vxVerifyGraph),
+ * the kernel function or shader executor (vxProcessGraph), the deinitializer (re-verify or release of
+ * the graph; the node stays queryable while the application holds it). */
+typedef enum rknnop_host_step_e {
+  RKNNOP_HOST_STEP_VALIDATE = 0,
+  RKNNOP_HOST_STEP_INITIALIZE = 1,
+  RKNNOP_HOST_STEP_KERNEL = 2,
+  RKNNOP_HOST_STEP_DEINITIALIZE = 3
+} rknnop_host_step_e;
+/* The step's last run: *called (may be NULL) whether it ran, *status (may be NULL) what it returned
+ * (VX_SUCCESS if it did not run). */
+RKNNOP_HOST_API vx_status rknnopHostGetNodeStep(vx_node node, vx_enum step, vx_bool *called,
+                                                vx_status *status);
+/* The log entries added while the step's callback ran, one message per line (no "[status]"
+ * prefix; line breaks inside a message become spaces); *required_size (may be NULL) receives the
+ * size needed including the NUL. */
+RKNNOP_HOST_API vx_status rknnopHostGetNodeStepLog(vx_node node, vx_enum step, vx_char *buffer,
+                                                   vx_size size, vx_size *required_size);
+
 /* --- Log ------------------------------------------------------------------------------------------
  * Messages are NUL-terminated and truncated to fit. */
 /* The last entry added for ref (a context: the last entry of the whole context). VX_FAILURE if

@@ -15,6 +15,7 @@
 // tensors whose shape and type the op's validator sets, unless an output shape is given. Every
 // failure throws rknnop::host::error naming the op, the step and the kernel's own log message.
 
+#include <rknnop/host/engine.hpp> // step_report, run_report
 #include <rknnop/host/loader.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/param_value.hpp>
@@ -31,18 +32,6 @@
 #include <vector>      // std::vector
 
 namespace rknnop::host {
-
-/// One step of the node's life: validate, initialize, kernel, deinitialize.
-struct step_report {
-  std::string step;
-  bool called = false;        ///< false when the descriptor has no such callback or it never ran
-  std::int32_t status = 0;    ///< the callback's return value
-  std::vector<std::string> log; ///< log entries added while the step ran
-};
-
-struct run_report {
-  std::vector<step_report> steps;
-};
 
 /// An output read back after run().
 struct tensor_result {

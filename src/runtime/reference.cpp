@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "api.hpp"
 
-#include "object.hpp"
+#include "reference.hpp"
 #include "objects.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -147,9 +148,24 @@ void context::add_log(const reference *about, vx_status status, std::string mess
     std::lock_guard lock(mutex);
     if (log.size() == max_log_entries) log.pop_front();
     log.push_back(log_entry{about != nullptr ? about->id : id, status, std::move(message)});
+    ++logged;
   } catch (...) {
     // Losing a log entry under memory pressure is better than failing the call that logs.
   }
+}
+
+std::string context::log_since(std::uint64_t first) {
+  std::lock_guard lock(mutex);
+  const std::uint64_t added = logged > first ? logged - first : 0;
+  const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(added, log.size()));
+  std::string text;
+  for (std::size_t i = log.size() - count; i < log.size(); ++i) {
+    if (!text.empty()) text += '\n';
+    std::string message = log[i].message;
+    std::replace(message.begin(), message.end(), '\n', ' ');  // one line per entry
+    text += message;
+  }
+  return text;
 }
 
 kernel *context::find_kernel(const std::string &name) {

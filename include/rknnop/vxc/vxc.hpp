@@ -103,6 +103,8 @@ struct op_param {
   vx_type type = vx_type::invalid; // vx_type::array or a scalar type
 };
 
+// The part of op.yml a shader check needs (names in table order, param types). rknnop::vxc does not
+// depend on rknnop::host (no YAML, no fmt), so callers build it from rknnop::host::op_yml.
 struct op_signature {
   std::string name; // op name as in op.yml, e.g. "ResizeArea"
   std::vector<std::string> inputs;
@@ -324,6 +326,20 @@ using shader_source_provider = std::function<shader_source(std::string_view kern
 [[nodiscard]] shader_source_provider shader_file(std::filesystem::path path);
 // Looks in `directory` for <kernel>.vx, then rknn_kernel_<kernel>.vx (the toolkit's name).
 [[nodiscard]] shader_source_provider shader_directory(std::filesystem::path directory);
+
+// Where an op's .vx is: the one rule rknnop-run and rknnop-parity use (docs/runtime.md §8, "Finding an
+// op's .vx"). In order: `explicit_vx` (--vx) when not empty; op.yml's `vx_file`, relative to the
+// directory of `op_yml` (given with --op-yml) or else of `op` (a .so reads the op.yml beside it; a
+// .rknnop carries its own); else <kernel>.vx, then rknn_kernel_<kernel>.vx, in that directory.
+// Exactly one of `path` and `error` is set; files named by --vx or vx_file are not checked here
+// (a missing one fails the node, naming the path).
+struct shader_location {
+  std::filesystem::path path;
+  std::string error; // "rknnop: kernel 'k': no .vx: ..."
+};
+[[nodiscard]] shader_location find_op_shader(const std::filesystem::path& op, const std::filesystem::path& op_yml,
+                                             const std::optional<std::string>& vx_file, std::string_view kernel_name,
+                                             const std::filesystem::path& explicit_vx = {});
 
 class shader_bridge {
 public:

@@ -25,7 +25,7 @@
 // abs and rel), read by tolerance_of<Op>().
 
 #include <rknnop/detail/model.hpp> // op_info_of<Op>: the op's reflected field table
-#include <rknnop/host/vxc.hpp>     // vx_type, op_signature, scalar_arg, shader_source_provider
+#include <rknnop/vxc/vxc.hpp>     // vx_type, op_signature, scalar_arg, shader_source_provider
 #include <rknnop/openvx.h>         // vx_kernel_description_t
 
 #include <concepts>    // std::floating_point, std::integral in tolerance_of / scalar

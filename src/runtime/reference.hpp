@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The object model: reference counting, the registry of live objects that makes every handle
-// checkable, and the context (kernels, children, log).
+// The base of every object (reference counting, the registry of live objects that makes every
+// handle checkable) and the context (kernels, children, log). The typed objects: objects.hpp.
 #pragma once
 
 #include "api.hpp"
@@ -105,6 +105,8 @@ public:
   void teardown() noexcept;
 
   void add_log(const reference *about, vx_status status, std::string message) noexcept;
+  // The messages of entries numbered `first` and later that are still in the log, one per line.
+  std::string log_since(std::uint64_t first);
 
   // Kernels by name; the table holds a count on each kernel it lists.
   kernel *find_kernel(const std::string &name);
@@ -115,6 +117,7 @@ public:
   std::unordered_set<reference *> children;
   std::map<std::string, kernel *, std::less<>> kernels;
   std::deque<log_entry> log;
+  std::uint64_t logged = 0;  // entries ever added: log[i] is entry number logged - log.size() + i
   bool tearing_down = false;
   rknnop_host_shader_execute_f shader_execute = nullptr;
   rknnop_host_uniform_size_f uniform_size = nullptr;
