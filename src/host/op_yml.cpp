@@ -351,37 +351,4 @@ void apply_python_port_order(op_yml &op, std::string_view python_text, std::stri
   op.outputs = std::move(out_order);
 }
 
-std::string emit_op_yml(const op_yml &op) {
-  YAML::Emitter out;
-  out << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value << op.name;
-  if (op.framework) out << YAML::Key << "framework" << YAML::Value << *op.framework;
-  if (op.target_platform) out << YAML::Key << "target_platform" << YAML::Value << *op.target_platform;
-  const auto entries = [&](std::string_view key, const std::vector<op_yml_entry> &list) {
-    out << YAML::Key << std::string(key) << YAML::Value << YAML::BeginMap;
-    for (const op_yml_entry &e : list) {
-      out << YAML::Key << e.name << YAML::Value << YAML::BeginMap;
-      out << YAML::Key << "type" << YAML::Value << std::string(vx_type_name(e.type));
-      out << YAML::EndMap;
-    }
-    out << YAML::EndMap;
-  };
-  entries("inputs", op.inputs);
-  entries("outputs", op.outputs);
-  if (!op.params.empty()) entries("params", op.params);
-  if (op.op_version) out << YAML::Key << "op_version" << YAML::Value << *op.op_version;
-  if (op.out_binary) out << YAML::Key << "out_binary" << YAML::Value << *op.out_binary;
-  if (op.op_py_file) out << YAML::Key << "op_py_file" << YAML::Value << *op.op_py_file;
-  if (op.vx_file) out << YAML::Key << "vx_file" << YAML::Value << *op.vx_file;
-  if (op.kernel_index) out << YAML::Key << "kernel_index" << YAML::Value << *op.kernel_index;
-  out << YAML::EndMap;
-  if (!out.good()) throw error(fmt::format("cannot emit op.yml for '{}': {}", op.name, out.GetLastError()));
-  const std::string schema = op.schema_fingerprint ? "# rknnop-schema: " + *op.schema_fingerprint + "\n" : "";
-  return schema + out.c_str() + "\n";
-}
-
-void write_op_yml_file(const op_yml &op, const std::filesystem::path &path) {
-  write_file_atomically(path, emit_op_yml(op));
-}
-
 } // namespace rknnop::host

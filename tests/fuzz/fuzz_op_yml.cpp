@@ -4,6 +4,7 @@
 #include "fuzz_util.hpp"
 
 #include <rknnop/host/op_yml.hpp>
+#include <op_yml_writer.hpp>
 #include <rknnop/host/vx_type.hpp>
 
 #include <set>
@@ -39,9 +40,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!rknnop::fuzz::strict() && !rknnop::fuzz::is_utf8(text)) return 0;
   std::string emitted;
   try {
-    emitted = emit_op_yml(op);
+    emitted = rknnop_test::yaml_op_yml(op);
   } catch (const error& e) {
-    rknnop::fuzz::failed("emit_op_yml failed on a parsed op.yml", __FILE__, __LINE__, e.what());
+    rknnop::fuzz::failed("the yaml-cpp writer failed on a parsed op.yml", __FILE__, __LINE__, e.what());
   }
   op_yml again;
   try {

@@ -71,8 +71,6 @@ struct op_yml {
 /// (with port_order_source saying why) when the .py has no such lists or they cannot be matched.
 void apply_python_port_order(op_yml &op, std::string_view python_text, std::string_view source);
 
-/// Emits op.yml in the toolkit's key order; parse_op_yml(emit_op_yml(x)) == x.
-[[nodiscard]] std::string emit_op_yml(const op_yml &op);
-void write_op_yml_file(const op_yml &op, const std::filesystem::path &path);
+// rknnop writes op.yml in one place: the generator (<rknnop/emit/op_yml.hpp>), from the op struct.
 
 } // namespace rknnop::host
