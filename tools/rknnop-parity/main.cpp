@@ -15,6 +15,7 @@
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/param_value.hpp>
 #include <rknnop/parity/parity.hpp>
+#include <rknnop/vxc/signature_of.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -173,10 +174,7 @@ int main(int argc, char** argv) {
     vx_path = vx.path.string();
 
     parity::op_info op;
-    op.signature.name = yml.name;
-    for (const auto& e : yml.inputs) op.signature.inputs.push_back(e.name);
-    for (const auto& e : yml.outputs) op.signature.outputs.push_back(e.name);
-    for (const auto& e : yml.params) op.signature.params.push_back({e.name, static_cast<vx_type>(e.type)});
+    op.signature = rknnop::vxc::signature_of(yml);
     if (abs_tol) op.tol.abs = *abs_tol;
     if (rel_tol) op.tol.rel = *rel_tol;
 

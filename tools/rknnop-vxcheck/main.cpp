@@ -4,26 +4,13 @@
 // "file:line: rknnop: ..." line per problem on stderr), 2 for bad command lines.
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/op_yml.hpp>
+#include <rknnop/vxc/signature_of.hpp>
 #include <rknnop/vxc/vxc.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <string>
-
-namespace {
-
-// The op's parameter table as the signature check wants it, from the one op.yml reader.
-rknnop::vxc::op_signature signature_of(const rknnop::host::op_yml& op) {
-  rknnop::vxc::op_signature sig;
-  sig.name = op.name;
-  for (const auto& in : op.inputs) sig.inputs.push_back(in.name);
-  for (const auto& out : op.outputs) sig.outputs.push_back(out.name);
-  for (const auto& p : op.params) sig.params.push_back({p.name, static_cast<rknnop::vxc::vx_type>(p.type)});
-  return sig;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Checks a VX shader's __kernel signature against the op's parameter table (op.yml)",
@@ -42,7 +29,7 @@ int main(int argc, char** argv) {
 
   rknnop::vxc::op_signature signature;
   try {
-    signature = signature_of(rknnop::host::read_op_yml_file(op_yml));
+    signature = rknnop::vxc::signature_of(rknnop::host::read_op_yml_file(op_yml));
   } catch (const rknnop::host::error& e) {
     std::cerr << e.what() << '\n';
     return 1;
