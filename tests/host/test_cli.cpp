@@ -5,6 +5,7 @@
 #include "test_util.hpp"
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,25 @@ TEST(Cli, BadShapes) {
   EXPECT_EQ(
       usage_error_of([] { return parse_numpy_shape("--output-shape", "y", "1,a", "1,32,32,3", zero_dims::allowed); }),
       "--output-shape 'y': expected a NumPy shape like 1,32,32,3, got '1,a'");
+}
+
+// A tool's main ends in `catch (...) { return tool_failure(tool); }`: one line on stderr, status 1,
+// for every kind of exception.
+TEST(Cli, ToolFailureReportsWhateverEscaped) {
+  const auto report = [](auto thrown) {
+    testing::internal::CaptureStderr();
+    int status = -1;
+    try {
+      throw thrown;
+    } catch (...) {
+      status = tool_failure("rknnop-tool");
+    }
+    EXPECT_EQ(status, 1);
+    return testing::internal::GetCapturedStderr();
+  };
+  EXPECT_EQ(report(error("kernel 'x' failed")), "rknnop-tool: rknnop: kernel 'x' failed\n");
+  EXPECT_EQ(report(std::runtime_error("out of range")), "rknnop-tool: rknnop: out of range\n");
+  EXPECT_EQ(report(42), "rknnop-tool: rknnop: an exception that is not a std::exception\n");
 }
 
 }  // namespace

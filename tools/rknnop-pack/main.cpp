@@ -4,6 +4,7 @@
 
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/elf.hpp>
+#include <rknnop/host/cli.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/op_yml.hpp>
@@ -260,7 +261,7 @@ int run_unpack(const fs::path &file, const fs::path &dir) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv) try {
   CLI::App app{"Inspect, verify, pack and unpack RKNN-Toolkit v1 custom-op containers (.rknnop)",
                "rknnop-pack"};
   app.require_subcommand(1);
@@ -316,4 +317,6 @@ int main(int argc, char **argv) {
     return 1;
   }
   return 1;
+} catch (...) {
+  return rknnop::host::tool_failure("rknnop-pack");
 }

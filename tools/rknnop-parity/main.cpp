@@ -109,7 +109,7 @@ parity::param_data param_from(const std::string& name, const host::param_value& 
 } // namespace
 
 // Long by design: the option table and the case set-up read top to bottom like the --help text.
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   CLI::App app{"Compare an op's CPU kernel with its VX kernel (run on POCL) through rknnop's host OpenVX runtime",
                "rknnop-parity"};
   std::string op_path, op_yml_path, vx_path, seed_text, range_text = "-4,4", tensor_type_name;
@@ -294,4 +294,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rknnop-parity: %s\n", e.what());
   }
   return exit_fail;
+} catch (...) {
+  return rknnop::host::tool_failure("rknnop-parity");
 }

@@ -40,7 +40,7 @@ std::string status_line(const step_report &s) {
 } // namespace
 
 // Long by design: the option table reads top to bottom like the --help text.
-int main(int argc, char **argv) {
+int main(int argc, char **argv) try {
   CLI::App app{"Run an RKNN-Toolkit v1 custom op on the PC through rknnop's host OpenVX runtime", "rknnop-run"};
   std::string op_path, op_yml, tensor_type_name;
   std::vector<std::string> inputs, params, outputs, output_shapes;
@@ -136,4 +136,6 @@ int main(int argc, char **argv) {
     fmt::print(stderr, "rknnop-run: {}\n", e.what());
   }
   return 1;
+} catch (...) {
+  return rknnop::host::tool_failure("rknnop-run");
 }

@@ -2,6 +2,7 @@
 // rknnop-vxcheck --op-yml op.yml --vx kernel.vx [--kernel NAME]
 // Exit 0 when the shader's __kernel matches the op's parameter table, 1 otherwise (one
 // "file:line: rknnop: ..." line per problem on stderr), 2 for bad command lines.
+#include <rknnop/host/cli.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/op_yml.hpp>
 #include <rknnop/vxc/signature_of.hpp>
@@ -12,7 +13,7 @@
 #include <iostream>
 #include <string>
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   CLI::App app{"Checks a VX shader's __kernel signature against the op's parameter table (op.yml)",
                "rknnop-vxcheck"};
   std::string op_yml;
@@ -37,4 +38,6 @@ int main(int argc, char** argv) {
   const auto problems = rknnop::vxc::check_signature_file(signature, vx_file, kernel);
   for (const auto& d : problems) std::cerr << d.to_string() << '\n';
   return problems.empty() ? 0 : 1;
+} catch (...) {
+  return rknnop::host::tool_failure("rknnop-vxcheck");
 }

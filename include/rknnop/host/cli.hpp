@@ -41,4 +41,10 @@ enum class zero_dims : bool { rejected, allowed };
                                                          std::string_view text, std::string_view example,
                                                          zero_dims zeros = zero_dims::rejected);
 
+/// The last handler of a tool's main, which is a function-try-block:
+///   int main(int argc, char** argv) try { ... } catch (...) { return tool_failure("rknnop-run"); }
+/// Prints "<tool>: <what>" for whatever escaped the tool's own handlers (including one thrown by a
+/// handler) and returns exit status 1. Never throws: nothing leaves main as an exception.
+[[nodiscard]] int tool_failure(const char* tool) noexcept;
+
 }  // namespace rknnop::host
