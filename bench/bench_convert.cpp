@@ -16,12 +16,15 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < count; ++i) halves[i] = rknnop::float16(floats[i]);
   const std::vector<bench::contender> contenders = {
       {"half_to_float_convert", [&] { rknnop::convert(halves.data(), back.data(), count), bench::keep(back.data()); }},
-      {"half_to_float_scalar", [&] {
+      {"half_to_float_scalar",
+       [&] {
          for (std::size_t i = 0; i < count; ++i) back[i] = static_cast<float>(halves[i]);
          bench::keep(back.data());
        }},
-      {"float_to_half_convert", [&] { rknnop::convert(floats.data(), halves.data(), count), bench::keep(halves.data()); }},
-      {"float_to_half_scalar", [&] {
+      {"float_to_half_convert",
+       [&] { rknnop::convert(floats.data(), halves.data(), count), bench::keep(halves.data()); }},
+      {"float_to_half_scalar",
+       [&] {
          for (std::size_t i = 0; i < count; ++i) halves[i] = rknnop::float16(floats[i]);
          bench::keep(halves.data());
        }},

@@ -38,12 +38,22 @@ int main(int argc, char** argv) {
   pool_out.min_output.bind(range, one, 1, VX_TYPE_FLOAT32);
   pool_out.max_output.bind(range + 1, one, 1, VX_TYPE_FLOAT32);
   const QuantizedMaxPool::params pool_params{0.f, 6.f, {1, 3, 3, 1}, {1, 2, 2, 1}, 1};
-  const struct {} none;
+  const struct {
+  } none;
   const std::vector<bench::contender> contenders = {
       {"exp", [&] { Exp::cpu(exp_in, exp_out, none), bench::keep(z.data()); }},
-      {"truncate_div", [&] { if (!TruncateDiv::cpu(div_in, div_out, none).ok()) std::abort(); bench::keep(z.data()); }},
-      {"truncate_div_row", [&] { if (!TruncateDiv::cpu(div_row_in, div_out, none).ok()) std::abort(); bench::keep(z.data()); }},
-      {"quantized_max_pool", [&] { QuantizedMaxPool::cpu(pool_in, pool_out, pool_params), bench::keep(pooled.data()); }},
+      {"truncate_div",
+       [&] {
+         if (!TruncateDiv::cpu(div_in, div_out, none).ok()) std::abort();
+         bench::keep(z.data());
+       }},
+      {"truncate_div_row",
+       [&] {
+         if (!TruncateDiv::cpu(div_row_in, div_out, none).ok()) std::abort();
+         bench::keep(z.data());
+       }},
+      {"quantized_max_pool",
+       [&] { QuantizedMaxPool::cpu(pool_in, pool_out, pool_params), bench::keep(pooled.data()); }},
   };
   return bench::run(argc, argv, "bench_examples (CPU kernels, 3x480x640)", contenders, {});
 }

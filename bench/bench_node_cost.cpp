@@ -50,7 +50,8 @@ public:
     rknnop_host_tensor_buffer b{};
     rknnopHostGetTensorBuffer(in, VX_WRITE_ONLY, &b);
     auto* h = static_cast<std::uint16_t*>(b.data);
-    for (std::size_t i = 0; i < b.size_in_bytes / 2; ++i) h[i] = rknnop::float16(-4.f + 8.f * float(i % 1000) / 1000.f).bits();
+    for (std::size_t i = 0; i < b.size_in_bytes / 2; ++i)
+      h[i] = rknnop::float16(-4.f + 8.f * float(i % 1000) / 1000.f).bits();
     vxSetParameterByIndex(node, 0, reinterpret_cast<vx_reference>(in));
     vxSetParameterByIndex(node, 1, reinterpret_cast<vx_reference>(out));
     if (!size.empty()) {  // ResizeArea's size and align_corners
@@ -90,14 +91,34 @@ int main(int argc, char** argv) {
   };
   const node_case cases[] = {
       {"exp_1x3x8x8", vx_kernel_Exp_list.entries[0], vx_kernel_ToolkitExp_list[0], {8, 8, 3, 1}, {8, 8, 3, 1}, {}, 200},
-      {"exp_1x3x480x640", vx_kernel_Exp_list.entries[0], vx_kernel_ToolkitExp_list[0], {640, 480, 3, 1},
-       {640, 480, 3, 1}, {}, 1},
-      {"resize_tiny", vx_kernel_ResizeArea_list.entries[0], vx_kernel_ToolkitResizeArea_list[0], {3, 4, 4, 1},
-       {3, 2, 2, 1}, {2, 2}, 200},
-      {"resize_2x", vx_kernel_ResizeArea_list.entries[0], vx_kernel_ToolkitResizeArea_list[0], {3, 640, 480, 1},
-       {3, 320, 240, 1}, {240, 320}, 1},
-      {"resize_7:3", vx_kernel_ResizeArea_list.entries[0], vx_kernel_ToolkitResizeArea_list[0], {3, 640, 480, 1},
-       {3, 274, 206, 1}, {206, 274}, 1},
+      {"exp_1x3x480x640",
+       vx_kernel_Exp_list.entries[0],
+       vx_kernel_ToolkitExp_list[0],
+       {640, 480, 3, 1},
+       {640, 480, 3, 1},
+       {},
+       1},
+      {"resize_tiny",
+       vx_kernel_ResizeArea_list.entries[0],
+       vx_kernel_ToolkitResizeArea_list[0],
+       {3, 4, 4, 1},
+       {3, 2, 2, 1},
+       {2, 2},
+       200},
+      {"resize_2x",
+       vx_kernel_ResizeArea_list.entries[0],
+       vx_kernel_ToolkitResizeArea_list[0],
+       {3, 640, 480, 1},
+       {3, 320, 240, 1},
+       {240, 320},
+       1},
+      {"resize_7:3",
+       vx_kernel_ResizeArea_list.entries[0],
+       vx_kernel_ToolkitResizeArea_list[0],
+       {3, 640, 480, 1},
+       {3, 274, 206, 1},
+       {206, 274},
+       1},
   };
   std::vector<std::unique_ptr<one_node_graph>> graphs;
   std::vector<bench::contender> contenders;

@@ -26,7 +26,9 @@ struct images {
   ResizeArea::outputs out;
   ResizeArea::params p;
   images(std::uint32_t out_h, std::uint32_t out_w)
-      : src(std::size_t(in_h) * in_w * channels), dst(std::size_t(out_h) * out_w * channels), src_copy(src.size()),
+      : src(std::size_t(in_h) * in_w * channels),
+        dst(std::size_t(out_h) * out_w * channels),
+        src_copy(src.size()),
         dst_copy(dst.size()) {
     for (std::size_t i = 0; i < src.size(); ++i) src[i] = float((i * 2654435761u) % 256);
     const std::uint32_t in_dims[4] = {channels, in_w, in_h, 1}, out_dims[4] = {channels, out_w, out_h, 1};

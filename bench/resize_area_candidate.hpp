@@ -18,7 +18,10 @@ struct resize_area_candidate {
     const float sx = ResizeArea::scale(src.w(), dst.w(), p.align_corners);
     const auto norm = float(1.0 / double(sy * sx));
     const std::size_t C = src.c(), W = dst.w();
-    struct cell { std::size_t offset; float weight; };  // offset of the input column in a row
+    struct cell {
+      std::size_t offset;
+      float weight;
+    };  // offset of the input column in a row
     rknnop::buffer<std::size_t> count(W);
     std::size_t K = 0;
     for (std::size_t ox = 0; ox < W; ++ox) {
@@ -29,8 +32,9 @@ struct resize_area_candidate {
     rknnop::buffer<float> acc(C);
     if (!count || !cols || !acc) return rknnop::error("out of memory");
     for (std::size_t ox = 0, k = 0; ox < W; ++ox, k = 0)
-      ResizeArea::cells(src.w(), sx, std::int64_t(ox),
-                        [&](std::int64_t x, float w) { cols[ox * K + k++] = {std::size_t(x) * C, w}; });
+      ResizeArea::cells(src.w(), sx, std::int64_t(ox), [&](std::int64_t x, float w) {
+        cols[ox * K + k++] = {std::size_t(x) * C, w};
+      });
     for (std::uint32_t n = 0; n < dst.n(); ++n)
       for (std::uint32_t oy = 0; oy < dst.h(); ++oy) {
         float* row_out = &dst(n, oy, 0, 0);
@@ -40,7 +44,8 @@ struct resize_area_candidate {
           for (std::size_t ox = 0; ox < W; ++ox) {
             std::fill_n(acc.data(), C, 0.f);
             for (std::size_t k = 0; k < count[ox]; ++k)
-              for (std::size_t c = 0; c < C; ++c) acc[c] += row_in[cols[ox * K + k].offset + c] * cols[ox * K + k].weight;
+              for (std::size_t c = 0; c < C; ++c)
+                acc[c] += row_in[cols[ox * K + k].offset + c] * cols[ox * K + k].weight;
             for (std::size_t c = 0; c < C; ++c) row_out[ox * C + c] += acc[c] * wy;
           }
         });

@@ -33,8 +33,8 @@ namespace bench {
 struct contender {
   std::string name;
   std::function<void()> run;
-  int repeat = 1;       // calls per measurement
-  bool cold = false;    // evict the caches (write 64 MiB) before each measurement, untimed
+  int repeat = 1;     // calls per measurement
+  bool cold = false;  // evict the caches (write 64 MiB) before each measurement, untimed
 };
 struct ratio {
   std::string label, numerator, denominator;

@@ -19,12 +19,12 @@ static vx_param_description_t exp_params[] = {
     {VX_OUTPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED},
 };
 
-static vx_status VX_CALLBACK toolkit_exp_kernel(vx_node node, const vx_reference *parameters, uint32_t paramNum) {
+static vx_status VX_CALLBACK toolkit_exp_kernel(vx_node node, const vx_reference* parameters, uint32_t paramNum) {
   vx_status status;
   uint32_t dim_num = 0, dims[6] = {0}, i;
   vx_enum dtype = 0;
   vx_size view_start[6] = {0}, view_end[6] = {0}, stride_size[6] = {0}, count = 1, k;
-  uint16_t *buffer;
+  uint16_t* buffer;
   (void)node;
   if (paramNum != 2) return VX_ERROR_INVALID_PARAMETERS;
   status = vxQueryTensor((vx_tensor)parameters[0], VX_TENSOR_NUMBER_OF_DIMS, &dim_num, sizeof(uint32_t));
@@ -39,10 +39,10 @@ static vx_status VX_CALLBACK toolkit_exp_kernel(vx_node node, const vx_reference
     stride_size[i] = i == 0 ? sizeof(uint16_t) : stride_size[i - 1] * dims[i - 1];
     count *= dims[i];
   }
-  buffer = (uint16_t *)malloc(count * sizeof(uint16_t));
+  buffer = (uint16_t*)malloc(count * sizeof(uint16_t));
   if (buffer == NULL) return VX_ERROR_NO_MEMORY;
-  status = vxCopyTensorPatch((vx_tensor)parameters[0], dim_num, view_start, view_end, stride_size, buffer,
-                             VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
+  status = vxCopyTensorPatch((vx_tensor)parameters[0], dim_num, view_start, view_end, stride_size, buffer, VX_READ_ONLY,
+                             VX_MEMORY_TYPE_HOST);
   if (status == VX_SUCCESS) {
     for (k = 0; k < count; ++k) buffer[k] = float_to_half(expf(half_to_float(buffer[k])));
     status = vxCopyTensorPatch((vx_tensor)parameters[1], dim_num, view_start, view_end, stride_size, buffer,
@@ -76,4 +76,4 @@ static vx_status VX_CALLBACK toolkit_exp_validator(vx_node node, const vx_refere
 static vx_kernel_description_t toolkit_exp_cpu = {
     0x7FF00200, "toolkitexp_cpu", toolkit_exp_kernel, exp_params, 2, toolkit_exp_validator, NULL, NULL, NULL, NULL};
 
-vx_kernel_description_t *vx_kernel_ToolkitExp_list[] = {&toolkit_exp_cpu, NULL};
+vx_kernel_description_t* vx_kernel_ToolkitExp_list[] = {&toolkit_exp_cpu, NULL};

@@ -14,7 +14,8 @@ static float half_to_float(uint16_t h) {
     f = (float)mantissa * 5.9604644775390625e-8f; /* 2^-24 */
     return sign ? -f : f;
   }
-  bits = exponent == 31 ? (sign | 0x7F800000u | (mantissa << 13)) : (sign | ((exponent + 112) << 23) | (mantissa << 13));
+  bits =
+      exponent == 31 ? (sign | 0x7F800000u | (mantissa << 13)) : (sign | ((exponent + 112) << 23) | (mantissa << 13));
   memcpy(&f, &bits, sizeof f);
   return f;
 }
@@ -26,7 +27,7 @@ static uint16_t float_to_half(float f) { /* round to nearest even */
   abs_bits = bits & 0x7FFFFFFFu;
   if (abs_bits >= 0x7F800000u) return (uint16_t)(sign | 0x7C00u | (abs_bits > 0x7F800000u ? 0x200u : 0));
   if (abs_bits >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u); /* rounds to beyond 65504 */
-  if (abs_bits < 0x38800000u) { /* subnormal half (or zero) */
+  if (abs_bits < 0x38800000u) {                                   /* subnormal half (or zero) */
     float scaled;
     memcpy(&scaled, &abs_bits, sizeof scaled);
     return (uint16_t)(sign | (uint16_t)lrintf(scaled * 16777216.0f)); /* 2^24 */

@@ -15,8 +15,8 @@
 #include <string.h>
 
 /* ResizeArea::cpu on float NHWC buffers; dims innermost first ({C, W, H, N}). */
-void rknnop_bench_resize_area_f32(const float *in, const uint32_t in_dims[4], float *out,
-                                  const uint32_t out_dims[4], int align_corners);
+void rknnop_bench_resize_area_f32(const float* in, const uint32_t in_dims[4], float* out, const uint32_t out_dims[4],
+                                  int align_corners);
 
 static vx_param_description_t resize_params[] = {
     {VX_INPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED},
@@ -36,7 +36,7 @@ static vx_status query_dims(vx_tensor t, uint32_t dims[4]) {
   return status;
 }
 
-static vx_status VX_CALLBACK toolkit_resize_kernel(vx_node node, const vx_reference *parameters, uint32_t paramNum) {
+static vx_status VX_CALLBACK toolkit_resize_kernel(vx_node node, const vx_reference* parameters, uint32_t paramNum) {
   uint32_t in_dims[4] = {0}, out_dims[4] = {0}, i;
   int32_t size[2] = {0};
   vx_bool align = vx_false_e;
@@ -60,10 +60,10 @@ static vx_status VX_CALLBACK toolkit_resize_kernel(vx_node node, const vx_refere
     in_count *= in_dims[i];
     out_count *= out_dims[i];
   }
-  in_half = (uint16_t *)malloc(in_count * sizeof(uint16_t));
-  in_float = (float *)malloc(in_count * sizeof(float));
-  out_float = (float *)malloc(out_count * sizeof(float));
-  out_half = (uint16_t *)malloc(out_count * sizeof(uint16_t));
+  in_half = (uint16_t*)malloc(in_count * sizeof(uint16_t));
+  in_float = (float*)malloc(in_count * sizeof(float));
+  out_float = (float*)malloc(out_count * sizeof(float));
+  out_half = (uint16_t*)malloc(out_count * sizeof(uint16_t));
   if (!in_half || !in_float || !out_float || !out_half) status = VX_ERROR_NO_MEMORY;
   if (status == VX_SUCCESS)
     status = vxCopyTensorPatch((vx_tensor)parameters[0], 4, start, in_end, in_stride, in_half, VX_READ_ONLY,
@@ -104,7 +104,15 @@ static vx_status VX_CALLBACK toolkit_resize_validator(vx_node node, const vx_ref
   return status;
 }
 
-static vx_kernel_description_t toolkit_resize_cpu = {0x7FF00201, "toolkitresizearea_cpu", toolkit_resize_kernel,
-                                                     resize_params, 4, toolkit_resize_validator, NULL, NULL, NULL, NULL};
+static vx_kernel_description_t toolkit_resize_cpu = {0x7FF00201,
+                                                     "toolkitresizearea_cpu",
+                                                     toolkit_resize_kernel,
+                                                     resize_params,
+                                                     4,
+                                                     toolkit_resize_validator,
+                                                     NULL,
+                                                     NULL,
+                                                     NULL,
+                                                     NULL};
 
-vx_kernel_description_t *vx_kernel_ToolkitResizeArea_list[] = {&toolkit_resize_cpu, NULL};
+vx_kernel_description_t* vx_kernel_ToolkitResizeArea_list[] = {&toolkit_resize_cpu, NULL};

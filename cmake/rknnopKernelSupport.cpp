@@ -55,14 +55,21 @@ RKNNOP_DETAIL_THROW(__throw_bad_function_call(), "bad_function_call")
 #else
 #define RKNNOP_DETAIL_SIZE "j"
 #endif
-__asm__(".hidden _Znw" RKNNOP_DETAIL_SIZE "\n.hidden _Zna" RKNNOP_DETAIL_SIZE "\n"
-        ".hidden _Znw" RKNNOP_DETAIL_SIZE "St11align_val_t\n.hidden _Zna" RKNNOP_DETAIL_SIZE "St11align_val_t\n"
-        ".hidden _Znw" RKNNOP_DETAIL_SIZE "RKSt9nothrow_t\n.hidden _Zna" RKNNOP_DETAIL_SIZE "RKSt9nothrow_t\n"
-        ".hidden _Znw" RKNNOP_DETAIL_SIZE "St11align_val_tRKSt9nothrow_t\n"
-        ".hidden _Zna" RKNNOP_DETAIL_SIZE "St11align_val_tRKSt9nothrow_t\n"
-        ".hidden _ZdlPv\n.hidden _ZdaPv\n.hidden _ZdlPv" RKNNOP_DETAIL_SIZE "\n.hidden _ZdaPv" RKNNOP_DETAIL_SIZE "\n"
+__asm__(".hidden _Znw" RKNNOP_DETAIL_SIZE "\n.hidden _Zna" RKNNOP_DETAIL_SIZE
+        "\n"
+        ".hidden _Znw" RKNNOP_DETAIL_SIZE "St11align_val_t\n.hidden _Zna" RKNNOP_DETAIL_SIZE
+        "St11align_val_t\n"
+        ".hidden _Znw" RKNNOP_DETAIL_SIZE "RKSt9nothrow_t\n.hidden _Zna" RKNNOP_DETAIL_SIZE
+        "RKSt9nothrow_t\n"
+        ".hidden _Znw" RKNNOP_DETAIL_SIZE
+        "St11align_val_tRKSt9nothrow_t\n"
+        ".hidden _Zna" RKNNOP_DETAIL_SIZE
+        "St11align_val_tRKSt9nothrow_t\n"
+        ".hidden _ZdlPv\n.hidden _ZdaPv\n.hidden _ZdlPv" RKNNOP_DETAIL_SIZE "\n.hidden _ZdaPv" RKNNOP_DETAIL_SIZE
+        "\n"
         ".hidden _ZdlPvSt11align_val_t\n.hidden _ZdaPvSt11align_val_t\n"
-        ".hidden _ZdlPv" RKNNOP_DETAIL_SIZE "St11align_val_t\n.hidden _ZdaPv" RKNNOP_DETAIL_SIZE "St11align_val_t\n"
+        ".hidden _ZdlPv" RKNNOP_DETAIL_SIZE "St11align_val_t\n.hidden _ZdaPv" RKNNOP_DETAIL_SIZE
+        "St11align_val_t\n"
         ".hidden _ZdlPvRKSt9nothrow_t\n.hidden _ZdaPvRKSt9nothrow_t\n"
         ".hidden _ZdlPvSt11align_val_tRKSt9nothrow_t\n.hidden _ZdaPvSt11align_val_tRKSt9nothrow_t\n");
 #undef RKNNOP_DETAIL_SIZE
@@ -86,8 +93,12 @@ void* operator new(std::size_t n, std::align_val_t a) { return rknnop_allocate_o
 void* operator new[](std::size_t n, std::align_val_t a) { return rknnop_allocate_or_die(n, std::size_t(a)); }
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return rknnop_allocate(n, 0); }
 void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return rknnop_allocate(n, 0); }
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return rknnop_allocate(n, std::size_t(a)); }
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return rknnop_allocate(n, std::size_t(a)); }
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return rknnop_allocate(n, std::size_t(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return rknnop_allocate(n, std::size_t(a));
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }

@@ -8,8 +8,12 @@
 struct Exp {
   static constexpr std::string_view name = "Exp";
   using values = rknnop::tensor<float, rknnop::float16>;
-  struct inputs { values x; };
-  struct outputs { values y; };
+  struct inputs {
+    values x;
+  };
+  struct outputs {
+    values y;
+  };
 
   // Same dims as x; the output's dtype defaults to x's (float16 in, float16 out).
   static constexpr auto infer = [](const inputs& in, outputs& out, const auto&) {

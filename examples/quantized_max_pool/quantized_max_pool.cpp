@@ -11,8 +11,13 @@ struct QuantizedMaxPool {
   // quint8 in TensorFlow; the board delivers float16, which holds 0..255 exactly.
   using image = rknnop::tensor<rknnop::layout::nhwc, std::uint8_t, rknnop::float16, float>;
   using range = rknnop::tensor<float, rknnop::float16>;
-  struct inputs { image input; };
-  struct outputs { image output; range min_output, max_output; };
+  struct inputs {
+    image input;
+  };
+  struct outputs {
+    image output;
+    range min_output, max_output;
+  };
   struct params {
     float min_input, max_input;           // the float range the quint8 codes 0 and 255 stand for
     std::array<std::int32_t, 4> ksize;    // NHWC window: [1, height, width, 1]
@@ -30,13 +35,15 @@ struct QuantizedMaxPool {
 
   static constexpr auto infer = [](const inputs& in, outputs& out, const params& p) {
     if (p.ksize[0] != 1 || p.ksize[3] != 1 || p.strides[0] != 1 || p.strides[3] != 1)
-      return rknnop::error("pooling over the batch or depth dimension is not supported: ksize [{},{},{},{}], "
-                           "strides [{},{},{},{}]", p.ksize[0], p.ksize[1], p.ksize[2], p.ksize[3],
-                           p.strides[0], p.strides[1], p.strides[2], p.strides[3]);
+      return rknnop::error(
+          "pooling over the batch or depth dimension is not supported: ksize [{},{},{},{}], "
+          "strides [{},{},{},{}]",
+          p.ksize[0], p.ksize[1], p.ksize[2], p.ksize[3], p.strides[0], p.strides[1], p.strides[2], p.strides[3]);
     if (p.ksize[1] < 1 || p.ksize[2] < 1 || p.strides[1] < 1 || p.strides[2] < 1)
       return rknnop::error("ksize and strides must be >= 1, got ksize [1,{},{},1], strides [1,{},{},1]", p.ksize[1],
                            p.ksize[2], p.strides[1], p.strides[2]);
-    if (p.padding != 0 && p.padding != 1) return rknnop::error("padding must be 0 (VALID) or 1 (SAME), got {}", p.padding);
+    if (p.padding != 0 && p.padding != 1)
+      return rknnop::error("padding must be 0 (VALID) or 1 (SAME), got {}", p.padding);
     const auto h = out_size(in.input.h(), p.ksize[1], p.strides[1], p.padding);
     const auto w = out_size(in.input.w(), p.ksize[2], p.strides[2], p.padding);
     if (h < 1 || w < 1)
@@ -75,7 +82,8 @@ struct QuantizedMaxPool {
   // VX kernel (quantized_max_pool.vx): one work-item per output element (x = channel, y = column,
   // z = row); batch 1 only, as the shader's image has three dims.
   static constexpr auto vx = [](const inputs& in, const outputs& out, const params&, rknnop::work_size& ws) {
-    if (in.input.n() != 1) return rknnop::error("the VX kernel handles batch 1, got {} (use the CPU kernel)", in.input.n());
+    if (in.input.n() != 1)
+      return rknnop::error("the VX kernel handles batch 1, got {} (use the CPU kernel)", in.input.n());
     ws = rknnop::work_size::grid(out.output.c(), out.output.w(), out.output.h());
     return rknnop::ok;
   };

@@ -9,15 +9,20 @@ struct TruncateDiv {
   static constexpr std::string_view name = "TruncateDiv";
   // The kernel computes in float. Every dtype listed converts to float exactly, except int32 beyond
   // +-2^24, which the kernel refuses instead of rounding (see README.md).
-  using operand = rknnop::tensor<float, rknnop::float16, std::int32_t, std::int16_t, std::int8_t, std::uint16_t,
-                                 std::uint8_t>;
-  struct inputs { operand x, y; };
-  struct outputs { operand z; };
+  using operand =
+      rknnop::tensor<float, rknnop::float16, std::int32_t, std::int16_t, std::int8_t, std::uint16_t, std::uint8_t>;
+  struct inputs {
+    operand x, y;
+  };
+  struct outputs {
+    operand z;
+  };
 
   // Appends dims outermost first, as TensorFlow prints shapes.
   static void append_shape(rknnop::status& s, const operand& t) {
     s.append("[");
-    for (std::uint32_t i = t.rank(); i-- > 0;) s.append(rknnop::error(i + 1 < t.rank() ? ",{}" : "{}", t.dim(i)).message());
+    for (std::uint32_t i = t.rank(); i-- > 0;)
+      s.append(rknnop::error(i + 1 < t.rank() ? ",{}" : "{}", t.dim(i)).message());
     s.append("]");
   }
 
@@ -66,10 +71,12 @@ struct TruncateDiv {
         }
         if (b == 0.f) return rknnop::error("Integer division by zero: y[{}] is 0", jy);
         if (std::fabs(a) >= 0x1p24f || std::fabs(b) >= 0x1p24f)
-          return rknnop::error("int32 operands must lie within +-(2^24 - 1) (the kernel divides in float), "
-                               "x[{}] or y[{}] does not", jx, jy);
-        auto q = std::int32_t(a) / std::int32_t(b);  // C++ division truncates toward zero, like TensorFlow
-        if (type == rknnop::dtype::int8) q = std::int8_t(q);     // -128 / -1 wraps to -128, as in TensorFlow
+          return rknnop::error(
+              "int32 operands must lie within +-(2^24 - 1) (the kernel divides in float), "
+              "x[{}] or y[{}] does not",
+              jx, jy);
+        auto q = std::int32_t(a) / std::int32_t(b);           // C++ division truncates toward zero, like TensorFlow
+        if (type == rknnop::dtype::int8) q = std::int8_t(q);  // -128 / -1 wraps to -128, as in TensorFlow
         if (type == rknnop::dtype::int16) q = std::int16_t(q);
         out.z[i + k] = float(q);
       }

@@ -37,8 +37,8 @@
 //
 // Its parts (layers 1-4 of emit/, on the schema of detail/schema.hpp; docs/architecture.md §1):
 
-#include <rknnop/detail/schema.hpp>   // op_schema, schema_of<Op>
-#include <rknnop/emit/op_yml.hpp>     // emit_op_yml
-#include <rknnop/emit/options.hpp>    // emit_options, file names, check_options
-#include <rknnop/emit/program.hpp>    // emit_description, run_emitter, emit_main<Op>
-#include <rknnop/emit/python.hpp>     // emit_python
+#include <rknnop/detail/schema.hpp>  // op_schema, schema_of<Op>
+#include <rknnop/emit/op_yml.hpp>    // emit_op_yml
+#include <rknnop/emit/options.hpp>   // emit_options, file names, check_options
+#include <rknnop/emit/program.hpp>   // emit_description, run_emitter, emit_main<Op>
+#include <rknnop/emit/python.hpp>    // emit_python

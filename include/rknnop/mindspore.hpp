@@ -306,22 +306,26 @@ bool register_op(std::string_view provider = "rknnop", std::string_view arch = "
   static_assert(detail::check_op<Op>(), "rknnop: register_op<Op> needs a valid op struct (see above)");
   using model = detail::op_model<Op>;
   return detail::mindspore::firewall<Op>([&] {
-    namespace registry = ::mindspore::registry;
-    const std::string type(model::name), provider_name(provider), arch_name(arch);
-    const detail::field_desc& first = model::fields[0];
-    for (std::uint32_t i = 0; i < first.accepted_count; ++i) {
-      const ::mindspore::DataType dtype = detail::mindspore::to_ms_dtype(first.accepted[i]);
-      // What registry::KernelReg does, with the status checked.
-      if (registry::RegisterKernel::RegCustomKernel(arch_name, provider_name, dtype, type,
-                                                    &detail::mindspore::create_kernel<Op>) != ::mindspore::kSuccess)
-        return detail::outcome(VX_FAILURE, error("MindSpore Lite refused the kernel for provider '{}', arch '{}', "
-                                                 "dtype {}", provider, arch, detail::vx_type_name(first.accepted[i])));
-    }
-    if (registry::RegisterKernelInterface::CustomReg(provider_name, type, &detail::mindspore::create_interface<Op>) !=
-        ::mindspore::kSuccess)
-      return detail::outcome(VX_FAILURE, error("MindSpore Lite refused the kernel interface for provider '{}'", provider));
-    return detail::outcome{};
-  }) == 0;
+           namespace registry = ::mindspore::registry;
+           const std::string type(model::name), provider_name(provider), arch_name(arch);
+           const detail::field_desc& first = model::fields[0];
+           for (std::uint32_t i = 0; i < first.accepted_count; ++i) {
+             const ::mindspore::DataType dtype = detail::mindspore::to_ms_dtype(first.accepted[i]);
+             // What registry::KernelReg does, with the status checked.
+             if (registry::RegisterKernel::RegCustomKernel(arch_name, provider_name, dtype, type,
+                                                           &detail::mindspore::create_kernel<Op>) !=
+                 ::mindspore::kSuccess)
+               return detail::outcome(VX_FAILURE,
+                                      error("MindSpore Lite refused the kernel for provider '{}', arch '{}', "
+                                            "dtype {}",
+                                            provider, arch, detail::vx_type_name(first.accepted[i])));
+           }
+           if (registry::RegisterKernelInterface::CustomReg(
+                   provider_name, type, &detail::mindspore::create_interface<Op>) != ::mindspore::kSuccess)
+             return detail::outcome(VX_FAILURE,
+                                    error("MindSpore Lite refused the kernel interface for provider '{}'", provider));
+           return detail::outcome{};
+         }) == 0;
 }
 
 }  // namespace rknnop::mindspore
@@ -331,12 +335,12 @@ bool register_op(std::string_view provider = "rknnop", std::string_view arch = "
 
 // Registers op struct Name with MindSpore Lite at load time (namespace scope, once per op):
 // RKNNOP_MINDSPORE_REGISTER_OP(Name[, "provider"[, "arch"]]).
-#define RKNNOP_MINDSPORE_REGISTER_OP(Name, ...)                                                            \
-  static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)");  \
-  namespace {                                                                                             \
+#define RKNNOP_MINDSPORE_REGISTER_OP(Name, ...)                                                                  \
+  static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)");          \
+  namespace {                                                                                                    \
   [[maybe_unused]] const bool RKNNOP_DETAIL_MINDSPORE_UNIQUE(rknnop_detail_mindspore_registered_, __COUNTER__) = \
-      ::rknnop::mindspore::register_op<Name>(__VA_ARGS__);                                                 \
-  }                                                                                                       \
+      ::rknnop::mindspore::register_op<Name>(__VA_ARGS__);                                                       \
+  }                                                                                                              \
   static_assert(true, "RKNNOP_MINDSPORE_REGISTER_OP(Name) takes a trailing semicolon")
 
 // In lib<lower>_mslite.so builds (rknnop_add_op BACKENDS mindspore), the op's own

@@ -78,8 +78,8 @@ std::uint64_t bits_of(const T& value) noexcept {
     return value ? 1u : 0u;
   } else {
     using U = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-              std::conditional_t<sizeof(T) == 2, std::uint16_t,
-              std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+                                 std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                                    std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
     static_assert(sizeof(U) == sizeof(T), "rknnop: a param scalar must be 1, 2, 4 or 8 bytes");
     U u;
     std::memcpy(&u, &value, sizeof u);
@@ -93,8 +93,8 @@ void set_from_bits(T& value, std::uint64_t bits) noexcept {
     value = bits != 0;
   } else {
     using U = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-              std::conditional_t<sizeof(T) == 2, std::uint16_t,
-              std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+                                 std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                                    std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
     const U u = static_cast<U>(bits);
     std::memcpy(static_cast<void*>(&value), &u, sizeof u);
   }
@@ -109,8 +109,7 @@ struct attr_bytes {
 
 RKNNOP_DETAIL_COLD inline outcome missing_attr(const field_desc& f) noexcept {
   return fail(VX_ERROR_INVALID_PARAMETERS, f,
-              "the Custom node has no attr '{}' (write the node's attrs with rknnop::mindspore::encode_attrs)",
-              f.name);
+              "the Custom node has no attr '{}' (write the node's attrs with rknnop::mindspore::encode_attrs)", f.name);
 }
 
 // Checks a scalar attribute's presence and size; its little-endian value in `bits`.

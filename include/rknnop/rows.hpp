@@ -65,8 +65,13 @@ inline void multiply(float* y, float w, std::size_t n) noexcept {
 class tap_table {
 public:
   tap_table(std::size_t outputs, std::size_t inputs, std::size_t max_taps, std::size_t channels) noexcept
-      : taps_(outputs * max_taps), count_(outputs), outputs_(outputs), inputs_(inputs), max_taps_(max_taps),
-        channels_(channels), wide_end_(outputs ? outputs - 1 : 0) {}
+      : taps_(outputs * max_taps),
+        count_(outputs),
+        outputs_(outputs),
+        inputs_(inputs),
+        max_taps_(max_taps),
+        channels_(channels),
+        wide_end_(outputs ? outputs - 1 : 0) {}
 
   // False when allocation failed or a tap was out of range (output or input index, more than max_taps).
   explicit operator bool() const noexcept { return taps_ && count_ && !overflow_; }

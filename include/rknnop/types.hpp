@@ -14,128 +14,142 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-namespace rknnop {
+    namespace rknnop {
+  // A variable-length int32 array param holding at most Max items (the runtime's arrays are int32).
+  template <std::size_t Max>
+  class RKNNOP_DETAIL_USER_TYPE int_array {
+    static_assert(Max > 0, "rknnop: int_array<Max> needs Max > 0");
 
-// A variable-length int32 array param holding at most Max items (the runtime's arrays are int32).
-template <std::size_t Max>
-class RKNNOP_DETAIL_USER_TYPE int_array {
-  static_assert(Max > 0, "rknnop: int_array<Max> needs Max > 0");
+  public:
+    RKNNOP_DETAIL_HIDDEN constexpr int_array() noexcept = default;
+    RKNNOP_DETAIL_HIDDEN constexpr std::size_t size() const noexcept { return count_; }
+    RKNNOP_DETAIL_HIDDEN constexpr bool empty() const noexcept { return count_ == 0; }
+    RKNNOP_DETAIL_HIDDEN static constexpr std::size_t max_size() noexcept { return Max; }
+    RKNNOP_DETAIL_HIDDEN constexpr std::int32_t operator[](std::size_t i) const noexcept { return items_[i]; }
+    RKNNOP_DETAIL_HIDDEN constexpr const std::int32_t* begin() const noexcept { return items_; }
+    RKNNOP_DETAIL_HIDDEN constexpr const std::int32_t* end() const noexcept { return items_ + count_; }
+    RKNNOP_DETAIL_HIDDEN constexpr const std::int32_t* data() const noexcept { return items_; }
 
-public:
-  RKNNOP_DETAIL_HIDDEN constexpr int_array() noexcept = default;
-  RKNNOP_DETAIL_HIDDEN constexpr std::size_t size() const noexcept { return count_; }
-  RKNNOP_DETAIL_HIDDEN constexpr bool empty() const noexcept { return count_ == 0; }
-  RKNNOP_DETAIL_HIDDEN static constexpr std::size_t max_size() noexcept { return Max; }
-  RKNNOP_DETAIL_HIDDEN constexpr std::int32_t operator[](std::size_t i) const noexcept { return items_[i]; }
-  RKNNOP_DETAIL_HIDDEN constexpr const std::int32_t* begin() const noexcept { return items_; }
-  RKNNOP_DETAIL_HIDDEN constexpr const std::int32_t* end() const noexcept { return items_ + count_; }
-  RKNNOP_DETAIL_HIDDEN constexpr const std::int32_t* data() const noexcept { return items_; }
+    // For the generated decoder (and tests): the writable storage and the item count.
+    RKNNOP_DETAIL_HIDDEN constexpr std::int32_t* storage() noexcept { return items_; }
+    RKNNOP_DETAIL_HIDDEN constexpr void resize(std::size_t n) noexcept { count_ = n <= Max ? n : Max; }
 
-  // For the generated decoder (and tests): the writable storage and the item count.
-  RKNNOP_DETAIL_HIDDEN constexpr std::int32_t* storage() noexcept { return items_; }
-  RKNNOP_DETAIL_HIDDEN constexpr void resize(std::size_t n) noexcept { count_ = n <= Max ? n : Max; }
+  private:
+    std::int32_t items_[Max] = {};
+    std::size_t count_ = 0;
+  };
 
-private:
-  std::int32_t items_[Max] = {};
-  std::size_t count_ = 0;
-};
+  // Scratch memory for kernels: zero-filled, freed on scope exit, no exceptions and no libstdc++ (so
+  // kernel libraries stay loadable on the boards' old userland). Test it like a pointer:
+  //   rknnop::buffer<float> rows(n); if (!rows) return rknnop::error("out of memory");
+  template <class T>
+  class RKNNOP_DETAIL_USER_TYPE buffer {
+    static_assert(std::is_trivially_copyable_v<T>, "rknnop: buffer<T> holds trivially copyable T only");
 
-// Scratch memory for kernels: zero-filled, freed on scope exit, no exceptions and no libstdc++ (so
-// kernel libraries stay loadable on the boards' old userland). Test it like a pointer:
-//   rknnop::buffer<float> rows(n); if (!rows) return rknnop::error("out of memory");
-template <class T>
-class RKNNOP_DETAIL_USER_TYPE buffer {
-  static_assert(std::is_trivially_copyable_v<T>, "rknnop: buffer<T> holds trivially copyable T only");
+  public:
+    RKNNOP_DETAIL_HIDDEN explicit buffer(std::size_t count) noexcept
+        : data_(static_cast<T*>(std::calloc(count ? count : 1, sizeof(T)))), size_(data_ ? count : 0) {}
+    RKNNOP_DETAIL_HIDDEN buffer(const buffer&) = delete;
+    buffer& operator=(const buffer&) = delete;
+    RKNNOP_DETAIL_HIDDEN ~buffer() { std::free(data_); }
 
-public:
-  RKNNOP_DETAIL_HIDDEN explicit buffer(std::size_t count) noexcept
-      : data_(static_cast<T*>(std::calloc(count ? count : 1, sizeof(T)))), size_(data_ ? count : 0) {}
-  RKNNOP_DETAIL_HIDDEN buffer(const buffer&) = delete;
-  buffer& operator=(const buffer&) = delete;
-  RKNNOP_DETAIL_HIDDEN ~buffer() { std::free(data_); }
+    RKNNOP_DETAIL_HIDDEN explicit operator bool() const noexcept { return data_ != nullptr; }
+    RKNNOP_DETAIL_HIDDEN std::size_t size() const noexcept { return size_; }
+    RKNNOP_DETAIL_HIDDEN T* data() noexcept { return data_; }
+    RKNNOP_DETAIL_HIDDEN const T* data() const noexcept { return data_; }
+    RKNNOP_DETAIL_HIDDEN T& operator[](std::size_t i) noexcept { return data_[i]; }
+    RKNNOP_DETAIL_HIDDEN const T& operator[](std::size_t i) const noexcept { return data_[i]; }
 
-  RKNNOP_DETAIL_HIDDEN explicit operator bool() const noexcept { return data_ != nullptr; }
-  RKNNOP_DETAIL_HIDDEN std::size_t size() const noexcept { return size_; }
-  RKNNOP_DETAIL_HIDDEN T* data() noexcept { return data_; }
-  RKNNOP_DETAIL_HIDDEN const T* data() const noexcept { return data_; }
-  RKNNOP_DETAIL_HIDDEN T& operator[](std::size_t i) noexcept { return data_[i]; }
-  RKNNOP_DETAIL_HIDDEN const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+  private:
+    T* data_;
+    std::size_t size_;
+  };
 
-private:
-  T* data_;
-  std::size_t size_;
-};
+  // The element types a tensor may hold, as dtype values (the VX type enums).
+  enum class dtype : vx_enum {
+    float16 = VX_TYPE_FLOAT16,
+    float32 = VX_TYPE_FLOAT32,
+    int8 = VX_TYPE_INT8,
+    uint8 = VX_TYPE_UINT8,
+    int16 = VX_TYPE_INT16,
+    uint16 = VX_TYPE_UINT16,
+    int32 = VX_TYPE_INT32,
+  };
 
-// The element types a tensor may hold, as dtype values (the VX type enums).
-enum class dtype : vx_enum {
-  float16 = VX_TYPE_FLOAT16,
-  float32 = VX_TYPE_FLOAT32,
-  int8 = VX_TYPE_INT8,
-  uint8 = VX_TYPE_UINT8,
-  int16 = VX_TYPE_INT16,
-  uint16 = VX_TYPE_UINT16,
-  int32 = VX_TYPE_INT32,
-};
+  namespace detail {
 
-namespace detail {
+  template <class T>
+  struct element_dtype;  // undefined: not a tensor element type
+  template <>
+  struct element_dtype<float16> : std::integral_constant<vx_enum, VX_TYPE_FLOAT16> {};
+  template <>
+  struct element_dtype<float> : std::integral_constant<vx_enum, VX_TYPE_FLOAT32> {};
+  template <>
+  struct element_dtype<std::int8_t> : std::integral_constant<vx_enum, VX_TYPE_INT8> {};
+  template <>
+  struct element_dtype<std::uint8_t> : std::integral_constant<vx_enum, VX_TYPE_UINT8> {};
+  template <>
+  struct element_dtype<std::int16_t> : std::integral_constant<vx_enum, VX_TYPE_INT16> {};
+  template <>
+  struct element_dtype<std::uint16_t> : std::integral_constant<vx_enum, VX_TYPE_UINT16> {};
+  template <>
+  struct element_dtype<std::int32_t> : std::integral_constant<vx_enum, VX_TYPE_INT32> {};
 
-template <class T>
-struct element_dtype;  // undefined: not a tensor element type
-template <> struct element_dtype<float16> : std::integral_constant<vx_enum, VX_TYPE_FLOAT16> {};
-template <> struct element_dtype<float> : std::integral_constant<vx_enum, VX_TYPE_FLOAT32> {};
-template <> struct element_dtype<std::int8_t> : std::integral_constant<vx_enum, VX_TYPE_INT8> {};
-template <> struct element_dtype<std::uint8_t> : std::integral_constant<vx_enum, VX_TYPE_UINT8> {};
-template <> struct element_dtype<std::int16_t> : std::integral_constant<vx_enum, VX_TYPE_INT16> {};
-template <> struct element_dtype<std::uint16_t> : std::integral_constant<vx_enum, VX_TYPE_UINT16> {};
-template <> struct element_dtype<std::int32_t> : std::integral_constant<vx_enum, VX_TYPE_INT32> {};
+  template <class T>
+  concept tensor_element = requires { element_dtype<T>::value; };
 
-template <class T>
-concept tensor_element = requires { element_dtype<T>::value; };
+  // Bytes of a tensor element or scalar value (BOOL: 4); 0 for anything else.
+  constexpr std::size_t dtype_size(vx_enum type) noexcept { return vx_type_size(type, vx_use_scalar); }
 
-// Bytes of a tensor element or scalar value (BOOL: 4); 0 for anything else.
-constexpr std::size_t dtype_size(vx_enum type) noexcept { return vx_type_size(type, vx_use_scalar); }
-
-// Scalar param types -> VX scalar type (and the exact storage size the driver copies).
-template <class T>
-constexpr vx_enum scalar_vx_type() noexcept {
-  if constexpr (std::is_same_v<T, bool>) return VX_TYPE_BOOL;
-  else if constexpr (std::is_same_v<T, char>) return VX_TYPE_CHAR;
-  else if constexpr (std::is_same_v<T, float16>) return VX_TYPE_FLOAT16;
-  else if constexpr (std::is_same_v<T, float>) return VX_TYPE_FLOAT32;
-  else if constexpr (std::is_same_v<T, double>) return VX_TYPE_FLOAT64;
-  else if constexpr (std::is_integral_v<T> && sizeof(T) <= 8) {
-    constexpr bool s = std::is_signed_v<T>;
-    if constexpr (sizeof(T) == 1) return s ? VX_TYPE_INT8 : VX_TYPE_UINT8;
-    else if constexpr (sizeof(T) == 2) return s ? VX_TYPE_INT16 : VX_TYPE_UINT16;
-    else if constexpr (sizeof(T) == 4) return s ? VX_TYPE_INT32 : VX_TYPE_UINT32;
-    else return s ? VX_TYPE_INT64 : VX_TYPE_UINT64;
-  } else {
-    return VX_TYPE_INVALID;
+  // Scalar param types -> VX scalar type (and the exact storage size the driver copies).
+  template <class T>
+  constexpr vx_enum scalar_vx_type() noexcept {
+    if constexpr (std::is_same_v<T, bool>)
+      return VX_TYPE_BOOL;
+    else if constexpr (std::is_same_v<T, char>)
+      return VX_TYPE_CHAR;
+    else if constexpr (std::is_same_v<T, float16>)
+      return VX_TYPE_FLOAT16;
+    else if constexpr (std::is_same_v<T, float>)
+      return VX_TYPE_FLOAT32;
+    else if constexpr (std::is_same_v<T, double>)
+      return VX_TYPE_FLOAT64;
+    else if constexpr (std::is_integral_v<T> && sizeof(T) <= 8) {
+      constexpr bool s = std::is_signed_v<T>;
+      if constexpr (sizeof(T) == 1)
+        return s ? VX_TYPE_INT8 : VX_TYPE_UINT8;
+      else if constexpr (sizeof(T) == 2)
+        return s ? VX_TYPE_INT16 : VX_TYPE_UINT16;
+      else if constexpr (sizeof(T) == 4)
+        return s ? VX_TYPE_INT32 : VX_TYPE_UINT32;
+      else
+        return s ? VX_TYPE_INT64 : VX_TYPE_UINT64;
+    } else {
+      return VX_TYPE_INVALID;
+    }
   }
-}
 
-template <class T>
-concept vx_scalar_type = !std::is_same_v<T, wchar_t> && !std::is_same_v<T, char8_t> &&
-                         !std::is_same_v<T, char16_t> && !std::is_same_v<T, char32_t> &&
-                         scalar_vx_type<T>() != VX_TYPE_INVALID;
+  template <class T>
+  concept vx_scalar_type = !std::is_same_v<T, wchar_t> && !std::is_same_v<T, char8_t> && !std::is_same_v<T, char16_t> &&
+                           !std::is_same_v<T, char32_t> && scalar_vx_type<T>() != VX_TYPE_INVALID;
 
-template <class T>
-struct array_traits : std::false_type {};
-template <std::size_t N>
-struct array_traits<std::array<std::int32_t, N>> : std::true_type {
-  static constexpr std::size_t capacity = N;
-  static constexpr bool exact = true;
-};
-template <std::size_t Max>
-struct array_traits<int_array<Max>> : std::true_type {
-  static constexpr std::size_t capacity = Max;
-  static constexpr bool exact = false;
-};
+  template <class T>
+  struct array_traits : std::false_type {};
+  template <std::size_t N>
+  struct array_traits<std::array<std::int32_t, N>> : std::true_type {
+    static constexpr std::size_t capacity = N;
+    static constexpr bool exact = true;
+  };
+  template <std::size_t Max>
+  struct array_traits<int_array<Max>> : std::true_type {
+    static constexpr std::size_t capacity = Max;
+    static constexpr bool exact = false;
+  };
 
-template <class T>
-concept int32_array_type = array_traits<T>::value;
+  template <class T>
+  concept int32_array_type = array_traits<T>::value;
 
-}  // namespace detail
+  }  // namespace detail
 }  // namespace rknnop
 
 RKNNOP_DETAIL_END_HIDDEN

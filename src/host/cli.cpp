@@ -45,13 +45,13 @@ std::vector<std::size_t> parse_numpy_shape(std::string_view option, std::string_
   return shape;
 }
 
-int tool_failure(const char *tool) noexcept {
+int tool_failure(const char* tool) noexcept {
   std::fflush(stdout);
   try {
     throw;  // the exception being handled by the caller's catch (...)
-  } catch (const error &e) {
+  } catch (const error& e) {
     std::fprintf(stderr, "%s: %s\n", tool, e.what());
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: rknnop: %s\n", tool, e.what());
   } catch (...) {
     std::fprintf(stderr, "%s: rknnop: an exception that is not a std::exception\n", tool);

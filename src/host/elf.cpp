@@ -30,7 +30,8 @@ class image {
 public:
   image(std::span<const std::uint8_t> bytes, std::string_view source) : bytes_(bytes), source_(source) {}
 
-  template <class T> [[nodiscard]] T read(std::uint64_t offset, std::string_view what) const {
+  template <class T>
+  [[nodiscard]] T read(std::uint64_t offset, std::string_view what) const {
     require(offset, sizeof(T), what);
     return detail::load_le<T>(bytes_.data() + offset);
   }
@@ -42,13 +43,14 @@ public:
 
   void require(std::uint64_t offset, std::uint64_t size, std::string_view what) const {
     if (offset > bytes_.size() || size > bytes_.size() - offset)
-      throw error(fmt::format("{}: malformed ELF: {} at offset {} ({} bytes) is past the end of "
-                              "the {}-byte file",
-                              source_, what, offset, size, bytes_.size()));
+      throw error(
+          fmt::format("{}: malformed ELF: {} at offset {} ({} bytes) is past the end of "
+                      "the {}-byte file",
+                      source_, what, offset, size, bytes_.size()));
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return bytes_.size(); }
-  [[nodiscard]] const std::uint8_t *data() const noexcept { return bytes_.data(); }
+  [[nodiscard]] const std::uint8_t* data() const noexcept { return bytes_.data(); }
   [[nodiscard]] std::string_view source() const noexcept { return source_; }
 
 private:
@@ -70,7 +72,7 @@ struct section {
 class string_table {
 public:
   string_table() = default;
-  string_table(const image &img, const section &s, std::string_view what) {
+  string_table(const image& img, const section& s, std::string_view what) {
     img.require(s.offset, s.size, what);
     base_ = img.data() + s.offset;
     size_ = static_cast<std::size_t>(s.size);
@@ -79,18 +81,17 @@ public:
   }
   [[nodiscard]] std::string at(std::uint64_t index) const {
     if (index >= size_)
-      throw error(fmt::format("{}: malformed ELF: string index {} is outside {} ({} bytes)",
-                              source_, index, what_, size_));
-    const auto *begin = reinterpret_cast<const char *>(base_) + index;
-    const auto *end = static_cast<const char *>(std::memchr(begin, 0, size_ - static_cast<std::size_t>(index)));
+      throw error(
+          fmt::format("{}: malformed ELF: string index {} is outside {} ({} bytes)", source_, index, what_, size_));
+    const auto* begin = reinterpret_cast<const char*>(base_) + index;
+    const auto* end = static_cast<const char*>(std::memchr(begin, 0, size_ - static_cast<std::size_t>(index)));
     if (end == nullptr)
-      throw error(fmt::format("{}: malformed ELF: string at index {} of {} is not terminated",
-                              source_, index, what_));
+      throw error(fmt::format("{}: malformed ELF: string at index {} of {} is not terminated", source_, index, what_));
     return std::string(begin, end);
   }
 
 private:
-  const std::uint8_t *base_ = nullptr;
+  const std::uint8_t* base_ = nullptr;
   std::size_t size_ = 0;
   std::string_view what_;
   std::string_view source_;
@@ -107,19 +108,19 @@ std::optional<std::string_view> version_prefix(std::string_view v) {
   return std::nullopt;
 }
 
-void keep_newest(std::string &current, const std::string &candidate) {
+void keep_newest(std::string& current, const std::string& candidate) {
   if (current.empty() || compare_symbol_versions(candidate, current) > 0) current = candidate;
 }
 
-} // namespace
+}  // namespace
 
 std::string machine_name(std::uint16_t machine) {
   switch (machine) {
-  case elf_machine::i386: return "x86 (i386)";
-  case elf_machine::arm: return "arm";
-  case elf_machine::x86_64: return "x86-64";
-  case elf_machine::aarch64: return "aarch64";
-  default: return fmt::format("machine {}", machine);
+    case elf_machine::i386: return "x86 (i386)";
+    case elf_machine::arm: return "arm";
+    case elf_machine::x86_64: return "x86-64";
+    case elf_machine::aarch64: return "aarch64";
+    default: return fmt::format("machine {}", machine);
   }
 }
 
@@ -137,21 +138,18 @@ std::uint16_t host_machine() noexcept {
 #endif
 }
 
-std::string kernel_list_symbol(std::string_view op_name) {
-  return fmt::format("vx_kernel_{}_list", op_name);
-}
+std::string kernel_list_symbol(std::string_view op_name) { return fmt::format("vx_kernel_{}_list", op_name); }
 
-const elf_symbol *elf_info::find_export(std::string_view name) const noexcept {
-  const auto it = std::find_if(exported.begin(), exported.end(),
-                               [&](const elf_symbol &s) { return s.name == name; });
+const elf_symbol* elf_info::find_export(std::string_view name) const noexcept {
+  const auto it = std::find_if(exported.begin(), exported.end(), [&](const elf_symbol& s) { return s.name == name; });
   return it == exported.end() ? nullptr : &*it;
 }
 
 bool elf_info::exports_kernel_list(std::string_view op_name) const noexcept {
   try {
-    const elf_symbol *s = find_export(kernel_list_symbol(op_name));
+    const elf_symbol* s = find_export(kernel_list_symbol(op_name));
     return s != nullptr && s->kind == elf_symbol_kind::object;
-  } catch (...) { // allocation failure building the name
+  } catch (...) {  // allocation failure building the name
     return false;
   }
 }
@@ -159,11 +157,11 @@ bool elf_info::exports_kernel_list(std::string_view op_name) const noexcept {
 std::string elf_info::summary() const {
   std::string_view kind = "file";
   switch (type) {
-  case 1: kind = "relocatable object"; break;
-  case 2: kind = "executable"; break;
-  case 3: kind = "shared object"; break;
-  case 4: kind = "core file"; break;
-  default: break;
+    case 1: kind = "relocatable object"; break;
+    case 2: kind = "executable"; break;
+    case 3: kind = "shared object"; break;
+    case 4: kind = "core file"; break;
+    default: break;
   }
   return fmt::format("ELF{} {} {}", bits, machine_name(machine), kind);
 }
@@ -181,14 +179,14 @@ int compare_symbol_versions(std::string_view a, std::string_view b) noexcept {
   b = skip_prefix(b);
   // Compare dot-separated numbers; a missing component counts as 0 (2.2 == 2.2.0).
   while (!a.empty() || !b.empty()) {
-    const auto next = [](std::string_view &v) {
+    const auto next = [](std::string_view& v) {
       std::uint64_t n = 0;
       std::size_t i = 0;
       while (i < v.size() && v[i] >= '0' && v[i] <= '9') {
         if (n < std::numeric_limits<std::uint64_t>::max() / 16) n = n * 10 + static_cast<std::uint64_t>(v[i] - '0');
         ++i;
       }
-      while (i < v.size() && (v[i] < '0' || v[i] > '9')) ++i; // skip the separator(s)
+      while (i < v.size() && (v[i] < '0' || v[i] > '9')) ++i;  // skip the separator(s)
       v.remove_prefix(i);
       return n;
     };
@@ -207,20 +205,19 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
                                           : detail::hex_bytes(bytes.first(std::min<std::size_t>(4, bytes.size())))));
   const image img(bytes, source);
   if (bytes.size() < 16)
-    throw error(fmt::format("{}: malformed ELF: {} bytes, shorter than the 16-byte e_ident", source,
-                            bytes.size()));
+    throw error(fmt::format("{}: malformed ELF: {} bytes, shorter than the 16-byte e_ident", source, bytes.size()));
   elf_info info;
   const std::uint8_t ei_class = bytes[4];
   const std::uint8_t ei_data = bytes[5];
   if (ei_class != 1 && ei_class != 2)
-    throw error(fmt::format("{}: malformed ELF: EI_CLASS is {}, expected 1 (ELF32) or 2 (ELF64)",
-                            source, ei_class));
+    throw error(fmt::format("{}: malformed ELF: EI_CLASS is {}, expected 1 (ELF32) or 2 (ELF64)", source, ei_class));
   const bool is64 = ei_class == 2;
   info.bits = is64 ? 64 : 32;
   if (ei_data != 1)
-    throw error(fmt::format("{}: unsupported ELF: EI_DATA is {} ({}), only little-endian (1) is "
-                            "supported",
-                            source, ei_data, ei_data == 2 ? "big-endian" : "invalid"));
+    throw error(
+        fmt::format("{}: unsupported ELF: EI_DATA is {} ({}), only little-endian (1) is "
+                    "supported",
+                    source, ei_data, ei_data == 2 ? "big-endian" : "invalid"));
   const std::uint64_t ehsize = is64 ? 64 : 52;
   img.require(0, ehsize, "the ELF header");
   info.type = img.read<std::uint16_t>(16, "e_type");
@@ -228,17 +225,17 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
   const std::uint64_t shoff = img.read_word(is64 ? 40 : 32, is64, "e_shoff");
   const std::uint16_t shentsize = img.read<std::uint16_t>(is64 ? 58 : 46, "e_shentsize");
   const std::uint16_t shnum = img.read<std::uint16_t>(is64 ? 60 : 48, "e_shnum");
-  if (shoff == 0 || shnum == 0) return info; // no section headers (stripped hard): no symbol data
+  if (shoff == 0 || shnum == 0) return info;  // no section headers (stripped hard): no symbol data
   const std::uint64_t min_shentsize = is64 ? 64 : 40;
   if (shentsize < min_shentsize)
-    throw error(fmt::format("{}: malformed ELF: e_shentsize is {}, expected at least {}", source,
-                            shentsize, min_shentsize));
+    throw error(
+        fmt::format("{}: malformed ELF: e_shentsize is {}, expected at least {}", source, shentsize, min_shentsize));
   img.require(shoff, std::uint64_t{shentsize} * shnum, "the section header table");
 
   std::vector<section> sections(shnum);
   for (std::uint16_t i = 0; i < shnum; ++i) {
     const std::uint64_t base = shoff + std::uint64_t{i} * shentsize;
-    section &s = sections[i];
+    section& s = sections[i];
     s.name = img.read<std::uint32_t>(base, "sh_name");
     s.type = img.read<std::uint32_t>(base + 4, "sh_type");
     s.offset = img.read_word(base + (is64 ? 24 : 16), is64, "sh_offset");
@@ -247,29 +244,29 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
     s.info = img.read<std::uint32_t>(base + (is64 ? 44 : 28), "sh_info");
     s.entsize = img.read_word(base + (is64 ? 56 : 36), is64, "sh_entsize");
   }
-  const auto linked_strtab = [&](const section &s, std::string_view what) {
+  const auto linked_strtab = [&](const section& s, std::string_view what) {
     if (s.link >= sections.size() || sections[s.link].type != sht_strtab)
-      throw error(fmt::format("{}: malformed ELF: {} links to section {}, which is not a string "
-                              "table",
-                              source, what, s.link));
+      throw error(
+          fmt::format("{}: malformed ELF: {} links to section {}, which is not a string "
+                      "table",
+                      source, what, s.link));
     return string_table(img, sections[s.link], what);
   };
-  const auto find = [&](std::uint32_t type) -> const section * {
-    for (const section &s : sections)
+  const auto find = [&](std::uint32_t type) -> const section* {
+    for (const section& s : sections)
       if (s.type == type) return &s;
     return nullptr;
   };
 
   // Symbol version names by version index, from .gnu.version_r (needed) and .gnu.version_d (defined).
   std::map<std::uint16_t, std::string> version_names;
-  if (const section *verneed = find(sht_gnu_verneed)) {
+  if (const section* verneed = find(sht_gnu_verneed)) {
     const string_table strings = linked_strtab(*verneed, "the .gnu.version_r string table");
     img.require(verneed->offset, verneed->size, ".gnu.version_r");
     std::uint64_t at = 0;
     for (std::uint32_t n = 0; n < verneed->info; ++n) {
       if (at > verneed->size || verneed->size - at < 16)
-        throw error(fmt::format("{}: malformed ELF: .gnu.version_r entry {} runs past its section",
-                                source, n));
+        throw error(fmt::format("{}: malformed ELF: .gnu.version_r entry {} runs past its section", source, n));
       const std::uint64_t entry = verneed->offset + at;
       const std::uint16_t count = img.read<std::uint16_t>(entry + 2, "vn_cnt");
       const std::uint32_t aux = img.read<std::uint32_t>(entry + 8, "vn_aux");
@@ -277,16 +274,20 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
       std::uint64_t aux_at = at + aux;
       for (std::uint16_t k = 0; k < count; ++k) {
         if (aux_at > verneed->size || verneed->size - aux_at < 16)
-          throw error(fmt::format("{}: malformed ELF: .gnu.version_r auxiliary entry runs past "
-                                  "its section",
-                                  source));
+          throw error(
+              fmt::format("{}: malformed ELF: .gnu.version_r auxiliary entry runs past "
+                          "its section",
+                          source));
         const std::uint64_t vna = verneed->offset + aux_at;
         const std::uint16_t other = img.read<std::uint16_t>(vna + 6, "vna_other");
         std::string name = strings.at(img.read<std::uint32_t>(vna + 8, "vna_name"));
         if (const auto prefix = version_prefix(name)) {
-          if (*prefix == "GLIBC_") keep_newest(info.max_glibc, name);
-          else if (*prefix == "GLIBCXX_") keep_newest(info.max_glibcxx, name);
-          else keep_newest(info.max_cxxabi, name);
+          if (*prefix == "GLIBC_")
+            keep_newest(info.max_glibc, name);
+          else if (*prefix == "GLIBCXX_")
+            keep_newest(info.max_glibcxx, name);
+          else
+            keep_newest(info.max_cxxabi, name);
         }
         version_names[static_cast<std::uint16_t>(other & 0x7fff)] = std::move(name);
         const std::uint32_t vna_next = img.read<std::uint32_t>(vna + 12, "vna_next");
@@ -297,26 +298,26 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
       at += next;
     }
   }
-  if (const section *verdef = find(sht_gnu_verdef)) {
+  if (const section* verdef = find(sht_gnu_verdef)) {
     const string_table strings = linked_strtab(*verdef, "the .gnu.version_d string table");
     img.require(verdef->offset, verdef->size, ".gnu.version_d");
     std::uint64_t at = 0;
     for (std::uint32_t n = 0; n < verdef->info; ++n) {
       if (at > verdef->size || verdef->size - at < 20)
-        throw error(fmt::format("{}: malformed ELF: .gnu.version_d entry {} runs past its section",
-                                source, n));
+        throw error(fmt::format("{}: malformed ELF: .gnu.version_d entry {} runs past its section", source, n));
       const std::uint64_t entry = verdef->offset + at;
       const std::uint16_t flags = img.read<std::uint16_t>(entry + 2, "vd_flags");
       const std::uint16_t index = img.read<std::uint16_t>(entry + 4, "vd_ndx");
       const std::uint16_t count = img.read<std::uint16_t>(entry + 6, "vd_cnt");
       const std::uint32_t aux = img.read<std::uint32_t>(entry + 12, "vd_aux");
       const std::uint32_t next = img.read<std::uint32_t>(entry + 16, "vd_next");
-      constexpr std::uint16_t ver_flg_base = 1; // the file's own soname, not a symbol version
+      constexpr std::uint16_t ver_flg_base = 1;  // the file's own soname, not a symbol version
       if (count > 0 && (flags & ver_flg_base) == 0) {
         if (at + aux > verdef->size || verdef->size - (at + aux) < 8)
-          throw error(fmt::format("{}: malformed ELF: .gnu.version_d auxiliary entry runs past "
-                                  "its section",
-                                  source));
+          throw error(
+              fmt::format("{}: malformed ELF: .gnu.version_d auxiliary entry runs past "
+                          "its section",
+                          source));
         version_names[static_cast<std::uint16_t>(index & 0x7fff)] =
             strings.at(img.read<std::uint32_t>(verdef->offset + at + aux, "vda_name"));
       }
@@ -325,17 +326,17 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
     }
   }
 
-  if (const section *dynsym = find(sht_dynsym)) {
+  if (const section* dynsym = find(sht_dynsym)) {
     const std::uint64_t symsize = is64 ? 24 : 16;
     if (dynsym->entsize != symsize)
-      throw error(fmt::format("{}: malformed ELF: .dynsym entry size is {}, expected {}", source,
-                              dynsym->entsize, symsize));
+      throw error(
+          fmt::format("{}: malformed ELF: .dynsym entry size is {}, expected {}", source, dynsym->entsize, symsize));
     img.require(dynsym->offset, dynsym->size, ".dynsym");
     const string_table strings = linked_strtab(*dynsym, "the .dynsym string table");
-    const section *versym = find(sht_gnu_versym);
+    const section* versym = find(sht_gnu_versym);
     const std::uint64_t count = dynsym->size / symsize;
     if (versym) img.require(versym->offset, versym->size, ".gnu.version");
-    for (std::uint64_t i = 1; i < count; ++i) { // entry 0 is the null symbol
+    for (std::uint64_t i = 1; i < count; ++i) {  // entry 0 is the null symbol
       const std::uint64_t base = dynsym->offset + i * symsize;
       const std::uint32_t name_index = img.read<std::uint32_t>(base, "st_name");
       const std::uint8_t st_info = img.read<std::uint8_t>(base + (is64 ? 4 : 12), "st_info");
@@ -344,14 +345,14 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
       const unsigned bind = st_info >> 4u;
       const unsigned type = st_info & 0xfu;
       const unsigned visibility = st_other & 3u;
-      if (bind != 1 && bind != 2 && bind != 10) continue; // local symbols are not exported
+      if (bind != 1 && bind != 2 && bind != 10) continue;  // local symbols are not exported
       elf_symbol symbol;
       symbol.name = strings.at(name_index);
       symbol.weak = bind == 2;
-      symbol.kind = type == 1   ? elf_symbol_kind::object
+      symbol.kind = type == 1                 ? elf_symbol_kind::object
                     : type == 2 || type == 10 ? elf_symbol_kind::function
-                    : type == 6 ? elf_symbol_kind::tls
-                                : elf_symbol_kind::other;
+                    : type == 6               ? elf_symbol_kind::tls
+                                              : elf_symbol_kind::other;
       if (versym && (i + 1) * 2 <= versym->size) {
         const std::uint16_t v = img.read<std::uint16_t>(versym->offset + i * 2, "a .gnu.version entry");
         if (const auto it = version_names.find(static_cast<std::uint16_t>(v & 0x7fff));
@@ -366,7 +367,7 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
     }
   }
 
-  if (const section *dynamic = find(sht_dynamic)) {
+  if (const section* dynamic = find(sht_dynamic)) {
     img.require(dynamic->offset, dynamic->size, ".dynamic");
     const string_table strings = linked_strtab(*dynamic, "the .dynamic string table");
     const std::uint64_t entsize = is64 ? 16 : 8;
@@ -375,25 +376,28 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
       const auto tag = static_cast<std::int64_t>(img.read_word(base, is64, "d_tag"));
       const std::uint64_t value = img.read_word(base + entsize / 2, is64, "d_val");
       if (tag == 0) break;
-      if (tag == dt_needed) info.needed.push_back(strings.at(value));
-      else if (tag == dt_soname) info.soname = strings.at(value);
+      if (tag == dt_needed)
+        info.needed.push_back(strings.at(value));
+      else if (tag == dt_soname)
+        info.soname = strings.at(value);
     }
   }
   return info;
 }
 
-void check_loadable_on_host(const elf_info &info, std::string_view source) {
+void check_loadable_on_host(const elf_info& info, std::string_view source) {
   const std::uint16_t host = host_machine();
-  const int host_bits = static_cast<int>(sizeof(void *) * 8);
+  const int host_bits = static_cast<int>(sizeof(void*) * 8);
   if (info.machine != host || info.bits != host_bits)
-    throw error(fmt::format("{}: library is for {} ({}) but this host is {} (ELF{}); use the {} "
-                            "library",
-                            source, machine_name(info.machine), info.summary(), machine_name(host),
-                            host_bits, machine_name(host)));
+    throw error(fmt::format(
+        "{}: library is for {} ({}) but this host is {} (ELF{}); use the {} "
+        "library",
+        source, machine_name(info.machine), info.summary(), machine_name(host), host_bits, machine_name(host)));
   if (!info.is_shared_object())
-    throw error(fmt::format("{}: {} is not a shared object (e_type {}, expected 3 = ET_DYN); build "
-                            "it with -shared -fPIC",
-                            source, info.summary(), info.type));
+    throw error(
+        fmt::format("{}: {} is not a shared object (e_type {}, expected 3 = ET_DYN); build "
+                    "it with -shared -fPIC",
+                    source, info.summary(), info.type));
 }
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -3,7 +3,7 @@
 #include "rknnop/host/engine.hpp"
 
 #include "rknnop/host/error.hpp"
-#include "rknnop/host/loader.hpp" // vx_status_text
+#include "rknnop/host/loader.hpp"  // vx_status_text
 #include "rknnop/host/vx_type.hpp"
 
 #include <rknnop/host/openvx_host.h>
@@ -22,7 +22,7 @@ namespace rknnop::host {
 namespace {
 
 // Splits the runtime's "[status] message\n" log text into messages (continuation lines joined).
-std::vector<std::string> log_messages(const std::string &text, bool prefixed) {
+std::vector<std::string> log_messages(const std::string& text, bool prefixed) {
   std::vector<std::string> out;
   std::size_t at = 0;
   while (at < text.size()) {
@@ -40,8 +40,10 @@ std::vector<std::string> log_messages(const std::string &text, bool prefixed) {
         continue;
       }
     }
-    if (!out.empty()) out.back() += " " + line; // continuation of a multi-line message
-    else out.push_back(line);
+    if (!out.empty())
+      out.back() += " " + line;  // continuation of a multi-line message
+    else
+      out.push_back(line);
   }
   return out;
 }
@@ -80,14 +82,15 @@ step_report step_record(vx_node node, std::string name, rknnop_host_step_e step)
   return r;
 }
 
-template <class Handle, vx_status (*Release)(Handle *)> struct vx_owned {
+template <class Handle, vx_status (*Release)(Handle*)>
+struct vx_owned {
   Handle handle = nullptr;
   vx_owned() = default;
   explicit vx_owned(Handle h) : handle(h) {}
-  vx_owned(const vx_owned &) = delete;
-  vx_owned &operator=(const vx_owned &) = delete;
-  vx_owned(vx_owned &&other) noexcept : handle(std::exchange(other.handle, nullptr)) {}
-  vx_owned &operator=(vx_owned &&other) noexcept {
+  vx_owned(const vx_owned&) = delete;
+  vx_owned& operator=(const vx_owned&) = delete;
+  vx_owned(vx_owned&& other) noexcept : handle(std::exchange(other.handle, nullptr)) {}
+  vx_owned& operator=(vx_owned&& other) noexcept {
     reset();
     handle = std::exchange(other.handle, nullptr);
     return *this;
@@ -113,8 +116,8 @@ std::string type_text(std::int32_t t) {
 // One run of one node. Members are declared in release order: objects, node, graph, kernel, context.
 class node_run {
 public:
-  explicit node_run(const node_spec &spec)
-      : spec_(spec), descriptor_(static_cast<const vx_kernel_description_t *>(spec.descriptor)) {}
+  explicit node_run(const node_spec& spec)
+      : spec_(spec), descriptor_(static_cast<const vx_kernel_description_t*>(spec.descriptor)) {}
 
   node_result run() {
     create_context_and_kernel();
@@ -140,21 +143,22 @@ private:
   }
 
   // The failing step's own log, then what the runtime logged around it, parameters named.
-  error step_failure(std::string_view step, vx_status status, const std::vector<std::string> &step_log) {
+  error step_failure(std::string_view step, vx_status status, const std::vector<std::string>& step_log) {
     std::vector<std::string> log = step_log;
-    std::vector<std::string> claimed; // lines some callback step logged (already in a step report)
-    for (const step_report &s : report_.steps) claimed.insert(claimed.end(), s.log.begin(), s.log.end());
-    for (std::string &line : drain_log(ctx_.handle)) {
+    std::vector<std::string> claimed;  // lines some callback step logged (already in a step report)
+    for (const step_report& s : report_.steps) claimed.insert(claimed.end(), s.log.begin(), s.log.end());
+    for (std::string& line : drain_log(ctx_.handle)) {
       if (const auto it = std::find(claimed.begin(), claimed.end(), line); it != claimed.end()) {
         claimed.erase(it);
         continue;
       }
       // The runtime restates the callback's status ("kernel 'x': validator failed with -17"); skip that.
-      if (line.starts_with(fmt::format("kernel '{}'", descriptor_->name)) && line.find(" failed with ") != std::string::npos)
+      if (line.starts_with(fmt::format("kernel '{}'", descriptor_->name)) &&
+          line.find(" failed with ") != std::string::npos)
         continue;
       log.push_back(std::move(line));
     }
-    for (std::string &line : log) // "kernel 'x' parameter 1: ..." -> "... parameter 1 (output 'y'): ..."
+    for (std::string& line : log)  // "kernel 'x' parameter 1: ..." -> "... parameter 1 (output 'y'): ..."
       for (std::size_t i = 0; i < labels_.size(); ++i) {
         const std::string tag = fmt::format("' parameter {}:", i);
         if (const auto at = line.find(tag); at != std::string::npos)
@@ -169,14 +173,14 @@ private:
     ctx_ = owned_context(vxCreateContext());
     if (ctx_.handle == nullptr || vxGetStatus(reinterpret_cast<vx_reference>(ctx_.handle)) != VX_SUCCESS)
       throw error(fmt::format("{}: vxCreateContext failed", spec_.label));
-    const vx_kernel_description_t &d = *descriptor_;
+    const vx_kernel_description_t& d = *descriptor_;
     kernel_ = owned_kernel(vxGetKernelByName(ctx_.handle, d.name));
     if (kernel_.handle == nullptr) {
       kernel_ = owned_kernel(vxAddUserKernel(ctx_.handle, d.name, d.enumeration, d.function, d.numParams, d.validate,
                                              d.initialize, d.deinitialize));
       if (kernel_.handle == nullptr) throw fail("vxAddUserKernel", VX_FAILURE);
       for (vx_uint32 i = 0; i < d.numParams; ++i) {
-        const vx_param_description_t &p = d.parameters[i];
+        const vx_param_description_t& p = d.parameters[i];
         const vx_status status = vxAddParameterToKernel(kernel_.handle, i, p.direction, p.data_type, p.state);
         if (status != VX_SUCCESS) throw fail(fmt::format("vxAddParameterToKernel({})", i), status);
       }
@@ -204,7 +208,7 @@ private:
   }
 
   void bind_inputs() {
-    for (const node_input &in : spec_.inputs) {
+    for (const node_input& in : spec_.inputs) {
       vx_tensor t = vxCreateTensor(ctx_.handle, static_cast<vx_uint32>(in.dims.size()), in.dims.data(), in.type, 0);
       if (t == nullptr) throw fail(fmt::format("vxCreateTensor for input '{}'", in.name), VX_FAILURE);
       bind(reinterpret_cast<vx_reference>(t), "input", in.name);
@@ -221,10 +225,10 @@ private:
 
   std::vector<vx_tensor> bind_outputs() {
     std::vector<vx_tensor> outputs;
-    for (const node_output_request &o : spec_.outputs) {
-      vx_tensor t = o.dims ? vxCreateTensor(ctx_.handle, static_cast<vx_uint32>(o.dims->size()), o.dims->data(),
-                                            o.type, 0)
-                           : vxCreateVirtualTensor(graph_.handle, 0, nullptr, VX_TYPE_INVALID, 0);
+    for (const node_output_request& o : spec_.outputs) {
+      vx_tensor t = o.dims
+                        ? vxCreateTensor(ctx_.handle, static_cast<vx_uint32>(o.dims->size()), o.dims->data(), o.type, 0)
+                        : vxCreateVirtualTensor(graph_.handle, 0, nullptr, VX_TYPE_INVALID, 0);
       if (t == nullptr) throw fail(fmt::format("creating output '{}'", o.name), VX_FAILURE);
       bind(reinterpret_cast<vx_reference>(t), "output", o.name);
       outputs.push_back(t);
@@ -233,8 +237,8 @@ private:
   }
 
   void bind_params() {
-    for (const node_param &p : spec_.params) {
-      const param_value &v = p.value;
+    for (const node_param& p : spec_.params) {
+      const param_value& v = p.value;
       if (v.is_array()) {
         // The board runtime creates every array param as an INT32 array holding the model's values.
         vx_array a = vxCreateArray(ctx_.handle, VX_TYPE_INT32, std::max<vx_size>(v.items.size(), 1));
@@ -246,28 +250,29 @@ private:
         }
       } else {
         vx_scalar s = vxCreateScalar(ctx_.handle, v.type, v.scalar_data());
-        if (s == nullptr) throw fail(fmt::format("vxCreateScalar({}) for param '{}'", type_text(v.type), p.name), VX_FAILURE);
+        if (s == nullptr)
+          throw fail(fmt::format("vxCreateScalar({}) for param '{}'", type_text(v.type), p.name), VX_FAILURE);
         bind(reinterpret_cast<vx_reference>(s), "param", p.name);
       }
     }
   }
 
-  void verify() { // validate + initialize
+  void verify() {  // validate + initialize
     const vx_status verified = vxVerifyGraph(graph_.handle);
     report_.steps.push_back(step_record(node_.handle, "validate", RKNNOP_HOST_STEP_VALIDATE));
     report_.steps.push_back(step_record(node_.handle, "initialize", RKNNOP_HOST_STEP_INITIALIZE));
-    for (const step_report &s : report_.steps)
+    for (const step_report& s : report_.steps)
       if (s.called && s.status != VX_SUCCESS) throw step_failure(s.step, s.status, s.log);
     if (verified != VX_SUCCESS) throw step_failure("graph verification", verified, {});
     (void)drain_log(ctx_.handle);
   }
 
-  void process(const std::vector<vx_tensor> &outputs) {
+  void process(const std::vector<vx_tensor>& outputs) {
     for (vx_tensor t : outputs) (void)rknnopHostResetTensorWritten(t);
     const vx_status processed = vxProcessGraph(graph_.handle);
-    const bool shader = descriptor_->function == nullptr; // the runtime's shader executor ran the .vx
+    const bool shader = descriptor_->function == nullptr;  // the runtime's shader executor ran the .vx
     report_.steps.push_back(step_record(node_.handle, shader ? "shader kernel" : "kernel", RKNNOP_HOST_STEP_KERNEL));
-    const step_report &k = report_.steps.back();
+    const step_report& k = report_.steps.back();
     if (!shader && k.called && k.status != VX_SUCCESS) throw step_failure("kernel", k.status, k.log);
     // A shader's cause is in the log: the executor's message (no .vx, a refused construct, no OpenCL,
     // a build error) or the runtime's "no shader executor is set".
@@ -277,10 +282,10 @@ private:
     (void)drain_log(ctx_.handle);
   }
 
-  std::vector<node_output> read_back(const std::vector<vx_tensor> &outputs) {
+  std::vector<node_output> read_back(const std::vector<vx_tensor>& outputs) {
     std::vector<node_output> out;
     for (std::size_t i = 0; i < outputs.size(); ++i) {
-      const std::string &name = spec_.outputs[i].name;
+      const std::string& name = spec_.outputs[i].name;
       vx_bool written = vx_false_e;
       if (rknnopHostTensorWasWritten(outputs[i], &written) == VX_SUCCESS && written != vx_true_e)
         throw error(fmt::format("{}: the kernel returned VX_SUCCESS but never wrote output '{}'", spec_.label, name));
@@ -291,7 +296,7 @@ private:
       o.name = name;
       o.dims.assign(b.dims, b.dims + b.num_dims);
       o.type = b.data_type;
-      const auto *p = static_cast<const std::byte *>(b.data);
+      const auto* p = static_cast<const std::byte*>(b.data);
       o.bytes.assign(p, p + b.size_in_bytes);
       out.push_back(std::move(o));
     }
@@ -303,14 +308,14 @@ private:
     objects_.clear();
     graph_.reset();
     report_.steps.push_back(step_record(node_.handle, "deinitialize", RKNNOP_HOST_STEP_DEINITIALIZE));
-    const step_report &s = report_.steps.back();
+    const step_report& s = report_.steps.back();
     if (s.called && s.status != VX_SUCCESS) throw step_failure("deinitialize", s.status, s.log);
   }
 
-  const node_spec &spec_;
-  const vx_kernel_description_t *descriptor_;
+  const node_spec& spec_;
+  const vx_kernel_description_t* descriptor_;
   run_report report_;
-  std::vector<std::string> labels_; // "output 'output'", by parameter index
+  std::vector<std::string> labels_;  // "output 'output'", by parameter index
   owned_context ctx_;
   owned_kernel kernel_;
   owned_graph graph_;
@@ -318,11 +323,11 @@ private:
   std::vector<owned_reference> objects_;
 };
 
-} // namespace
+}  // namespace
 
-node_result run_node(const node_spec &spec) {
+node_result run_node(const node_spec& spec) {
   if (spec.descriptor == nullptr) throw error(fmt::format("{}: no kernel descriptor", spec.label));
   return node_run(spec).run();
 }
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -26,16 +26,16 @@ namespace rknnop::host {
 
 namespace {
 
-constexpr std::size_t max_list_entries = 1024; // a list longer than this is garbage, not a list
+constexpr std::size_t max_list_entries = 1024;  // a list longer than this is garbage, not a list
 
-std::string_view text_of(const std::vector<std::uint8_t> &bytes) {
-  return {reinterpret_cast<const char *>(bytes.data()), bytes.size()};
+std::string_view text_of(const std::vector<std::uint8_t>& bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
 // True when [address, address + size) lies in a writable mapping of this process.
-bool is_writable_memory(const void *address, std::size_t size) {
+bool is_writable_memory(const void* address, std::size_t size) {
   std::ifstream maps("/proc/self/maps");
-  if (!maps) return true; // cannot tell: let the write decide
+  if (!maps) return true;  // cannot tell: let the write decide
   const auto begin = reinterpret_cast<std::uintptr_t>(address);
   const std::uintptr_t end = begin + size;
   std::string line;
@@ -58,8 +58,8 @@ std::string type_text(std::int32_t t) {
 }
 
 // Loads the op.yml that goes with the library.
-op_yml load_yml(const std::filesystem::path &library, const load_options &options,
-                const std::optional<container> &packed) {
+op_yml load_yml(const std::filesystem::path& library, const load_options& options,
+                const std::optional<container>& packed) {
   if (packed) {  // the .py section states the op's port order; op.yml's maps may not (issue 9)
     op_yml op = options.op_yml ? read_op_yml_file(*options.op_yml)
                                : parse_op_yml(text_of(packed->op_yml), library.string() + " (op.yml section)");
@@ -69,20 +69,20 @@ op_yml load_yml(const std::filesystem::path &library, const load_options &option
   if (options.op_yml) return read_op_yml_file(*options.op_yml);
   const auto beside = library.parent_path() / "op.yml";
   if (std::filesystem::exists(beside)) return read_op_yml_file(beside);
-  throw error(fmt::format("{}: no op.yml given (--op-yml) and none beside the library ({}); the "
-                          "loader needs it for the op name and the param types",
-                          library.string(), beside.string()));
+  throw error(
+      fmt::format("{}: no op.yml given (--op-yml) and none beside the library ({}); the "
+                  "loader needs it for the op name and the param types",
+                  library.string(), beside.string()));
 }
 
 // Writes the library section to a private temporary file, dlopens it and removes the file (the
 // mapping stays valid), so no temporary is ever left behind.
-void *dlopen_bytes(const std::vector<std::uint8_t> &bytes, const std::string &label, std::string_view what) {
-  const char *tmpdir = std::getenv("TMPDIR");
+void* dlopen_bytes(const std::vector<std::uint8_t>& bytes, const std::string& label, std::string_view what) {
+  const char* tmpdir = std::getenv("TMPDIR");
   std::string pattern = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/rknnop-op-XXXXXX.so";
   const int fd = ::mkstemps(pattern.data(), 3);
   if (fd < 0)
-    throw error(fmt::format("{}: cannot create a temporary file for the {}: {}", label, what,
-                            std::strerror(errno)));
+    throw error(fmt::format("{}: cannot create a temporary file for the {}: {}", label, what, std::strerror(errno)));
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t put = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -96,88 +96,101 @@ void *dlopen_bytes(const std::vector<std::uint8_t> &bytes, const std::string &la
     done += static_cast<std::size_t>(put);
   }
   ::close(fd);
-  void *handle = ::dlopen(pattern.c_str(), RTLD_NOW | RTLD_LOCAL);
-  const char *why = handle ? nullptr : ::dlerror();
+  void* handle = ::dlopen(pattern.c_str(), RTLD_NOW | RTLD_LOCAL);
+  const char* why = handle ? nullptr : ::dlerror();
   const std::string reason = why ? why : "";
   ::unlink(pattern.c_str());
   if (!handle) throw error(fmt::format("{}: dlopen of the {} failed: {}", label, what, reason));
   return handle;
 }
 
-const std::vector<std::uint8_t> &host_section(const container &packed, const std::string &label,
-                                              section_kind &kind) {
+const std::vector<std::uint8_t>& host_section(const container& packed, const std::string& label, section_kind& kind) {
   kind = library_section_for(host_machine(), packed.version, label);
-  const std::vector<std::uint8_t> &bytes = packed.section(kind);
+  const std::vector<std::uint8_t>& bytes = packed.section(kind);
   if (bytes.empty())
-    throw error(fmt::format("{}: the {} section is empty, and this host is {}: this container cannot run here "
-                            "(rknnop_add_op leaves a board section empty when that cross compiler is missing)",
-                            label, section_description(kind), machine_name(host_machine())));
+    throw error(
+        fmt::format("{}: the {} section is empty, and this host is {}: this container cannot run here "
+                    "(rknnop_add_op leaves a board section empty when that cross compiler is missing)",
+                    label, section_description(kind), machine_name(host_machine())));
   return bytes;
 }
 
 // Serializes open(): dlopen returns the same mapping to every caller for one .so, and the
 // enumeration write into its descriptor must not race with another thread reading it.
-std::mutex &open_mutex() {
+std::mutex& open_mutex() {
   static std::mutex m;
   return m;
 }
 
-} // namespace
+}  // namespace
 
 section_kind library_section_for(std::uint16_t machine, std::uint64_t version, std::string_view source) {
   if (machine == elf_machine::x86_64) return section_kind::lib_x86_64;
   if (machine == elf_machine::aarch64) return section_kind::lib_aarch64;
   if (machine != elf_machine::arm)
-    throw error(fmt::format("{}: a .rknnop holds libraries for x86-64, aarch64 and armhf only; this host is {}",
-                            source, machine_name(machine)));
+    throw error(fmt::format("{}: a .rknnop holds libraries for x86-64, aarch64 and armhf only; this host is {}", source,
+                            machine_name(machine)));
   if (version == 1)
-    throw error(fmt::format("{}: a version-1 container (RKNN-Toolkit 1.2.0) has no armhf library section, and "
-                            "this host is armhf (RV1109/RV1126); rebuild the op with toolkit 1.3.2+ or "
-                            "rknnop_add_op (container version 2)",
-                            source));
+    throw error(
+        fmt::format("{}: a version-1 container (RKNN-Toolkit 1.2.0) has no armhf library section, and "
+                    "this host is armhf (RV1109/RV1126); rebuild the op with toolkit 1.3.2+ or "
+                    "rknnop_add_op (container version 2)",
+                    source));
   return section_kind::lib_armhf;
 }
 
 std::string vx_status_text(std::int32_t status) {
-  static constexpr std::string_view names[] = {
-      "VX_SUCCESS",                  "VX_FAILURE",                "VX_ERROR_NOT_IMPLEMENTED",
-      "VX_ERROR_NOT_SUPPORTED",      "VX_ERROR_NOT_SUFFICIENT",   "VX_ERROR_NOT_ALLOCATED",
-      "VX_ERROR_NOT_COMPATIBLE",     "VX_ERROR_NO_RESOURCES",     "VX_ERROR_NO_MEMORY",
-      "VX_ERROR_OPTIMIZED_AWAY",     "VX_ERROR_INVALID_PARAMETERS", "VX_ERROR_INVALID_MODULE",
-      "VX_ERROR_INVALID_REFERENCE",  "VX_ERROR_INVALID_LINK",     "VX_ERROR_INVALID_FORMAT",
-      "VX_ERROR_INVALID_DIMENSION",  "VX_ERROR_INVALID_VALUE",    "VX_ERROR_INVALID_TYPE",
-      "VX_ERROR_INVALID_GRAPH",      "VX_ERROR_INVALID_NODE"};
+  static constexpr std::string_view names[] = {"VX_SUCCESS",
+                                               "VX_FAILURE",
+                                               "VX_ERROR_NOT_IMPLEMENTED",
+                                               "VX_ERROR_NOT_SUPPORTED",
+                                               "VX_ERROR_NOT_SUFFICIENT",
+                                               "VX_ERROR_NOT_ALLOCATED",
+                                               "VX_ERROR_NOT_COMPATIBLE",
+                                               "VX_ERROR_NO_RESOURCES",
+                                               "VX_ERROR_NO_MEMORY",
+                                               "VX_ERROR_OPTIMIZED_AWAY",
+                                               "VX_ERROR_INVALID_PARAMETERS",
+                                               "VX_ERROR_INVALID_MODULE",
+                                               "VX_ERROR_INVALID_REFERENCE",
+                                               "VX_ERROR_INVALID_LINK",
+                                               "VX_ERROR_INVALID_FORMAT",
+                                               "VX_ERROR_INVALID_DIMENSION",
+                                               "VX_ERROR_INVALID_VALUE",
+                                               "VX_ERROR_INVALID_TYPE",
+                                               "VX_ERROR_INVALID_GRAPH",
+                                               "VX_ERROR_INVALID_NODE"};
   if (status <= 0 && status >= -19) return fmt::format("{} ({})", names[-status], status);
   return fmt::format("status {}", status);
 }
 
 struct op_library::state {
   std::filesystem::path source;
-  void *handle = nullptr;
+  void* handle = nullptr;
   op_yml op;
   kernel_descriptor_info kernel;
-  vx_kernel_description_t *descriptor = nullptr;
+  vx_kernel_description_t* descriptor = nullptr;
 
   state() = default;
-  state(const state &) = delete;
-  state &operator=(const state &) = delete;
+  state(const state&) = delete;
+  state& operator=(const state&) = delete;
   ~state() {
     if (handle) ::dlclose(handle);
   }
 };
 
 op_library::op_library(std::unique_ptr<state> s) noexcept : state_(std::move(s)) {}
-op_library::op_library(op_library &&) noexcept = default;
-op_library &op_library::operator=(op_library &&) noexcept = default;
+op_library::op_library(op_library&&) noexcept = default;
+op_library& op_library::operator=(op_library&&) noexcept = default;
 op_library::~op_library() = default;
 
-const op_yml &op_library::op() const noexcept { return state_->op; }
-const kernel_descriptor_info &op_library::kernel() const noexcept { return state_->kernel; }
-void *op_library::descriptor() const noexcept { return state_->descriptor; }
-const std::filesystem::path &op_library::source() const noexcept { return state_->source; }
+const op_yml& op_library::op() const noexcept { return state_->op; }
+const kernel_descriptor_info& op_library::kernel() const noexcept { return state_->kernel; }
+void* op_library::descriptor() const noexcept { return state_->descriptor; }
+const std::filesystem::path& op_library::source() const noexcept { return state_->source; }
 
 // Long by design: the board runtime's checks in its order (file, ELF, dlsym, descriptor, table), one message each.
-op_library op_library::open(const std::filesystem::path &path, const load_options &options) {
+op_library op_library::open(const std::filesystem::path& path, const load_options& options) {
   auto s = std::make_unique<state>();
   s->source = path;
   const std::string label = path.string();
@@ -185,7 +198,7 @@ op_library op_library::open(const std::filesystem::path &path, const load_option
 
   // A .rknnop starts with "RKNN"; anything else must be an ELF kernel library.
   std::optional<container> packed;
-  const std::vector<std::uint8_t> *library = &bytes;
+  const std::vector<std::uint8_t>* library = &bytes;
   std::string library_label = label;
   section_kind packed_kind = section_kind::lib_x86_64;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "RKNN", 4) == 0) {
@@ -193,11 +206,12 @@ op_library op_library::open(const std::filesystem::path &path, const load_option
     library = &host_section(*packed, label, packed_kind);
     library_label = fmt::format("{} ({} section)", label, section_description(packed_kind));
   } else if (!looks_like_elf(bytes)) {
-    throw error(fmt::format("{}: neither a kernel library (ELF) nor a .rknnop container (starts with "
-                            "{})",
-                            label, bytes.empty() ? std::string("nothing: the file is empty")
-                                                 : detail::hex_bytes(std::span(bytes).first(
-                                                       std::min<std::size_t>(4, bytes.size())))));
+    throw error(
+        fmt::format("{}: neither a kernel library (ELF) nor a .rknnop container (starts with "
+                    "{})",
+                    label,
+                    bytes.empty() ? std::string("nothing: the file is empty")
+                                  : detail::hex_bytes(std::span(bytes).first(std::min<std::size_t>(4, bytes.size())))));
   }
   const elf_info info = inspect_elf(*library, library_label);
   check_loadable_on_host(info, library_label);
@@ -212,49 +226,51 @@ op_library op_library::open(const std::filesystem::path &path, const load_option
     const std::string absolute = std::filesystem::absolute(path).string();
     s->handle = ::dlopen(absolute.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!s->handle) {
-      const char *why = ::dlerror();
+      const char* why = ::dlerror();
       throw error(fmt::format("{}: dlopen failed: {}", label, why ? why : "unknown reason"));
     }
   }
   ::dlerror();
-  void *list_address = ::dlsym(s->handle, symbol.c_str());
+  void* list_address = ::dlsym(s->handle, symbol.c_str());
   if (list_address == nullptr) {
     std::string others;
-    for (const elf_symbol &e : info.exported)
+    for (const elf_symbol& e : info.exported)
       if (e.name.starts_with("vx_kernel_") && e.name.ends_with("_list"))
         others += (others.empty() ? "" : ", ") + e.name;
-    throw error(fmt::format("{}: does not export {} (op.yml name is '{}'){}", library_label, symbol, s->op.name,
-                            others.empty() ? std::string("; it exports no vx_kernel_*_list at all")
-                                           : "; it exports " + others));
+    throw error(fmt::format(
+        "{}: does not export {} (op.yml name is '{}'){}", library_label, symbol, s->op.name,
+        others.empty() ? std::string("; it exports no vx_kernel_*_list at all") : "; it exports " + others));
   }
-  auto **list = static_cast<vx_kernel_description_t **>(list_address);
+  auto** list = static_cast<vx_kernel_description_t**>(list_address);
   std::size_t count = 0;
   while (count < max_list_entries && list[count] != nullptr) ++count;
   if (count == max_list_entries)
-    throw error(fmt::format("{}: {} has no NULL terminator within {} entries", library_label, symbol,
-                            max_list_entries));
+    throw error(
+        fmt::format("{}: {} has no NULL terminator within {} entries", library_label, symbol, max_list_entries));
   if (count == 0)
-    throw error(fmt::format("{}: {} is empty: its first entry is NULL (expected {{&cpu_descriptor, "
-                            "&vx_descriptor, NULL}})",
-                            library_label, symbol));
+    throw error(
+        fmt::format("{}: {} is empty: its first entry is NULL (expected {{&cpu_descriptor, "
+                    "&vx_descriptor, NULL}})",
+                    library_label, symbol));
   const std::uint32_t index = options.kernel_index.value_or(s->op.kernel_index.value_or(0));
   if (index >= count)
-    throw error(fmt::format("{}: kernel_index {} is out of range: {} has {} kernel{} (0..{})", library_label,
-                            index, symbol, count, count == 1 ? "" : "s", count - 1));
-  vx_kernel_description_t *descriptor = list[index];
+    throw error(fmt::format("{}: kernel_index {} is out of range: {} has {} kernel{} (0..{})", library_label, index,
+                            symbol, count, count == 1 ? "" : "s", count - 1));
+  vx_kernel_description_t* descriptor = list[index];
 
   // The board runtime writes the enumeration into the descriptor it selects; a descriptor in
   // read-only memory (declared const/constexpr) would crash it there, so say so here instead.
   if (!is_writable_memory(descriptor, sizeof *descriptor))
-    throw error(fmt::format("{}: descriptor {} of {} is in read-only memory; the runtime writes its "
-                            "'enumeration' field, so it must not be const/constexpr",
-                            library_label, index, symbol));
+    throw error(
+        fmt::format("{}: descriptor {} of {} is in read-only memory; the runtime writes its "
+                    "'enumeration' field, so it must not be const/constexpr",
+                    library_label, index, symbol));
   // Written once per mapping: a second open of the same .so only reads it (no write racing with a
   // session of another thread that reads the descriptor).
   if (descriptor->enumeration != loader_kernel_enumeration) descriptor->enumeration = loader_kernel_enumeration;
   s->descriptor = descriptor;
 
-  kernel_descriptor_info &k = s->kernel;
+  kernel_descriptor_info& k = s->kernel;
   k.list_symbol = symbol;
   k.list_size = count;
   k.kernel_index = index;
@@ -270,9 +286,10 @@ op_library op_library::open(const std::filesystem::path &path, const load_option
   constexpr std::string_view schema_marker = "rknnop-schema:";
   if (s->op.schema_fingerprint && tail.starts_with(schema_marker) &&
       tail.substr(schema_marker.size()) != *s->op.schema_fingerprint)
-    throw error(fmt::format("{}: op.yml was generated from a different op struct than the library (op.yml "
-                            "schema {}, library schema {}); rebuild both from the same source",
-                            library_label, *s->op.schema_fingerprint, tail.substr(schema_marker.size())));
+    throw error(
+        fmt::format("{}: op.yml was generated from a different op struct than the library (op.yml "
+                    "schema {}, library schema {}); rebuild both from the same source",
+                    library_label, *s->op.schema_fingerprint, tail.substr(schema_marker.size())));
   k.enumeration = descriptor->enumeration;
   k.is_shader = descriptor->function == nullptr;
   k.has_validate = descriptor->validate != nullptr;
@@ -280,23 +297,24 @@ op_library op_library::open(const std::filesystem::path &path, const load_option
   k.has_deinitialize = descriptor->deinitialize != nullptr;
   k.num_params = descriptor->numParams;
 
-  const op_yml &op = s->op;
+  const op_yml& op = s->op;
   const std::size_t expected = op.parameter_count();
   if (descriptor->numParams != expected)
-    throw error(fmt::format("{}: kernel '{}' (index {} of {}) has numParams {} but op.yml declares {} "
-                            "({} input{}, {} output{}, {} param{}); the runtime rejects such a node",
-                            library_label, k.name, index, symbol, descriptor->numParams, expected,
-                            op.inputs.size(), op.inputs.size() == 1 ? "" : "s", op.outputs.size(),
-                            op.outputs.size() == 1 ? "" : "s", op.params.size(), op.params.size() == 1 ? "" : "s"));
+    throw error(
+        fmt::format("{}: kernel '{}' (index {} of {}) has numParams {} but op.yml declares {} "
+                    "({} input{}, {} output{}, {} param{}); the runtime rejects such a node",
+                    library_label, k.name, index, symbol, descriptor->numParams, expected, op.inputs.size(),
+                    op.inputs.size() == 1 ? "" : "s", op.outputs.size(), op.outputs.size() == 1 ? "" : "s",
+                    op.params.size(), op.params.size() == 1 ? "" : "s"));
   if (expected > 0 && descriptor->parameters == nullptr)
-    throw error(fmt::format("{}: kernel '{}' has numParams {} but a NULL parameter table", library_label,
-                            k.name, expected));
+    throw error(
+        fmt::format("{}: kernel '{}' has numParams {} but a NULL parameter table", library_label, k.name, expected));
   // The table must say what op.yml says, in op.yml's order.
   for (std::size_t i = 0; i < expected; ++i) {
-    const vx_param_description_t &p = descriptor->parameters[i];
+    const vx_param_description_t& p = descriptor->parameters[i];
     k.parameters.push_back({p.direction, p.data_type, p.state});
     std::string_view role;
-    const op_yml_entry *entry = nullptr;
+    const op_yml_entry* entry = nullptr;
     std::int32_t want_direction = VX_INPUT, want_type = VX_TYPE_TENSOR;
     if (i < op.inputs.size()) {
       role = "input";
@@ -311,13 +329,13 @@ op_library op_library::open(const std::filesystem::path &path, const load_option
       want_type = entry->type == VX_TYPE_ARRAY ? VX_TYPE_ARRAY : VX_TYPE_SCALAR;
     }
     if (p.direction != want_direction || p.data_type != want_type)
-      throw error(fmt::format("{}: kernel '{}' parameter {} is {{{}, {}}} but op.yml's {} '{}' ({}) needs "
-                              "{{{}, {}}}",
-                              library_label, k.name, i, direction_name(p.direction), type_text(p.data_type), role,
-                              entry->name, type_text(entry->type), direction_name(want_direction),
-                              type_text(want_type)));
+      throw error(
+          fmt::format("{}: kernel '{}' parameter {} is {{{}, {}}} but op.yml's {} '{}' ({}) needs "
+                      "{{{}, {}}}",
+                      library_label, k.name, i, direction_name(p.direction), type_text(p.data_type), role, entry->name,
+                      type_text(entry->type), direction_name(want_direction), type_text(want_type)));
   }
   return op_library(std::move(s));
 }
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -4,7 +4,7 @@
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/file_io.hpp"
 
-#include <rknnop/float16.hpp> // the SDK's exact conversions (round to nearest even)
+#include <rknnop/float16.hpp>  // the SDK's exact conversions (round to nearest even)
 
 #include <array>
 #include <charconv>
@@ -30,12 +30,12 @@ public:
   header_parser(std::string_view text, std::string_view source) : text_(text), source_(source) {}
 
   [[noreturn]] void fail(std::string_view what) const {
-    throw error(fmt::format("{}: bad .npy header: {} at header offset {} in \"{}\"", source_, what,
-                            pos_, printable()));
+    throw error(fmt::format("{}: bad .npy header: {} at header offset {} in \"{}\"", source_, what, pos_, printable()));
   }
 
   void skip_space() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
       ++pos_;
   }
   bool accept(char c) {
@@ -65,7 +65,8 @@ public:
   }
   bool boolean() {
     skip_space();
-    for (const auto &[word, value] : {std::pair{std::string_view("True"), true}, std::pair{std::string_view("False"), false}}) {
+    for (const auto& [word, value] :
+         {std::pair{std::string_view("True"), true}, std::pair{std::string_view("False"), false}}) {
       if (text_.substr(pos_).starts_with(word)) {
         pos_ += word.size();
         return value;
@@ -79,13 +80,13 @@ public:
     while (!accept(')')) {
       skip_space();
       std::size_t value = 0;
-      const char *first = text_.data() + pos_;
-      const char *last = text_.data() + text_.size();
+      const char* first = text_.data() + pos_;
+      const char* last = text_.data() + text_.size();
       const auto [ptr, ec] = std::from_chars(first, last, value);
       if (ec == std::errc::result_out_of_range) fail("shape dimension out of range");
       if (ec != std::errc() || ptr == first) fail("expected a non-negative integer shape dimension");
       pos_ += static_cast<std::size_t>(ptr - first);
-      if (pos_ < text_.size() && text_[pos_] == 'L') ++pos_; // Python 2 long suffix
+      if (pos_ < text_.size() && text_[pos_] == 'L') ++pos_;  // Python 2 long suffix
       shape.push_back(value);
       if (!accept(',')) {
         expect(')', "to close the shape tuple");
@@ -110,30 +111,30 @@ private:
   std::size_t pos_ = 0;
 };
 
-} // namespace
+}  // namespace
 
 std::string_view npy_descr(npy_dtype dtype) noexcept {
   switch (dtype) {
-  case npy_dtype::float16: return "<f2";
-  case npy_dtype::float32: return "<f4";
-  case npy_dtype::int32: return "<i4";
-  case npy_dtype::int8: return "|i1";
-  case npy_dtype::uint8: return "|u1";
-  case npy_dtype::int16: return "<i2";
-  case npy_dtype::uint16: return "<u2";
+    case npy_dtype::float16: return "<f2";
+    case npy_dtype::float32: return "<f4";
+    case npy_dtype::int32: return "<i4";
+    case npy_dtype::int8: return "|i1";
+    case npy_dtype::uint8: return "|u1";
+    case npy_dtype::int16: return "<i2";
+    case npy_dtype::uint16: return "<u2";
   }
   return "?";
 }
 
 std::size_t npy_item_size(npy_dtype dtype) noexcept {
   switch (dtype) {
-  case npy_dtype::int8:
-  case npy_dtype::uint8: return 1;
-  case npy_dtype::float16:
-  case npy_dtype::int16:
-  case npy_dtype::uint16: return 2;
-  case npy_dtype::float32:
-  case npy_dtype::int32: return 4;
+    case npy_dtype::int8:
+    case npy_dtype::uint8: return 1;
+    case npy_dtype::float16:
+    case npy_dtype::int16:
+    case npy_dtype::uint16: return 2;
+    case npy_dtype::float32:
+    case npy_dtype::int32: return 4;
   }
   return 0;
 }
@@ -164,29 +165,32 @@ std::size_t npy_array::element_count() const noexcept {
 std::vector<float> npy_array::to_floats() const {
   const std::size_t n = data.size() / npy_item_size(dtype);
   std::vector<float> out(n);
-  const std::uint8_t *p = data.data();
+  const std::uint8_t* p = data.data();
   for (std::size_t i = 0; i < n; ++i) {
     switch (dtype) {
-    case npy_dtype::float16: out[i] = rknnop::float16::to_float(detail::load_le<std::uint16_t>(p + 2 * i)); break;
-    case npy_dtype::float32: out[i] = std::bit_cast<float>(detail::load_le<std::uint32_t>(p + 4 * i)); break;
-    case npy_dtype::int32: out[i] = static_cast<float>(static_cast<std::int32_t>(detail::load_le<std::uint32_t>(p + 4 * i))); break;
-    case npy_dtype::int8: out[i] = static_cast<float>(static_cast<std::int8_t>(p[i])); break;
-    case npy_dtype::uint8: out[i] = static_cast<float>(p[i]); break;
-    case npy_dtype::int16: out[i] = static_cast<float>(static_cast<std::int16_t>(detail::load_le<std::uint16_t>(p + 2 * i))); break;
-    case npy_dtype::uint16: out[i] = static_cast<float>(detail::load_le<std::uint16_t>(p + 2 * i)); break;
+      case npy_dtype::float16: out[i] = rknnop::float16::to_float(detail::load_le<std::uint16_t>(p + 2 * i)); break;
+      case npy_dtype::float32: out[i] = std::bit_cast<float>(detail::load_le<std::uint32_t>(p + 4 * i)); break;
+      case npy_dtype::int32:
+        out[i] = static_cast<float>(static_cast<std::int32_t>(detail::load_le<std::uint32_t>(p + 4 * i)));
+        break;
+      case npy_dtype::int8: out[i] = static_cast<float>(static_cast<std::int8_t>(p[i])); break;
+      case npy_dtype::uint8: out[i] = static_cast<float>(p[i]); break;
+      case npy_dtype::int16:
+        out[i] = static_cast<float>(static_cast<std::int16_t>(detail::load_le<std::uint16_t>(p + 2 * i)));
+        break;
+      case npy_dtype::uint16: out[i] = static_cast<float>(detail::load_le<std::uint16_t>(p + 2 * i)); break;
     }
   }
   return out;
 }
 
-npy_array npy_array::from_floats(std::span<const float> values, std::vector<std::size_t> shape,
-                                 npy_dtype dtype) {
+npy_array npy_array::from_floats(std::span<const float> values, std::vector<std::size_t> shape, npy_dtype dtype) {
   npy_array array;
   array.dtype = dtype;
   array.shape = std::move(shape);
   if (array.element_count() != values.size())
-    throw error(fmt::format("cannot make a .npy array of shape ({}) from {} values",
-                            fmt::join(array.shape, ", "), values.size()));
+    throw error(fmt::format("cannot make a .npy array of shape ({}) from {} values", fmt::join(array.shape, ", "),
+                            values.size()));
   if (dtype == npy_dtype::float16) {
     for (const float v : values) detail::append_le<std::uint16_t>(array.data, rknnop::float16::from_float(v));
   } else if (dtype == npy_dtype::float32) {
@@ -200,14 +204,15 @@ npy_array npy_array::from_floats(std::span<const float> values, std::vector<std:
 // Long by design: the .npy header fields in file order, one bounds-checked read and message each.
 npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source) {
   if (bytes.size() < npy_magic.size() || !std::equal(npy_magic.begin(), npy_magic.end(), bytes.begin()))
-    throw error(fmt::format("{}: not a .npy file: expected magic 93 4e 55 4d 50 59 (\"\\x93NUMPY\"), "
-                            "got {}",
-                            source,
-                            bytes.empty() ? std::string("an empty file")
-                                          : detail::hex_bytes(bytes.first(std::min<std::size_t>(6, bytes.size())))));
+    throw error(
+        fmt::format("{}: not a .npy file: expected magic 93 4e 55 4d 50 59 (\"\\x93NUMPY\"), "
+                    "got {}",
+                    source,
+                    bytes.empty() ? std::string("an empty file")
+                                  : detail::hex_bytes(bytes.first(std::min<std::size_t>(6, bytes.size())))));
   if (bytes.size() < 10)
-    throw error(fmt::format("{}: truncated .npy header: {} bytes, shorter than the 10-byte preamble", source,
-                            bytes.size()));
+    throw error(
+        fmt::format("{}: truncated .npy header: {} bytes, shorter than the 10-byte preamble", source, bytes.size()));
   const unsigned major = bytes[6];
   const unsigned minor = bytes[7];
   std::size_t header_start = 0;
@@ -217,20 +222,22 @@ npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source
     header_start = 10;
   } else if ((major == 2 || major == 3) && minor == 0) {
     if (bytes.size() < 12)
-      throw error(fmt::format("{}: truncated .npy header: version {}.0 needs a 4-byte header "
-                              "length at offset 8, file is {} bytes",
-                              source, major, bytes.size()));
+      throw error(
+          fmt::format("{}: truncated .npy header: version {}.0 needs a 4-byte header "
+                      "length at offset 8, file is {} bytes",
+                      source, major, bytes.size()));
     header_len = detail::load_le<std::uint32_t>(bytes.data() + 8);
     header_start = 12;
   } else {
-    throw error(fmt::format("{}: unsupported .npy format version {}.{}: expected 1.0, 2.0 or 3.0",
-                            source, major, minor));
+    throw error(
+        fmt::format("{}: unsupported .npy format version {}.{}: expected 1.0, 2.0 or 3.0", source, major, minor));
   }
   if (header_len > bytes.size() - header_start)
-    throw error(fmt::format("{}: truncated .npy header: header length {} at offset 8 runs past "
-                            "the end of the {}-byte file",
-                            source, header_len, bytes.size()));
-  const std::string_view text(reinterpret_cast<const char *>(bytes.data() + header_start), header_len);
+    throw error(
+        fmt::format("{}: truncated .npy header: header length {} at offset 8 runs past "
+                    "the end of the {}-byte file",
+                    source, header_len, bytes.size()));
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data() + header_start), header_len);
 
   header_parser parser(text, source);
   std::optional<std::string> descr;
@@ -263,13 +270,15 @@ npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source
   npy_array array;
   const auto dtype = npy_dtype_from_descr(*descr);
   if (!dtype)
-    throw error(fmt::format("{}: unsupported .npy dtype '{}': expected one of {} (little-endian); "
-                            "convert with a.astype(np.float32)",
-                            source, *descr, supported_descrs));
+    throw error(
+        fmt::format("{}: unsupported .npy dtype '{}': expected one of {} (little-endian); "
+                    "convert with a.astype(np.float32)",
+                    source, *descr, supported_descrs));
   if (*fortran_order)
-    throw error(fmt::format("{}: Fortran-order .npy arrays are not supported; save "
-                            "np.ascontiguousarray(a) instead",
-                            source));
+    throw error(
+        fmt::format("{}: Fortran-order .npy arrays are not supported; save "
+                    "np.ascontiguousarray(a) instead",
+                    source));
   array.dtype = *dtype;
   array.shape = std::move(*shape);
   std::size_t expected = npy_item_size(array.dtype);
@@ -281,23 +290,22 @@ npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source
   const std::size_t data_start = header_start + header_len;
   const std::size_t available = bytes.size() - data_start;
   if (available < expected)
-    throw error(fmt::format("{}: truncated .npy data: shape ({}) of {} needs {} bytes at offset {}, "
-                            "file has {}",
-                            source, fmt::join(array.shape, ", "), *descr, expected, data_start, available));
+    throw error(
+        fmt::format("{}: truncated .npy data: shape ({}) of {} needs {} bytes at offset {}, "
+                    "file has {}",
+                    source, fmt::join(array.shape, ", "), *descr, expected, data_start, available));
   if (available > expected)
-    throw error(fmt::format("{}: {} trailing bytes after the .npy data: shape ({}) of {} needs {} "
-                            "bytes at offset {}",
-                            source, available - expected, fmt::join(array.shape, ", "), *descr,
-                            expected, data_start));
+    throw error(
+        fmt::format("{}: {} trailing bytes after the .npy data: shape ({}) of {} needs {} "
+                    "bytes at offset {}",
+                    source, available - expected, fmt::join(array.shape, ", "), *descr, expected, data_start));
   array.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(data_start), bytes.end());
   return array;
 }
 
-npy_array read_npy_file(const std::filesystem::path &path) {
-  return parse_npy(read_file(path), path.string());
-}
+npy_array read_npy_file(const std::filesystem::path& path) { return parse_npy(read_file(path), path.string()); }
 
-std::vector<std::uint8_t> serialize_npy(const npy_array &array) {
+std::vector<std::uint8_t> serialize_npy(const npy_array& array) {
   if (array.data.size() != array.element_count() * npy_item_size(array.dtype))
     throw error(fmt::format("cannot write .npy: shape ({}) of {} needs {} bytes, array holds {}",
                             fmt::join(array.shape, ", "), npy_descr(array.dtype),
@@ -310,9 +318,7 @@ std::vector<std::uint8_t> serialize_npy(const npy_array &array) {
   std::string header =
       fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", npy_descr(array.dtype), shape_text);
   // Pad with spaces and a final newline so that the data starts on a 64-byte boundary.
-  const auto padded_total = [&](std::size_t prefix_size) {
-    return (prefix_size + header.size() + 1 + 63) / 64 * 64;
-  };
+  const auto padded_total = [&](std::size_t prefix_size) { return (prefix_size + header.size() + 1 + 63) / 64 * 64; };
   const bool v1 = padded_total(10) - 10 <= 65535;
   const std::size_t prefix = v1 ? 10 : 12;
   const std::size_t total = padded_total(prefix);
@@ -321,14 +327,16 @@ std::vector<std::uint8_t> serialize_npy(const npy_array &array) {
   std::vector<std::uint8_t> out(npy_magic.begin(), npy_magic.end());
   out.push_back(v1 ? 1 : 2);
   out.push_back(0);
-  if (v1) detail::append_le<std::uint16_t>(out, static_cast<std::uint16_t>(header.size()));
-  else detail::append_le<std::uint32_t>(out, static_cast<std::uint32_t>(header.size()));
+  if (v1)
+    detail::append_le<std::uint16_t>(out, static_cast<std::uint16_t>(header.size()));
+  else
+    detail::append_le<std::uint32_t>(out, static_cast<std::uint32_t>(header.size()));
   out.insert(out.end(), header.begin(), header.end());
   out.insert(out.end(), array.data.begin(), array.data.end());
   return out;
 }
 
-void write_npy_file(const npy_array &array, const std::filesystem::path &path) {
+void write_npy_file(const npy_array& array, const std::filesystem::path& path) {
   write_file_atomically(path, serialize_npy(array));
 }
 
@@ -337,15 +345,13 @@ std::vector<std::uint32_t> to_openvx_dims(std::span<const std::size_t> shape) {
   dims.reserve(shape.size());
   for (auto it = shape.rbegin(); it != shape.rend(); ++it) {
     if (*it > std::numeric_limits<std::uint32_t>::max())
-      throw error(fmt::format("shape ({}) has a dimension {} larger than OpenVX's uint32 dims",
-                              fmt::join(shape, ", "), *it));
+      throw error(
+          fmt::format("shape ({}) has a dimension {} larger than OpenVX's uint32 dims", fmt::join(shape, ", "), *it));
     dims.push_back(static_cast<std::uint32_t>(*it));
   }
   return dims;
 }
 
-std::vector<std::size_t> from_openvx_dims(std::span<const std::uint32_t> dims) {
-  return {dims.rbegin(), dims.rend()};
-}
+std::vector<std::size_t> from_openvx_dims(std::span<const std::uint32_t> dims) { return {dims.rbegin(), dims.rend()}; }
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -19,31 +19,35 @@ namespace rknnop::host {
 
 namespace {
 
-constexpr std::array<std::string_view, 11> known_keys{
-    "name",    "framework",  "target_platform", "inputs",  "outputs",     "params",
-    "op_version", "out_binary", "op_py_file",   "vx_file", "kernel_index"};
+constexpr std::array<std::string_view, 11> known_keys{"name",       "framework", "target_platform", "inputs",
+                                                      "outputs",    "params",    "op_version",      "out_binary",
+                                                      "op_py_file", "vx_file",   "kernel_index"};
 
-std::string where(std::string_view source, const YAML::Node &node) {
+std::string where(std::string_view source, const YAML::Node& node) {
   const YAML::Mark mark = node.Mark();
   if (mark.is_null()) return std::string(source);
   return fmt::format("{}:{}", source, mark.line + 1);
 }
 
-std::string scalar_text(std::string_view source, const YAML::Node &node, std::string_view key) {
+std::string scalar_text(std::string_view source, const YAML::Node& node, std::string_view key) {
   if (!node.IsScalar())
-    throw error(fmt::format("{}: '{}' must be a plain value (a string), got a {}", where(source, node),
-                            key, node.IsMap() ? "mapping" : node.IsSequence() ? "sequence" : "null"));
+    throw error(fmt::format("{}: '{}' must be a plain value (a string), got a {}", where(source, node), key,
+                            node.IsMap()        ? "mapping"
+                            : node.IsSequence() ? "sequence"
+                                                : "null"));
   // YAML (and the toolkit's PyYAML) refuses control characters and bytes that are not UTF-8, and
   // such a value would not survive being written back: refuse it here, naming the byte.
-  const std::string &text = node.Scalar();
+  const std::string& text = node.Scalar();
   if (const std::string escaped = escape_nonprintable(text); escaped != text)
-    throw error(fmt::format("{}: '{}' holds a control character or a byte that is not UTF-8 ('{}'); op.yml "
-                            "values must be printable UTF-8",
-                            where(source, node), key, escaped));
+    throw error(
+        fmt::format("{}: '{}' holds a control character or a byte that is not UTF-8 ('{}'); op.yml "
+                    "values must be printable UTF-8",
+                    where(source, node), key, escaped));
   return text;
 }
 
-template <class Int> Int integer(std::string_view source, const YAML::Node &node, std::string_view key) {
+template <class Int>
+Int integer(std::string_view source, const YAML::Node& node, std::string_view key) {
   const std::string text = scalar_text(source, node, key);
   Int value{};
   if (!YAML::convert<Int>::decode(node, value))
@@ -54,15 +58,13 @@ template <class Int> Int integer(std::string_view source, const YAML::Node &node
 
 bool is_identifier(std::string_view s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s.front()))) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 // Reads `inputs:`/`outputs:`/`params:` keeping the file's order and rejecting duplicates.
-std::vector<op_yml_entry> read_entries(std::string_view source, const YAML::Node &node,
-                                       std::string_view section, bool is_param,
-                                       std::map<std::string, std::string> &seen) {
+std::vector<op_yml_entry> read_entries(std::string_view source, const YAML::Node& node, std::string_view section,
+                                       bool is_param, std::map<std::string, std::string>& seen) {
   std::vector<op_yml_entry> entries;
   if (node.IsNull()) return entries;
   if (!node.IsMap())
@@ -70,43 +72,42 @@ std::vector<op_yml_entry> read_entries(std::string_view source, const YAML::Node
   for (auto it = node.begin(); it != node.end(); ++it) {
     op_yml_entry entry;
     entry.name = scalar_text(source, it->first, section);
-    if (entry.name.empty())
-      throw error(fmt::format("{}: empty name in '{}'", where(source, it->first), section));
+    if (entry.name.empty()) throw error(fmt::format("{}: empty name in '{}'", where(source, it->first), section));
     if (const auto previous = seen.find(entry.name); previous != seen.end())
-      throw error(fmt::format("{}: duplicate name '{}' in '{}' (already used in '{}'); inputs, "
-                              "outputs and params need distinct names",
-                              where(source, it->first), entry.name, section, previous->second));
+      throw error(
+          fmt::format("{}: duplicate name '{}' in '{}' (already used in '{}'); inputs, "
+                      "outputs and params need distinct names",
+                      where(source, it->first), entry.name, section, previous->second));
     seen.emplace(entry.name, std::string(section));
     // A copy: yaml-cpp's iterator operator-> returns a temporary proxy, so a reference would dangle.
     const YAML::Node body = it->second;
     if (!body.IsMap())
-      throw error(fmt::format("{}: {} '{}' must be a mapping with a 'type' key", where(source, body),
-                              section, entry.name));
+      throw error(
+          fmt::format("{}: {} '{}' must be a mapping with a 'type' key", where(source, body), section, entry.name));
     std::optional<YAML::Node> type_node;
     for (auto field = body.begin(); field != body.end(); ++field) {
       const std::string key = scalar_text(source, field->first, "key");
       if (key != "type")
-        throw error(fmt::format("{}: unknown key '{}' in {} '{}' (only 'type' is allowed)",
-                                where(source, field->first), key, section, entry.name));
+        throw error(fmt::format("{}: unknown key '{}' in {} '{}' (only 'type' is allowed)", where(source, field->first),
+                                key, section, entry.name));
       if (type_node)
-        throw error(fmt::format("{}: duplicate key 'type' in {} '{}'", where(source, field->first),
-                                section, entry.name));
+        throw error(
+            fmt::format("{}: duplicate key 'type' in {} '{}'", where(source, field->first), section, entry.name));
       type_node = field->second;
     }
-    if (!type_node)
-      throw error(fmt::format("{}: {} '{}' has no 'type'", where(source, body), section, entry.name));
+    if (!type_node) throw error(fmt::format("{}: {} '{}' has no 'type'", where(source, body), section, entry.name));
     const std::string type_name = scalar_text(source, *type_node, "type");
     const auto type = vx_type_from_name(type_name);
     if (!type)
-      throw error(fmt::format("{}: unknown type '{}' for {} '{}': expected {}", where(source, *type_node),
-                              type_name, section, entry.name,
-                              is_param ? "VX_TYPE_ARRAY or a scalar type (VX_TYPE_BOOL, VX_TYPE_INT32, ...)"
-                                       : "VX_TYPE_TENSOR"));
+      throw error(fmt::format(
+          "{}: unknown type '{}' for {} '{}': expected {}", where(source, *type_node), type_name, section, entry.name,
+          is_param ? "VX_TYPE_ARRAY or a scalar type (VX_TYPE_BOOL, VX_TYPE_INT32, ...)" : "VX_TYPE_TENSOR"));
     if (is_param) {
       if (*type == vx_type::enum_ || *type == vx_type::size)
-        throw error(fmt::format("{}: param '{}' has type {}, which the board runtime cannot create; "
-                                "use VX_TYPE_INT32 or VX_TYPE_UINT32",
-                                where(source, *type_node), entry.name, type_name));
+        throw error(
+            fmt::format("{}: param '{}' has type {}, which the board runtime cannot create; "
+                        "use VX_TYPE_INT32 or VX_TYPE_UINT32",
+                        where(source, *type_node), entry.name, type_name));
       if (*type != vx_type::array && !is_param_scalar_type(*type))
         throw error(fmt::format("{}: param '{}' has type {}: expected VX_TYPE_ARRAY or a scalar type",
                                 where(source, *type_node), entry.name, type_name));
@@ -120,7 +121,7 @@ std::vector<op_yml_entry> read_entries(std::string_view source, const YAML::Node
   return entries;
 }
 
-} // namespace
+}  // namespace
 
 std::string op_yml::lower_name() const {
   std::string lower = name;
@@ -129,9 +130,9 @@ std::string op_yml::lower_name() const {
   return lower;
 }
 
-const op_yml_entry *op_yml::find_param(std::string_view param_name) const noexcept {
-  const auto it = std::find_if(params.begin(), params.end(),
-                               [&](const op_yml_entry &p) { return p.name == param_name; });
+const op_yml_entry* op_yml::find_param(std::string_view param_name) const noexcept {
+  const auto it =
+      std::find_if(params.begin(), params.end(), [&](const op_yml_entry& p) { return p.name == param_name; });
   return it == params.end() ? nullptr : &*it;
 }
 
@@ -153,7 +154,7 @@ op_yml parse_op_yml(std::string_view text, std::string_view source) {
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
-  } catch (const YAML::Exception &e) {
+  } catch (const YAML::Exception& e) {
     throw error(fmt::format("{}:{}: invalid YAML: {}", source, e.mark.line + 1, e.msg));
   }
   if (!root.IsMap())
@@ -164,16 +165,16 @@ op_yml parse_op_yml(std::string_view text, std::string_view source) {
   for (auto it = root.begin(); it != root.end(); ++it) {
     const std::string key = scalar_text(source, it->first, "key");
     if (std::find(known_keys.begin(), known_keys.end(), key) == known_keys.end())
-      throw error(fmt::format("{}: unknown key '{}' (known: name, framework, target_platform, inputs, "
-                              "outputs, params, op_version, out_binary, op_py_file, vx_file, "
-                              "kernel_index)",
-                              where(source, it->first), key));
+      throw error(
+          fmt::format("{}: unknown key '{}' (known: name, framework, target_platform, inputs, "
+                      "outputs, params, op_version, out_binary, op_py_file, vx_file, "
+                      "kernel_index)",
+                      where(source, it->first), key));
     if (!top.emplace(key, it->second).second)
       throw error(fmt::format("{}: duplicate key '{}'", where(source, it->first), key));
   }
   for (const std::string_view required : {"name", "inputs", "outputs"})
-    if (!top.contains(std::string(required)))
-      throw error(fmt::format("{}: missing key '{}'", source, required));
+    if (!top.contains(std::string(required))) throw error(fmt::format("{}: missing key '{}'", source, required));
 
   op.name = scalar_text(source, top["name"], "name");
   if (!is_identifier(op.name))
@@ -200,26 +201,23 @@ op_yml parse_op_yml(std::string_view text, std::string_view source) {
   if (const auto it = top.find("params"); it != top.end())
     op.params = read_entries(source, it->second, "params", true, seen);
   if (op.inputs.empty())
-    throw error(fmt::format("{}: op '{}' has no inputs; declare at least one VX_TYPE_TENSOR input",
-                            source, op.name));
+    throw error(fmt::format("{}: op '{}' has no inputs; declare at least one VX_TYPE_TENSOR input", source, op.name));
   if (op.outputs.empty())
-    throw error(fmt::format("{}: op '{}' has no outputs; declare at least one VX_TYPE_TENSOR output",
-                            source, op.name));
+    throw error(fmt::format("{}: op '{}' has no outputs; declare at least one VX_TYPE_TENSOR output", source, op.name));
   op.schema_fingerprint = schema_comment(text);
   return op;
 }
 
-op_yml read_op_yml_file(const std::filesystem::path &path) {
+op_yml read_op_yml_file(const std::filesystem::path& path) {
   const auto bytes = read_file(path);
-  return parse_op_yml(std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
-                      path.string());
+  return parse_op_yml(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path.string());
 }
 
 namespace {
 
 struct io_map {
-  std::string label;   ///< IoMap's first argument ('in0')
-  std::string comment; ///< the field name rknnop writes after it ("# images"), or empty
+  std::string label;    ///< IoMap's first argument ('in0')
+  std::string comment;  ///< the field name rknnop writes after it ("# images"), or empty
 };
 
 // The IoMap(...) entries of `def_input = [...]` (or def_output) in a Python class body; nullopt when
@@ -278,18 +276,18 @@ std::optional<std::size_t> trailing_number(std::string_view name) {
 }
 
 // op.yml's entries in the IoMaps' order, or an explanation of why they cannot be matched.
-std::variant<std::vector<op_yml_entry>, std::string> match_ports(const std::vector<op_yml_entry> &entries,
-                                                                const std::vector<io_map> &maps,
-                                                                std::string_view list_name) {
+std::variant<std::vector<op_yml_entry>, std::string> match_ports(const std::vector<op_yml_entry>& entries,
+                                                                 const std::vector<io_map>& maps,
+                                                                 std::string_view list_name) {
   if (maps.size() != entries.size())
     return fmt::format("{} has {} IoMap entries, op.yml {}", list_name, maps.size(), entries.size());
-  const auto by_name = [&](std::string_view name) -> const op_yml_entry * {
-    const auto it = std::find_if(entries.begin(), entries.end(), [&](const op_yml_entry &e) { return e.name == name; });
+  const auto by_name = [&](std::string_view name) -> const op_yml_entry* {
+    const auto it = std::find_if(entries.begin(), entries.end(), [&](const op_yml_entry& e) { return e.name == name; });
     return it == entries.end() ? nullptr : &*it;
   };
-  const auto by_number = [&](std::size_t k) -> const op_yml_entry * {
-    const op_yml_entry *found = nullptr;
-    for (const op_yml_entry &e : entries)
+  const auto by_number = [&](std::size_t k) -> const op_yml_entry* {
+    const op_yml_entry* found = nullptr;
+    for (const op_yml_entry& e : entries)
       if (trailing_number(e.name) == k) {
         if (found) return nullptr;  // ambiguous
         found = &e;
@@ -298,29 +296,29 @@ std::variant<std::vector<op_yml_entry>, std::string> match_ports(const std::vect
   };
   std::vector<op_yml_entry> ordered;
   for (std::size_t k = 0; k < maps.size(); ++k) {
-    const op_yml_entry *e = nullptr;
+    const op_yml_entry* e = nullptr;
     if (!maps[k].comment.empty()) e = by_name(maps[k].comment);
     if (!e) e = by_name(maps[k].label);
     if (!e && trailing_number(maps[k].label) == k) e = by_number(k);
     if (!e)
       return fmt::format("{}'s IoMap '{}' (port {}) names no op.yml entry and no entry ends in {}", list_name,
                          maps[k].label, k, k);
-    if (std::any_of(ordered.begin(), ordered.end(), [&](const op_yml_entry &o) { return o.name == e->name; }))
+    if (std::any_of(ordered.begin(), ordered.end(), [&](const op_yml_entry& o) { return o.name == e->name; }))
       return fmt::format("{} matches op.yml's '{}' twice", list_name, e->name);
     ordered.push_back(*e);
   }
   return ordered;
 }
 
-std::string names(const std::vector<op_yml_entry> &entries) {
+std::string names(const std::vector<op_yml_entry>& entries) {
   std::string out;
-  for (const op_yml_entry &e : entries) out += (out.empty() ? "" : ", ") + e.name;
+  for (const op_yml_entry& e : entries) out += (out.empty() ? "" : ", ") + e.name;
   return out;
 }
 
-} // namespace
+}  // namespace
 
-void apply_python_port_order(op_yml &op, std::string_view python_text, std::string_view source) {
+void apply_python_port_order(op_yml& op, std::string_view python_text, std::string_view source) {
   const auto inputs = io_maps(python_text, "def_input");
   const auto outputs = io_maps(python_text, "def_output");
   if (!inputs || !outputs) {
@@ -329,13 +327,13 @@ void apply_python_port_order(op_yml &op, std::string_view python_text, std::stri
   }
   auto in = match_ports(op.inputs, *inputs, "def_input");
   auto out = match_ports(op.outputs, *outputs, "def_output");
-  for (const auto *failed : {std::get_if<std::string>(&in), std::get_if<std::string>(&out)})
+  for (const auto* failed : {std::get_if<std::string>(&in), std::get_if<std::string>(&out)})
     if (failed) {
       op.port_order_source = fmt::format("op.yml ({}: {})", source, *failed);
       return;
     }
-  auto &in_order = std::get<0>(in);
-  auto &out_order = std::get<0>(out);
+  auto& in_order = std::get<0>(in);
+  auto& out_order = std::get<0>(out);
   op.port_order_source = fmt::format("{} (def_input/def_output)", source);
   std::string changed;
   if (in_order != op.inputs)
@@ -344,11 +342,12 @@ void apply_python_port_order(op_yml &op, std::string_view python_text, std::stri
     changed += fmt::format("{}outputs ({}) but the op's definition has ({})", changed.empty() ? "" : "; ",
                            names(op.outputs), names(out_order));
   if (!changed.empty())
-    op.port_order_warning = fmt::format("op '{}': op.yml lists {}; using the order of {}'s def_input/def_output, "
-                                        "the kernel's parameter order",
-                                        op.name, changed, source);
+    op.port_order_warning = fmt::format(
+        "op '{}': op.yml lists {}; using the order of {}'s def_input/def_output, "
+        "the kernel's parameter order",
+        op.name, changed, source);
   op.inputs = std::move(in_order);
   op.outputs = std::move(out_order);
 }
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

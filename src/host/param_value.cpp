@@ -4,7 +4,7 @@
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/vx_type.hpp"
 
-#include <rknnop/float16.hpp> // the SDK's exact conversions (round to nearest even)
+#include <rknnop/float16.hpp>  // the SDK's exact conversions (round to nearest even)
 
 #include <bit>
 #include <charconv>
@@ -14,7 +14,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-
 
 namespace rknnop::host {
 
@@ -27,16 +26,16 @@ struct int_range {
 
 std::optional<int_range> integer_range(std::int32_t type) {
   switch (type) {
-  case vx_type::char_:
-  case vx_type::int8: return int_range{INT8_MIN, INT8_MAX};
-  case vx_type::uint8: return int_range{0, UINT8_MAX};
-  case vx_type::int16: return int_range{INT16_MIN, INT16_MAX};
-  case vx_type::uint16: return int_range{0, UINT16_MAX};
-  case vx_type::int32: return int_range{INT32_MIN, INT32_MAX};
-  case vx_type::uint32: return int_range{0, UINT32_MAX};
-  case vx_type::int64: return int_range{INT64_MIN, static_cast<std::uint64_t>(INT64_MAX)};
-  case vx_type::uint64: return int_range{0, UINT64_MAX};
-  default: return std::nullopt;
+    case vx_type::char_:
+    case vx_type::int8: return int_range{INT8_MIN, INT8_MAX};
+    case vx_type::uint8: return int_range{0, UINT8_MAX};
+    case vx_type::int16: return int_range{INT16_MIN, INT16_MAX};
+    case vx_type::uint16: return int_range{0, UINT16_MAX};
+    case vx_type::int32: return int_range{INT32_MIN, INT32_MAX};
+    case vx_type::uint32: return int_range{0, UINT32_MAX};
+    case vx_type::int64: return int_range{INT64_MIN, static_cast<std::uint64_t>(INT64_MAX)};
+    case vx_type::uint64: return int_range{0, UINT64_MAX};
+    default: return std::nullopt;
   }
 }
 
@@ -49,14 +48,13 @@ std::string expectation(std::int32_t type, std::optional<std::size_t> array_leng
   const std::string_view name = vx_type_name(type);
   if (type == vx_type::array) {
     if (array_length)
-      return fmt::format("VX_TYPE_ARRAY of {} int32 item{} like {}", *array_length,
-                         *array_length == 1 ? "" : "s",
-                         *array_length == 0 ? std::string("''")
-                                            : [&] {
-                                                std::string s = "64";
-                                                for (std::size_t i = 1; i < *array_length; ++i) s += ",64";
-                                                return s;
-                                              }());
+      return fmt::format(
+          "VX_TYPE_ARRAY of {} int32 item{} like {}", *array_length, *array_length == 1 ? "" : "s",
+          *array_length == 0 ? std::string("''") : [&] {
+            std::string s = "64";
+            for (std::size_t i = 1; i < *array_length; ++i) s += ",64";
+            return s;
+          }());
     return "VX_TYPE_ARRAY of int32 like 64,64";
   }
   if (type == vx_type::bool_) return "VX_TYPE_BOOL (true/false/1/0)";
@@ -69,8 +67,8 @@ std::string expectation(std::int32_t type, std::optional<std::size_t> array_leng
   return fmt::format("type 0x{:x}", type);
 }
 
-[[noreturn]] void fail(std::string_view name, std::int32_t type, std::string_view got,
-                       std::string_view reason = {}, std::optional<std::size_t> array_length = std::nullopt) {
+[[noreturn]] void fail(std::string_view name, std::int32_t type, std::string_view got, std::string_view reason = {},
+                       std::optional<std::size_t> array_length = std::nullopt) {
   throw error(fmt::format("param '{}': expected {}, got {}{}{}", name, expectation(type, array_length), got,
                           reason.empty() ? "" : " ", reason));
 }
@@ -80,13 +78,15 @@ std::string quoted(std::string_view text) { return fmt::format("'{}'", text); }
 void check_type_known(std::string_view name, std::int32_t type) {
   if (type != vx_type::array && !is_param_scalar_type(type)) {
     const std::string_view type_name = vx_type_name(type);
-    throw error(fmt::format("param '{}': type {} cannot be a param value; expected VX_TYPE_ARRAY or "
-                            "a scalar type the runtime creates (CHAR, INT8..UINT64, FLOAT16/32/64, BOOL)",
-                            name, type_name.empty() ? fmt::format("0x{:x}", type) : std::string(type_name)));
+    throw error(
+        fmt::format("param '{}': type {} cannot be a param value; expected VX_TYPE_ARRAY or "
+                    "a scalar type the runtime creates (CHAR, INT8..UINT64, FLOAT16/32/64, BOOL)",
+                    name, type_name.empty() ? fmt::format("0x{:x}", type) : std::string(type_name)));
   }
 }
 
-template <class T> void store(param_value &v, T value) {
+template <class T>
+void store(param_value& v, T value) {
   static_assert(sizeof(T) <= 8);
   std::memcpy(v.scalar.data(), &value, sizeof(T));
 }
@@ -97,7 +97,7 @@ struct parsed_int {
   bool negative = false;
   std::uint64_t magnitude = 0;
 };
-std::optional<parsed_int> parse_integer(std::string_view text, bool &overflow) {
+std::optional<parsed_int> parse_integer(std::string_view text, bool& overflow) {
   overflow = false;
   parsed_int result;
   std::string_view digits = text;
@@ -125,8 +125,7 @@ param_value make_integer(std::string_view name, std::int32_t type, bool negative
                          std::string_view shown) {
   const int_range range = *integer_range(type);
   const bool fits =
-      negative ? magnitude == 0 ||
-                     (range.min < 0 && magnitude <= static_cast<std::uint64_t>(-(range.min + 1)) + 1)
+      negative ? magnitude == 0 || (range.min < 0 && magnitude <= static_cast<std::uint64_t>(-(range.min + 1)) + 1)
                : magnitude <= range.max;
   if (!fits) fail(name, type, shown, "(out of range)");
   param_value v;
@@ -134,16 +133,16 @@ param_value make_integer(std::string_view name, std::int32_t type, bool negative
   const std::int64_t signed_value =
       negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
   switch (type) {
-  case vx_type::char_: store(v, static_cast<char>(signed_value)); break;
-  case vx_type::int8: store(v, static_cast<std::int8_t>(signed_value)); break;
-  case vx_type::uint8: store(v, static_cast<std::uint8_t>(magnitude)); break;
-  case vx_type::int16: store(v, static_cast<std::int16_t>(signed_value)); break;
-  case vx_type::uint16: store(v, static_cast<std::uint16_t>(magnitude)); break;
-  case vx_type::int32: store(v, static_cast<std::int32_t>(signed_value)); break;
-  case vx_type::uint32: store(v, static_cast<std::uint32_t>(magnitude)); break;
-  case vx_type::int64: store(v, signed_value); break;
-  case vx_type::uint64: store(v, magnitude); break;
-  default: break;
+    case vx_type::char_: store(v, static_cast<char>(signed_value)); break;
+    case vx_type::int8: store(v, static_cast<std::int8_t>(signed_value)); break;
+    case vx_type::uint8: store(v, static_cast<std::uint8_t>(magnitude)); break;
+    case vx_type::int16: store(v, static_cast<std::int16_t>(signed_value)); break;
+    case vx_type::uint16: store(v, static_cast<std::uint16_t>(magnitude)); break;
+    case vx_type::int32: store(v, static_cast<std::int32_t>(signed_value)); break;
+    case vx_type::uint32: store(v, static_cast<std::uint32_t>(magnitude)); break;
+    case vx_type::int64: store(v, signed_value); break;
+    case vx_type::uint64: store(v, magnitude); break;
+    default: break;
   }
   return v;
 }
@@ -182,7 +181,7 @@ param_value make_array(std::string_view name, std::span<const std::int32_t> item
   return v;
 }
 
-} // namespace
+}  // namespace
 
 bool param_value::is_array() const noexcept { return type == vx_type::array; }
 
@@ -195,21 +194,21 @@ std::string param_value::to_string() const {
     return value;
   };
   switch (type) {
-  case vx_type::array: return fmt::format("{}", fmt::join(items, ","));
-  case vx_type::bool_: return load(std::int32_t{}) != 0 ? "true" : "false";
-  case vx_type::char_: return fmt::format("{}", static_cast<int>(load(char{})));
-  case vx_type::int8: return fmt::format("{}", load(std::int8_t{}));
-  case vx_type::uint8: return fmt::format("{}", load(std::uint8_t{}));
-  case vx_type::int16: return fmt::format("{}", load(std::int16_t{}));
-  case vx_type::uint16: return fmt::format("{}", load(std::uint16_t{}));
-  case vx_type::int32: return fmt::format("{}", load(std::int32_t{}));
-  case vx_type::uint32: return fmt::format("{}", load(std::uint32_t{}));
-  case vx_type::int64: return fmt::format("{}", load(std::int64_t{}));
-  case vx_type::uint64: return fmt::format("{}", load(std::uint64_t{}));
-  case vx_type::float16: return fmt::format("{}", rknnop::float16::to_float(load(std::uint16_t{})));
-  case vx_type::float32: return fmt::format("{}", load(float{}));
-  case vx_type::float64: return fmt::format("{}", load(double{}));
-  default: return "?";
+    case vx_type::array: return fmt::format("{}", fmt::join(items, ","));
+    case vx_type::bool_: return load(std::int32_t{}) != 0 ? "true" : "false";
+    case vx_type::char_: return fmt::format("{}", static_cast<int>(load(char{})));
+    case vx_type::int8: return fmt::format("{}", load(std::int8_t{}));
+    case vx_type::uint8: return fmt::format("{}", load(std::uint8_t{}));
+    case vx_type::int16: return fmt::format("{}", load(std::int16_t{}));
+    case vx_type::uint16: return fmt::format("{}", load(std::uint16_t{}));
+    case vx_type::int32: return fmt::format("{}", load(std::int32_t{}));
+    case vx_type::uint32: return fmt::format("{}", load(std::uint32_t{}));
+    case vx_type::int64: return fmt::format("{}", load(std::int64_t{}));
+    case vx_type::uint64: return fmt::format("{}", load(std::uint64_t{}));
+    case vx_type::float16: return fmt::format("{}", rknnop::float16::to_float(load(std::uint16_t{})));
+    case vx_type::float32: return fmt::format("{}", load(float{}));
+    case vx_type::float64: return fmt::format("{}", load(double{}));
+    default: return "?";
   }
 }
 
@@ -232,8 +231,8 @@ param_value parse_param_value(std::string_view name, std::int32_t type, std::str
         const auto parsed = parse_integer(item, overflow);
         if (!parsed)
           fail(name, type, shown, fmt::format("(item {} '{}' is not an integer)", index, item), array_length);
-        const bool fits = !overflow && (parsed->negative ? parsed->magnitude <= 2147483648ull
-                                                         : parsed->magnitude <= 2147483647ull);
+        const bool fits =
+            !overflow && (parsed->negative ? parsed->magnitude <= 2147483648ull : parsed->magnitude <= 2147483647ull);
         if (!fits)
           fail(name, type, shown, fmt::format("(item {} '{}' is out of int32 range)", index, item), array_length);
         items.push_back(parsed->negative ? static_cast<std::int32_t>(-static_cast<std::int64_t>(parsed->magnitude))
@@ -247,9 +246,12 @@ param_value parse_param_value(std::string_view name, std::int32_t type, std::str
   if (type == vx_type::bool_) {
     param_value v;
     v.type = type;
-    if (text == "true" || text == "True" || text == "1") store(v, std::int32_t{1});
-    else if (text == "false" || text == "False" || text == "0") store(v, std::int32_t{0});
-    else fail(name, type, shown);
+    if (text == "true" || text == "True" || text == "1")
+      store(v, std::int32_t{1});
+    else if (text == "false" || text == "False" || text == "0")
+      store(v, std::int32_t{0});
+    else
+      fail(name, type, shown);
     return v;
   }
   if (type == vx_type::char_ && text.size() == 1 && !(text[0] >= '0' && text[0] <= '9')) {
@@ -326,4 +328,4 @@ param_value make_param_value(std::string_view name, std::int32_t type, std::span
   return make_array(name, items, array_length, shown);
 }
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -22,20 +22,20 @@ namespace rknnop::host {
 
 namespace {
 
-constexpr std::size_t max_tensor_rank = 6; // the VSI driver's limit
+constexpr std::size_t max_tensor_rank = 6;  // the VSI driver's limit
 
 // --- tensor types ---------------------------------------------------------------------------
 
 std::optional<npy_dtype> npy_dtype_for(std::int32_t vx) {
   switch (vx) {
-  case VX_TYPE_FLOAT16: return npy_dtype::float16;
-  case VX_TYPE_FLOAT32: return npy_dtype::float32;
-  case VX_TYPE_INT32: return npy_dtype::int32;
-  case VX_TYPE_INT8: return npy_dtype::int8;
-  case VX_TYPE_UINT8: return npy_dtype::uint8;
-  case VX_TYPE_INT16: return npy_dtype::int16;
-  case VX_TYPE_UINT16: return npy_dtype::uint16;
-  default: return std::nullopt;
+    case VX_TYPE_FLOAT16: return npy_dtype::float16;
+    case VX_TYPE_FLOAT32: return npy_dtype::float32;
+    case VX_TYPE_INT32: return npy_dtype::int32;
+    case VX_TYPE_INT8: return npy_dtype::int8;
+    case VX_TYPE_UINT8: return npy_dtype::uint8;
+    case VX_TYPE_INT16: return npy_dtype::int16;
+    case VX_TYPE_UINT16: return npy_dtype::uint16;
+    default: return std::nullopt;
   }
 }
 
@@ -46,23 +46,24 @@ std::string type_text(std::int32_t t) {
 
 void check_tensor_type(std::string_view what, std::string_view name, std::int32_t type) {
   if (!npy_dtype_for(type))
-    throw error(fmt::format("{} '{}': tensor type {} is not supported; use VX_TYPE_FLOAT16, FLOAT32, INT8, "
-                            "UINT8, INT16, UINT16 or INT32",
-                            what, name, type_text(type)));
+    throw error(
+        fmt::format("{} '{}': tensor type {} is not supported; use VX_TYPE_FLOAT16, FLOAT32, INT8, "
+                    "UINT8, INT16, UINT16 or INT32",
+                    what, name, type_text(type)));
 }
 
 void check_shape(std::string_view what, std::string_view name, std::string_view source,
-                 const std::vector<std::size_t> &shape) {
+                 const std::vector<std::size_t>& shape) {
   const std::string from = source.empty() ? std::string() : fmt::format(" ({})", source);
   if (shape.empty() || shape.size() > max_tensor_rank)
-    throw error(fmt::format("{} '{}'{}: rank {} is not supported: OpenVX tensors have 1 to {} dims", what, name,
-                            from, shape.size(), max_tensor_rank));
+    throw error(fmt::format("{} '{}'{}: rank {} is not supported: OpenVX tensors have 1 to {} dims", what, name, from,
+                            shape.size(), max_tensor_rank));
   for (const std::size_t d : shape)
     if (d == 0)
       throw error(fmt::format("{} '{}'{}: shape ({}) has a zero dimension", what, name, from, fmt::join(shape, ", ")));
 }
 
-} // namespace
+}  // namespace
 
 // --- session ------------------------------------------------------------------------------------
 
@@ -82,7 +83,7 @@ struct session::state {
   std::map<std::string, output_request, std::less<>> output_shapes;
   std::map<std::string, param_value, std::less<>> params;
   std::map<std::string, tensor_result, std::less<>> results;
-  std::function<void(void *)> hook;
+  std::function<void(void*)> hook;
 
   explicit state(op_library lib) : library(std::move(lib)) {}
 
@@ -92,32 +93,35 @@ struct session::state {
 
   // Throws "op 'X' has no input 'foo' (inputs: a, b)" with a hint when it is another kind of name.
   [[noreturn]] void unknown_name(std::string_view kind, std::string_view name) const {
-    const op_yml &op = library.op();
-    const auto names = [](const std::vector<op_yml_entry> &list) {
+    const op_yml& op = library.op();
+    const auto names = [](const std::vector<op_yml_entry>& list) {
       std::vector<std::string> out;
-      for (const op_yml_entry &e : list) out.push_back(e.name);
+      for (const op_yml_entry& e : list) out.push_back(e.name);
       return out.empty() ? std::string("none") : fmt::format("{}", fmt::join(out, ", "));
     };
-    const auto has = [&](const std::vector<op_yml_entry> &list) {
-      return std::any_of(list.begin(), list.end(), [&](const op_yml_entry &e) { return e.name == name; });
+    const auto has = [&](const std::vector<op_yml_entry>& list) {
+      return std::any_of(list.begin(), list.end(), [&](const op_yml_entry& e) { return e.name == name; });
     };
     std::string hint;
-    if (kind != "input" && has(op.inputs)) hint = fmt::format("; '{}' is an input", name);
-    else if (kind != "output" && has(op.outputs)) hint = fmt::format("; '{}' is an output", name);
-    else if (kind != "param" && has(op.params)) hint = fmt::format("; '{}' is a param", name);
-    const std::vector<op_yml_entry> &list = kind == "input" ? op.inputs : kind == "output" ? op.outputs : op.params;
+    if (kind != "input" && has(op.inputs))
+      hint = fmt::format("; '{}' is an input", name);
+    else if (kind != "output" && has(op.outputs))
+      hint = fmt::format("; '{}' is an output", name);
+    else if (kind != "param" && has(op.params))
+      hint = fmt::format("; '{}' is a param", name);
+    const std::vector<op_yml_entry>& list = kind == "input" ? op.inputs : kind == "output" ? op.outputs : op.params;
     throw error(fmt::format("op '{}' has no {} '{}' ({}s: {}){}", op.name, kind, name, kind, names(list), hint));
   }
 
-  const op_yml_entry &entry(std::string_view kind, std::string_view name) const {
-    const op_yml &op = library.op();
-    const std::vector<op_yml_entry> &list = kind == "input" ? op.inputs : kind == "output" ? op.outputs : op.params;
-    for (const op_yml_entry &e : list)
+  const op_yml_entry& entry(std::string_view kind, std::string_view name) const {
+    const op_yml& op = library.op();
+    const std::vector<op_yml_entry>& list = kind == "input" ? op.inputs : kind == "output" ? op.outputs : op.params;
+    for (const op_yml_entry& e : list)
       if (e.name == name) return e;
     unknown_name(kind, name);
   }
 
-  void set_input(std::string_view name, const npy_array &data, std::optional<std::int32_t> tensor_type,
+  void set_input(std::string_view name, const npy_array& data, std::optional<std::int32_t> tensor_type,
                  std::string_view source) {
     (void)entry("input", name);
     const std::int32_t type = tensor_type.value_or(VX_TYPE_FLOAT16);
@@ -145,7 +149,7 @@ struct session::state {
   }
 
   void set_param(std::string_view name, param_value value) {
-    const op_yml_entry &e = entry("param", name);
+    const op_yml_entry& e = entry("param", name);
     if (value.type != e.type)
       throw error(fmt::format("param '{}': expected {} (op.yml), got a {} value", name, type_text(e.type),
                               type_text(value.type)));
@@ -156,47 +160,47 @@ struct session::state {
 };
 
 session::session(std::unique_ptr<state> s) noexcept : state_(std::move(s)) {}
-session::session(session &&) noexcept = default;
-session &session::operator=(session &&) noexcept = default;
+session::session(session&&) noexcept = default;
+session& session::operator=(session&&) noexcept = default;
 session::~session() = default;
 
-session session::load(const std::filesystem::path &op, const load_options &options) {
+session session::load(const std::filesystem::path& op, const load_options& options) {
   return session(std::make_unique<state>(op_library::open(op, options)));
 }
 
-const op_yml &session::op() const noexcept { return state_->library.op(); }
-const kernel_descriptor_info &session::kernel() const noexcept { return state_->library.kernel(); }
+const op_yml& session::op() const noexcept { return state_->library.op(); }
+const kernel_descriptor_info& session::kernel() const noexcept { return state_->library.kernel(); }
 
 std::string session::describe() const {
-  const op_yml &op = state_->library.op();
-  const kernel_descriptor_info &k = state_->library.kernel();
-  std::string out = fmt::format(
-      "op {}: kernel_index {} of {} in {}: '{}' ({} kernel), enumeration 0x{:08x}, numParams {}\n", op.name,
-      k.kernel_index, k.list_size, k.list_symbol, k.name, k.is_shader ? "VX shader" : "CPU",
-      static_cast<std::uint32_t>(k.enumeration), k.num_params);
+  const op_yml& op = state_->library.op();
+  const kernel_descriptor_info& k = state_->library.kernel();
+  std::string out =
+      fmt::format("op {}: kernel_index {} of {} in {}: '{}' ({} kernel), enumeration 0x{:08x}, numParams {}\n", op.name,
+                  k.kernel_index, k.list_size, k.list_symbol, k.name, k.is_shader ? "VX shader" : "CPU",
+                  static_cast<std::uint32_t>(k.enumeration), k.num_params);
   out += fmt::format("  parameter order: {}\n", op.port_order_source);
   if (op.port_order_warning) out += fmt::format("  warning: {}\n", *op.port_order_warning);
   std::size_t index = 0;
-  const auto row = [&](std::string_view role, const op_yml_entry &e) {
-    const kernel_parameter &p = k.parameters.at(index);
-    out += fmt::format("  {} {:<6} {:<20} {:<16} descriptor {{{}, {}, {}}}\n", index, role, e.name,
-                       type_text(e.type), p.direction == VX_INPUT ? "VX_INPUT" : "VX_OUTPUT", type_text(p.data_type),
+  const auto row = [&](std::string_view role, const op_yml_entry& e) {
+    const kernel_parameter& p = k.parameters.at(index);
+    out += fmt::format("  {} {:<6} {:<20} {:<16} descriptor {{{}, {}, {}}}\n", index, role, e.name, type_text(e.type),
+                       p.direction == VX_INPUT ? "VX_INPUT" : "VX_OUTPUT", type_text(p.data_type),
                        p.state == VX_PARAMETER_STATE_REQUIRED ? "REQUIRED" : "OPTIONAL");
     ++index;
   };
-  for (const op_yml_entry &e : op.inputs) row("input", e);
-  for (const op_yml_entry &e : op.outputs) row("output", e);
-  for (const op_yml_entry &e : op.params) row("param", e);
+  for (const op_yml_entry& e : op.inputs) row("input", e);
+  for (const op_yml_entry& e : op.outputs) row("output", e);
+  for (const op_yml_entry& e : op.params) row("param", e);
   return out;
 }
 
-void session::set_input(std::string_view name, const npy_array &data, std::optional<std::int32_t> tensor_type) {
+void session::set_input(std::string_view name, const npy_array& data, std::optional<std::int32_t> tensor_type) {
   state_->set_input(name, data, tensor_type, {});
 }
 
-void session::set_input(std::string_view name, const std::filesystem::path &npy_file,
+void session::set_input(std::string_view name, const std::filesystem::path& npy_file,
                         std::optional<std::int32_t> tensor_type) {
-  (void)state_->entry("input", name); // name errors before file errors
+  (void)state_->entry("input", name);  // name errors before file errors
   state_->set_input(name, read_npy_file(npy_file), tensor_type, npy_file.string());
 }
 
@@ -219,10 +223,10 @@ void session::set_output_shape(std::string_view name, std::vector<std::size_t> s
   state_->output_shapes.insert_or_assign(std::string(name), state::output_request{to_openvx_dims(shape), tensor_type});
 }
 
-void session::set_param(std::string_view name, const param_value &value) { state_->set_param(name, value); }
+void session::set_param(std::string_view name, const param_value& value) { state_->set_param(name, value); }
 
 void session::set_param(std::string_view name, std::string_view text) {
-  const op_yml_entry &e = state_->entry("param", name);
+  const op_yml_entry& e = state_->entry("param", name);
   state_->set_param(name, parse_param_value(name, e.type, text));
 }
 
@@ -242,11 +246,11 @@ void session::set_param(std::string_view name, std::span<const std::int32_t> ite
   state_->set_param(name, make_param_value(name, state_->entry("param", name).type, items));
 }
 
-void session::on_context(std::function<void(void *)> hook) { state_->hook = std::move(hook); }
+void session::on_context(std::function<void(void*)> hook) { state_->hook = std::move(hook); }
 
 run_report session::run() { return state_->run(); }
 
-const tensor_result &session::output(std::string_view name) const {
+const tensor_result& session::output(std::string_view name) const {
   (void)state_->entry("output", name);
   const auto it = state_->results.find(name);
   if (it == state_->results.end())
@@ -256,12 +260,12 @@ const tensor_result &session::output(std::string_view name) const {
 }
 
 run_report session::state::run() {
-  const op_yml &op = library.op();
+  const op_yml& op = library.op();
   // Everything must be set before anything is created.
   std::vector<std::string> missing;
-  for (const op_yml_entry &e : op.inputs)
+  for (const op_yml_entry& e : op.inputs)
     if (!inputs.contains(e.name)) missing.push_back("input '" + e.name + "'");
-  for (const op_yml_entry &e : op.params)
+  for (const op_yml_entry& e : op.params)
     if (!params.contains(e.name)) missing.push_back("param '" + e.name + "'");
   if (!missing.empty()) throw error(fmt::format("{}: not set: {}", op_label(), fmt::join(missing, ", ")));
   results.clear();
@@ -270,11 +274,11 @@ run_report session::state::run() {
   spec.descriptor = library.descriptor();
   spec.label = op_label();
   spec.on_context = hook;
-  for (const op_yml_entry &e : op.inputs) {
-    const input_data &in = inputs.find(e.name)->second;
+  for (const op_yml_entry& e : op.inputs) {
+    const input_data& in = inputs.find(e.name)->second;
     spec.inputs.push_back(node_input{e.name, in.type, in.dims, std::as_bytes(std::span(in.bytes))});
   }
-  for (const op_yml_entry &e : op.outputs) {
+  for (const op_yml_entry& e : op.outputs) {
     node_output_request o{e.name, std::nullopt, 0};
     if (const auto it = output_shapes.find(e.name); it != output_shapes.end()) {
       o.dims = it->second.dims;
@@ -282,15 +286,15 @@ run_report session::state::run() {
     }
     spec.outputs.push_back(std::move(o));
   }
-  for (const op_yml_entry &e : op.params) spec.params.push_back(node_param{e.name, params.find(e.name)->second});
+  for (const op_yml_entry& e : op.params) spec.params.push_back(node_param{e.name, params.find(e.name)->second});
 
   node_result ran = run_node(spec);
   std::map<std::string, tensor_result, std::less<>> read;
-  for (node_output &o : ran.outputs) {
+  for (node_output& o : ran.outputs) {
     const auto dtype = npy_dtype_for(o.type);
     if (!dtype)
-      throw error(fmt::format("{}: output '{}' has tensor type {}, which rknnop cannot read back", spec.label,
-                              o.name, type_text(o.type)));
+      throw error(fmt::format("{}: output '{}' has tensor type {}, which rknnop cannot read back", spec.label, o.name,
+                              type_text(o.type)));
     tensor_result result;
     result.dims = o.dims;
     result.shape = from_openvx_dims(o.dims);
@@ -306,4 +310,4 @@ run_report session::state::run() {
   return std::move(ran.report);
 }
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -17,10 +17,10 @@ namespace rknnop::runtime {
 
 // Nothing may be thrown across the C boundary: every API body runs through one of these.
 template <class F>
-vx_status guarded(F &&body) noexcept {
+vx_status guarded(F&& body) noexcept {
   try {
     return body();
-  } catch (const std::bad_alloc &) {
+  } catch (const std::bad_alloc&) {
     return VX_ERROR_NO_MEMORY;
   } catch (...) {
     return VX_FAILURE;
@@ -28,7 +28,7 @@ vx_status guarded(F &&body) noexcept {
 }
 
 template <class T, class F>
-T guarded_value(T on_error, F &&body) noexcept {
+T guarded_value(T on_error, F&& body) noexcept {
   try {
     return body();
   } catch (...) {

@@ -13,12 +13,11 @@
 
 namespace rknnop::runtime {
 
-node::node(context *owner_context, graph *parent_graph, kernel *k)
-    : reference(VX_TYPE_NODE, owner_context), parent(parent_graph), kern(k),
-      params(k->params.size(), nullptr) {}
+node::node(context* owner_context, graph* parent_graph, kernel* k)
+    : reference(VX_TYPE_NODE, owner_context), parent(parent_graph), kern(k), params(k->params.size(), nullptr) {}
 
 void node::drop_holds() noexcept {
-  for (vx_reference &p : params) {
+  for (vx_reference& p : params) {
     if (p != nullptr) unhold(from_handle(p));
     p = nullptr;
   }
@@ -27,7 +26,7 @@ void node::drop_holds() noexcept {
 
 void graph::drop_holds() noexcept {
   deinitialize_nodes();
-  for (node *n : nodes) {
+  for (node* n : nodes) {
     n->parent = nullptr;
     unhold(n);
   }
@@ -37,7 +36,7 @@ void graph::drop_holds() noexcept {
 
 void graph::deinitialize_nodes() noexcept {
   std::lock_guard lock(mutex);
-  for (node *n : nodes) {
+  for (node* n : nodes) {
     {
       std::lock_guard node_lock(n->mutex);
       if (!n->initialized) continue;
@@ -45,17 +44,15 @@ void graph::deinitialize_nodes() noexcept {
     }
     if (n->kern->deinitialize != nullptr) {
       const auto status = run_step(*n, RKNNOP_HOST_STEP_DEINITIALIZE, [n] {
-        return n->kern->deinitialize(to_handle<vx_node>(n), n->params.data(),
-                                     static_cast<vx_uint32>(n->params.size()));
+        return n->kern->deinitialize(to_handle<vx_node>(n), n->params.data(), static_cast<vx_uint32>(n->params.size()));
       });
       if (status != VX_SUCCESS)
-        log_to(n, status, "kernel '%s': deinitializer failed with %d", n->kern->name.c_str(),
-               static_cast<int>(status));
+        log_to(n, status, "kernel '%s': deinitializer failed with %d", n->kern->name.c_str(), static_cast<int>(status));
     }
   }
 }
 
-std::string dims_text(vx_uint32 ndims, const vx_uint32 *dims) {
+std::string dims_text(vx_uint32 ndims, const vx_uint32* dims) {
   std::string text = "[";
   for (vx_uint32 i = 0; i < ndims; ++i) {
     if (i != 0) text += ", ";
@@ -64,21 +61,20 @@ std::string dims_text(vx_uint32 ndims, const vx_uint32 *dims) {
   return text + "]";
 }
 
-
 namespace {
 
-bool is_output(const vx_param_description_t &p) noexcept {
+bool is_output(const vx_param_description_t& p) noexcept {
   return p.direction == VX_OUTPUT || p.direction == VX_BIDIRECTIONAL;
 }
 
-tensor *as_tensor(reference *r) noexcept {
-  return r != nullptr && r->type == VX_TYPE_TENSOR ? static_cast<tensor *>(r) : nullptr;
+tensor* as_tensor(reference* r) noexcept {
+  return r != nullptr && r->type == VX_TYPE_TENSOR ? static_cast<tensor*>(r) : nullptr;
 }
 
 // Makes an output tensor agree with what the validator put into its meta format: a virtual
 // tensor of unknown shape/type takes it, anything else must already match.
-vx_status apply_meta(node &n, vx_uint32 index, tensor &t, const meta_format &meta) {
-  const char *kernel_name = n.kern->name.c_str();
+vx_status apply_meta(node& n, vx_uint32 index, tensor& t, const meta_format& meta) {
+  const char* kernel_name = n.kern->name.c_str();
   if (meta.has_num_dims || meta.has_dims) {
     const vx_uint32 ndims = meta.has_num_dims ? meta.num_dims : meta.dims_count;
     if (!meta.has_dims || meta.dims_count < ndims || ndims == 0) {
@@ -91,16 +87,14 @@ vx_status apply_meta(node &n, vx_uint32 index, tensor &t, const meta_format &met
     if (!t.has_shape()) {
       const vx_status status = t.set_shape(ndims, meta.dims.data());
       if (status != VX_SUCCESS) {
-        log_to(&n, status, "kernel '%s' output %u: invalid shape %s from the validator",
-               kernel_name, index, dims_text(ndims, meta.dims.data()).c_str());
+        log_to(&n, status, "kernel '%s' output %u: invalid shape %s from the validator", kernel_name, index,
+               dims_text(ndims, meta.dims.data()).c_str());
         return status;
       }
-    } else if (t.num_dims != ndims ||
-               !std::equal(meta.dims.begin(), meta.dims.begin() + ndims, t.dims.begin())) {
+    } else if (t.num_dims != ndims || !std::equal(meta.dims.begin(), meta.dims.begin() + ndims, t.dims.begin())) {
       log_to(&n, VX_ERROR_INVALID_DIMENSION,
-             "kernel '%s' output %u: the validator expects dims %s but the tensor has %s",
-             kernel_name, index, dims_text(ndims, meta.dims.data()).c_str(),
-             dims_text(t.num_dims, t.dims.data()).c_str());
+             "kernel '%s' output %u: the validator expects dims %s but the tensor has %s", kernel_name, index,
+             dims_text(ndims, meta.dims.data()).c_str(), dims_text(t.num_dims, t.dims.data()).c_str());
       return VX_ERROR_INVALID_DIMENSION;
     }
   }
@@ -129,15 +123,15 @@ struct meta_set {
   }
 };
 
-vx_status validate_node(node &n) {
-  kernel &k = *n.kern;
+vx_status validate_node(node& n) {
+  kernel& k = *n.kern;
   const auto count = static_cast<vx_uint32>(n.params.size());
-  const vx_reference *params = n.params.data();
+  const vx_reference* params = n.params.data();
   if (k.validate != nullptr) {
     meta_set set;
     set.metas.reserve(count);
     for (vx_uint32 i = 0; i < count; ++i) {
-      auto *m = make<meta_format>(n.owner);
+      auto* m = make<meta_format>(n.owner);
       m->external.store(0);  // the runtime's, not the application's: vxRelease* refuses it
       set.metas.push_back(to_handle<vx_meta_format>(m));
     }
@@ -145,20 +139,19 @@ vx_status validate_node(node &n) {
       return k.validate(to_handle<vx_node>(&n), params, count, set.metas.data());
     });
     if (status != VX_SUCCESS) {
-      log_to(&n, status, "kernel '%s': validator failed with %d", k.name.c_str(),
-             static_cast<int>(status));
+      log_to(&n, status, "kernel '%s': validator failed with %d", k.name.c_str(), static_cast<int>(status));
       return status;
     }
     for (vx_uint32 i = 0; i < count; ++i) {
-      tensor *t = as_tensor(n.param(i));
+      tensor* t = as_tensor(n.param(i));
       if (t == nullptr || !is_output(k.params[i])) continue;
-      const auto &meta = *static_cast<const meta_format *>(from_handle(set.metas[i]));
+      const auto& meta = *static_cast<const meta_format*>(from_handle(set.metas[i]));
       const vx_status applied = apply_meta(n, i, *t, meta);
       if (applied != VX_SUCCESS) return applied;
     }
   }
   for (vx_uint32 i = 0; i < count; ++i) {
-    tensor *t = as_tensor(n.param(i));
+    tensor* t = as_tensor(n.param(i));
     if (t == nullptr) continue;
     if (!t->has_shape() || t->data_type == VX_TYPE_INVALID) {
       log_to(&n, VX_ERROR_INVALID_DIMENSION,
@@ -185,19 +178,18 @@ vx_status graph::verify() {
   order.clear();
 
   // Every required parameter set.
-  for (node *n : nodes) {
+  for (node* n : nodes) {
     for (std::size_t i = 0; i < n->params.size(); ++i) {
       if (n->params[i] == nullptr && n->kern->params[i].state == VX_PARAMETER_STATE_REQUIRED) {
-        log_to(n, VX_ERROR_NOT_SUFFICIENT, "kernel '%s': required parameter %zu is not set",
-               n->kern->name.c_str(), i);
+        log_to(n, VX_ERROR_NOT_SUFFICIENT, "kernel '%s': required parameter %zu is not set", n->kern->name.c_str(), i);
         return VX_ERROR_NOT_SUFFICIENT;
       }
     }
   }
 
   // Execution order: a node runs after the producers of its inputs (Kahn's algorithm).
-  std::unordered_map<const reference *, node *> producer;
-  for (node *n : nodes) {
+  std::unordered_map<const reference*, node*> producer;
+  for (node* n : nodes) {
     for (std::size_t i = 0; i < n->params.size(); ++i) {
       if (n->params[i] == nullptr || !is_output(n->kern->params[i])) continue;
       auto [it, inserted] = producer.emplace(n->param(i), n);
@@ -208,31 +200,30 @@ vx_status graph::verify() {
       }
     }
   }
-  std::unordered_map<node *, std::vector<node *>> consumers;
-  std::unordered_map<node *, std::size_t> pending;
-  for (node *n : nodes) {
+  std::unordered_map<node*, std::vector<node*>> consumers;
+  std::unordered_map<node*, std::size_t> pending;
+  for (node* n : nodes) {
     pending[n] = 0;
     for (std::size_t i = 0; i < n->params.size(); ++i) {
-      reference *p = n->param(i);
+      reference* p = n->param(i);
       if (p == nullptr || is_output(n->kern->params[i])) continue;
       auto it = producer.find(p);
       if (it != producer.end() && it->second != n) {
         consumers[it->second].push_back(n);
         ++pending[n];
-      } else if (tensor *t = as_tensor(p); t != nullptr && t->is_virtual) {
-        log_to(n, VX_ERROR_INVALID_GRAPH,
-               "kernel '%s' input %zu: virtual tensor that no node of the graph produces",
+      } else if (tensor* t = as_tensor(p); t != nullptr && t->is_virtual) {
+        log_to(n, VX_ERROR_INVALID_GRAPH, "kernel '%s' input %zu: virtual tensor that no node of the graph produces",
                n->kern->name.c_str(), i);
         return VX_ERROR_INVALID_GRAPH;
       }
     }
   }
-  std::vector<node *> ready;
-  for (node *n : nodes)
+  std::vector<node*> ready;
+  for (node* n : nodes)
     if (pending[n] == 0) ready.push_back(n);
   for (std::size_t next = 0; next < ready.size(); ++next) {
     order.push_back(ready[next]);
-    for (node *c : consumers[ready[next]])
+    for (node* c : consumers[ready[next]])
       if (--pending[c] == 0) ready.push_back(c);
   }
   if (order.size() != nodes.size()) {
@@ -241,22 +232,20 @@ vx_status graph::verify() {
     return VX_ERROR_INVALID_GRAPH;
   }
 
-  for (node *n : order) {
+  for (node* n : order) {
     const vx_status status = validate_node(*n);
     if (status != VX_SUCCESS) {
       order.clear();
       return status;
     }
   }
-  for (node *n : order) {
+  for (node* n : order) {
     if (n->kern->initialize != nullptr) {
       const vx_status status = run_step(*n, RKNNOP_HOST_STEP_INITIALIZE, [n] {
-        return n->kern->initialize(to_handle<vx_node>(n), n->params.data(),
-                                   static_cast<vx_uint32>(n->params.size()));
+        return n->kern->initialize(to_handle<vx_node>(n), n->params.data(), static_cast<vx_uint32>(n->params.size()));
       });
       if (status != VX_SUCCESS) {
-        log_to(n, status, "kernel '%s': initializer failed with %d", n->kern->name.c_str(),
-               static_cast<int>(status));
+        log_to(n, status, "kernel '%s': initializer failed with %d", n->kern->name.c_str(), static_cast<int>(status));
         deinitialize_nodes();
         order.clear();
         return status;
@@ -271,18 +260,18 @@ vx_status graph::verify() {
 
 namespace {
 
-vx_status run_shader_kernel(node &n, const vx_reference *params, vx_uint32 count) {
-  context &ctx = *n.owner;
+vx_status run_shader_kernel(node& n, const vx_reference* params, vx_uint32 count) {
+  context& ctx = *n.owner;
   rknnop_host_shader_execute_f execute = nullptr;
-  void *user = nullptr;
+  void* user = nullptr;
   {
     std::lock_guard lock(ctx.mutex);
     execute = ctx.shader_execute;
     user = ctx.shader_user;
   }
   if (execute == nullptr) {
-    log_to(&n, VX_ERROR_NOT_SUPPORTED,
-           "kernel '%s' is a shader kernel and no shader executor is set", n.kern->name.c_str());
+    log_to(&n, VX_ERROR_NOT_SUPPORTED, "kernel '%s' is a shader kernel and no shader executor is set",
+           n.kern->name.c_str());
     return VX_ERROR_NOT_SUPPORTED;
   }
   vx_kernel_execution_parameters_t exec{};
@@ -293,8 +282,8 @@ vx_status run_shader_kernel(node &n, const vx_reference *params, vx_uint32 count
     has_exec = n.has_execution_parameters;
   }
   const rknnop_host_kernel_info info{n.kern->name.c_str(), n.kern->enumeration,
-                                     static_cast<vx_uint32>(n.kern->params.size()),
-                                     n.kern->params.data(), has_exec ? &exec : nullptr};
+                                     static_cast<vx_uint32>(n.kern->params.size()), n.kern->params.data(),
+                                     has_exec ? &exec : nullptr};
   return execute(user, to_handle<vx_node>(&n), &info, params, count);
 }
 
@@ -305,8 +294,8 @@ vx_status graph::process() {
     const vx_status status = verify();
     if (status != VX_SUCCESS) return status;
   }
-  for (node *n : order) {
-    const vx_reference *params = n->params.data();
+  for (node* n : order) {
+    const vx_reference* params = n->params.data();
     const auto count = static_cast<vx_uint32>(n->params.size());
     const vx_status status = run_step(*n, RKNNOP_HOST_STEP_KERNEL, [&] {
       return n->kern->function != nullptr ? n->kern->function(to_handle<vx_node>(n), params, count)
@@ -317,8 +306,7 @@ vx_status graph::process() {
       n->status = status;
     }
     if (status != VX_SUCCESS) {
-      log_to(n, status, "kernel '%s' failed with %d", n->kern->name.c_str(),
-             static_cast<int>(status));
+      log_to(n, status, "kernel '%s' failed with %d", n->kern->name.c_str(), static_cast<int>(status));
       return status;
     }
   }

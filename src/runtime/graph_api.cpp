@@ -10,32 +10,30 @@ using namespace rknnop::runtime;
 
 namespace {
 
-bool matches_param_type(const vx_param_description_t &p, reference &value) noexcept {
+bool matches_param_type(const vx_param_description_t& p, reference& value) noexcept {
   if (p.data_type == VX_TYPE_REFERENCE) return true;
   if (p.data_type == value.type) return true;
   // A scalar value type in the table means a scalar of exactly that type.
-  return value.type == VX_TYPE_SCALAR && static_cast<scalar &>(value).data_type == p.data_type;
+  return value.type == VX_TYPE_SCALAR && static_cast<scalar&>(value).data_type == p.data_type;
 }
 
-vx_status check_execution_parameters(node &n, const vx_kernel_execution_parameters_t &p) {
-  const char *name = n.kern->name.c_str();
+vx_status check_execution_parameters(node& n, const vx_kernel_execution_parameters_t& p) {
+  const char* name = n.kern->name.c_str();
   if (p.workDim < 1 || p.workDim > VX_MAX_WORK_ITEM_DIMENSIONS) {
-    log_to(&n, VX_ERROR_INVALID_PARAMETERS,
-           "kernel '%s': execution parameters: workDim %u must be 1..3", name, p.workDim);
+    log_to(&n, VX_ERROR_INVALID_PARAMETERS, "kernel '%s': execution parameters: workDim %u must be 1..3", name,
+           p.workDim);
     return VX_ERROR_INVALID_PARAMETERS;
   }
   for (vx_uint32 d = 0; d < p.workDim; ++d) {
     if (p.globalWorkSize[d] == 0) {
-      log_to(&n, VX_ERROR_INVALID_PARAMETERS,
-             "kernel '%s': execution parameters: globalWorkSize[%u] is 0", name, d);
+      log_to(&n, VX_ERROR_INVALID_PARAMETERS, "kernel '%s': execution parameters: globalWorkSize[%u] is 0", name, d);
       return VX_ERROR_INVALID_PARAMETERS;
     }
     if (p.localWorkSize[d] != 0 && p.globalWorkSize[d] % p.localWorkSize[d] != 0) {
       log_to(&n, VX_ERROR_INVALID_PARAMETERS,
              "kernel '%s': execution parameters: globalWorkSize[%u] = %zu is not a multiple of "
              "localWorkSize[%u] = %zu",
-             name, d, static_cast<std::size_t>(p.globalWorkSize[d]), d,
-             static_cast<std::size_t>(p.localWorkSize[d]));
+             name, d, static_cast<std::size_t>(p.globalWorkSize[d]), d, static_cast<std::size_t>(p.localWorkSize[d]));
       return VX_ERROR_INVALID_PARAMETERS;
     }
   }
@@ -48,14 +46,14 @@ extern "C" {
 
 vx_graph vxCreateGraph(vx_context context_handle) {
   return guarded_value<vx_graph>(nullptr, [&]() -> vx_graph {
-    auto *ctx = find_as<context>(context_handle);
+    auto* ctx = find_as<context>(context_handle);
     if (ctx == nullptr) return nullptr;
     return to_handle<vx_graph>(make<graph>(ctx));
   });
 }
 
 vx_status vxVerifyGraph(vx_graph graph_handle) {
-  auto *g = find_as<graph>(graph_handle);
+  auto* g = find_as<graph>(graph_handle);
   if (g == nullptr) return VX_ERROR_INVALID_REFERENCE;
   return guarded([&] {
     std::lock_guard lock(g->mutex);
@@ -64,7 +62,7 @@ vx_status vxVerifyGraph(vx_graph graph_handle) {
 }
 
 vx_status vxProcessGraph(vx_graph graph_handle) {
-  auto *g = find_as<graph>(graph_handle);
+  auto* g = find_as<graph>(graph_handle);
   if (g == nullptr) return VX_ERROR_INVALID_REFERENCE;
   return guarded([&] {
     std::lock_guard lock(g->mutex);
@@ -72,27 +70,24 @@ vx_status vxProcessGraph(vx_graph graph_handle) {
   });
 }
 
-vx_status vxReleaseGraph(vx_graph *graph_handle) {
-  return release_handle(graph_handle, VX_TYPE_GRAPH);
-}
+vx_status vxReleaseGraph(vx_graph* graph_handle) { return release_handle(graph_handle, VX_TYPE_GRAPH); }
 
 vx_node vxCreateGenericNode(vx_graph graph_handle, vx_kernel kernel_handle) {
   return guarded_value<vx_node>(nullptr, [&]() -> vx_node {
-    auto *g = find_as<graph>(graph_handle);
+    auto* g = find_as<graph>(graph_handle);
     if (g == nullptr) return nullptr;
-    auto *k = find_as<kernel>(kernel_handle);
+    auto* k = find_as<kernel>(kernel_handle);
     if (k == nullptr || k->owner != g->owner) {
       log_to(g, VX_ERROR_INVALID_REFERENCE, "vxCreateGenericNode: invalid kernel");
       return nullptr;
     }
     if (!k->finalized) {
-      log_to(g, VX_ERROR_INVALID_NODE, "vxCreateGenericNode: kernel '%s' is not finalized",
-             k->name.c_str());
+      log_to(g, VX_ERROR_INVALID_NODE, "vxCreateGenericNode: kernel '%s' is not finalized", k->name.c_str());
       return nullptr;
     }
     std::lock_guard lock(g->mutex);
     g->nodes.reserve(g->nodes.size() + 1);  // so that push_back below cannot throw
-    auto *n = make<node>(g->owner, g, k);
+    auto* n = make<node>(g->owner, g, k);
     hold(k);  // released by node::drop_holds
     hold(n);
     g->nodes.push_back(n);
@@ -102,71 +97,65 @@ vx_node vxCreateGenericNode(vx_graph graph_handle, vx_kernel kernel_handle) {
 }
 
 vx_status vxSetParameterByIndex(vx_node node_handle, vx_uint32 index, vx_reference value) {
-  auto *n = find_as<node>(node_handle);
+  auto* n = find_as<node>(node_handle);
   if (n == nullptr) return VX_ERROR_INVALID_REFERENCE;
   if (index >= n->params.size()) {
-    log_to(n, VX_ERROR_INVALID_PARAMETERS,
-           "vxSetParameterByIndex: kernel '%s' has %zu parameters, index %u", n->kern->name.c_str(),
-           n->params.size(), index);
+    log_to(n, VX_ERROR_INVALID_PARAMETERS, "vxSetParameterByIndex: kernel '%s' has %zu parameters, index %u",
+           n->kern->name.c_str(), n->params.size(), index);
     return VX_ERROR_INVALID_PARAMETERS;
   }
-  reference *v = find(value, VX_TYPE_REFERENCE);
+  reference* v = find(value, VX_TYPE_REFERENCE);
   if (v == nullptr) return VX_ERROR_INVALID_REFERENCE;
-  const vx_param_description_t &p = n->kern->params[index];
+  const vx_param_description_t& p = n->kern->params[index];
   if (!matches_param_type(p, *v)) {
-    log_to(n, VX_ERROR_INVALID_TYPE,
-           "vxSetParameterByIndex: kernel '%s' parameter %u expects type %#x, got %#x",
-           n->kern->name.c_str(), index, static_cast<unsigned>(p.data_type),
-           static_cast<unsigned>(v->type));
+    log_to(n, VX_ERROR_INVALID_TYPE, "vxSetParameterByIndex: kernel '%s' parameter %u expects type %#x, got %#x",
+           n->kern->name.c_str(), index, static_cast<unsigned>(p.data_type), static_cast<unsigned>(v->type));
     return VX_ERROR_INVALID_TYPE;
   }
   if (v->owner != n->owner) return VX_ERROR_INVALID_REFERENCE;
-  graph *g = n->parent;
+  graph* g = n->parent;
   if (v->type == VX_TYPE_TENSOR) {
-    auto &t = static_cast<tensor &>(*v);
+    auto& t = static_cast<tensor&>(*v);
     if (t.is_virtual && (g == nullptr || t.graph_id != g->id)) {
-      log_to(n, VX_ERROR_INVALID_GRAPH,
-             "vxSetParameterByIndex: parameter %u is a virtual tensor of another graph", index);
+      log_to(n, VX_ERROR_INVALID_GRAPH, "vxSetParameterByIndex: parameter %u is a virtual tensor of another graph",
+             index);
       return VX_ERROR_INVALID_GRAPH;
     }
   }
   if (g == nullptr) return VX_ERROR_INVALID_NODE;
   std::lock_guard lock(g->mutex);
   hold(v);
-  if (reference *old = n->param(index); old != nullptr) unhold(old);
+  if (reference* old = n->param(index); old != nullptr) unhold(old);
   n->params[index] = to_handle<vx_reference>(v);
   g->verified = false;
   return VX_SUCCESS;
 }
 
-vx_status vxQueryNode(vx_node node_handle, vx_enum attribute, void *ptr, vx_size size) {
-  auto *n = find_as<node>(node_handle);
+vx_status vxQueryNode(vx_node node_handle, vx_enum attribute, void* ptr, vx_size size) {
+  auto* n = find_as<node>(node_handle);
   if (n == nullptr) return VX_ERROR_INVALID_REFERENCE;
   if (ptr == nullptr) return VX_ERROR_INVALID_PARAMETERS;
   std::lock_guard lock(n->mutex);
   switch (attribute) {
-  case VX_NODE_STATUS:
-    if (size != sizeof(vx_status)) return VX_ERROR_INVALID_PARAMETERS;
-    *static_cast<vx_status *>(ptr) = n->status;
-    return VX_SUCCESS;
-  case VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS:
-    if (size != sizeof(vx_kernel_execution_parameters_t)) return VX_ERROR_INVALID_PARAMETERS;
-    std::memcpy(ptr, &n->execution_parameters, sizeof n->execution_parameters);
-    return VX_SUCCESS;
-  default:
-    return VX_ERROR_NOT_SUPPORTED;
+    case VX_NODE_STATUS:
+      if (size != sizeof(vx_status)) return VX_ERROR_INVALID_PARAMETERS;
+      *static_cast<vx_status*>(ptr) = n->status;
+      return VX_SUCCESS;
+    case VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS:
+      if (size != sizeof(vx_kernel_execution_parameters_t)) return VX_ERROR_INVALID_PARAMETERS;
+      std::memcpy(ptr, &n->execution_parameters, sizeof n->execution_parameters);
+      return VX_SUCCESS;
+    default: return VX_ERROR_NOT_SUPPORTED;
   }
 }
 
-vx_status vxSetNodeAttribute(vx_node node_handle, vx_enum attribute, const void *ptr,
-                             vx_size size) {
-  auto *n = find_as<node>(node_handle);
+vx_status vxSetNodeAttribute(vx_node node_handle, vx_enum attribute, const void* ptr, vx_size size) {
+  auto* n = find_as<node>(node_handle);
   if (n == nullptr) return VX_ERROR_INVALID_REFERENCE;
   if (ptr == nullptr) return VX_ERROR_INVALID_PARAMETERS;
   if (attribute != VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS) return VX_ERROR_NOT_SUPPORTED;
   if (size != sizeof(vx_kernel_execution_parameters_t)) {
-    log_to(n, VX_ERROR_INVALID_PARAMETERS,
-           "vxSetNodeAttribute: execution parameters of size %zu, expected %zu",
+    log_to(n, VX_ERROR_INVALID_PARAMETERS, "vxSetNodeAttribute: execution parameters of size %zu, expected %zu",
            static_cast<std::size_t>(size), sizeof(vx_kernel_execution_parameters_t));
     return VX_ERROR_INVALID_PARAMETERS;
   }
@@ -180,35 +169,30 @@ vx_status vxSetNodeAttribute(vx_node node_handle, vx_enum attribute, const void 
   return VX_SUCCESS;
 }
 
-vx_status vxReleaseNode(vx_node *node_handle) {
-  return release_handle(node_handle, VX_TYPE_NODE);
-}
+vx_status vxReleaseNode(vx_node* node_handle) { return release_handle(node_handle, VX_TYPE_NODE); }
 
-vx_status vxSetNodeUniform(vx_node node_handle, const vx_char *name, vx_size count, void *value) {
-  auto *n = find_as<node>(node_handle);
+vx_status vxSetNodeUniform(vx_node node_handle, const vx_char* name, vx_size count, void* value) {
+  auto* n = find_as<node>(node_handle);
   if (n == nullptr) return VX_ERROR_INVALID_REFERENCE;
-  if (name == nullptr || name[0] == '\0' || count == 0 || value == nullptr)
-    return VX_ERROR_INVALID_PARAMETERS;
+  if (name == nullptr || name[0] == '\0' || count == 0 || value == nullptr) return VX_ERROR_INVALID_PARAMETERS;
   return guarded([&] {
-    context &ctx = *n->owner;
+    context& ctx = *n->owner;
     rknnop_host_uniform_size_f size_of = nullptr;
-    void *user = nullptr;
+    void* user = nullptr;
     {
       std::lock_guard lock(ctx.mutex);
       size_of = ctx.uniform_size;
       user = ctx.shader_user;
     }
-    vx_size bytes = size_of != nullptr
-                        ? size_of(user, node_handle, n->kern->name.c_str(), name, count)
-                        : 0;
+    vx_size bytes = size_of != nullptr ? size_of(user, node_handle, n->kern->name.c_str(), name, count) : 0;
     if (bytes == 0) {
       if (count > SIZE_MAX / 4) return VX_ERROR_INVALID_PARAMETERS;
       bytes = count * 4;
     }
-    const auto *src = static_cast<const std::byte *>(value);
+    const auto* src = static_cast<const std::byte*>(value);
     uniform u{name, std::vector<std::byte>(src, src + bytes)};
     std::lock_guard lock(n->mutex);
-    for (uniform &existing : n->uniforms) {
+    for (uniform& existing : n->uniforms) {
       if (existing.name == u.name) {
         existing.bytes.swap(u.bytes);
         return VX_SUCCESS;
@@ -219,65 +203,62 @@ vx_status vxSetNodeUniform(vx_node node_handle, const vx_char *name, vx_size cou
   });
 }
 
-vx_status vxSetMetaFormatAttribute(vx_meta_format meta_handle, vx_enum attribute, const void *ptr,
-                                   vx_size size) {
-  auto *m = find_as<meta_format>(meta_handle);
+vx_status vxSetMetaFormatAttribute(vx_meta_format meta_handle, vx_enum attribute, const void* ptr, vx_size size) {
+  auto* m = find_as<meta_format>(meta_handle);
   if (m == nullptr) return VX_ERROR_INVALID_REFERENCE;
   if (ptr == nullptr) return VX_ERROR_INVALID_PARAMETERS;
   const bool khronos = m->owner->khronos_mode.load();
   const vx_size dim_size = khronos ? sizeof(vx_size) : sizeof(vx_uint32);
   switch (attribute) {
-  case VX_TENSOR_NUMBER_OF_DIMS: {
-    if (size != dim_size) return VX_ERROR_INVALID_PARAMETERS;
-    vx_size ndims = 0;
-    if (khronos) {
-      std::memcpy(&ndims, ptr, sizeof ndims);
-    } else {
-      vx_uint32 value = 0;
-      std::memcpy(&value, ptr, sizeof value);
-      ndims = value;
-    }
-    if (ndims == 0 || ndims > max_tensor_dims) return VX_ERROR_INVALID_DIMENSION;
-    m->num_dims = static_cast<vx_uint32>(ndims);
-    m->has_num_dims = true;
-    return VX_SUCCESS;
-  }
-  case VX_TENSOR_DIMS: {
-    if (size == 0 || size % dim_size != 0 || size / dim_size > max_tensor_dims)
-      return VX_ERROR_INVALID_PARAMETERS;
-    const auto count = static_cast<vx_uint32>(size / dim_size);
-    std::array<vx_uint32, max_tensor_dims> dims{};
-    for (vx_uint32 i = 0; i < count; ++i) {
+    case VX_TENSOR_NUMBER_OF_DIMS: {
+      if (size != dim_size) return VX_ERROR_INVALID_PARAMETERS;
+      vx_size ndims = 0;
       if (khronos) {
-        vx_size value = 0;
-        std::memcpy(&value, static_cast<const std::byte *>(ptr) + i * dim_size, sizeof value);
-        if (value > UINT32_MAX) return VX_ERROR_INVALID_DIMENSION;
-        dims[i] = static_cast<vx_uint32>(value);
+        std::memcpy(&ndims, ptr, sizeof ndims);
       } else {
-        std::memcpy(&dims[i], static_cast<const std::byte *>(ptr) + i * dim_size, sizeof dims[i]);
+        vx_uint32 value = 0;
+        std::memcpy(&value, ptr, sizeof value);
+        ndims = value;
       }
+      if (ndims == 0 || ndims > max_tensor_dims) return VX_ERROR_INVALID_DIMENSION;
+      m->num_dims = static_cast<vx_uint32>(ndims);
+      m->has_num_dims = true;
+      return VX_SUCCESS;
     }
-    m->dims = dims;
-    m->dims_count = count;
-    m->has_dims = true;
-    return VX_SUCCESS;
-  }
-  case VX_TENSOR_DATA_TYPE: {
-    if (size != sizeof(vx_enum)) return VX_ERROR_INVALID_PARAMETERS;
-    vx_enum type = 0;
-    std::memcpy(&type, ptr, sizeof type);
-    if (tensor_element_size(type) == 0) return VX_ERROR_INVALID_TYPE;
-    m->data_type = type;
-    m->has_data_type = true;
-    return VX_SUCCESS;
-  }
-  case VX_TENSOR_FIXED_POINT_POSITION:
-    if (size != sizeof(vx_int8)) return VX_ERROR_INVALID_PARAMETERS;
-    std::memcpy(&m->fixed_point_position, ptr, sizeof(vx_int8));
-    m->has_fixed_point_position = true;
-    return VX_SUCCESS;
-  default:
-    return VX_ERROR_NOT_SUPPORTED;
+    case VX_TENSOR_DIMS: {
+      if (size == 0 || size % dim_size != 0 || size / dim_size > max_tensor_dims) return VX_ERROR_INVALID_PARAMETERS;
+      const auto count = static_cast<vx_uint32>(size / dim_size);
+      std::array<vx_uint32, max_tensor_dims> dims{};
+      for (vx_uint32 i = 0; i < count; ++i) {
+        if (khronos) {
+          vx_size value = 0;
+          std::memcpy(&value, static_cast<const std::byte*>(ptr) + i * dim_size, sizeof value);
+          if (value > UINT32_MAX) return VX_ERROR_INVALID_DIMENSION;
+          dims[i] = static_cast<vx_uint32>(value);
+        } else {
+          std::memcpy(&dims[i], static_cast<const std::byte*>(ptr) + i * dim_size, sizeof dims[i]);
+        }
+      }
+      m->dims = dims;
+      m->dims_count = count;
+      m->has_dims = true;
+      return VX_SUCCESS;
+    }
+    case VX_TENSOR_DATA_TYPE: {
+      if (size != sizeof(vx_enum)) return VX_ERROR_INVALID_PARAMETERS;
+      vx_enum type = 0;
+      std::memcpy(&type, ptr, sizeof type);
+      if (tensor_element_size(type) == 0) return VX_ERROR_INVALID_TYPE;
+      m->data_type = type;
+      m->has_data_type = true;
+      return VX_SUCCESS;
+    }
+    case VX_TENSOR_FIXED_POINT_POSITION:
+      if (size != sizeof(vx_int8)) return VX_ERROR_INVALID_PARAMETERS;
+      std::memcpy(&m->fixed_point_position, ptr, sizeof(vx_int8));
+      m->has_fixed_point_position = true;
+      return VX_SUCCESS;
+    default: return VX_ERROR_NOT_SUPPORTED;
   }
 }
 

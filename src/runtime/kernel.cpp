@@ -10,9 +10,7 @@ using namespace rknnop::runtime;
 
 namespace {
 
-bool valid_direction(vx_enum dir) noexcept {
-  return dir == VX_INPUT || dir == VX_OUTPUT || dir == VX_BIDIRECTIONAL;
-}
+bool valid_direction(vx_enum dir) noexcept { return dir == VX_INPUT || dir == VX_OUTPUT || dir == VX_BIDIRECTIONAL; }
 
 bool valid_state(vx_enum state) noexcept {
   return state == VX_PARAMETER_STATE_REQUIRED || state == VX_PARAMETER_STATE_OPTIONAL;
@@ -21,13 +19,11 @@ bool valid_state(vx_enum state) noexcept {
 // Object types a node parameter can be, plus scalar value types (a scalar of exactly that type).
 bool valid_param_type(vx_enum type) noexcept {
   switch (type) {
-  case VX_TYPE_REFERENCE:
-  case VX_TYPE_SCALAR:
-  case VX_TYPE_ARRAY:
-  case VX_TYPE_TENSOR:
-    return true;
-  default:
-    return scalar_type_size(type) != 0;
+    case VX_TYPE_REFERENCE:
+    case VX_TYPE_SCALAR:
+    case VX_TYPE_ARRAY:
+    case VX_TYPE_TENSOR: return true;
+    default: return scalar_type_size(type) != 0;
   }
 }
 
@@ -35,20 +31,19 @@ bool valid_param_type(vx_enum type) noexcept {
 
 extern "C" {
 
-vx_kernel vxAddUserKernel(vx_context context_handle, const vx_char name[VX_MAX_KERNEL_NAME],
-                          vx_enum enumeration, vx_kernel_f func_ptr, vx_uint32 numParams,
-                          vx_kernel_validate_f validate, vx_kernel_initialize_f init,
-                          vx_kernel_deinitialize_f deinit) {
+vx_kernel vxAddUserKernel(vx_context context_handle, const vx_char name[VX_MAX_KERNEL_NAME], vx_enum enumeration,
+                          vx_kernel_f func_ptr, vx_uint32 numParams, vx_kernel_validate_f validate,
+                          vx_kernel_initialize_f init, vx_kernel_deinitialize_f deinit) {
   return guarded_value<vx_kernel>(nullptr, [&]() -> vx_kernel {
-    auto *ctx = find_as<context>(context_handle);
+    auto* ctx = find_as<context>(context_handle);
     if (ctx == nullptr) return nullptr;
     const std::size_t length = name == nullptr ? 0 : strnlen(name, VX_MAX_KERNEL_NAME);
     if (length == 0 || length == VX_MAX_KERNEL_NAME) {
-      log_to(ctx, VX_ERROR_INVALID_PARAMETERS,
-             "vxAddUserKernel: the name must be 1..%d characters", VX_MAX_KERNEL_NAME - 1);
+      log_to(ctx, VX_ERROR_INVALID_PARAMETERS, "vxAddUserKernel: the name must be 1..%d characters",
+             VX_MAX_KERNEL_NAME - 1);
       return nullptr;
     }
-    auto *k = make<kernel>(ctx);
+    auto* k = make<kernel>(ctx);
     k->name.assign(name, length);
     k->enumeration = enumeration;
     k->function = func_ptr;
@@ -59,8 +54,7 @@ vx_kernel vxAddUserKernel(vx_context context_handle, const vx_char name[VX_MAX_K
       k->params.assign(numParams, vx_param_description_t{});
       k->param_added.assign(numParams, false);
       if (!ctx->add_kernel(k)) {
-        log_to(ctx, VX_ERROR_INVALID_PARAMETERS, "vxAddUserKernel: a kernel named '%s' exists",
-               k->name.c_str());
+        log_to(ctx, VX_ERROR_INVALID_PARAMETERS, "vxAddUserKernel: a kernel named '%s' exists", k->name.c_str());
         release_external(k);
         return nullptr;
       }
@@ -72,13 +66,12 @@ vx_kernel vxAddUserKernel(vx_context context_handle, const vx_char name[VX_MAX_K
   });
 }
 
-vx_status vxAddParameterToKernel(vx_kernel kernel_handle, vx_uint32 index, vx_enum dir,
-                                 vx_enum data_type, vx_enum state) {
-  auto *k = find_as<kernel>(kernel_handle);
+vx_status vxAddParameterToKernel(vx_kernel kernel_handle, vx_uint32 index, vx_enum dir, vx_enum data_type,
+                                 vx_enum state) {
+  auto* k = find_as<kernel>(kernel_handle);
   if (k == nullptr) return VX_ERROR_INVALID_REFERENCE;
   if (k->finalized) {
-    log_to(k, VX_ERROR_NOT_SUPPORTED, "vxAddParameterToKernel: kernel '%s' is already finalized",
-           k->name.c_str());
+    log_to(k, VX_ERROR_NOT_SUPPORTED, "vxAddParameterToKernel: kernel '%s' is already finalized", k->name.c_str());
     return VX_ERROR_NOT_SUPPORTED;
   }
   if (index >= k->params.size() || !valid_direction(dir) || !valid_state(state)) {
@@ -89,8 +82,8 @@ vx_status vxAddParameterToKernel(vx_kernel kernel_handle, vx_uint32 index, vx_en
     return VX_ERROR_INVALID_PARAMETERS;
   }
   if (!valid_param_type(data_type)) {
-    log_to(k, VX_ERROR_INVALID_TYPE, "vxAddParameterToKernel: kernel '%s' parameter %u: type %#x",
-           k->name.c_str(), index, static_cast<unsigned>(data_type));
+    log_to(k, VX_ERROR_INVALID_TYPE, "vxAddParameterToKernel: kernel '%s' parameter %u: type %#x", k->name.c_str(),
+           index, static_cast<unsigned>(data_type));
     return VX_ERROR_INVALID_TYPE;
   }
   k->params[index] = vx_param_description_t{dir, data_type, state};
@@ -99,12 +92,12 @@ vx_status vxAddParameterToKernel(vx_kernel kernel_handle, vx_uint32 index, vx_en
 }
 
 vx_status vxFinalizeKernel(vx_kernel kernel_handle) {
-  auto *k = find_as<kernel>(kernel_handle);
+  auto* k = find_as<kernel>(kernel_handle);
   if (k == nullptr) return VX_ERROR_INVALID_REFERENCE;
   for (std::size_t i = 0; i < k->param_added.size(); ++i) {
     if (!k->param_added[i]) {
-      log_to(k, VX_ERROR_INVALID_PARAMETERS,
-             "vxFinalizeKernel: kernel '%s' parameter %zu was never added", k->name.c_str(), i);
+      log_to(k, VX_ERROR_INVALID_PARAMETERS, "vxFinalizeKernel: kernel '%s' parameter %zu was never added",
+             k->name.c_str(), i);
       return VX_ERROR_INVALID_PARAMETERS;
     }
   }
@@ -112,16 +105,16 @@ vx_status vxFinalizeKernel(vx_kernel kernel_handle) {
   return VX_SUCCESS;
 }
 
-vx_kernel vxGetKernelByName(vx_context context_handle, const vx_char *name) {
+vx_kernel vxGetKernelByName(vx_context context_handle, const vx_char* name) {
   return guarded_value<vx_kernel>(nullptr, [&]() -> vx_kernel {
-    auto *ctx = find_as<context>(context_handle);
+    auto* ctx = find_as<context>(context_handle);
     if (ctx == nullptr || name == nullptr) return nullptr;
     const std::string key(name, strnlen(name, VX_MAX_KERNEL_NAME));
     // Looked up and retained under the table's lock so a concurrent vxRemoveKernel cannot free it.
     std::lock_guard lock(ctx->mutex);
     auto it = ctx->kernels.find(key);
     if (it == ctx->kernels.end() || !it->second->finalized) return nullptr;
-    kernel *k = it->second;
+    kernel* k = it->second;
     k->external.fetch_add(1);
     hold(k);
     return to_handle<vx_kernel>(k);
@@ -129,7 +122,7 @@ vx_kernel vxGetKernelByName(vx_context context_handle, const vx_char *name) {
 }
 
 vx_status vxRemoveKernel(vx_kernel kernel_handle) {
-  auto *k = find_as<kernel>(kernel_handle);
+  auto* k = find_as<kernel>(kernel_handle);
   if (k == nullptr) return VX_ERROR_INVALID_REFERENCE;
   // Khronos: removes the kernel from the context and releases the caller's handle. Nodes that
   // use it keep it alive.
@@ -137,8 +130,6 @@ vx_status vxRemoveKernel(vx_kernel kernel_handle) {
   return release_external(k);
 }
 
-vx_status vxReleaseKernel(vx_kernel *kernel_handle) {
-  return release_handle(kernel_handle, VX_TYPE_KERNEL);
-}
+vx_status vxReleaseKernel(vx_kernel* kernel_handle) { return release_handle(kernel_handle, VX_TYPE_KERNEL); }
 
 }  // extern "C"

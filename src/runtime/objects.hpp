@@ -31,16 +31,16 @@ inline vx_size array_item_size(vx_enum item_type) noexcept {
   return detail::vx_type_size(item_type, detail::vx_use_array);
 }
 // "FLOAT16" ("unknown" for VX_TYPE_INVALID, "unsupported" for a type no tensor holds), for log messages.
-inline const char *type_name(vx_enum type) noexcept {
+inline const char* type_name(vx_enum type) noexcept {
   if (type == VX_TYPE_INVALID) return "unknown";
-  const detail::vx_type_info *row = detail::find_vx_type(type);
+  const detail::vx_type_info* row = detail::find_vx_type(type);
   return row != nullptr && row->is(detail::vx_use_tensor) ? row->short_name() : "unsupported";
 }
 // "[3, 64, 64, 1]", for the runtime's log messages.
-std::string dims_text(vx_uint32 ndims, const vx_uint32 *dims);
+std::string dims_text(vx_uint32 ndims, const vx_uint32* dims);
 
 struct aligned_free {
-  void operator()(std::byte *p) const noexcept;
+  void operator()(std::byte* p) const noexcept;
 };
 using byte_buffer = std::unique_ptr<std::byte[], aligned_free>;
 // Zeroed, 64-byte aligned (what an executor or SIMD code wants); throws std::bad_alloc.
@@ -49,7 +49,7 @@ byte_buffer allocate_bytes(vx_size bytes);
 class tensor final : public reference {
 public:
   static constexpr vx_enum object_type = VX_TYPE_TENSOR;
-  explicit tensor(context *ctx) : reference(VX_TYPE_TENSOR, ctx) {}
+  explicit tensor(context* ctx) : reference(VX_TYPE_TENSOR, ctx) {}
 
   // A virtual tensor created with rank 0 or with sizes of 0 ("to be inferred") has none yet.
   bool has_shape() const noexcept {
@@ -57,7 +57,7 @@ public:
   }
   bool allocated() const noexcept { return data != nullptr; }
   // Sets the shape, checking the byte size for overflow; does not allocate.
-  vx_status set_shape(vx_uint32 ndims, const vx_uint32 *sizes) noexcept;
+  vx_status set_shape(vx_uint32 ndims, const vx_uint32* sizes) noexcept;
   // No-op if allocated; needs a shape and a data type. VX_ERROR_NO_MEMORY when the memory is not
   // there (allocation_text() then says what was asked for).
   vx_status allocate() noexcept;
@@ -80,7 +80,7 @@ public:
 class scalar final : public reference {
 public:
   static constexpr vx_enum object_type = VX_TYPE_SCALAR;
-  scalar(context *ctx, vx_enum value_type) : reference(VX_TYPE_SCALAR, ctx), data_type(value_type) {}
+  scalar(context* ctx, vx_enum value_type) : reference(VX_TYPE_SCALAR, ctx), data_type(value_type) {}
 
   const vx_enum data_type;
   std::mutex mutex;
@@ -90,7 +90,7 @@ public:
 class array final : public reference {
 public:
   static constexpr vx_enum object_type = VX_TYPE_ARRAY;
-  array(context *ctx, vx_enum element_type, vx_size size, vx_size cap)
+  array(context* ctx, vx_enum element_type, vx_size size, vx_size cap)
       : reference(VX_TYPE_ARRAY, ctx), item_type(element_type), item_size(size), capacity(cap) {}
 
   const vx_enum item_type;
@@ -104,7 +104,7 @@ public:
 class kernel final : public reference {
 public:
   static constexpr vx_enum object_type = VX_TYPE_KERNEL;
-  explicit kernel(context *ctx) : reference(VX_TYPE_KERNEL, ctx) {}
+  explicit kernel(context* ctx) : reference(VX_TYPE_KERNEL, ctx) {}
 
   std::string name;
   vx_enum enumeration = 0;
@@ -128,16 +128,16 @@ class graph;
 class node final : public reference {
 public:
   static constexpr vx_enum object_type = VX_TYPE_NODE;
-  node(context *owner, graph *parent_graph, kernel *k);
+  node(context* owner, graph* parent_graph, kernel* k);
   void drop_holds() noexcept override;
 
-  graph *parent;  // not a hold (the graph holds its nodes); cleared when the graph goes away
-  kernel *const kern;
+  graph* parent;  // not a hold (the graph holds its nodes); cleared when the graph goes away
+  kernel* const kern;
   // Held; nullptr = not set. Stored as handles: kernels receive this array as vx_reference[].
   std::vector<vx_reference> params;
-  reference *param(std::size_t i) const noexcept { return from_handle(params[i]); }
+  reference* param(std::size_t i) const noexcept { return from_handle(params[i]); }
 
-  std::mutex mutex;  // guards the members below (set from initializers, read by executors)
+  std::mutex mutex;               // guards the members below (set from initializers, read by executors)
   vx_status status = VX_FAILURE;  // not run yet
   bool initialized = false;
   bool has_execution_parameters = false;
@@ -154,7 +154,7 @@ public:
 
 // Runs one callback step of `n`, recording its status and the log entries it added in n.steps.
 template <class Call>
-vx_status run_step(node &n, rknnop_host_step_e step, Call &&call) {
+vx_status run_step(node& n, rknnop_host_step_e step, Call&& call) {
   std::uint64_t first = 0;
   {
     std::lock_guard lock(n.owner->mutex);
@@ -170,25 +170,25 @@ vx_status run_step(node &n, rknnop_host_step_e step, Call &&call) {
 class graph final : public reference {
 public:
   static constexpr vx_enum object_type = VX_TYPE_GRAPH;
-  explicit graph(context *ctx) : reference(VX_TYPE_GRAPH, ctx) {}
+  explicit graph(context* ctx) : reference(VX_TYPE_GRAPH, ctx) {}
   void drop_holds() noexcept override;
 
   // Calls the deinitializer of every initialized node.
   void deinitialize_nodes() noexcept;
-  vx_status verify();  // with `mutex` held
+  vx_status verify();   // with `mutex` held
   vx_status process();  // with `mutex` held
 
   // Recursive: a kernel callback may create objects of, or query, its own graph.
   std::recursive_mutex mutex;
-  std::vector<node *> nodes;  // held, in creation order
-  std::vector<node *> order;  // execution order found by verify
+  std::vector<node*> nodes;  // held, in creation order
+  std::vector<node*> order;  // execution order found by verify
   bool verified = false;
 };
 
 class meta_format final : public reference {
 public:
   static constexpr vx_enum object_type = VX_TYPE_META_FORMAT;
-  explicit meta_format(context *ctx) : reference(VX_TYPE_META_FORMAT, ctx) {}
+  explicit meta_format(context* ctx) : reference(VX_TYPE_META_FORMAT, ctx) {}
 
   bool has_num_dims = false;
   bool has_dims = false;

@@ -16,24 +16,24 @@ namespace {
 
 struct registry {
   std::mutex mutex;
-  std::unordered_set<const void *> live;
+  std::unordered_set<const void*> live;
 };
 
 // Never destroyed: objects may be released from static destructors of the application.
-registry &the_registry() noexcept {
-  static registry *r = new registry;
+registry& the_registry() noexcept {
+  static registry* r = new registry;
   return *r;
 }
 
 std::atomic<std::uint64_t> next_id{1};
 
-void unregister(const reference *obj) noexcept {
-  registry &r = the_registry();
+void unregister(const reference* obj) noexcept {
+  registry& r = the_registry();
   std::lock_guard lock(r.mutex);
   r.live.erase(obj);
 }
 
-void destroy(reference *obj) noexcept {
+void destroy(reference* obj) noexcept {
   unregister(obj);
   if (obj->owner != nullptr) obj->owner->forget_child(obj);
   obj->drop_holds();
@@ -42,7 +42,7 @@ void destroy(reference *obj) noexcept {
 
 bool echo_log_to_stderr() noexcept {
   static const bool echo = [] {
-    const char *v = std::getenv("RKNNOP_VX_LOG");
+    const char* v = std::getenv("RKNNOP_VX_LOG");
     return v != nullptr && std::strcmp(v, "1") == 0;
   }();
   return echo;
@@ -50,28 +50,28 @@ bool echo_log_to_stderr() noexcept {
 
 }  // namespace
 
-reference::reference(vx_enum object_type, context *owner_context)
+reference::reference(vx_enum object_type, context* owner_context)
     : type(object_type), owner(owner_context), id(next_id.fetch_add(1)) {}
 
-bool is_live(const void *handle) noexcept {
+bool is_live(const void* handle) noexcept {
   if (handle == nullptr) return false;
-  registry &r = the_registry();
+  registry& r = the_registry();
   std::lock_guard lock(r.mutex);
   return r.live.count(handle) != 0;
 }
 
-reference *find(const void *handle, vx_enum type) noexcept {
+reference* find(const void* handle, vx_enum type) noexcept {
   if (!is_live(handle)) return nullptr;
   // Only dereferenced once known to be live: a stale or foreign pointer is never read.
-  reference *obj = from_handle(handle);
+  reference* obj = from_handle(handle);
   if (type != VX_TYPE_REFERENCE && obj->type != type) return nullptr;
   return obj;
 }
 
-void adopt(reference *obj) {
+void adopt(reference* obj) {
   try {
     {
-      registry &r = the_registry();
+      registry& r = the_registry();
       std::lock_guard lock(r.mutex);
       r.live.insert(obj);
     }
@@ -83,20 +83,20 @@ void adopt(reference *obj) {
   }
 }
 
-void hold(reference *obj) noexcept { obj->total.fetch_add(1, std::memory_order_relaxed); }
+void hold(reference* obj) noexcept { obj->total.fetch_add(1, std::memory_order_relaxed); }
 
-void unhold(reference *obj) noexcept {
+void unhold(reference* obj) noexcept {
   if (obj->total.fetch_sub(1, std::memory_order_acq_rel) == 1) destroy(obj);
 }
 
-vx_status release_external(reference *obj) noexcept {
+vx_status release_external(reference* obj) noexcept {
   std::uint32_t owned = obj->external.load();
   do {
     if (owned == 0) return VX_ERROR_INVALID_REFERENCE;
   } while (!obj->external.compare_exchange_weak(owned, owned - 1));
   if (obj->type == VX_TYPE_CONTEXT) {
     // Children hold no count on their context: the application's last release ends it.
-    if (owned == 1) static_cast<context *>(obj)->teardown();
+    if (owned == 1) static_cast<context*>(obj)->teardown();
     return VX_SUCCESS;
   }
   unhold(obj);
@@ -105,12 +105,12 @@ vx_status release_external(reference *obj) noexcept {
 
 context::context() : reference(VX_TYPE_CONTEXT, nullptr) {}
 
-void context::add_child(reference *child) {
+void context::add_child(reference* child) {
   std::lock_guard lock(mutex);
   children.insert(child);
 }
 
-void context::forget_child(reference *child) noexcept {
+void context::forget_child(reference* child) noexcept {
   std::lock_guard lock(mutex);
   if (!tearing_down) children.erase(child);
 }
@@ -118,32 +118,31 @@ void context::forget_child(reference *child) noexcept {
 void context::teardown() noexcept {
   unregister(this);
   // Deinitializers are the application's code and may still use the objects: run them first.
-  std::vector<graph *> graphs;
+  std::vector<graph*> graphs;
   try {
     std::lock_guard lock(mutex);
-    for (reference *child : children)
-      if (child->type == VX_TYPE_GRAPH) graphs.push_back(static_cast<graph *>(child));
+    for (reference* child : children)
+      if (child->type == VX_TYPE_GRAPH) graphs.push_back(static_cast<graph*>(child));
   } catch (...) {
     graphs.clear();  // out of memory: skip the deinitializers rather than leak everything
   }
-  for (graph *g : graphs) g->deinitialize_nodes();
+  for (graph* g : graphs) g->deinitialize_nodes();
 
-  std::unordered_set<reference *> doomed;
+  std::unordered_set<reference*> doomed;
   {
     std::lock_guard lock(mutex);
     tearing_down = true;
     doomed.swap(children);
-    for (auto &entry : kernels) doomed.insert(entry.second);
+    for (auto& entry : kernels) doomed.insert(entry.second);
     kernels.clear();
   }
-  for (reference *obj : doomed) unregister(obj);
-  for (reference *obj : doomed) delete obj;
+  for (reference* obj : doomed) unregister(obj);
+  for (reference* obj : doomed) delete obj;
   delete this;
 }
 
-void context::add_log(const reference *about, vx_status status, std::string message) noexcept {
-  if (echo_log_to_stderr())
-    std::fprintf(stderr, "[rknnop openvx] %d: %s\n", static_cast<int>(status), message.c_str());
+void context::add_log(const reference* about, vx_status status, std::string message) noexcept {
+  if (echo_log_to_stderr()) std::fprintf(stderr, "[rknnop openvx] %d: %s\n", static_cast<int>(status), message.c_str());
   try {
     std::lock_guard lock(mutex);
     if (log.size() == max_log_entries) log.pop_front();
@@ -168,20 +167,20 @@ std::string context::log_since(std::uint64_t first) {
   return text;
 }
 
-kernel *context::find_kernel(const std::string &name) {
+kernel* context::find_kernel(const std::string& name) {
   std::lock_guard lock(mutex);
   auto it = kernels.find(name);
   return it == kernels.end() ? nullptr : it->second;
 }
 
-bool context::add_kernel(kernel *k) {
+bool context::add_kernel(kernel* k) {
   std::lock_guard lock(mutex);
   if (!kernels.emplace(k->name, k).second) return false;
   hold(k);
   return true;
 }
 
-bool context::remove_kernel(kernel *k) noexcept {
+bool context::remove_kernel(kernel* k) noexcept {
   {
     std::lock_guard lock(mutex);
     auto it = kernels.find(k->name);
@@ -194,7 +193,7 @@ bool context::remove_kernel(kernel *k) noexcept {
 
 namespace {
 // Never throws, so va_start/va_end always pair up in the callers.
-std::string vformat(const char *format, std::va_list args) noexcept {
+std::string vformat(const char* format, std::va_list args) noexcept {
   if (format == nullptr) return {};
   try {
     std::va_list copy;
@@ -211,11 +210,10 @@ std::string vformat(const char *format, std::va_list args) noexcept {
 }
 }  // namespace
 
-void log_to(const reference *about, vx_status status, const char *format, ...) noexcept {
+void log_to(const reference* about, vx_status status, const char* format, ...) noexcept {
   if (about == nullptr) return;
-  context *ctx = about->type == VX_TYPE_CONTEXT
-                     ? const_cast<context *>(static_cast<const context *>(about))
-                     : about->owner;
+  context* ctx =
+      about->type == VX_TYPE_CONTEXT ? const_cast<context*>(static_cast<const context*>(about)) : about->owner;
   if (ctx == nullptr) return;
   std::va_list args;
   va_start(args, format);
@@ -224,9 +222,8 @@ void log_to(const reference *about, vx_status status, const char *format, ...) n
   ctx->add_log(about, status, std::move(text));
 }
 
-void add_log_entry_v(reference *about, vx_status status, const char *format,
-                     std::va_list args) noexcept {
-  context *ctx = context_of(about);
+void add_log_entry_v(reference* about, vx_status status, const char* format, std::va_list args) noexcept {
+  context* ctx = context_of(about);
   if (ctx == nullptr) return;
   ctx->add_log(about, status, vformat(format, args));
 }

@@ -12,17 +12,15 @@
 
 namespace rknnop::runtime {
 
-void aligned_free::operator()(std::byte *p) const noexcept {
-  ::operator delete[](p, std::align_val_t{64});
-}
+void aligned_free::operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
 
 byte_buffer allocate_bytes(vx_size bytes) {
-  auto *p = static_cast<std::byte *>(::operator new[](bytes == 0 ? 1 : bytes, std::align_val_t{64}));
+  auto* p = static_cast<std::byte*>(::operator new[](bytes == 0 ? 1 : bytes, std::align_val_t{64}));
   std::memset(p, 0, bytes);
   return byte_buffer(p);
 }
 
-vx_status tensor::set_shape(vx_uint32 ndims, const vx_uint32 *sizes) noexcept {
+vx_status tensor::set_shape(vx_uint32 ndims, const vx_uint32* sizes) noexcept {
   if (ndims == 0 || ndims > max_tensor_dims || sizes == nullptr) return VX_ERROR_INVALID_DIMENSION;
   // The byte size must fit vx_size (32 bits on armhf): checked before anything is multiplied.
   vx_size bytes = data_type == VX_TYPE_INVALID ? 1 : element_size();
@@ -32,8 +30,7 @@ vx_status tensor::set_shape(vx_uint32 ndims, const vx_uint32 *sizes) noexcept {
     bytes *= sizes[i];
   }
   // Keep room for the widest element type in case a virtual tensor learns its type later.
-  if (data_type == VX_TYPE_INVALID && bytes > std::numeric_limits<vx_size>::max() / 4)
-    return VX_ERROR_NO_MEMORY;
+  if (data_type == VX_TYPE_INVALID && bytes > std::numeric_limits<vx_size>::max() / 4) return VX_ERROR_NO_MEMORY;
   num_dims = ndims;
   dims = {};
   for (vx_uint32 i = 0; i < ndims; ++i) dims[i] = sizes[i];
@@ -52,7 +49,7 @@ vx_status tensor::allocate() noexcept {
   byte_size = dense_stride(num_dims);
   try {
     data = allocate_bytes(byte_size);
-  } catch (const std::bad_alloc &) {
+  } catch (const std::bad_alloc&) {
     return VX_ERROR_NO_MEMORY;
   }
   return VX_SUCCESS;
@@ -69,8 +66,8 @@ using namespace rknnop::runtime;
 
 namespace {
 
-tensor *create_tensor(context *ctx, vx_uint32 ndims, const vx_uint32 *sizes, vx_enum data_type,
-                      vx_int8 fixed_point_position, graph *virtual_of) {
+tensor* create_tensor(context* ctx, vx_uint32 ndims, const vx_uint32* sizes, vx_enum data_type,
+                      vx_int8 fixed_point_position, graph* virtual_of) {
   const bool is_virtual = virtual_of != nullptr;
   const bool known_type = !(is_virtual && data_type == VX_TYPE_INVALID);
   if (known_type && tensor_element_size(data_type) == 0) {
@@ -80,7 +77,7 @@ tensor *create_tensor(context *ctx, vx_uint32 ndims, const vx_uint32 *sizes, vx_
            static_cast<unsigned>(data_type));
     return nullptr;
   }
-  auto *t = make<tensor>(ctx);
+  auto* t = make<tensor>(ctx);
   t->data_type = data_type;
   t->fixed_point_position = fixed_point_position;
   t->is_virtual = is_virtual;
@@ -120,90 +117,82 @@ tensor *create_tensor(context *ctx, vx_uint32 ndims, const vx_uint32 *sizes, vx_
 
 extern "C" {
 
-vx_tensor vxCreateTensor(vx_context context_handle, vx_uint32 num_of_dims, const vx_uint32 *sizes,
-                         vx_enum data_format, vx_int8 fixed_point_position) {
+vx_tensor vxCreateTensor(vx_context context_handle, vx_uint32 num_of_dims, const vx_uint32* sizes, vx_enum data_format,
+                         vx_int8 fixed_point_position) {
   return guarded_value<vx_tensor>(nullptr, [&]() -> vx_tensor {
-    auto *ctx = find_as<context>(context_handle);
+    auto* ctx = find_as<context>(context_handle);
     if (ctx == nullptr) return nullptr;
-    return to_handle<vx_tensor>(
-        create_tensor(ctx, num_of_dims, sizes, data_format, fixed_point_position, nullptr));
+    return to_handle<vx_tensor>(create_tensor(ctx, num_of_dims, sizes, data_format, fixed_point_position, nullptr));
   });
 }
 
-vx_tensor vxCreateVirtualTensor(vx_graph graph_handle, vx_uint32 num_of_dims,
-                                const vx_uint32 *sizes, vx_enum data_format,
-                                vx_int8 fixed_point_position) {
+vx_tensor vxCreateVirtualTensor(vx_graph graph_handle, vx_uint32 num_of_dims, const vx_uint32* sizes,
+                                vx_enum data_format, vx_int8 fixed_point_position) {
   return guarded_value<vx_tensor>(nullptr, [&]() -> vx_tensor {
-    auto *g = find_as<graph>(graph_handle);
+    auto* g = find_as<graph>(graph_handle);
     if (g == nullptr) return nullptr;
-    return to_handle<vx_tensor>(
-        create_tensor(g->owner, num_of_dims, sizes, data_format, fixed_point_position, g));
+    return to_handle<vx_tensor>(create_tensor(g->owner, num_of_dims, sizes, data_format, fixed_point_position, g));
   });
 }
 
-vx_status vxQueryTensor(vx_tensor tensor_handle, vx_enum attribute, void *ptr, vx_size size) {
-  auto *t = find_as<tensor>(tensor_handle);
+vx_status vxQueryTensor(vx_tensor tensor_handle, vx_enum attribute, void* ptr, vx_size size) {
+  auto* t = find_as<tensor>(tensor_handle);
   if (t == nullptr) return VX_ERROR_INVALID_REFERENCE;
   if (ptr == nullptr) return VX_ERROR_INVALID_PARAMETERS;
   const bool khronos = t->owner->khronos_mode.load();
   switch (attribute) {
-  case VX_TENSOR_NUMBER_OF_DIMS:
-    if (khronos) {
-      if (size != sizeof(vx_size)) return VX_ERROR_INVALID_PARAMETERS;
-      *static_cast<vx_size *>(ptr) = t->num_dims;
-    } else {
-      if (size != sizeof(vx_uint32)) return VX_ERROR_INVALID_PARAMETERS;
-      *static_cast<vx_uint32 *>(ptr) = t->num_dims;
-    }
-    return VX_SUCCESS;
-  case VX_TENSOR_DIMS:
-    if (khronos) {
-      if (size < t->num_dims * sizeof(vx_size)) return VX_ERROR_INVALID_PARAMETERS;
-      auto *out = static_cast<vx_size *>(ptr);
-      for (vx_uint32 i = 0; i < t->num_dims; ++i) out[i] = t->dims[i];
-    } else {
-      // VSI: uint32 per dim, and the buffer may not exceed 6 of them.
-      if (size < t->num_dims * sizeof(vx_uint32) || size > max_tensor_dims * sizeof(vx_uint32))
-        return VX_ERROR_INVALID_PARAMETERS;
-      std::memcpy(ptr, t->dims.data(), t->num_dims * sizeof(vx_uint32));
-    }
-    return VX_SUCCESS;
-  case VX_TENSOR_DATA_TYPE:
-    if (size != sizeof(vx_enum)) return VX_ERROR_INVALID_PARAMETERS;
-    *static_cast<vx_enum *>(ptr) = t->data_type;
-    return VX_SUCCESS;
-  case VX_TENSOR_FIXED_POINT_POSITION:
-    if (size != sizeof(vx_int8)) return VX_ERROR_INVALID_PARAMETERS;
-    *static_cast<vx_int8 *>(ptr) = t->fixed_point_position;
-    return VX_SUCCESS;
-  default:
-    return VX_ERROR_NOT_SUPPORTED;
+    case VX_TENSOR_NUMBER_OF_DIMS:
+      if (khronos) {
+        if (size != sizeof(vx_size)) return VX_ERROR_INVALID_PARAMETERS;
+        *static_cast<vx_size*>(ptr) = t->num_dims;
+      } else {
+        if (size != sizeof(vx_uint32)) return VX_ERROR_INVALID_PARAMETERS;
+        *static_cast<vx_uint32*>(ptr) = t->num_dims;
+      }
+      return VX_SUCCESS;
+    case VX_TENSOR_DIMS:
+      if (khronos) {
+        if (size < t->num_dims * sizeof(vx_size)) return VX_ERROR_INVALID_PARAMETERS;
+        auto* out = static_cast<vx_size*>(ptr);
+        for (vx_uint32 i = 0; i < t->num_dims; ++i) out[i] = t->dims[i];
+      } else {
+        // VSI: uint32 per dim, and the buffer may not exceed 6 of them.
+        if (size < t->num_dims * sizeof(vx_uint32) || size > max_tensor_dims * sizeof(vx_uint32))
+          return VX_ERROR_INVALID_PARAMETERS;
+        std::memcpy(ptr, t->dims.data(), t->num_dims * sizeof(vx_uint32));
+      }
+      return VX_SUCCESS;
+    case VX_TENSOR_DATA_TYPE:
+      if (size != sizeof(vx_enum)) return VX_ERROR_INVALID_PARAMETERS;
+      *static_cast<vx_enum*>(ptr) = t->data_type;
+      return VX_SUCCESS;
+    case VX_TENSOR_FIXED_POINT_POSITION:
+      if (size != sizeof(vx_int8)) return VX_ERROR_INVALID_PARAMETERS;
+      *static_cast<vx_int8*>(ptr) = t->fixed_point_position;
+      return VX_SUCCESS;
+    default: return VX_ERROR_NOT_SUPPORTED;
   }
 }
 
 // Long by design: every argument check with its own log message, then the strided copy.
-vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims,
-                            const vx_size *view_start, const vx_size *view_end,
-                            const vx_size *user_stride, void *user_ptr, vx_enum usage,
+vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims, const vx_size* view_start,
+                            const vx_size* view_end, const vx_size* user_stride, void* user_ptr, vx_enum usage,
                             vx_enum user_memory_type) {
-  auto *t = find_as<tensor>(tensor_handle);
+  auto* t = find_as<tensor>(tensor_handle);
   if (t == nullptr) return VX_ERROR_INVALID_REFERENCE;
   if (!t->allocated()) {
-    log_to(t, VX_ERROR_NOT_ALLOCATED,
-           "vxCopyTensorPatch: the virtual tensor has no shape until its graph is verified");
+    log_to(t, VX_ERROR_NOT_ALLOCATED, "vxCopyTensorPatch: the virtual tensor has no shape until its graph is verified");
     return VX_ERROR_NOT_ALLOCATED;
   }
-  if (view_start == nullptr || view_end == nullptr || user_stride == nullptr ||
-      user_ptr == nullptr || !is_host_memory(user_memory_type) ||
-      (usage != VX_READ_ONLY && usage != VX_WRITE_ONLY)) {
+  if (view_start == nullptr || view_end == nullptr || user_stride == nullptr || user_ptr == nullptr ||
+      !is_host_memory(user_memory_type) || (usage != VX_READ_ONLY && usage != VX_WRITE_ONLY)) {
     log_to(t, VX_ERROR_INVALID_PARAMETERS,
-           "vxCopyTensorPatch: NULL argument, usage %#x or memory type %#x not supported",
-           static_cast<unsigned>(usage), static_cast<unsigned>(user_memory_type));
+           "vxCopyTensorPatch: NULL argument, usage %#x or memory type %#x not supported", static_cast<unsigned>(usage),
+           static_cast<unsigned>(user_memory_type));
     return VX_ERROR_INVALID_PARAMETERS;
   }
   if (number_of_dims != t->num_dims) {
-    log_to(t, VX_ERROR_INVALID_PARAMETERS,
-           "vxCopyTensorPatch: number_of_dims %zu differs from the tensor's rank %u",
+    log_to(t, VX_ERROR_INVALID_PARAMETERS, "vxCopyTensorPatch: number_of_dims %zu differs from the tensor's rank %u",
            static_cast<std::size_t>(number_of_dims), t->num_dims);
     return VX_ERROR_INVALID_PARAMETERS;
   }
@@ -213,10 +202,8 @@ vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims,
   std::array<vx_size, max_tensor_dims> tensor_stride{};
   for (vx_uint32 i = 0; i < ndims; ++i) {
     if (view_start[i] >= view_end[i] || view_end[i] > t->dims[i]) {
-      log_to(t, VX_ERROR_INVALID_PARAMETERS,
-             "vxCopyTensorPatch: view [%zu, %zu) of dim %u is outside [0, %u]",
-             static_cast<std::size_t>(view_start[i]), static_cast<std::size_t>(view_end[i]), i,
-             t->dims[i]);
+      log_to(t, VX_ERROR_INVALID_PARAMETERS, "vxCopyTensorPatch: view [%zu, %zu) of dim %u is outside [0, %u]",
+             static_cast<std::size_t>(view_start[i]), static_cast<std::size_t>(view_end[i]), i, t->dims[i]);
       return VX_ERROR_INVALID_PARAMETERS;
     }
     extent[i] = view_end[i] - view_start[i];
@@ -230,8 +217,8 @@ vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims,
   }
 
   const bool to_user = usage == VX_READ_ONLY;
-  auto *user = static_cast<std::byte *>(user_ptr);
-  std::byte *storage = t->data.get();
+  auto* user = static_cast<std::byte*>(user_ptr);
+  std::byte* storage = t->data.get();
   const bool rows_dense = extent[0] == 1 || user_stride[0] == element;
   // Walk every row (dims 1..n-1) of the view; each row is one memcpy when the user's is dense.
   std::array<vx_size, max_tensor_dims> index{};
@@ -243,13 +230,13 @@ vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims,
       user_offset += index[i] * user_stride[i];
     }
     if (rows_dense) {
-      std::byte *dst = to_user ? user + user_offset : storage + tensor_offset;
-      const std::byte *src = to_user ? storage + tensor_offset : user + user_offset;
+      std::byte* dst = to_user ? user + user_offset : storage + tensor_offset;
+      const std::byte* src = to_user ? storage + tensor_offset : user + user_offset;
       std::memmove(dst, src, extent[0] * element);
     } else {
       for (vx_size x = 0; x < extent[0]; ++x) {
-        std::byte *tensor_elem = storage + tensor_offset + x * element;
-        std::byte *user_elem = user + user_offset + x * user_stride[0];
+        std::byte* tensor_elem = storage + tensor_offset + x * element;
+        std::byte* user_elem = user + user_offset + x * user_stride[0];
         if (to_user)
           std::memcpy(user_elem, tensor_elem, element);
         else
@@ -264,8 +251,6 @@ vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims,
   return VX_SUCCESS;
 }
 
-vx_status vxReleaseTensor(vx_tensor *tensor_handle) {
-  return release_handle(tensor_handle, VX_TYPE_TENSOR);
-}
+vx_status vxReleaseTensor(vx_tensor* tensor_handle) { return release_handle(tensor_handle, VX_TYPE_TENSOR); }
 
 }  // extern "C"

@@ -35,7 +35,7 @@ std::string read_text(const std::filesystem::path& path, std::string& error) {
   return std::move(text).str();
 }
 
-} // namespace
+}  // namespace
 
 shader_source_provider shader_text(std::string text, std::string file_name) {
   return [text = std::move(text), file_name = std::move(file_name)](std::string_view) {
@@ -50,8 +50,8 @@ shader_source_provider shader_file(std::filesystem::path path) {
     std::string error;
     s.text = read_text(path, error);
     if (!error.empty()) {
-      s.error = "rknnop: kernel '" + std::string(kernel_name) + "': cannot read the shader '" + path.string() +
-                "': " + error;
+      s.error =
+          "rknnop: kernel '" + std::string(kernel_name) + "': cannot read the shader '" + path.string() + "': " + error;
     }
     return s;
   };
@@ -62,7 +62,7 @@ namespace {
 std::array<std::string, 2> shader_file_names(const std::string& kernel) {
   return {kernel + ".vx", "rknn_kernel_" + kernel + ".vx"};
 }
-} // namespace
+}  // namespace
 
 shader_source_provider shader_directory(std::filesystem::path directory) {
   return [directory = std::move(directory)](std::string_view kernel_name) {
@@ -75,7 +75,8 @@ shader_source_provider shader_directory(std::filesystem::path directory) {
       std::string error;
       s.text = read_text(path, error);
       s.file_name = candidate;
-      if (!error.empty()) s.error = "rknnop: kernel '" + name + "': cannot read the shader '" + path.string() + "': " + error;
+      if (!error.empty())
+        s.error = "rknnop: kernel '" + name + "': cannot read the shader '" + path.string() + "': " + error;
       return s;
     }
     s.error = "rknnop: kernel '" + name + "': no shader in '" + directory.string() + "' (looked for " + name +
@@ -105,7 +106,7 @@ shader_location find_op_shader(const std::filesystem::path& op, const std::files
 // ------------------------------------------------------------------------------------------------
 struct shader_bridge::impl {
   shader_source_provider provider;
-  std::mutex mutex; // the executor is not thread-safe; graphs may be processed from several threads
+  std::mutex mutex;  // the executor is not thread-safe; graphs may be processed from several threads
   executor exec;
   run_result last;
   std::atomic<std::uint64_t> nodes{0};
@@ -134,7 +135,7 @@ struct shader_bridge::impl {
       try {
         std::lock_guard lock(self->mutex);
         self->last = run_result{run_status::error, f.message};
-      } catch (...) { // NOLINT(bugprone-empty-catch): the node's log entry still says why
+      } catch (...) {  // NOLINT(bugprone-empty-catch): the node's log entry still says why
       }
     }
     if (f.status == VX_SUCCESS) {
@@ -162,8 +163,9 @@ struct shader_bridge::impl {
     }
     if (info->execution_parameters == nullptr) {
       return {VX_ERROR_INVALID_PARAMETERS,
-              where + "the VX initializer set no execution parameters (vxSetNodeAttribute("
-                      "VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS)), so the shader has no work size"};
+              where +
+                  "the VX initializer set no execution parameters (vxSetNodeAttribute("
+                  "VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS)), so the shader has no work size"};
     }
     const execution_parameters params = execution_parameters::from_vx(*info->execution_parameters);
 
@@ -175,7 +177,7 @@ struct shader_bridge::impl {
     std::vector<kernel_argument> args;
     std::vector<std::vector<std::int32_t>> array_items;
     std::vector<std::vector<std::byte>> staging;
-    std::vector<std::pair<vx_tensor, std::size_t>> outputs; // tensor, staging index
+    std::vector<std::pair<vx_tensor, std::size_t>> outputs;  // tensor, staging index
     args.reserve(num);
     array_items.reserve(num);
     staging.reserve(num);
@@ -242,7 +244,8 @@ struct shader_bridge::impl {
         if (s != VX_SUCCESS) return {s, param + "vxCopyScalar failed with " + std::to_string(s)};
         args.emplace_back(value);
       } else {
-        return {VX_ERROR_NOT_SUPPORTED, param + "the kernel table type " + vx_type_name(static_cast<vx_type>(p.data_type)) +
+        return {VX_ERROR_NOT_SUPPORTED, param + "the kernel table type " +
+                                            vx_type_name(static_cast<vx_type>(p.data_type)) +
                                             " cannot reach a VX shader (tensors, arrays and scalars can)"};
       }
     }
@@ -253,7 +256,7 @@ struct shader_bridge::impl {
     }
     for (const auto& [tensor, index] : outputs) {
       rknnop_host_tensor_buffer b{};
-      const vx_status s = rknnopHostGetTensorBuffer(tensor, VX_WRITE_ONLY, &b); // marks the tensor written
+      const vx_status s = rknnopHostGetTensorBuffer(tensor, VX_WRITE_ONLY, &b);  // marks the tensor written
       if (s != VX_SUCCESS || b.size_in_bytes != staging[index].size()) {
         return {s != VX_SUCCESS ? s : VX_FAILURE, where + "writing an output tensor back failed"};
       }
@@ -292,4 +295,4 @@ std::unique_ptr<shader_bridge> attach(void* context, shader_source_provider prov
   return bridge;
 }
 
-} // namespace rknnop::vxc
+}  // namespace rknnop::vxc

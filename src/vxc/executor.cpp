@@ -5,11 +5,11 @@
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
-#include <CL/cl.h> // the only file of rknnop::vxc that sees OpenCL
+#include <CL/cl.h>  // the only file of rknnop::vxc that sees OpenCL
 
-#include <algorithm> // std::any_of
+#include <algorithm>  // std::any_of
 #include <array>
-#include <map>       // program cache
+#include <map>  // program cache
 #include <sstream>
 #include <string>
 #include <utility>
@@ -18,8 +18,7 @@
 namespace rknnop::vxc {
 
 // ------------------------------------------------------------------------------------------------
-std::optional<std::string> validate_execution_parameters(const execution_parameters& p,
-                                                         std::string_view kernel_name) {
+std::optional<std::string> validate_execution_parameters(const execution_parameters& p, std::string_view kernel_name) {
   const std::string where = "rknnop: kernel '" + std::string(kernel_name) + "': execution parameters: ";
   if (p.work_dim < 1 || p.work_dim > 3) {
     return where + "workDim is " + std::to_string(p.work_dim) + ", expected 1, 2 or 3";
@@ -96,26 +95,26 @@ using buffer_handle = cl_handle<cl_mem, clReleaseMemObject>;
 
 std::string cl_error_name(cl_int e) {
   switch (e) {
-  case CL_SUCCESS: return "CL_SUCCESS";
-  case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
-  case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
-  case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
-  case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-  case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
-  case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
-  case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
-  case CL_INVALID_ARG_INDEX: return "CL_INVALID_ARG_INDEX";
-  case CL_INVALID_ARG_VALUE: return "CL_INVALID_ARG_VALUE";
-  case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
-  case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
-  case CL_INVALID_WORK_DIMENSION: return "CL_INVALID_WORK_DIMENSION";
-  case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
-  case CL_INVALID_WORK_ITEM_SIZE: return "CL_INVALID_WORK_ITEM_SIZE";
-  case CL_INVALID_GLOBAL_OFFSET: return "CL_INVALID_GLOBAL_OFFSET";
-  case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
-  case CL_INVALID_GLOBAL_WORK_SIZE: return "CL_INVALID_GLOBAL_WORK_SIZE";
-  case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-  default: return "OpenCL error " + std::to_string(e);
+    case CL_SUCCESS: return "CL_SUCCESS";
+    case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
+    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
+    case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
+    case CL_INVALID_ARG_INDEX: return "CL_INVALID_ARG_INDEX";
+    case CL_INVALID_ARG_VALUE: return "CL_INVALID_ARG_VALUE";
+    case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
+    case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
+    case CL_INVALID_WORK_DIMENSION: return "CL_INVALID_WORK_DIMENSION";
+    case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_INVALID_WORK_ITEM_SIZE: return "CL_INVALID_WORK_ITEM_SIZE";
+    case CL_INVALID_GLOBAL_OFFSET: return "CL_INVALID_GLOBAL_OFFSET";
+    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
+    case CL_INVALID_GLOBAL_WORK_SIZE: return "CL_INVALID_GLOBAL_WORK_SIZE";
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    default: return "OpenCL error " + std::to_string(e);
   }
 }
 
@@ -152,24 +151,24 @@ std::string tidy_build_log(const std::string& log) {
 
 const char* op_name(int op) {
   switch (op) {
-  case 1: return "VXC_ReadImage2DArray";
-  case 2: return "VXC_WriteImage2DArray";
-  case 3: return "VXC_ReadImage";
-  case 4: return "VXC_WriteImage";
-  case 5: return "read_imagef";
-  case 6: return "read_imagei";
-  case 7: return "read_imageui";
-  case 8: return "write_imagef";
-  case 9: return "write_imagei";
-  case 10: return "write_imageui";
-  default: return "an image access";
+    case 1: return "VXC_ReadImage2DArray";
+    case 2: return "VXC_WriteImage2DArray";
+    case 3: return "VXC_ReadImage";
+    case 4: return "VXC_WriteImage";
+    case 5: return "read_imagef";
+    case 6: return "read_imagei";
+    case 7: return "read_imageui";
+    case 8: return "write_imagef";
+    case 9: return "write_imagei";
+    case 10: return "write_imageui";
+    default: return "an image access";
   }
 }
 
 // The status block the prelude fills (see vxc_prelude.cl).
 constexpr std::size_t status_words = 8;
 
-} // namespace
+}  // namespace
 
 // ------------------------------------------------------------------------------------------------
 struct executor::impl {
@@ -223,7 +222,8 @@ struct executor::impl {
     const std::size_t length = source.size();
     program_handle program(clCreateProgramWithSource(context.get(), 1, &text, &length, &err));
     if (!program) {
-      message = "rknnop: kernel '" + std::string(kernel_name) + "': clCreateProgramWithSource failed: " + cl_error_name(err);
+      message =
+          "rknnop: kernel '" + std::string(kernel_name) + "': clCreateProgramWithSource failed: " + cl_error_name(err);
       return nullptr;
     }
     err = clBuildProgram(program.get(), 1, &device, "-cl-std=CL1.2", nullptr, nullptr);
@@ -251,7 +251,8 @@ executor& executor::operator=(executor&&) noexcept = default;
 bool executor::available() const noexcept { return impl_->available; }
 const std::string& executor::status() const noexcept { return impl_->status; }
 
-// Long by design: one linear pass (check arguments, build, bind, enqueue, read back), each step with its own diagnostic.
+// Long by design: one linear pass (check arguments, build, bind, enqueue, read back), each step with its own
+// diagnostic.
 run_result executor::run(std::string_view source, std::string_view file_name, std::string_view kernel_name,
                          const execution_parameters& params, std::span<const kernel_argument> args) {
   const auto fail = [](std::string message) { return run_result{run_status::error, std::move(message)}; };
@@ -273,8 +274,8 @@ run_result executor::run(std::string_view source, std::string_view file_name, st
     names += (names.empty() ? "" : ", ") + k.name;
   }
   if (tk == nullptr) {
-    return fail(where + "the shader '" + std::string(file_name) + "' has no such __kernel (kernels found: " +
-                (names.empty() ? std::string("none") : names) + ")");
+    return fail(where + "the shader '" + std::string(file_name) +
+                "' has no such __kernel (kernels found: " + (names.empty() ? std::string("none") : names) + ")");
   }
   if (tk->arguments.size() != args.size()) {
     return fail(where + "the shader declares " + std::to_string(tk->arguments.size()) + " argument(s), " +
@@ -288,7 +289,8 @@ run_result executor::run(std::string_view source, std::string_view file_name, st
     const translated_arg_kind kind = tk->kinds[a];
     if (kind == translated_arg_kind::image) {
       const auto* t = std::get_if<tensor_arg>(&args[a]);
-      if (t == nullptr) return fail(arg_where + "the shader declares '" + decl.declaration + "', which needs a tensor_arg");
+      if (t == nullptr)
+        return fail(arg_where + "the shader declares '" + decl.declaration + "', which needs a tensor_arg");
       const std::size_t esize = tensor_element_size(t->dtype);
       if (esize == 0) {
         return fail(arg_where + "tensor element type " + vx_type_name(t->dtype) +
@@ -308,7 +310,8 @@ run_result executor::run(std::string_view source, std::string_view file_name, st
       }
       if (t->data.size() != count * esize) {
         return fail(arg_where + "the host buffer has " + std::to_string(t->data.size()) + " bytes, the tensor needs " +
-                    std::to_string(count * esize) + " (" + std::to_string(count) + " x " + vx_type_name(t->dtype) + ")");
+                    std::to_string(count * esize) + " (" + std::to_string(count) + " x " + vx_type_name(t->dtype) +
+                    ")");
       }
     } else if (kind == translated_arg_kind::array) {
       if (!std::holds_alternative<array_arg>(args[a])) {
@@ -357,47 +360,47 @@ run_result executor::run(std::string_view source, std::string_view file_name, st
     return mem;
   };
 
-  std::vector<std::pair<std::size_t, cl_mem>> outputs; // argument index, buffer
+  std::vector<std::pair<std::size_t, cl_mem>> outputs;  // argument index, buffer
   for (std::size_t a = 0; a < args.size(); ++a) {
     const std::string arg_where = where + "argument " + std::to_string(a) + " ('" + tk->arguments[a].name + "'): ";
     cl_int e = CL_SUCCESS;
     switch (tk->kinds[a]) {
-    case translated_arg_kind::image: {
-      const auto& t = std::get<tensor_arg>(args[a]);
-      cl_mem mem = make_buffer(t.data.size(), t.data.data());
-      if (mem == nullptr) return fail(arg_where + "clCreateBuffer failed: " + cl_error_name(err));
-      std::array<cl_int, 8> shape{};
-      for (std::size_t d = 0; d < 3; ++d) shape[d] = d < t.dims.size() ? static_cast<cl_int>(t.dims[d]) : 1;
-      shape[3] = static_cast<cl_int>(tensor_element_size(t.dtype));
-      shape[4] = static_cast<cl_int>(t.dtype);
-      e = set_arg(sizeof mem, &mem);
-      if (e == CL_SUCCESS) e = set_arg(sizeof shape, shape.data());
-      if (tk->arguments[a].is_write_only() || tk->arguments[a].is_read_write()) outputs.emplace_back(a, mem);
-      break;
-    }
-    case translated_arg_kind::array: {
-      const auto& arr = std::get<array_arg>(args[a]);
-      cl_mem mem = make_buffer(arr.items.size_bytes(), arr.items.data());
-      if (mem == nullptr) return fail(arg_where + "clCreateBuffer failed: " + cl_error_name(err));
-      const auto size = static_cast<cl_uint>(arr.items.size());
-      e = set_arg(sizeof mem, &mem);
-      if (e == CL_SUCCESS) e = set_arg(sizeof size, &size);
-      break;
-    }
-    case translated_arg_kind::bool_scalar: {
-      const auto& s = std::get<scalar_arg>(args[a]);
-      cl_int value = 0;
-      std::memcpy(&value, s.bytes.data(), sizeof value);
-      value = value != 0 ? 1 : 0;
-      e = set_arg(sizeof value, &value);
-      break;
-    }
-    case translated_arg_kind::half_scalar:
-    case translated_arg_kind::scalar: {
-      const auto& s = std::get<scalar_arg>(args[a]);
-      e = set_arg(s.size, s.bytes.data());
-      break;
-    }
+      case translated_arg_kind::image: {
+        const auto& t = std::get<tensor_arg>(args[a]);
+        cl_mem mem = make_buffer(t.data.size(), t.data.data());
+        if (mem == nullptr) return fail(arg_where + "clCreateBuffer failed: " + cl_error_name(err));
+        std::array<cl_int, 8> shape{};
+        for (std::size_t d = 0; d < 3; ++d) shape[d] = d < t.dims.size() ? static_cast<cl_int>(t.dims[d]) : 1;
+        shape[3] = static_cast<cl_int>(tensor_element_size(t.dtype));
+        shape[4] = static_cast<cl_int>(t.dtype);
+        e = set_arg(sizeof mem, &mem);
+        if (e == CL_SUCCESS) e = set_arg(sizeof shape, shape.data());
+        if (tk->arguments[a].is_write_only() || tk->arguments[a].is_read_write()) outputs.emplace_back(a, mem);
+        break;
+      }
+      case translated_arg_kind::array: {
+        const auto& arr = std::get<array_arg>(args[a]);
+        cl_mem mem = make_buffer(arr.items.size_bytes(), arr.items.data());
+        if (mem == nullptr) return fail(arg_where + "clCreateBuffer failed: " + cl_error_name(err));
+        const auto size = static_cast<cl_uint>(arr.items.size());
+        e = set_arg(sizeof mem, &mem);
+        if (e == CL_SUCCESS) e = set_arg(sizeof size, &size);
+        break;
+      }
+      case translated_arg_kind::bool_scalar: {
+        const auto& s = std::get<scalar_arg>(args[a]);
+        cl_int value = 0;
+        std::memcpy(&value, s.bytes.data(), sizeof value);
+        value = value != 0 ? 1 : 0;
+        e = set_arg(sizeof value, &value);
+        break;
+      }
+      case translated_arg_kind::half_scalar:
+      case translated_arg_kind::scalar: {
+        const auto& s = std::get<scalar_arg>(args[a]);
+        e = set_arg(s.size, s.bytes.data());
+        break;
+      }
     }
     if (e != CL_SUCCESS) return fail(arg_where + "clSetKernelArg failed: " + cl_error_name(e));
   }
@@ -427,7 +430,8 @@ run_result executor::run(std::string_view source, std::string_view file_name, st
     }
     return fail(where + "clEnqueueNDRangeKernel failed: " + cl_error_name(err) + hint);
   }
-  err = clEnqueueReadBuffer(impl_->queue.get(), status_mem, CL_TRUE, 0, sizeof status, status.data(), 0, nullptr, nullptr);
+  err = clEnqueueReadBuffer(impl_->queue.get(), status_mem, CL_TRUE, 0, sizeof status, status.data(), 0, nullptr,
+                            nullptr);
   if (err != CL_SUCCESS) return fail(where + "running the kernel failed: " + cl_error_name(err));
 
   if (status[0] != 0) {
@@ -437,25 +441,27 @@ run_result executor::run(std::string_view source, std::string_view file_name, st
     std::string msg = std::string(file_name) + ":" + std::to_string(status[4]) + ": " + where + op_name(status[5]) +
                       " on argument " + std::to_string(arg) + " ('" + arg_name + "'): ";
     switch (code) {
-    case 1:
-      msg += "the register has " + std::to_string(status[2]) + "-byte lanes, the tensor's elements have " +
-             std::to_string(status[3]) + " bytes";
-      break;
-    case 2:
-      msg += "modifier bins start=" + std::to_string(status[2] >> 8) + " end=" + std::to_string(status[2] & 0xFF) +
-             " do not fit a register of " + std::to_string(status[3]) + " lanes";
-      break;
-    case 3: msg += "one access moves " + std::to_string(status[2]) + " bytes, at most 16 (128 bits) are allowed"; break;
-    case 4:
-      msg += "source bin " + std::to_string(status[2] >> 8) + " + " + std::to_string(status[2] & 0xFF) +
-             " lanes does not fit a register of " + std::to_string(status[3]) + " lanes";
-      break;
-    case 5:
-      msg += "tensor type " + vx_type_name(static_cast<vx_type>(status[2])) +
-             " cannot be accessed this way (read_imagef/write_imagef: FLOAT16, FLOAT32; read_imagei/write_imagei: "
-             "INT8, INT16, INT32; read_imageui/write_imageui: UINT8, UINT16, UINT32)";
-      break;
-    default: msg += "error code " + std::to_string(code); break;
+      case 1:
+        msg += "the register has " + std::to_string(status[2]) + "-byte lanes, the tensor's elements have " +
+               std::to_string(status[3]) + " bytes";
+        break;
+      case 2:
+        msg += "modifier bins start=" + std::to_string(status[2] >> 8) + " end=" + std::to_string(status[2] & 0xFF) +
+               " do not fit a register of " + std::to_string(status[3]) + " lanes";
+        break;
+      case 3:
+        msg += "one access moves " + std::to_string(status[2]) + " bytes, at most 16 (128 bits) are allowed";
+        break;
+      case 4:
+        msg += "source bin " + std::to_string(status[2] >> 8) + " + " + std::to_string(status[2] & 0xFF) +
+               " lanes does not fit a register of " + std::to_string(status[3]) + " lanes";
+        break;
+      case 5:
+        msg += "tensor type " + vx_type_name(static_cast<vx_type>(status[2])) +
+               " cannot be accessed this way (read_imagef/write_imagef: FLOAT16, FLOAT32; read_imagei/write_imagei: "
+               "INT8, INT16, INT32; read_imageui/write_imageui: UINT8, UINT16, UINT32)";
+        break;
+      default: msg += "error code " + std::to_string(code); break;
     }
     return fail(std::move(msg));
   }
@@ -470,4 +476,4 @@ run_result executor::run(std::string_view source, std::string_view file_name, st
   return run_result{run_status::ok, {}};
 }
 
-} // namespace rknnop::vxc
+}  // namespace rknnop::vxc

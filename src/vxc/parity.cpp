@@ -71,7 +71,8 @@ std::string check_case(const op_info& op, const parity_case& c) {
   for (std::size_t i = 0; i < c.inputs.size(); ++i) {
     const tensor_data& t = c.inputs[i];
     const std::size_t esize = element_size(t.dtype);
-    if (esize == 0) return "rknnop: input '" + sig.inputs[i] + "': tensor type " + vxc::vx_type_name(t.dtype) + " is not supported";
+    if (esize == 0)
+      return "rknnop: input '" + sig.inputs[i] + "': tensor type " + vxc::vx_type_name(t.dtype) + " is not supported";
     if (t.dims.empty() || t.dims.size() > 6) return "rknnop: input '" + sig.inputs[i] + "': rank must be 1..6";
     if (t.bytes.size() != t.element_count() * esize) {
       return "rknnop: input '" + sig.inputs[i] + "': " + std::to_string(t.bytes.size()) + " bytes for dims " +
@@ -86,8 +87,8 @@ std::string check_case(const op_info& op, const parity_case& c) {
     const vxc::op_param& want = sig.params[i];
     const param_data& got = c.params[i];
     if (got.name != want.name) {
-      return "rknnop: param " + std::to_string(i) + " of op '" + sig.name + "' is '" + want.name + "', the case gives '" +
-             got.name + "'";
+      return "rknnop: param " + std::to_string(i) + " of op '" + sig.name + "' is '" + want.name +
+             "', the case gives '" + got.name + "'";
     }
     const bool is_array = std::holds_alternative<std::vector<std::int32_t>>(got.value);
     if (is_array != (want.type == vx_type::array) ||
@@ -99,7 +100,7 @@ std::string check_case(const op_info& op, const parity_case& c) {
   return {};
 }
 
-} // namespace
+}  // namespace
 
 // ------------------------------------------------------------------------------------------------
 std::size_t element_size(vx_type dtype) noexcept { return vxc::tensor_element_size(dtype); }
@@ -120,15 +121,15 @@ tensor_data tensor_data::from_floats(std::vector<std::uint32_t> dims, vx_type dt
     std::byte* p = t.bytes.data() + i * esize;
     const float v = values[i];
     switch (dtype) {
-    case vx_type::float16: store(p, float16(v).bits()); break;
-    case vx_type::float32: store(p, v); break;
-    case vx_type::int8: store(p, saturate<std::int8_t>(v)); break;
-    case vx_type::uint8: store(p, saturate<std::uint8_t>(v)); break;
-    case vx_type::int16: store(p, saturate<std::int16_t>(v)); break;
-    case vx_type::uint16: store(p, saturate<std::uint16_t>(v)); break;
-    case vx_type::int32: store(p, saturate<std::int32_t>(v)); break;
-    case vx_type::uint32: store(p, saturate<std::uint32_t>(v)); break;
-    default: break;
+      case vx_type::float16: store(p, float16(v).bits()); break;
+      case vx_type::float32: store(p, v); break;
+      case vx_type::int8: store(p, saturate<std::int8_t>(v)); break;
+      case vx_type::uint8: store(p, saturate<std::uint8_t>(v)); break;
+      case vx_type::int16: store(p, saturate<std::int16_t>(v)); break;
+      case vx_type::uint16: store(p, saturate<std::uint16_t>(v)); break;
+      case vx_type::int32: store(p, saturate<std::int32_t>(v)); break;
+      case vx_type::uint32: store(p, saturate<std::uint32_t>(v)); break;
+      default: break;
     }
   }
   return t;
@@ -141,15 +142,15 @@ std::vector<float> tensor_data::to_floats() const {
   for (std::size_t i = 0; i < out.size(); ++i) {
     const std::byte* p = bytes.data() + i * esize;
     switch (dtype) {
-    case vx_type::float16: out[i] = static_cast<float>(float16::from_bits(load<std::uint16_t>(p))); break;
-    case vx_type::float32: out[i] = load<float>(p); break;
-    case vx_type::int8: out[i] = load<std::int8_t>(p); break;
-    case vx_type::uint8: out[i] = load<std::uint8_t>(p); break;
-    case vx_type::int16: out[i] = load<std::int16_t>(p); break;
-    case vx_type::uint16: out[i] = load<std::uint16_t>(p); break;
-    case vx_type::int32: out[i] = static_cast<float>(load<std::int32_t>(p)); break;
-    case vx_type::uint32: out[i] = static_cast<float>(load<std::uint32_t>(p)); break;
-    default: break;
+      case vx_type::float16: out[i] = static_cast<float>(float16::from_bits(load<std::uint16_t>(p))); break;
+      case vx_type::float32: out[i] = load<float>(p); break;
+      case vx_type::int8: out[i] = load<std::int8_t>(p); break;
+      case vx_type::uint8: out[i] = load<std::uint8_t>(p); break;
+      case vx_type::int16: out[i] = load<std::int16_t>(p); break;
+      case vx_type::uint16: out[i] = load<std::uint16_t>(p); break;
+      case vx_type::int32: out[i] = static_cast<float>(load<std::int32_t>(p)); break;
+      case vx_type::uint32: out[i] = static_cast<float>(load<std::uint32_t>(p)); break;
+      default: break;
     }
   }
   return out;
@@ -171,20 +172,20 @@ tensor_data random_tensor(std::vector<std::uint32_t> dims, vx_type dtype, std::m
 
 vxc::scalar_arg param_data::make_scalar(vx_type type, double value) {
   switch (type) {
-  case vx_type::bool_: return vxc::scalar_arg::of(type, static_cast<std::int32_t>(value != 0.0 ? 1 : 0));
-  case vx_type::char_:
-  case vx_type::int8: return vxc::scalar_arg::of(type, static_cast<std::int8_t>(value));
-  case vx_type::uint8: return vxc::scalar_arg::of(type, static_cast<std::uint8_t>(value));
-  case vx_type::int16: return vxc::scalar_arg::of(type, static_cast<std::int16_t>(value));
-  case vx_type::uint16: return vxc::scalar_arg::of(type, static_cast<std::uint16_t>(value));
-  case vx_type::int32: return vxc::scalar_arg::of(type, static_cast<std::int32_t>(value));
-  case vx_type::uint32: return vxc::scalar_arg::of(type, static_cast<std::uint32_t>(value));
-  case vx_type::int64: return vxc::scalar_arg::of(type, static_cast<std::int64_t>(value));
-  case vx_type::uint64: return vxc::scalar_arg::of(type, static_cast<std::uint64_t>(value));
-  case vx_type::float16: return vxc::scalar_arg::of(type, float16(static_cast<float>(value)).bits());
-  case vx_type::float32: return vxc::scalar_arg::of(type, static_cast<float>(value));
-  case vx_type::float64: return vxc::scalar_arg::of(type, value);
-  default: return vxc::scalar_arg{type, {}, 0};
+    case vx_type::bool_: return vxc::scalar_arg::of(type, static_cast<std::int32_t>(value != 0.0 ? 1 : 0));
+    case vx_type::char_:
+    case vx_type::int8: return vxc::scalar_arg::of(type, static_cast<std::int8_t>(value));
+    case vx_type::uint8: return vxc::scalar_arg::of(type, static_cast<std::uint8_t>(value));
+    case vx_type::int16: return vxc::scalar_arg::of(type, static_cast<std::int16_t>(value));
+    case vx_type::uint16: return vxc::scalar_arg::of(type, static_cast<std::uint16_t>(value));
+    case vx_type::int32: return vxc::scalar_arg::of(type, static_cast<std::int32_t>(value));
+    case vx_type::uint32: return vxc::scalar_arg::of(type, static_cast<std::uint32_t>(value));
+    case vx_type::int64: return vxc::scalar_arg::of(type, static_cast<std::int64_t>(value));
+    case vx_type::uint64: return vxc::scalar_arg::of(type, static_cast<std::uint64_t>(value));
+    case vx_type::float16: return vxc::scalar_arg::of(type, float16(static_cast<float>(value)).bits());
+    case vx_type::float32: return vxc::scalar_arg::of(type, static_cast<float>(value));
+    case vx_type::float64: return vxc::scalar_arg::of(type, value);
+    default: return vxc::scalar_arg{type, {}, 0};
   }
 }
 
@@ -198,30 +199,30 @@ std::string param_data::to_string() const {
   const std::byte* p = s.bytes.data();
   std::string v;
   switch (s.type) {
-  case vx_type::bool_:
-  case vx_type::int32: v = std::to_string(load<std::int32_t>(p)); break;
-  case vx_type::char_:
-  case vx_type::int8: v = std::to_string(load<std::int8_t>(p)); break;
-  case vx_type::uint8: v = std::to_string(load<std::uint8_t>(p)); break;
-  case vx_type::int16: v = std::to_string(load<std::int16_t>(p)); break;
-  case vx_type::uint16: v = std::to_string(load<std::uint16_t>(p)); break;
-  case vx_type::uint32: v = std::to_string(load<std::uint32_t>(p)); break;
-  case vx_type::int64: v = std::to_string(load<std::int64_t>(p)); break;
-  case vx_type::uint64: v = std::to_string(load<std::uint64_t>(p)); break;
-  case vx_type::float16: v = number(static_cast<float>(float16::from_bits(load<std::uint16_t>(p)))); break;
-  case vx_type::float32: v = number(load<float>(p)); break;
-  case vx_type::float64: v = number(load<double>(p)); break;
-  default: v = "?"; break;
+    case vx_type::bool_:
+    case vx_type::int32: v = std::to_string(load<std::int32_t>(p)); break;
+    case vx_type::char_:
+    case vx_type::int8: v = std::to_string(load<std::int8_t>(p)); break;
+    case vx_type::uint8: v = std::to_string(load<std::uint8_t>(p)); break;
+    case vx_type::int16: v = std::to_string(load<std::int16_t>(p)); break;
+    case vx_type::uint16: v = std::to_string(load<std::uint16_t>(p)); break;
+    case vx_type::uint32: v = std::to_string(load<std::uint32_t>(p)); break;
+    case vx_type::int64: v = std::to_string(load<std::int64_t>(p)); break;
+    case vx_type::uint64: v = std::to_string(load<std::uint64_t>(p)); break;
+    case vx_type::float16: v = number(static_cast<float>(float16::from_bits(load<std::uint16_t>(p)))); break;
+    case vx_type::float32: v = number(load<float>(p)); break;
+    case vx_type::float64: v = number(load<double>(p)); break;
+    default: v = "?"; break;
   }
   return name + "=" + v;
 }
 
 std::string_view outcome_name(outcome o) noexcept {
   switch (o) {
-  case outcome::pass: return "PASS";
-  case outcome::fail: return "FAIL";
-  case outcome::no_opencl: return "NO-OPENCL";
-  case outcome::error: return "ERROR";
+    case outcome::pass: return "PASS";
+    case outcome::fail: return "FAIL";
+    case outcome::no_opencl: return "NO-OPENCL";
+    case outcome::error: return "ERROR";
   }
   return "?";
 }
@@ -264,7 +265,7 @@ host::param_value engine_param(const param_data& p) {
   return v;
 }
 
-} // namespace
+}  // namespace
 
 kernel_run run_kernel(const vx_kernel_description_t& d, const op_info& op, const parity_case& c,
                       vxc::shader_bridge* bridge) {
@@ -351,8 +352,10 @@ void compare_outputs(const op_info& op, const std::vector<tensor_data>& cpu, con
     for (std::size_t i = 0; i < a.size(); ++i) {
       const double x = a[i], y = b[i];
       double diff = 0.0;
-      if (std::isnan(x) || std::isnan(y)) diff = std::isnan(x) && std::isnan(y) ? 0.0 : HUGE_VAL;
-      else if (x != y) diff = std::fabs(x - y); // equal infinities: 0, not NaN
+      if (std::isnan(x) || std::isnan(y))
+        diff = std::isnan(x) && std::isnan(y) ? 0.0 : HUGE_VAL;
+      else if (x != y)
+        diff = std::fabs(x - y);  // equal infinities: 0, not NaN
       const double limit = op.tol.abs + op.tol.rel * (std::isfinite(x) ? std::fabs(x) : 0.0);
       const double rel = diff / std::max(std::isfinite(x) ? std::fabs(x) : 1.0, op.tol.abs);
       d.max_abs = std::max(d.max_abs, diff);
@@ -432,4 +435,4 @@ case_report checker::run(const parity_case& c) {
   return report;
 }
 
-} // namespace rknnop::parity
+}  // namespace rknnop::parity

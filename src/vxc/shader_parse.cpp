@@ -1,33 +1,29 @@
 // SPDX-License-Identifier: MIT
 #include "shader_parse.hpp"
 
-#include <algorithm> // std::find
-#include <array>     // keyword tables
-#include <cctype>    // character classes
+#include <algorithm>  // std::find
+#include <array>      // keyword tables
+#include <cctype>     // character classes
 #include <string>
 
 namespace rknnop::vxc::detail {
 namespace {
 
-bool ident_start(char c) noexcept {
-  return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-bool ident_char(char c) noexcept {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
+bool ident_start(char c) noexcept { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool ident_char(char c) noexcept { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 diagnostic make_error(std::string_view file, std::uint32_t line, std::string message) {
   return diagnostic{std::string(file), line, "rknnop: " + std::move(message)};
 }
 
 constexpr std::array<std::string_view, 17> address_and_cv_qualifiers{
-    "const",   "__global", "global",  "__constant", "constant", "__local",  "local",  "__private", "private",
-    "restrict", "__restrict", "volatile", "__read_only", "read_only", "__write_only", "write_only", "__read_write"};
+    "const",       "__global",  "global",       "__constant", "constant",    "__local",
+    "local",       "__private", "private",      "restrict",   "__restrict",  "volatile",
+    "__read_only", "read_only", "__write_only", "write_only", "__read_write"};
 
 bool is_qualifier(std::string_view word) noexcept {
-  return word == "read_write" ||
-         std::find(address_and_cv_qualifiers.begin(), address_and_cv_qualifiers.end(), word) !=
-             address_and_cv_qualifiers.end();
+  return word == "read_write" || std::find(address_and_cv_qualifiers.begin(), address_and_cv_qualifiers.end(), word) !=
+                                     address_and_cv_qualifiers.end();
 }
 
 // "unsigned int" -> "uint", "signed char" -> "char", single words unchanged.
@@ -49,7 +45,7 @@ std::string normalise_type(const std::vector<std::string_view>& words) {
     if (base == "char" || base == "short" || base == "long") return "u" + base;
     return "unsigned " + base;
   }
-  if (base.empty() && !words.empty()) return "int"; // bare "signed"
+  if (base.empty() && !words.empty()) return "int";  // bare "signed"
   return base;
 }
 
@@ -63,7 +59,7 @@ std::string join_declaration(const std::vector<token>& tokens, std::size_t first
   return out;
 }
 
-} // namespace
+}  // namespace
 
 bool is_access_qualifier(std::string_view word) noexcept {
   return word == "__read_only" || word == "read_only" || word == "__write_only" || word == "write_only" ||
@@ -80,7 +76,7 @@ lexed_source lex(std::string_view src, std::string_view file) {
   lexed_source out;
   std::uint32_t line = 1;
   std::size_t i = 0;
-  bool line_start = true; // only whitespace since the last newline
+  bool line_start = true;  // only whitespace since the last newline
   const std::size_t n = src.size();
   while (i < n) {
     const char c = src[i];
@@ -95,7 +91,7 @@ lexed_source lex(std::string_view src, std::string_view file) {
       continue;
     }
     if (c == '\\' && i + 1 < n && (src[i + 1] == '\n' || (src[i + 1] == '\r' && i + 2 < n && src[i + 2] == '\n'))) {
-      i += src[i + 1] == '\n' ? 2 : 3; // line continuation outside a directive
+      i += src[i + 1] == '\n' ? 2 : 3;  // line continuation outside a directive
       ++line;
       continue;
     }
@@ -148,8 +144,8 @@ lexed_source lex(std::string_view src, std::string_view file) {
         const char d = src[i];
         if (ident_char(d) || d == '.') {
           ++i;
-        } else if ((d == '+' || d == '-') && (src[i - 1] == 'e' || src[i - 1] == 'E' || src[i - 1] == 'p' ||
-                                              src[i - 1] == 'P')) {
+        } else if ((d == '+' || d == '-') &&
+                   (src[i - 1] == 'e' || src[i - 1] == 'E' || src[i - 1] == 'p' || src[i - 1] == 'P')) {
           ++i;
         } else {
           break;
@@ -174,12 +170,11 @@ lexed_source lex(std::string_view src, std::string_view file) {
         ++i;
       }
       if (!closed) {
-        out.errors.push_back(make_error(file, begin_line,
-                                        std::string("unterminated ") + (c == '"' ? "string" : "character") +
-                                            " literal"));
+        out.errors.push_back(make_error(
+            file, begin_line, std::string("unterminated ") + (c == '"' ? "string" : "character") + " literal"));
       }
-      out.tokens.push_back({c == '"' ? token_kind::string : token_kind::character, src.substr(begin, i - begin),
-                            begin, begin_line});
+      out.tokens.push_back(
+          {c == '"' ? token_kind::string : token_kind::character, src.substr(begin, i - begin), begin, begin_line});
       continue;
     }
     static constexpr std::string_view punctuation = "{}[]()<>;:,.?!~+-*/%&|^=";
@@ -204,7 +199,7 @@ struct parser {
   [[nodiscard]] bool is(std::size_t i, std::string_view text) const {
     return i < toks.size() && toks[i].kind != token_kind::directive && toks[i].text == text;
   }
-  [[nodiscard]] std::size_t next(std::size_t i) const { // skip directives
+  [[nodiscard]] std::size_t next(std::size_t i) const {  // skip directives
     while (i < toks.size() && toks[i].kind == token_kind::directive) ++i;
     return i;
   }
@@ -260,18 +255,18 @@ struct parser {
       } else if (t.text == "*") {
         arg.pointer = true;
       } else if (t.text == "[" || t.text == "]" || t.kind == token_kind::number) {
-        arg.pointer = true; // array parameters decay to pointers
+        arg.pointer = true;  // array parameters decay to pointers
       } else {
-        errors.push_back(make_error(file, t.line, "kernel '" + site.kernel.name + "': argument " +
-                                                      std::to_string(index) + " ('" + arg.declaration +
-                                                      "'): unexpected " + describe(i)));
+        errors.push_back(make_error(file, t.line,
+                                    "kernel '" + site.kernel.name + "': argument " + std::to_string(index) + " ('" +
+                                        arg.declaration + "'): unexpected " + describe(i)));
         return;
       }
     }
     if (type_words.size() < 2) {
-      errors.push_back(make_error(file, arg.line, "kernel '" + site.kernel.name + "': argument " +
-                                                      std::to_string(index) + " ('" + arg.declaration +
-                                                      "') needs a type and a name"));
+      errors.push_back(make_error(file, arg.line,
+                                  "kernel '" + site.kernel.name + "': argument " + std::to_string(index) + " ('" +
+                                      arg.declaration + "') needs a type and a name"));
       return;
     }
     arg.name = std::string(toks[name_at].text);
@@ -286,15 +281,15 @@ struct parser {
     i = skip_attributes(i + 1);
     if (i == std::string_view::npos) return kw + 1;
     if (!is(i, "void")) {
-      errors.push_back(make_error(file, line_of(i), "expected 'void' after '" + std::string(toks[kw].text) +
-                                                        "', found " + describe(i)));
+      errors.push_back(make_error(file, line_of(i),
+                                  "expected 'void' after '" + std::string(toks[kw].text) + "', found " + describe(i)));
       return kw + 1;
     }
     i = skip_attributes(i + 1);
     if (i == std::string_view::npos) return kw + 1;
     if (i >= toks.size() || toks[i].kind != token_kind::identifier) {
-      errors.push_back(make_error(file, line_of(i), "expected the kernel name after '__kernel void', found " +
-                                                        describe(i)));
+      errors.push_back(
+          make_error(file, line_of(i), "expected the kernel name after '__kernel void', found " + describe(i)));
       return kw + 1;
     }
     kernel_site site;
@@ -303,8 +298,8 @@ struct parser {
     site.name_token = i;
     i = next(i + 1);
     if (!is(i, "(")) {
-      errors.push_back(make_error(file, line_of(i), "kernel '" + site.kernel.name +
-                                                        "': expected '(' after the name, found " + describe(i)));
+      errors.push_back(make_error(
+          file, line_of(i), "kernel '" + site.kernel.name + "': expected '(' after the name, found " + describe(i)));
       return kw + 1;
     }
     site.params_open = i;
@@ -341,19 +336,19 @@ struct parser {
     for (std::size_t a = 0; a < site.argument_tokens.size(); ++a) {
       const auto [f, l] = site.argument_tokens[a];
       if (f == l) {
-        errors.push_back(make_error(file, line_of(f), "kernel '" + site.kernel.name + "': argument " +
-                                                          std::to_string(a) + " is empty"));
+        errors.push_back(make_error(file, line_of(f),
+                                    "kernel '" + site.kernel.name + "': argument " + std::to_string(a) + " is empty"));
         continue;
       }
       parse_argument(site, f, l, a);
     }
     const std::size_t after = skip_attributes(close + 1);
     if (after == std::string_view::npos) return close + 1;
-    if (is(after, ";")) return after + 1; // a prototype
+    if (is(after, ";")) return after + 1;  // a prototype
     if (!is(after, "{")) {
-      errors.push_back(make_error(file, line_of(after), "kernel '" + site.kernel.name +
-                                                            "': expected '{' after the argument list, found " +
-                                                            describe(after)));
+      errors.push_back(make_error(
+          file, line_of(after),
+          "kernel '" + site.kernel.name + "': expected '{' after the argument list, found " + describe(after)));
       return after;
     }
     site.body_open = after;
@@ -379,21 +374,21 @@ struct parser {
           return;
         }
         if (stack.back().c != want) {
-          errors.push_back(make_error(file, t.line, std::string("'") + c + "' closes '" + stack.back().c +
-                                                        "' opened at line " + std::to_string(stack.back().line)));
+          errors.push_back(make_error(file, t.line,
+                                      std::string("'") + c + "' closes '" + stack.back().c + "' opened at line " +
+                                          std::to_string(stack.back().line)));
           return;
         }
         stack.pop_back();
       }
     }
     if (!stack.empty()) {
-      errors.push_back(make_error(file, stack.back().line,
-                                  std::string("'") + stack.back().c + "' is never closed"));
+      errors.push_back(make_error(file, stack.back().line, std::string("'") + stack.back().c + "' is never closed"));
     }
   }
 };
 
-} // namespace
+}  // namespace
 
 parsed_source parse(std::string_view source, std::string_view file_name) {
   parsed_source out;
@@ -412,22 +407,20 @@ parsed_source parse(std::string_view source, std::string_view file_name) {
   return out;
 }
 
-} // namespace rknnop::vxc::detail
+}  // namespace rknnop::vxc::detail
 
 namespace rknnop::vxc {
 
 bool shader_argument::is_image() const { return detail::is_image_type(type) && !pointer; }
 
 bool shader_argument::is_write_only() const {
-  return is_image() && std::any_of(qualifiers.begin(), qualifiers.end(), [](const std::string& q) {
-           return q == "__write_only" || q == "write_only";
-         });
+  return is_image() && std::any_of(qualifiers.begin(), qualifiers.end(),
+                                   [](const std::string& q) { return q == "__write_only" || q == "write_only"; });
 }
 
 bool shader_argument::is_read_write() const {
-  return is_image() && std::any_of(qualifiers.begin(), qualifiers.end(), [](const std::string& q) {
-           return q == "__read_write" || q == "read_write";
-         });
+  return is_image() && std::any_of(qualifiers.begin(), qualifiers.end(),
+                                   [](const std::string& q) { return q == "__read_write" || q == "read_write"; });
 }
 
 parsed_shader parse_shader(std::string_view source, std::string_view file_name) {
@@ -438,4 +431,4 @@ parsed_shader parse_shader(std::string_view source, std::string_view file_name) 
   return out;
 }
 
-} // namespace rknnop::vxc
+}  // namespace rknnop::vxc

@@ -6,8 +6,8 @@
 
 #include <rknnop/vxc/vxc.hpp>
 
-#include <cstddef>     // std::size_t
-#include <cstdint>     // line numbers
+#include <cstddef>  // std::size_t
+#include <cstdint>  // line numbers
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +18,7 @@ enum class token_kind { identifier, number, string, character, punct, directive 
 
 struct token {
   token_kind kind = token_kind::punct;
-  std::string_view text; // view into the source
+  std::string_view text;  // view into the source
   std::size_t offset = 0;
   std::uint32_t line = 0;
 };
@@ -32,17 +32,17 @@ struct lexed_source {
 
 struct kernel_site {
   shader_kernel kernel;
-  std::size_t name_token = 0;   // token index of the kernel name
-  std::size_t params_open = 0;  // token index of '('
-  std::size_t params_close = 0; // token index of ')'
-  std::size_t body_open = 0;    // token index of '{'
-  std::vector<std::pair<std::size_t, std::size_t>> argument_tokens; // [first, last) per argument
+  std::size_t name_token = 0;                                        // token index of the kernel name
+  std::size_t params_open = 0;                                       // token index of '('
+  std::size_t params_close = 0;                                      // token index of ')'
+  std::size_t body_open = 0;                                         // token index of '{'
+  std::vector<std::pair<std::size_t, std::size_t>> argument_tokens;  // [first, last) per argument
 };
 
 struct parsed_source {
   lexed_source lexed;
   std::vector<kernel_site> kernels;
-  std::vector<diagnostic> errors; // lexer errors included
+  std::vector<diagnostic> errors;  // lexer errors included
 };
 
 [[nodiscard]] parsed_source parse(std::string_view source, std::string_view file_name);
@@ -50,4 +50,4 @@ struct parsed_source {
 [[nodiscard]] bool is_access_qualifier(std::string_view word) noexcept;
 [[nodiscard]] bool is_image_type(std::string_view type) noexcept;
 
-} // namespace rknnop::vxc::detail
+}  // namespace rknnop::vxc::detail

@@ -4,10 +4,10 @@
 
 #include "shader_parse.hpp"
 
-#include <algorithm> // std::find, std::transform
-#include <cctype>    // std::tolower
-#include <cstdio>    // std::snprintf
-#include <fstream>   // check_signature_file
+#include <algorithm>  // std::find, std::transform
+#include <cctype>     // std::tolower
+#include <cstdio>     // std::snprintf
+#include <fstream>    // check_signature_file
 #include <sstream>
 #include <utility>
 
@@ -64,31 +64,32 @@ std::vector<expected_entry> table_of(const op_signature& sig) {
 
 std::string expectation(const expected_entry& e) {
   switch (e.kind) {
-  case expected_kind::input_tensor: return "an input tensor (__read_only image2d_array_t)";
-  case expected_kind::output_tensor: return "an output tensor (__write_only image2d_array_t)";
-  case expected_kind::array: return "a VX_TYPE_ARRAY (vx_array_int)";
-  case expected_kind::scalar: break;
+    case expected_kind::input_tensor: return "an input tensor (__read_only image2d_array_t)";
+    case expected_kind::output_tensor: return "an output tensor (__write_only image2d_array_t)";
+    case expected_kind::array: return "a VX_TYPE_ARRAY (vx_array_int)";
+    case expected_kind::scalar: break;
   }
   const auto types = opencl_scalar_types(e.type);
-  return "a " + vx_type_name(e.type) + " scalar (" + (types.empty() ? std::string("no OpenCL type") : std::string(types.front())) + ")";
+  return "a " + vx_type_name(e.type) + " scalar (" +
+         (types.empty() ? std::string("no OpenCL type") : std::string(types.front())) + ")";
 }
 
 bool matches(const expected_entry& e, const shader_argument& a) {
   switch (e.kind) {
-  case expected_kind::input_tensor:
-    return a.type == "image2d_array_t" && !a.pointer && !a.is_write_only() && !a.is_read_write();
-  case expected_kind::output_tensor: return a.type == "image2d_array_t" && !a.pointer && a.is_write_only();
-  case expected_kind::array: return a.type == "vx_array_int" && !a.pointer;
-  case expected_kind::scalar: {
-    if (a.pointer) return false;
-    const auto types = opencl_scalar_types(e.type);
-    return std::find(types.begin(), types.end(), std::string_view(a.type)) != types.end();
-  }
+    case expected_kind::input_tensor:
+      return a.type == "image2d_array_t" && !a.pointer && !a.is_write_only() && !a.is_read_write();
+    case expected_kind::output_tensor: return a.type == "image2d_array_t" && !a.pointer && a.is_write_only();
+    case expected_kind::array: return a.type == "vx_array_int" && !a.pointer;
+    case expected_kind::scalar: {
+      if (a.pointer) return false;
+      const auto types = opencl_scalar_types(e.type);
+      return std::find(types.begin(), types.end(), std::string_view(a.type)) != types.end();
+    }
   }
   return false;
 }
 
-} // namespace
+}  // namespace
 
 std::string vx_type_name(vx_type type) {
   if (const vx_type_info* row = find_row(type)) return row->name;
@@ -154,14 +155,15 @@ std::vector<diagnostic> check_signature(const op_signature& sig, std::string_vie
     found = &site.kernel;
   }
   if (found == nullptr) {
-    if (!out.empty()) return out; // the syntax errors explain why the kernel was not found
+    if (!out.empty()) return out;  // the syntax errors explain why the kernel was not found
     std::vector<std::string> names;
     bool case_differs = false;
     for (const auto& site : parsed.kernels) {
       names.push_back(site.kernel.name);
       if (lower(site.kernel.name) == lower(wanted)) case_differs = true;
     }
-    std::string msg = "rknnop: " + op + "the shader has no '__kernel void " + wanted + "(...)' (the VX descriptor name); ";
+    std::string msg =
+        "rknnop: " + op + "the shader has no '__kernel void " + wanted + "(...)' (the VX descriptor name); ";
     msg += names.empty() ? std::string("no __kernel found") : "kernels found: " + quoted_list(names);
     if (case_differs) msg += " (kernel names are case-sensitive)";
     out.push_back({file, 0, std::move(msg)});
@@ -172,9 +174,9 @@ std::vector<diagnostic> check_signature(const op_signature& sig, std::string_vie
   const auto& args = found->arguments;
   if (args.size() != table.size()) {
     out.push_back({file, found->line,
-                   "rknnop: " + op + "kernel '" + wanted + "' declares " + std::to_string(args.size()) +
-                       " argument" + (args.size() == 1 ? "" : "s") + ", the parameter table has " +
-                       std::to_string(table.size()) + " (" + table_summary(sig) + ")"});
+                   "rknnop: " + op + "kernel '" + wanted + "' declares " + std::to_string(args.size()) + " argument" +
+                       (args.size() == 1 ? "" : "s") + ", the parameter table has " + std::to_string(table.size()) +
+                       " (" + table_summary(sig) + ")"});
   }
   const std::size_t common = std::min(args.size(), table.size());
   for (std::size_t i = 0; i < common; ++i) {
@@ -192,8 +194,9 @@ std::vector<diagnostic> check_signature_file(const op_signature& sig, const std:
   const std::string file = vx_file.string();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(vx_file, ec)) {
-    return {{file, 0, "rknnop: op '" + sig.name + "': cannot read the shader '" + file + "': " +
-                          (std::filesystem::exists(vx_file, ec) ? "not a regular file" : "no such file")}};
+    return {{file, 0,
+             "rknnop: op '" + sig.name + "': cannot read the shader '" + file +
+                 "': " + (std::filesystem::exists(vx_file, ec) ? "not a regular file" : "no such file")}};
   }
   std::ifstream in(vx_file, std::ios::binary);
   std::ostringstream text;
@@ -204,4 +207,4 @@ std::vector<diagnostic> check_signature_file(const op_signature& sig, const std:
   return check_signature(sig, text.str(), file, kernel_name);
 }
 
-} // namespace rknnop::vxc
+}  // namespace rknnop::vxc

@@ -35,10 +35,9 @@ struct arch_info {
   int bits;
 };
 
-const std::map<std::string, arch_info, std::less<>> arches{
-    {"x86_64", {host::elf_machine::x86_64, 64}},
-    {"aarch64", {host::elf_machine::aarch64, 64}},
-    {"armhf", {host::elf_machine::arm, 32}}};
+const std::map<std::string, arch_info, std::less<>> arches{{"x86_64", {host::elf_machine::x86_64, 64}},
+                                                           {"aarch64", {host::elf_machine::aarch64, 64}},
+                                                           {"armhf", {host::elf_machine::arm, 32}}};
 
 std::string shell_quote(const std::filesystem::path& p) {
   std::string out = "'";

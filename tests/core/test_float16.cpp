@@ -65,9 +65,25 @@ std::uint16_t reference_round(float f) {
 
 TEST(Float16, RoundsToNearestEvenLikeTheReference) {
   std::mt19937 rng(42);
-  std::vector<float> samples = {0.f, -0.f, 1.f, 65504.f, 65519.f, 65520.f, 1e-8f, 2.98023224e-8f, 2.98023239e-8f,
-                                5.96046448e-8f, 6.1035156e-5f, 6.09755516e-5f, 1.00048828125f, 1.0009765625f,
-                                1.00146484375f, -2.5f, 3.14159f, 1e6f, -1e6f};
+  std::vector<float> samples = {0.f,
+                                -0.f,
+                                1.f,
+                                65504.f,
+                                65519.f,
+                                65520.f,
+                                1e-8f,
+                                2.98023224e-8f,
+                                2.98023239e-8f,
+                                5.96046448e-8f,
+                                6.1035156e-5f,
+                                6.09755516e-5f,
+                                1.00048828125f,
+                                1.0009765625f,
+                                1.00146484375f,
+                                -2.5f,
+                                3.14159f,
+                                1e6f,
+                                -1e6f};
   std::uniform_real_distribution<float> exponent(-26.f, 17.f);
   for (int i = 0; i < 300; ++i) samples.push_back((i % 2 ? -1.f : 1.f) * std::exp2(exponent(rng)));
   for (float f : samples) EXPECT_EQ(float16(f).bits(), reference_round(f)) << f;

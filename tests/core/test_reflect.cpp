@@ -53,7 +53,8 @@ TEST(Reflect, FallbackAgreesWithPfrGetName) {
     EXPECT_EQ(ours, pfr);
   });
 #else
-  GTEST_SKIP() << "the installed Boost.PFR (" << "Boost " << BOOST_VERSION / 100000 << "." << BOOST_VERSION / 100 % 1000
+  GTEST_SKIP() << "the installed Boost.PFR ("
+               << "Boost " << BOOST_VERSION / 100000 << "." << BOOST_VERSION / 100 % 1000
                << ") has no get_name (Boost >= 1.84); only rknnop's fallback is available here";
 #endif
 }

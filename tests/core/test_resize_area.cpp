@@ -101,7 +101,8 @@ TEST(Static, FingerprintFollowsTheName) {
   const char* name = vx_kernel_ResizeArea_list.entries[0]->name;
   const std::string tail(name + std::strlen(name) + 1);
   char expected[32];
-  std::snprintf(expected, sizeof expected, "rknnop-schema:%016llx", static_cast<unsigned long long>(model::fingerprint));
+  std::snprintf(expected, sizeof expected, "rknnop-schema:%016llx",
+                static_cast<unsigned long long>(model::fingerprint));
   EXPECT_EQ(tail, expected);
 }
 
@@ -139,7 +140,7 @@ image run(const image& in, int out_h, int out_w, bool align) {
 // TensorFlow's own expected values (image_ops_test.py, ResizeImages tests, method AREA).
 TEST(ResizeAreaKernel, TensorFlowUpscaleAlignCornersFalse) {
   const image in{{64, 32, 32, 64, 50, 100}, 1, 3, 2, 1};
-  const std::vector<float> expected = {64, 64, 32, 32, 64, 64, 32, 32, 32, 32, 64,  64,
+  const std::vector<float> expected = {64, 64, 32, 32, 64, 64, 32,  32,  32, 32, 64,  64,
                                        32, 32, 64, 64, 50, 50, 100, 100, 50, 50, 100, 100};
   const image out = run(in, 6, 4, false);
   ASSERT_EQ(out.data.size(), expected.size());
@@ -155,8 +156,12 @@ TEST(ResizeAreaKernel, TensorFlowUpscaleAlignCornersTrue) {
 }
 
 TEST(ResizeAreaKernel, TensorFlowDownscale) {
-  const image in{{127, 127, 64, 64, 127, 127, 64, 64, 64, 64, 127, 127, 64, 64, 127, 127,
-                  50, 50, 100, 100, 50, 50, 100, 100}, 1, 6, 4, 1};
+  const image in{
+      {127, 127, 64, 64, 127, 127, 64, 64, 64, 64, 127, 127, 64, 64, 127, 127, 50, 50, 100, 100, 50, 50, 100, 100},
+      1,
+      6,
+      4,
+      1};
   const std::vector<float> expected = {127, 64, 64, 127, 50, 100};
   const image out = run(in, 3, 2, false);
   ASSERT_EQ(out.data.size(), expected.size());
@@ -266,11 +271,17 @@ namespace {
 
 using rknnop::test::harness;
 template <class T>
-vx_reference ref(T* object) { return reinterpret_cast<vx_reference>(object); }
+vx_reference ref(T* object) {
+  return reinterpret_cast<vx_reference>(object);
+}
 
 TEST(ResizeAreaRuntime, Float16TensorsGiveTheFloatKernelsResultRounded) {
-  const image in{{127, 127, 64, 64, 127, 127, 64, 64, 64, 64, 127, 127, 64, 64, 127, 127,
-                  50, 50, 100, 100, 50, 50, 100, 100}, 1, 6, 4, 1};
+  const image in{
+      {127, 127, 64, 64, 127, 127, 64, 64, 64, 64, 127, 127, 64, 64, 127, 127, 50, 50, 100, 100, 50, 50, 100, 100},
+      1,
+      6,
+      4,
+      1};
   harness h(vx_kernel_ResizeArea_list.entries[0]);
   const vx_bool align = vx_false_e;
   vx_tensor x = h.tensor({1, 4, 6, 1}, VX_TYPE_FLOAT16, rknnop::test::to_half(in.data));
@@ -328,19 +339,52 @@ void expect_resize_error(const resize_case& c) {
 }
 
 TEST(ResizeAreaRuntime, ErrorsNameTheOpTheFieldExpectedAndActual) {
-  expect_resize_error({{3, 8, 8, 1}, VX_TYPE_INT8, {4, 4}, VX_TYPE_BOOL, {}, VX_ERROR_INVALID_TYPE,
-                       "rknnop: ResizeArea: input 'images': expected dtype VX_TYPE_FLOAT32 or VX_TYPE_FLOAT16, got VX_TYPE_INT8"});
-  expect_resize_error({{3, 8, 8, 1, 2}, VX_TYPE_FLOAT16, {4, 4}, VX_TYPE_BOOL, {}, VX_ERROR_INVALID_DIMENSION,
-                       "rknnop: ResizeArea: input 'images': expected rank 4 (NHWC; a lower rank is taken as batch 1), got "
-                       "rank 5 with dims [3,8,8,1,2]"});
-  expect_resize_error({{3, 8, 8, 1}, VX_TYPE_FLOAT16, {4, 4, 4}, VX_TYPE_BOOL, {}, VX_ERROR_INVALID_PARAMETERS,
+  expect_resize_error(
+      {{3, 8, 8, 1},
+       VX_TYPE_INT8,
+       {4, 4},
+       VX_TYPE_BOOL,
+       {},
+       VX_ERROR_INVALID_TYPE,
+       "rknnop: ResizeArea: input 'images': expected dtype VX_TYPE_FLOAT32 or VX_TYPE_FLOAT16, got VX_TYPE_INT8"});
+  expect_resize_error(
+      {{3, 8, 8, 1, 2},
+       VX_TYPE_FLOAT16,
+       {4, 4},
+       VX_TYPE_BOOL,
+       {},
+       VX_ERROR_INVALID_DIMENSION,
+       "rknnop: ResizeArea: input 'images': expected rank 4 (NHWC; a lower rank is taken as batch 1), got "
+       "rank 5 with dims [3,8,8,1,2]"});
+  expect_resize_error({{3, 8, 8, 1},
+                       VX_TYPE_FLOAT16,
+                       {4, 4, 4},
+                       VX_TYPE_BOOL,
+                       {},
+                       VX_ERROR_INVALID_PARAMETERS,
                        "rknnop: ResizeArea: param 'size': expected exactly 2 items, got 3"});
-  expect_resize_error({{3, 8, 8, 1}, VX_TYPE_FLOAT16, {4, 4}, VX_TYPE_INT32, {}, VX_ERROR_INVALID_TYPE,
+  expect_resize_error({{3, 8, 8, 1},
+                       VX_TYPE_FLOAT16,
+                       {4, 4},
+                       VX_TYPE_INT32,
+                       {},
+                       VX_ERROR_INVALID_TYPE,
                        "rknnop: ResizeArea: param 'align_corners': expected a VX_TYPE_BOOL scalar, got VX_TYPE_INT32"});
-  expect_resize_error({{3, 8, 8, 1}, VX_TYPE_FLOAT16, {0, 4}, VX_TYPE_BOOL, {}, VX_FAILURE,
+  expect_resize_error({{3, 8, 8, 1},
+                       VX_TYPE_FLOAT16,
+                       {0, 4},
+                       VX_TYPE_BOOL,
+                       {},
+                       VX_FAILURE,
                        "rknnop: ResizeArea: shape inference (infer) failed: size must be > 0, got [0, 4]"});
-  expect_resize_error({{3, 8, 8, 1}, VX_TYPE_FLOAT16, {4, 4}, VX_TYPE_BOOL, {3, 5, 4, 1}, VX_ERROR_INVALID_DIMENSION,
-                       "rknnop: ResizeArea: output 'output': shape inference gives dims [3,4,4,1], the output tensor has [3,5,4,1]"});
+  expect_resize_error(
+      {{3, 8, 8, 1},
+       VX_TYPE_FLOAT16,
+       {4, 4},
+       VX_TYPE_BOOL,
+       {3, 5, 4, 1},
+       VX_ERROR_INVALID_DIMENSION,
+       "rknnop: ResizeArea: output 'output': shape inference gives dims [3,4,4,1], the output tensor has [3,5,4,1]"});
 }
 
 }  // namespace

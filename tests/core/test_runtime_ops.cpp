@@ -18,17 +18,35 @@ using rknnop::test::harness;
 // Writes every scalar param, converted to float, into its 13-element output.
 struct ScalarZoo {
   static constexpr std::string_view name = "ScalarZoo";
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
-  struct params {
-    char c; std::int8_t i8; std::uint8_t u8; std::int16_t i16; std::uint16_t u16; std::int32_t i32;
-    std::uint32_t u32; std::int64_t i64; std::uint64_t u64; rknnop::float16 h; float f; double d; bool b;
+  struct inputs {
+    rknnop::tensor<float> x;
   };
-  static constexpr auto infer = [](const inputs&, outputs& out, const params&) { out.y.set_dims({13}); return rknnop::ok; };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
+  struct params {
+    char c;
+    std::int8_t i8;
+    std::uint8_t u8;
+    std::int16_t i16;
+    std::uint16_t u16;
+    std::int32_t i32;
+    std::uint32_t u32;
+    std::int64_t i64;
+    std::uint64_t u64;
+    rknnop::float16 h;
+    float f;
+    double d;
+    bool b;
+  };
+  static constexpr auto infer = [](const inputs&, outputs& out, const params&) {
+    out.y.set_dims({13});
+    return rknnop::ok;
+  };
   static constexpr auto cpu = [](const inputs&, outputs& out, const params& p) {
-    const double v[] = {double(p.c), double(p.i8), double(p.u8), double(p.i16), double(p.u16), double(p.i32),
-                        double(p.u32), double(p.i64), double(p.u64), double(static_cast<float>(p.h)), double(p.f), p.d,
-                        p.b ? 1.0 : 0.0};
+    const double v[] = {double(p.c),   double(p.i8),  double(p.u8),   double(p.i16), double(p.u16),
+                        double(p.i32), double(p.u32), double(p.i64),  double(p.u64), double(static_cast<float>(p.h)),
+                        double(p.f),   p.d,           p.b ? 1.0 : 0.0};
     for (std::size_t i = 0; i < 13; ++i) out.y[i] = static_cast<float>(v[i]);
     return rknnop::ok;
   };
@@ -38,10 +56,20 @@ RKNNOP_EXPORT_OP(ScalarZoo);
 // Exact and bounded int32 arrays: writes [count of bounded, exact..., bounded...].
 struct ArrayForms {
   static constexpr std::string_view name = "ArrayForms";
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
-  struct params { std::array<std::int32_t, 3> exact; rknnop::int_array<5> bounded; };
-  static constexpr auto infer = [](const inputs&, outputs& out, const params&) { out.y.set_dims({9}); return rknnop::ok; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
+  struct params {
+    std::array<std::int32_t, 3> exact;
+    rknnop::int_array<5> bounded;
+  };
+  static constexpr auto infer = [](const inputs&, outputs& out, const params&) {
+    out.y.set_dims({9});
+    return rknnop::ok;
+  };
   static constexpr auto cpu = [](const inputs&, outputs& out, const params& p) {
     for (std::size_t i = 0; i < 9; ++i) out.y[i] = -1.f;
     out.y[0] = float(p.bounded.size());
@@ -55,9 +83,14 @@ RKNNOP_EXPORT_OP(ArrayForms);
 // Any dtype in, the same dtype out, through a float kernel: checks every boundary conversion.
 struct DtypeEcho {
   static constexpr std::string_view name = "DtypeEcho";
-  using any = rknnop::tensor<float, rknnop::float16, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t>;
-  struct inputs { any x; };
-  struct outputs { any y; };
+  using any =
+      rknnop::tensor<float, rknnop::float16, std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t>;
+  struct inputs {
+    any x;
+  };
+  struct outputs {
+    any y;
+  };
   static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
     out.y.set_dims(in.x.dims(), in.x.rank());
     out.y.set_dtype(in.x.dtype());
@@ -73,9 +106,15 @@ RKNNOP_EXPORT_OP(DtypeEcho);
 // Ops whose kernels misbehave in each way the SDK must catch.
 template <int Mode>
 struct misbehaving_base {
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
-  struct params { std::int32_t unused; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
+  struct params {
+    std::int32_t unused;
+  };
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
     out.y.set_dims(in.x.dims(), in.x.rank());
     return rknnop::ok;
@@ -88,9 +127,15 @@ struct misbehaving_base {
     return rknnop::ok;
   };
 };
-struct Failing : misbehaving_base<0> { static constexpr std::string_view name = "Failing"; };
-struct Throwing : misbehaving_base<1> { static constexpr std::string_view name = "Throwing"; };
-struct Lazy : misbehaving_base<2> { static constexpr std::string_view name = "Lazy"; };
+struct Failing : misbehaving_base<0> {
+  static constexpr std::string_view name = "Failing";
+};
+struct Throwing : misbehaving_base<1> {
+  static constexpr std::string_view name = "Throwing";
+};
+struct Lazy : misbehaving_base<2> {
+  static constexpr std::string_view name = "Lazy";
+};
 RKNNOP_EXPORT_OP(Failing);
 RKNNOP_EXPORT_OP(Throwing);
 RKNNOP_EXPORT_OP(Lazy);
@@ -98,9 +143,15 @@ RKNNOP_EXPORT_OP(Lazy);
 // A VX kernel whose work size is impossible (global not a multiple of local).
 struct BadWork {
   static constexpr std::string_view name = "BadWork";
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
-  struct params { std::int32_t local; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
+  struct params {
+    std::int32_t local;
+  };
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
     out.y.set_dims(in.x.dims(), in.x.rank());
     return rknnop::ok;
@@ -120,7 +171,9 @@ RKNNOP_EXPORT_OP(BadWork);
 namespace {
 
 template <class T>
-vx_reference ref(T* object) { return reinterpret_cast<vx_reference>(object); }
+vx_reference ref(T* object) {
+  return reinterpret_cast<vx_reference>(object);
+}
 
 TEST(RuntimeOps, EveryScalarType) {
   harness h(vx_kernel_ScalarZoo_list.entries[0]);
@@ -139,30 +192,33 @@ TEST(RuntimeOps, EveryScalarType) {
   const vx_bool b = vx_true_e;
   vx_tensor x = h.tensor<float>({1}, VX_TYPE_FLOAT32, {0.f});
   vx_tensor y = h.virtual_tensor(VX_TYPE_FLOAT32);
-  ASSERT_EQ(h.run({ref(x), ref(y), ref(h.scalar(VX_TYPE_CHAR, &c)), ref(h.scalar(VX_TYPE_INT8, &i8)),
-                   ref(h.scalar(VX_TYPE_UINT8, &u8)), ref(h.scalar(VX_TYPE_INT16, &i16)),
-                   ref(h.scalar(VX_TYPE_UINT16, &u16)), ref(h.scalar(VX_TYPE_INT32, &i32)),
-                   ref(h.scalar(VX_TYPE_UINT32, &u32)), ref(h.scalar(VX_TYPE_INT64, &i64)),
-                   ref(h.scalar(VX_TYPE_UINT64, &u64)), ref(h.scalar(VX_TYPE_FLOAT16, &hbits)),
-                   ref(h.scalar(VX_TYPE_FLOAT32, &f)), ref(h.scalar(VX_TYPE_FLOAT64, &d)),
-                   ref(h.scalar(VX_TYPE_BOOL, &b))}),
-            VX_SUCCESS)
+  ASSERT_EQ(
+      h.run({ref(x), ref(y), ref(h.scalar(VX_TYPE_CHAR, &c)), ref(h.scalar(VX_TYPE_INT8, &i8)),
+             ref(h.scalar(VX_TYPE_UINT8, &u8)), ref(h.scalar(VX_TYPE_INT16, &i16)), ref(h.scalar(VX_TYPE_UINT16, &u16)),
+             ref(h.scalar(VX_TYPE_INT32, &i32)), ref(h.scalar(VX_TYPE_UINT32, &u32)),
+             ref(h.scalar(VX_TYPE_INT64, &i64)), ref(h.scalar(VX_TYPE_UINT64, &u64)),
+             ref(h.scalar(VX_TYPE_FLOAT16, &hbits)), ref(h.scalar(VX_TYPE_FLOAT32, &f)),
+             ref(h.scalar(VX_TYPE_FLOAT64, &d)), ref(h.scalar(VX_TYPE_BOOL, &b))}),
+      VX_SUCCESS)
       << h.last_log();
   const std::vector<float> got = harness::read<float>(y);
-  const std::vector<float> expected = {65.f, -7.f, 250.f, -30000.f, 65000.f, -2e9f, 4e9f, -1099511627776.f,
-                                       1125899906842624.f, 0.375f, 2.5f, -1e10f, 1.f};
+  const std::vector<float> expected = {
+      65.f,   -7.f, 250.f,  -30000.f, 65000.f, -2e9f, 4e9f, -1099511627776.f, 1125899906842624.f,
+      0.375f, 2.5f, -1e10f, 1.f};
   EXPECT_EQ(got, expected);
 }
 
 TEST(RuntimeOps, ScalarOfTheWrongTypeIsRejectedByName) {
   harness h(vx_kernel_ScalarZoo_list.entries[0]);
   const vx_int32 zero = 0;
-  std::vector<vx_reference> p = {ref(h.tensor<float>({1}, VX_TYPE_FLOAT32, {0.f})), ref(h.virtual_tensor(VX_TYPE_FLOAT32))};
-  const vx_enum types[] = {VX_TYPE_CHAR, VX_TYPE_INT8, VX_TYPE_UINT8, VX_TYPE_INT16, VX_TYPE_UINT16, VX_TYPE_INT32,
-                           VX_TYPE_UINT32, VX_TYPE_INT64, VX_TYPE_UINT64, VX_TYPE_FLOAT16, VX_TYPE_FLOAT32,
-                           VX_TYPE_FLOAT64, VX_TYPE_INT32 /* where a BOOL belongs */};
+  std::vector<vx_reference> p = {ref(h.tensor<float>({1}, VX_TYPE_FLOAT32, {0.f})),
+                                 ref(h.virtual_tensor(VX_TYPE_FLOAT32))};
+  const vx_enum types[] = {VX_TYPE_CHAR,    VX_TYPE_INT8,    VX_TYPE_UINT8, VX_TYPE_INT16,  VX_TYPE_UINT16,
+                           VX_TYPE_INT32,   VX_TYPE_UINT32,  VX_TYPE_INT64, VX_TYPE_UINT64, VX_TYPE_FLOAT16,
+                           VX_TYPE_FLOAT32, VX_TYPE_FLOAT64, VX_TYPE_INT32 /* where a BOOL belongs */};
   const vx_uint64 storage = 0;
-  for (vx_enum t : types) p.push_back(ref(h.scalar(t, t == VX_TYPE_INT32 ? static_cast<const void*>(&zero) : &storage)));
+  for (vx_enum t : types)
+    p.push_back(ref(h.scalar(t, t == VX_TYPE_INT32 ? static_cast<const void*>(&zero) : &storage)));
   EXPECT_EQ(h.run(p), VX_ERROR_INVALID_TYPE);
   EXPECT_EQ(h.last_log(), "rknnop: ScalarZoo: param 'b': expected a VX_TYPE_BOOL scalar, got VX_TYPE_INT32");
 }
@@ -180,8 +236,9 @@ TEST(RuntimeOps, ArraysExactAndBounded) {
 TEST(RuntimeOps, EmptyBoundedArray) {
   harness h(vx_kernel_ArrayForms_list.entries[0]);
   vx_tensor y = h.virtual_tensor(VX_TYPE_FLOAT32);
-  ASSERT_EQ(h.run({ref(h.tensor<float>({1}, VX_TYPE_FLOAT32, {0.f})), ref(y), ref(h.array({1, 2, 3})), ref(h.array({}))}),
-            VX_SUCCESS)
+  ASSERT_EQ(
+      h.run({ref(h.tensor<float>({1}, VX_TYPE_FLOAT32, {0.f})), ref(y), ref(h.array({1, 2, 3})), ref(h.array({}))}),
+      VX_SUCCESS)
       << h.last_log();
   EXPECT_EQ(harness::read<float>(y)[0], 0.f);
 }
@@ -255,7 +312,8 @@ void echo_roundtrip(vx_enum dtype, const std::vector<T>& values, const std::vect
   ASSERT_EQ(h.run({ref(x), ref(y)}), VX_SUCCESS) << h.last_log();
   const std::vector<T> got = harness::read<T>(y);
   ASSERT_EQ(got.size(), expected.size());
-  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(got[i] == expected[i]) << rknnop::detail::vx_type_name(dtype) << " " << i;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    EXPECT_TRUE(got[i] == expected[i]) << rknnop::detail::vx_type_name(dtype) << " " << i;
 }
 
 TEST(RuntimeOps, EveryTensorDtypeRoundTripsThroughAFloatKernel) {
@@ -276,8 +334,9 @@ std::string run_misbehaving(vx_kernel_description_t* d, vx_status expected) {
   harness h(d);
   const vx_int32 unused = 0;
   vx_tensor y = h.virtual_tensor(VX_TYPE_FLOAT32);
-  EXPECT_EQ(h.run({ref(h.tensor<float>({2}, VX_TYPE_FLOAT32, {1.f, 2.f})), ref(y), ref(h.scalar(VX_TYPE_INT32, &unused))}),
-            expected);
+  EXPECT_EQ(
+      h.run({ref(h.tensor<float>({2}, VX_TYPE_FLOAT32, {1.f, 2.f})), ref(y), ref(h.scalar(VX_TYPE_INT32, &unused))}),
+      expected);
   vx_bool written = vx_true_e;
   rknnopHostTensorWasWritten(y, &written);
   EXPECT_EQ(written, vx_false_e) << "outputs must not be written back when the kernel failed";

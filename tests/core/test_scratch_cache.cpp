@@ -28,10 +28,10 @@ TEST(ScratchCache, LargeCallsAfterSmallOnesReuseCachedBlocks) {
   void* first[3] = {};
   void* second[3] = {};
   void* third[3] = {};
-  call(4, 64, small);               // small blocks now sit in the first slots
-  call(3, 1 << 20, first);          // cannot fit: fresh blocks, which the cache keeps
-  call(3, 1 << 20, second);         // must find them behind the small ones
-  call(3, (1 << 20) - 16, third);   // and again for a slightly smaller request
+  call(4, 64, small);              // small blocks now sit in the first slots
+  call(3, 1 << 20, first);         // cannot fit: fresh blocks, which the cache keeps
+  call(3, 1 << 20, second);        // must find them behind the small ones
+  call(3, (1 << 20) - 16, third);  // and again for a slightly smaller request
   for (void* p : second) EXPECT_TRUE(p == first[0] || p == first[1] || p == first[2]) << p;
   for (void* p : third) EXPECT_TRUE(p == first[0] || p == first[1] || p == first[2]) << p;
   scratch_cache::drain();

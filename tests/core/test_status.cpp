@@ -17,8 +17,9 @@ TEST(Status, OkAndError) {
 }
 
 TEST(Status, FormatsEveryKind) {
-  const rknnop::status e = rknnop::error("{} {} {} {} {} {} {}", true, 'c', 2.5, std::string_view("sv"), "cstr",
-                                         static_cast<unsigned long long>(18446744073709551615ull), rknnop::float16(0.5f));
+  const rknnop::status e =
+      rknnop::error("{} {} {} {} {} {} {}", true, 'c', 2.5, std::string_view("sv"), "cstr",
+                    static_cast<unsigned long long>(18446744073709551615ull), rknnop::float16(0.5f));
   EXPECT_STREQ(e.message(), "true c 2.5 sv cstr 18446744073709551615 0.5");
 }
 

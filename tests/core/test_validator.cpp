@@ -17,8 +17,12 @@ namespace {
 struct NhwcDouble {
   static constexpr std::string_view name = "NhwcDouble";
   using image = rknnop::tensor<rknnop::layout::nhwc, float, rknnop::float16>;
-  struct inputs { image x; };
-  struct outputs { image y; };
+  struct inputs {
+    image x;
+  };
+  struct outputs {
+    image y;
+  };
   static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
     out.y.set_shape(in.x.n(), in.x.h(), in.x.w(), in.x.c());
     return rknnop::ok;
@@ -36,8 +40,12 @@ struct NhwcDouble {
 // Plain int16 copy.
 struct Int16Copy {
   static constexpr std::string_view name = "Int16Copy";
-  struct inputs { rknnop::tensor<std::int16_t> x; };
-  struct outputs { rknnop::tensor<std::int16_t> y; };
+  struct inputs {
+    rknnop::tensor<std::int16_t> x;
+  };
+  struct outputs {
+    rknnop::tensor<std::int16_t> y;
+  };
   static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
     out.y.set_dims(in.x.dims(), in.x.rank());
     return rknnop::ok;
@@ -84,16 +92,20 @@ TEST(Validator, OtherRanksAndShapesStayErrors) {
   harness h(vx_kernel_NhwcDouble_list.entries[0]);
   EXPECT_EQ(h.run({ref(h.tensor<float>({3, 4, 5, 1, 1}, VX_TYPE_FLOAT32)), ref(h.virtual_tensor(VX_TYPE_FLOAT32))}),
             VX_ERROR_INVALID_DIMENSION);
-  EXPECT_EQ(h.last_log(), "rknnop: NhwcDouble: input 'x': expected rank 4 (NHWC; a lower rank is taken as batch 1), "
-                          "got rank 5 with dims [3,4,5,1,1]");
+  EXPECT_EQ(h.last_log(),
+            "rknnop: NhwcDouble: input 'x': expected rank 4 (NHWC; a lower rank is taken as batch 1), "
+            "got rank 5 with dims [3,4,5,1,1]");
   harness h2(vx_kernel_NhwcDouble_list.entries[0]);
-  EXPECT_EQ(h2.run({ref(h2.tensor<float>({3, 4, 5}, VX_TYPE_FLOAT32)), ref(h2.tensor<float>({3, 5, 4}, VX_TYPE_FLOAT32))}),
-            VX_ERROR_INVALID_DIMENSION);
-  EXPECT_EQ(h2.last_log(), "rknnop: NhwcDouble: output 'y': shape inference gives dims [3,4,5,1], the output tensor "
-                           "has [3,5,4]");
+  EXPECT_EQ(
+      h2.run({ref(h2.tensor<float>({3, 4, 5}, VX_TYPE_FLOAT32)), ref(h2.tensor<float>({3, 5, 4}, VX_TYPE_FLOAT32))}),
+      VX_ERROR_INVALID_DIMENSION);
+  EXPECT_EQ(h2.last_log(),
+            "rknnop: NhwcDouble: output 'y': shape inference gives dims [3,4,5,1], the output tensor "
+            "has [3,5,4]");
   harness h3(vx_kernel_NhwcDouble_list.entries[0]);  // an outer dim that is not 1 is not "batch left out"
-  EXPECT_EQ(h3.run({ref(h3.tensor<float>({3, 4, 5, 2}, VX_TYPE_FLOAT32)), ref(h3.tensor<float>({3, 4, 5}, VX_TYPE_FLOAT32))}),
-            VX_ERROR_INVALID_DIMENSION);
+  EXPECT_EQ(
+      h3.run({ref(h3.tensor<float>({3, 4, 5, 2}, VX_TYPE_FLOAT32)), ref(h3.tensor<float>({3, 4, 5}, VX_TYPE_FLOAT32))}),
+      VX_ERROR_INVALID_DIMENSION);
 }
 
 TEST(Validator, VirtualOutputWithZeroDimsAndInvalidTypeIsInferred) {
@@ -126,9 +138,10 @@ TEST(Validator, FixedPointPositions) {
   harness q(vx_kernel_Int16Copy_list.entries[0]);
   vx_tensor quantized = vxCreateTensor(q.context(), 1, dims, VX_TYPE_INT16, 8);
   EXPECT_EQ(q.run({ref(quantized), ref(q.virtual_tensor(VX_TYPE_INT16))}), VX_ERROR_INVALID_FORMAT);
-  EXPECT_EQ(q.last_log(), "rknnop: Int16Copy: input 'x': VX_TYPE_INT16 with fixed-point position 8 is quantized data "
-                          "(integer * 2^-8); rknnop passes plain values only: use fixed-point position 0 or a float "
-                          "tensor");
+  EXPECT_EQ(q.last_log(),
+            "rknnop: Int16Copy: input 'x': VX_TYPE_INT16 with fixed-point position 8 is quantized data "
+            "(integer * 2^-8); rknnop passes plain values only: use fixed-point position 0 or a float "
+            "tensor");
 }
 
 TEST(Validator, WrongDimsConventionNamesTheMacro) {
@@ -141,9 +154,10 @@ TEST(Validator, WrongDimsConventionNamesTheMacro) {
 #if RKNNOP_VX_KHRONOS_DIMS
   GTEST_SKIP() << "this build uses Khronos dims";
 #else
-  EXPECT_EQ(h.last_log(), "rknnop: NhwcDouble: input 'x': the driver refused the rank query's size (-10): this library "
-                          "uses uint32 dims (VSI, RKNN boards); for Khronos OpenVX build it with "
-                          "RKNNOP_VX_KHRONOS_DIMS=1");
+  EXPECT_EQ(h.last_log(),
+            "rknnop: NhwcDouble: input 'x': the driver refused the rank query's size (-10): this library "
+            "uses uint32 dims (VSI, RKNN boards); for Khronos OpenVX build it with "
+            "RKNNOP_VX_KHRONOS_DIMS=1");
 #endif
 }
 

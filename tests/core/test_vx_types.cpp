@@ -25,12 +25,11 @@ struct abi_fact {
   std::size_t size;
 };
 constexpr abi_fact abi_facts[] = {
-    {"VX_TYPE_INVALID", 0x0, 0}, {"VX_TYPE_CHAR", 0x1, 1},      {"VX_TYPE_INT8", 0x2, 1},
-    {"VX_TYPE_UINT8", 0x3, 1},   {"VX_TYPE_INT16", 0x4, 2},     {"VX_TYPE_UINT16", 0x5, 2},
-    {"VX_TYPE_INT32", 0x6, 4},   {"VX_TYPE_UINT32", 0x7, 4},    {"VX_TYPE_INT64", 0x8, 8},
-    {"VX_TYPE_UINT64", 0x9, 8},  {"VX_TYPE_FLOAT32", 0xA, 4},   {"VX_TYPE_FLOAT64", 0xB, 8},
-    {"VX_TYPE_FLOAT16", 0xF, 2}, {"VX_TYPE_BOOL", 0x10, 4},     {"VX_TYPE_SCALAR", 0x80D, 0},
-    {"VX_TYPE_ARRAY", 0x80E, 0}, {"VX_TYPE_TENSOR", 0x815, 0},
+    {"VX_TYPE_INVALID", 0x0, 0},  {"VX_TYPE_CHAR", 0x1, 1},   {"VX_TYPE_INT8", 0x2, 1},     {"VX_TYPE_UINT8", 0x3, 1},
+    {"VX_TYPE_INT16", 0x4, 2},    {"VX_TYPE_UINT16", 0x5, 2}, {"VX_TYPE_INT32", 0x6, 4},    {"VX_TYPE_UINT32", 0x7, 4},
+    {"VX_TYPE_INT64", 0x8, 8},    {"VX_TYPE_UINT64", 0x9, 8}, {"VX_TYPE_FLOAT32", 0xA, 4},  {"VX_TYPE_FLOAT64", 0xB, 8},
+    {"VX_TYPE_FLOAT16", 0xF, 2},  {"VX_TYPE_BOOL", 0x10, 4},  {"VX_TYPE_SCALAR", 0x80D, 0}, {"VX_TYPE_ARRAY", 0x80E, 0},
+    {"VX_TYPE_TENSOR", 0x815, 0},
 };
 
 constexpr bool table_matches_abi() noexcept {
@@ -49,8 +48,9 @@ static_assert(vx_type_table[vx_type_index(vx_type_value::enum_)].size == sizeof(
 static_assert(vx_type_table[vx_type_index(vx_type_value::bool8)].size == 1);
 
 // The values against rknnop/openvx.h (the C declarations); the macro spells each name once.
-#define RKNNOP_TEST_VX_TYPE(T) \
-  static_assert(vx_type_index(T) < vx_type_count && same(vx_type_table[vx_type_index(T)].name, #T), "rknnop: " #T " row")
+#define RKNNOP_TEST_VX_TYPE(T)                                                                      \
+  static_assert(vx_type_index(T) < vx_type_count && same(vx_type_table[vx_type_index(T)].name, #T), \
+                "rknnop: " #T " row")
 RKNNOP_TEST_VX_TYPE(VX_TYPE_INVALID);
 RKNNOP_TEST_VX_TYPE(VX_TYPE_CHAR);
 RKNNOP_TEST_VX_TYPE(VX_TYPE_INT8);
@@ -103,17 +103,18 @@ constexpr bool cpp_type_matches() noexcept {
   return rknnop::detail::scalar_vx_type<T>() == V;
 }
 static_assert(cpp_type_matches<vx_type_value::char_>() && cpp_type_matches<vx_type_value::int8>() &&
-              cpp_type_matches<vx_type_value::uint8>() && cpp_type_matches<vx_type_value::int16>() &&
-              cpp_type_matches<vx_type_value::uint16>() && cpp_type_matches<vx_type_value::int32>() &&
-              cpp_type_matches<vx_type_value::uint32>() && cpp_type_matches<vx_type_value::int64>() &&
-              cpp_type_matches<vx_type_value::uint64>() && cpp_type_matches<vx_type_value::float32>() &&
-              cpp_type_matches<vx_type_value::float64>() && cpp_type_matches<vx_type_value::float16>() &&
-              cpp_type_matches<vx_type_value::bool_>(),
+                  cpp_type_matches<vx_type_value::uint8>() && cpp_type_matches<vx_type_value::int16>() &&
+                  cpp_type_matches<vx_type_value::uint16>() && cpp_type_matches<vx_type_value::int32>() &&
+                  cpp_type_matches<vx_type_value::uint32>() && cpp_type_matches<vx_type_value::int64>() &&
+                  cpp_type_matches<vx_type_value::uint64>() && cpp_type_matches<vx_type_value::float32>() &&
+                  cpp_type_matches<vx_type_value::float64>() && cpp_type_matches<vx_type_value::float16>() &&
+                  cpp_type_matches<vx_type_value::bool_>(),
               "rknnop: vx_cpp_type disagrees with the table's size or with scalar_vx_type");
 template <std::int32_t V>
 concept has_cpp_type = requires { typename vx_cpp_type<V>::type; };
 static_assert(!has_cpp_type<vx_type_value::tensor> && !has_cpp_type<vx_type_value::enum_> &&
-              has_cpp_type<vx_type_value::float16>, "rknnop: objects, ENUM and SIZE have no C++ type");
+                  has_cpp_type<vx_type_value::float16>,
+              "rknnop: objects, ENUM and SIZE have no C++ type");
 
 // Every SDK tensor dtype is a tensor type of the table, with its element type's size.
 template <class T>
@@ -132,7 +133,8 @@ static_assert(!rknnop::host::vx_type_from_name("VX_TYPE_INVALID"));
 static_assert(rknnop::host::vx_type_name(0x80E) == "VX_TYPE_ARRAY" && rknnop::host::vx_type_name(0x7777).empty());
 static_assert(rknnop::host::is_param_scalar_type(VX_TYPE_BOOL) && !rknnop::host::is_param_scalar_type(VX_TYPE_ENUM) &&
               !rknnop::host::is_param_scalar_type(VX_TYPE_BOOL8) && !rknnop::host::is_param_scalar_type(VX_TYPE_ARRAY));
-static_assert(rknnop::host::vx_scalar_size(VX_TYPE_BOOL) == 4 && rknnop::host::vx_scalar_size(VX_TYPE_SIZE) == sizeof(vx_size));
+static_assert(rknnop::host::vx_scalar_size(VX_TYPE_BOOL) == 4 &&
+              rknnop::host::vx_scalar_size(VX_TYPE_SIZE) == sizeof(vx_size));
 static_assert(static_cast<int>(rknnop::vxc::vx_type::float16) == VX_TYPE_FLOAT16 &&
               static_cast<int>(rknnop::vxc::vx_type::bool_) == VX_TYPE_BOOL &&
               static_cast<int>(rknnop::vxc::vx_type::tensor) == VX_TYPE_TENSOR);

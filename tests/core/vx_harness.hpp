@@ -15,8 +15,8 @@ namespace rknnop::test {
 class harness {
 public:
   explicit harness(vx_kernel_description_t* d) : context_(vxCreateContext()) {
-    kernel_ = vxAddUserKernel(context_, d->name, d->enumeration, d->function, d->numParams, d->validate,
-                              d->initialize, d->deinitialize);
+    kernel_ = vxAddUserKernel(context_, d->name, d->enumeration, d->function, d->numParams, d->validate, d->initialize,
+                              d->deinitialize);
     for (vx_uint32 i = 0; kernel_ && i < d->numParams; ++i)
       vxAddParameterToKernel(kernel_, i, d->parameters[i].direction, d->parameters[i].data_type,
                              d->parameters[i].state);

@@ -41,8 +41,8 @@ inline std::filesystem::path work_dir(std::string_view name) {
   return dir;
 }
 
-inline const std::vector<std::string> toolkit_key_order{
-    "name",     "framework",  "target_platform", "inputs",  "outputs",     "params",
-    "op_version", "out_binary", "op_py_file",    "vx_file", "kernel_index"};
+inline const std::vector<std::string> toolkit_key_order{"name",       "framework", "target_platform", "inputs",
+                                                        "outputs",    "params",    "op_version",      "out_binary",
+                                                        "op_py_file", "vx_file",   "kernel_index"};
 
 }  // namespace emit_test

@@ -18,9 +18,8 @@ namespace {
 template <class Op>
 int generate(const std::filesystem::path& dir, const std::vector<std::string>& extra = {}) {
   const std::string lower = rknnop::lower_name(Op::name);
-  std::vector<std::string> args{"emit_python_samples",
-                                "--yml", (dir / (lower + ".yml")).string(),
-                                "--py", (dir / rknnop::python_file_name(Op::name)).string()};
+  std::vector<std::string> args{"emit_python_samples", "--yml", (dir / (lower + ".yml")).string(), "--py",
+                                (dir / rknnop::python_file_name(Op::name)).string()};
   args.insert(args.end(), extra.begin(), extra.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());

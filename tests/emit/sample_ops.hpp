@@ -19,8 +19,12 @@ inline constexpr auto nothing = [](const auto&, auto&, const auto&) { return rkn
 
 struct AllTypes {
   static constexpr std::string_view name = "AllTypes";
-  struct inputs { any_tensor x; };
-  struct outputs { any_tensor y; };
+  struct inputs {
+    any_tensor x;
+  };
+  struct outputs {
+    any_tensor y;
+  };
   struct params {
     bool flag;
     char letter;
@@ -44,16 +48,23 @@ struct AllTypes {
 
 struct TwoByTwo {
   static constexpr std::string_view name = "TwoByTwo";
-  struct inputs { any_tensor x; rknnop::tensor<rknnop::layout::nhwc, std::uint8_t> mask; };
-  struct outputs { any_tensor y; any_tensor z; };
+  struct inputs {
+    any_tensor x;
+    rknnop::tensor<rknnop::layout::nhwc, std::uint8_t> mask;
+  };
+  struct outputs {
+    any_tensor y;
+    any_tensor z;
+  };
   static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
     out.y.set_dims(in.x.dims(), in.x.rank());
     out.z.set_dims(in.x.dims(), in.x.rank());
     return rknnop::ok;
   };
   static constexpr auto cpu = nothing;
-  static constexpr auto vx = [](const inputs&, const outputs&, const rknnop::detail::no_params&,
-                                rknnop::work_size&) { return rknnop::ok; };
+  static constexpr auto vx = [](const inputs&, const outputs&, const rknnop::detail::no_params&, rknnop::work_size&) {
+    return rknnop::ok;
+  };
   static constexpr std::string_view python_output_shape = "[inputs_shape[0], inputs_shape[0]]";
   static constexpr std::string_view python_compute =
       "[inputs_tensor[0] * tf.cast(inputs_tensor[1], tf.float32),\n"
@@ -63,17 +74,30 @@ struct TwoByTwo {
 
 struct Reserved {
   static constexpr std::string_view name = "Reserved";
-  struct inputs { any_tensor x; };
-  struct outputs { any_tensor y; };
-  struct params { bool on; std::int32_t no; float Null; bool yes_please; };
+  struct inputs {
+    any_tensor x;
+  };
+  struct outputs {
+    any_tensor y;
+  };
+  struct params {
+    bool on;
+    std::int32_t no;
+    float Null;
+    bool yes_please;
+  };
   static constexpr auto infer = same_shape;
   static constexpr auto cpu = nothing;
 };
 
 struct pass {
   static constexpr std::string_view name = "pass";
-  struct inputs { any_tensor x; };
-  struct outputs { any_tensor y; };
+  struct inputs {
+    any_tensor x;
+  };
+  struct outputs {
+    any_tensor y;
+  };
   static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
     out.y.set_dims(in.x.dims(), in.x.rank());
     return rknnop::ok;

@@ -62,8 +62,15 @@ struct owned {
 owned sample(std::uint64_t version) {
   owned o;
   o.version = version;
-  o.bytes = {text("SHDR\x01"), text("\x7f" "ELF x86"), text("\x7f" "ELF a64"),
-             version == 2 ? text("\x7f" "ELF arm") : std::vector<std::uint8_t>{}, text("name: Foo\n"),
+  o.bytes = {text("SHDR\x01"),
+             text("\x7f"
+                  "ELF x86"),
+             text("\x7f"
+                  "ELF a64"),
+             version == 2 ? text("\x7f"
+                                 "ELF arm")
+                          : std::vector<std::uint8_t>{},
+             text("name: Foo\n"),
              text("class Foo(RKNNCustomOP):\n")};
   return o;
 }

@@ -65,8 +65,7 @@ TEST(EmitYml, SeveralPortsAndNoParams) {
 
 TEST(EmitYml, SchemaCommentCarriesTheFingerprint) {
   const std::string text = rknnop::emit_op_yml<Reserved>();
-  const std::string line =
-      fmt::format("# rknnop-schema: {:016x}\n", rknnop::detail::op_model<Reserved>::fingerprint);
+  const std::string line = fmt::format("# rknnop-schema: {:016x}\n", rknnop::detail::op_model<Reserved>::fingerprint);
   EXPECT_EQ(count_of(text, line), 1u) << text;
   // Comments are invisible to YAML readers (the toolkit's and ours).
   EXPECT_EQ(keys_of(YAML::Load(text)), emit_test::toolkit_key_order);
@@ -79,9 +78,9 @@ TEST(EmitYml, YamlBooleanWordsAreQuoted) {
   EXPECT_NE(text.find("\n  'Null':\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\n  yes_please:\n"), std::string::npos) << text;
   EXPECT_EQ(entries_of(YAML::Load(text)["params"]), (entries{{"on", "VX_TYPE_BOOL"},
-                                                            {"no", "VX_TYPE_INT32"},
-                                                            {"Null", "VX_TYPE_FLOAT32"},
-                                                            {"yes_please", "VX_TYPE_BOOL"}}));
+                                                             {"no", "VX_TYPE_INT32"},
+                                                             {"Null", "VX_TYPE_FLOAT32"},
+                                                             {"yes_please", "VX_TYPE_BOOL"}}));
 }
 
 TEST(EmitYml, Deterministic) {
@@ -140,7 +139,8 @@ TEST(EmitPython, PythonMembersAreEmbeddedVerbatim) {
   const std::string py = rknnop::emit_python<TwoByTwo>();
   EXPECT_NE(py.find("IoMap('in1', 'in', 'input port 1'),  # mask\n"), std::string::npos);
   EXPECT_NE(py.find("IoMap('out1', 'out', 'output port 1'),  # z\n"), std::string::npos);
-  EXPECT_NE(py.find("        shapes = (\n            [inputs_shape[0], inputs_shape[0]]\n        )\n"), std::string::npos)
+  EXPECT_NE(py.find("        shapes = (\n            [inputs_shape[0], inputs_shape[0]]\n        )\n"),
+            std::string::npos)
       << py;
   EXPECT_NE(py.find("            inputs_tensor[0] # a comment cannot swallow the closing bracket\n            ]\n"
                     "        )\n"),
@@ -166,8 +166,9 @@ TEST(EmitOptions, Checked) {
 
 TEST(EmitDescribe, TableOfFields) {
   const std::string text = rknnop::emit_description<TwoByTwo>({.target_platform = "RV1126", .kernel_index = 1});
-  EXPECT_NE(text.find(fmt::format("TwoByTwo  (rknnop-schema {:016x})", rknnop::detail::op_model<TwoByTwo>::fingerprint)),
-            std::string::npos);
+  EXPECT_NE(
+      text.find(fmt::format("TwoByTwo  (rknnop-schema {:016x})", rknnop::detail::op_model<TwoByTwo>::fingerprint)),
+      std::string::npos);
   EXPECT_NE(text.find("0 = CPU \"twobytwo_cpu\", 1 = VX \"twobytwo\""), std::string::npos) << text;
   EXPECT_NE(text.find("target_platform RV1126, kernel_index 1"), std::string::npos) << text;
   EXPECT_NE(text.find("   1  input   mask  VX_TYPE_TENSOR   uint8, kernel sees uint8, rank 4\n"), std::string::npos)

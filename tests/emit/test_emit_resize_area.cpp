@@ -267,7 +267,8 @@ TEST(EmitMain, RefusesWrongParts) {
   expect_failure(run({"--pack", out, "--x86", p.x86.string(), "--aarch64", p.armhf.string()}), 1,
                  "is an ELF32 file for machine 40, but the aarch64 library section needs ELF64 aarch64");
   expect_failure(run({"--pack", out, "--x86", p.shader.string()}), 1, "(x86-64 library) is not an ELF file");
-  expect_failure(run({"--pack", out, "--shader", p.x86.string()}), 1, "is not a compiled Vivante shader (no SHDR magic)");
+  expect_failure(run({"--pack", out, "--shader", p.x86.string()}), 1,
+                 "is not a compiled Vivante shader (no SHDR magic)");
   expect_failure(run({"--pack", out, "--armhf", p.armhf.string(), "--version", "1"}), 1,
                  "--armhf given with --version 1");
   expect_failure(run({"--pack", out, "--x86", p.x86.string(), "--kernel-index", "1"}), 1,

@@ -21,7 +21,9 @@
 namespace rknnop::test {
 
 template <class T>
-vx_reference ref(T* object) { return reinterpret_cast<vx_reference>(object); }
+vx_reference ref(T* object) {
+  return reinterpret_cast<vx_reference>(object);
+}
 
 inline std::vector<std::uint16_t> half_bits(const std::vector<float16>& v) {
   std::vector<std::uint16_t> out;
@@ -55,9 +57,8 @@ inline vxc::run_result run_shader(const std::string& file, const std::string& ke
   const std::string path = std::string(RKNNOP_EXAMPLES_DIR) + "/" + file;
   return shader_executor().run(read_text(path), path, kernel, vxc::execution_parameters::from_vx(p), args);
 }
-#define RKNNOP_SKIP_WITHOUT_OPENCL()                                                          \
-  if (!::rknnop::test::shader_executor().available())                                          \
-  GTEST_SKIP() << ::rknnop::test::shader_executor().status()
+#define RKNNOP_SKIP_WITHOUT_OPENCL() \
+  if (!::rknnop::test::shader_executor().available()) GTEST_SKIP() << ::rknnop::test::shader_executor().status()
 #else
 #define RKNNOP_SKIP_WITHOUT_OPENCL() GTEST_SKIP() << "rknnop::vxc (OpenCL) not built"
 #endif

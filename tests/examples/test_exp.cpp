@@ -68,14 +68,15 @@ TEST(ExampleExp, Float32WithinOneUlpOfDouble) {
   const std::vector<float> got = harness::read<float>(y);
   for (std::size_t i = 0; i < x.size(); ++i) {
     const auto want = float(std::exp(double(x[i])));
-    EXPECT_LE(std::fabs(got[i] - want), std::nextafter(want, 0.f) == want ? 0.f : std::fabs(want - std::nextafter(want, 0.f)))
+    EXPECT_LE(std::fabs(got[i] - want),
+              std::nextafter(want, 0.f) == want ? 0.f : std::fabs(want - std::nextafter(want, 0.f)))
         << "x = " << x[i];
   }
 }
 
 TEST(ExampleExp, AnyRankOneToSixKeepsItsDims) {
-  const std::vector<std::vector<std::uint32_t>> shapes = {
-      {5}, {3, 2}, {1, 4, 2}, {3, 2, 2, 1}, {2, 1, 3, 1, 2}, {2, 1, 3, 1, 2, 2}};
+  const std::vector<std::vector<std::uint32_t>> shapes = {{5},          {3, 2},          {1, 4, 2},
+                                                          {3, 2, 2, 1}, {2, 1, 3, 1, 2}, {2, 1, 3, 1, 2, 2}};
   for (const auto& dims : shapes) {
     std::size_t n = 1;
     for (auto d : dims) n *= d;
@@ -90,16 +91,20 @@ TEST(ExampleExp, AnyRankOneToSixKeepsItsDims) {
 
 TEST(ExampleExp, IntegerInputIsRejectedWithItsDtype) {
   harness h(vx_kernel_Exp_list.entries[0]);
-  EXPECT_EQ(h.run({ref(h.tensor<std::int8_t>({4}, VX_TYPE_INT8, {1, 2, 3, 4})), ref(h.virtual_tensor(VX_TYPE_FLOAT16))}),
-            VX_ERROR_INVALID_TYPE);
-  EXPECT_EQ(h.last_log(), "rknnop: Exp: input 'x': expected dtype VX_TYPE_FLOAT32 or VX_TYPE_FLOAT16, got VX_TYPE_INT8");
+  EXPECT_EQ(
+      h.run({ref(h.tensor<std::int8_t>({4}, VX_TYPE_INT8, {1, 2, 3, 4})), ref(h.virtual_tensor(VX_TYPE_FLOAT16))}),
+      VX_ERROR_INVALID_TYPE);
+  EXPECT_EQ(h.last_log(),
+            "rknnop: Exp: input 'x': expected dtype VX_TYPE_FLOAT32 or VX_TYPE_FLOAT16, got VX_TYPE_INT8");
 }
 
 TEST(ExampleExp, VxWorkSizeStepsByEightAndRefusesFourRealDims) {
   {
     harness h(vx_kernel_Exp_list.entries[1]);
-    ASSERT_EQ(h.verify_only({ref(h.tensor<float16>({20, 3, 2}, VX_TYPE_FLOAT16)), ref(h.virtual_tensor(VX_TYPE_FLOAT16))}),
-              VX_SUCCESS) << h.last_log();
+    ASSERT_EQ(
+        h.verify_only({ref(h.tensor<float16>({20, 3, 2}, VX_TYPE_FLOAT16)), ref(h.virtual_tensor(VX_TYPE_FLOAT16))}),
+        VX_SUCCESS)
+        << h.last_log();
     vx_kernel_execution_parameters_t p{};
     ASSERT_TRUE(rknnop::test::execution_parameters_of(h.node(), p));
     EXPECT_EQ(p.workDim, 3u);
@@ -109,8 +114,9 @@ TEST(ExampleExp, VxWorkSizeStepsByEightAndRefusesFourRealDims) {
     EXPECT_EQ(p.globalWorkSize[2], 2u);
   }
   harness h(vx_kernel_Exp_list.entries[1]);
-  EXPECT_NE(h.verify_only({ref(h.tensor<float16>({4, 3, 2, 2}, VX_TYPE_FLOAT16)), ref(h.virtual_tensor(VX_TYPE_FLOAT16))}),
-            VX_SUCCESS);
+  EXPECT_NE(
+      h.verify_only({ref(h.tensor<float16>({4, 3, 2, 2}, VX_TYPE_FLOAT16)), ref(h.virtual_tensor(VX_TYPE_FLOAT16))}),
+      VX_SUCCESS);
   EXPECT_EQ(h.last_log(),
             "rknnop: Exp: the VX work-size function (vx) failed: the VX kernel handles up to 3 dims, got dims[3] = 2 "
             "(use the CPU kernel)");
@@ -124,7 +130,8 @@ TEST(ExampleExp, ShaderMatchesTheCpuKernel) {
   for (std::size_t i = 0; i < xf.size(); ++i) xf[i] = -6.f + 0.13f * float(i);
   const auto x = rknnop::test::to_half(xf);
   harness h(vx_kernel_Exp_list.entries[1]);
-  ASSERT_EQ(h.verify_only({ref(h.tensor(dims, VX_TYPE_FLOAT16, x)), ref(h.virtual_tensor(VX_TYPE_FLOAT16))}), VX_SUCCESS);
+  ASSERT_EQ(h.verify_only({ref(h.tensor(dims, VX_TYPE_FLOAT16, x)), ref(h.virtual_tensor(VX_TYPE_FLOAT16))}),
+            VX_SUCCESS);
   vx_kernel_execution_parameters_t p{};
   ASSERT_TRUE(rknnop::test::execution_parameters_of(h.node(), p));
   std::vector<std::uint16_t> in = rknnop::test::half_bits(x), out(in.size(), 0xFFFF);

@@ -104,8 +104,11 @@ std::vector<std::uint8_t> reference(std::array<std::uint32_t, 4> s, const std::v
     for (int y = 0; y < H; ++y)
       for (int x = 0; x < W; ++x)
         for (int c = 0; c < C; ++c)
-          padded[((n * std::size_t(PH) + std::size_t(y + ph / 2)) * std::size_t(PW) + std::size_t(x + pw / 2)) * std::size_t(C) + std::size_t(c)] =
-              in[((n * std::size_t(H) + std::size_t(y)) * std::size_t(W) + std::size_t(x)) * std::size_t(C) + std::size_t(c)];
+          padded[((n * std::size_t(PH) + std::size_t(y + ph / 2)) * std::size_t(PW) + std::size_t(x + pw / 2)) *
+                     std::size_t(C) +
+                 std::size_t(c)] =
+              in[((n * std::size_t(H) + std::size_t(y)) * std::size_t(W) + std::size_t(x)) * std::size_t(C) +
+                 std::size_t(c)];
   std::vector<std::uint8_t> out;
   for (std::size_t n = 0; n < s[0]; ++n)
     for (int oy = 0; oy < int(oh); ++oy)
@@ -114,7 +117,10 @@ std::vector<std::uint8_t> reference(std::array<std::uint32_t, 4> s, const std::v
           int best = -1;
           for (int y = oy * sh; y < oy * sh + kh && y < PH; ++y)
             for (int x = ox * sw; x < ox * sw + kw && x < PW; ++x)
-              best = std::max(best, padded[((n * std::size_t(PH) + std::size_t(y)) * std::size_t(PW) + std::size_t(x)) * std::size_t(C) + std::size_t(c)]);
+              best = std::max(
+                  best,
+                  padded[((n * std::size_t(PH) + std::size_t(y)) * std::size_t(PW) + std::size_t(x)) * std::size_t(C) +
+                         std::size_t(c)]);
           out.push_back(std::uint8_t(best));
         }
   return out;
@@ -123,8 +129,8 @@ std::vector<std::uint8_t> reference(std::array<std::uint32_t, 4> s, const std::v
 TEST(ExampleQuantizedMaxPool, RandomImagesMatchAPaddedImageReference) {
   std::mt19937 rng(7);
   const std::vector<std::pair<std::array<std::uint32_t, 4>, pool_args>> cases = {
-      {{2, 7, 9, 3}, {{1, 3, 3, 1}, {1, 2, 2, 1}, 1}}, {{1, 7, 9, 3}, {{1, 3, 3, 1}, {1, 2, 2, 1}, 0}},
-      {{1, 8, 6, 4}, {{1, 2, 3, 1}, {1, 3, 1, 1}, 1}}, {{3, 5, 5, 1}, {{1, 5, 5, 1}, {1, 1, 1, 1}, 1}},
+      {{2, 7, 9, 3}, {{1, 3, 3, 1}, {1, 2, 2, 1}, 1}},  {{1, 7, 9, 3}, {{1, 3, 3, 1}, {1, 2, 2, 1}, 0}},
+      {{1, 8, 6, 4}, {{1, 2, 3, 1}, {1, 3, 1, 1}, 1}},  {{3, 5, 5, 1}, {{1, 5, 5, 1}, {1, 1, 1, 1}, 1}},
       {{1, 6, 11, 2}, {{1, 1, 4, 1}, {1, 2, 3, 1}, 0}}, {{1, 4, 4, 5}, {{1, 4, 4, 1}, {1, 4, 4, 1}, 0}}};
   for (const auto& [shape, args] : cases) {
     std::vector<std::uint8_t> in(static_cast<std::size_t>(shape[0]) * shape[1] * shape[2] * shape[3]);
@@ -145,11 +151,12 @@ TEST(ExampleQuantizedMaxPool, Float16TensorsAsTheBoardDeliversThem) {
   const std::int32_t valid = 0;
   vx_tensor out = h.virtual_tensor(VX_TYPE_FLOAT16), lo = h.virtual_tensor(VX_TYPE_FLOAT16),
             hi = h.virtual_tensor(VX_TYPE_FLOAT16);
-  ASSERT_EQ(h.run({ref(h.tensor({1, 2, 2, 1}, VX_TYPE_FLOAT16, rknnop::test::to_half({3, 255, 17, 4}))), ref(out), ref(lo),
-                   ref(hi), ref(h.scalar(VX_TYPE_FLOAT32, &lo_in)), ref(h.scalar(VX_TYPE_FLOAT32, &hi_in)),
+  ASSERT_EQ(h.run({ref(h.tensor({1, 2, 2, 1}, VX_TYPE_FLOAT16, rknnop::test::to_half({3, 255, 17, 4}))), ref(out),
+                   ref(lo), ref(hi), ref(h.scalar(VX_TYPE_FLOAT32, &lo_in)), ref(h.scalar(VX_TYPE_FLOAT32, &hi_in)),
                    ref(h.array({k.begin(), k.end()})), ref(h.array({k.begin(), k.end()})),
                    ref(h.scalar(VX_TYPE_INT32, &valid))}),
-            VX_SUCCESS) << h.last_log();
+            VX_SUCCESS)
+      << h.last_log();
   EXPECT_EQ(rknnop::test::to_float(harness::read<float16>(out)), std::vector<float>{255.f});
   EXPECT_EQ(rknnop::test::to_float(harness::read<float16>(lo)), std::vector<float>{0.f});
   EXPECT_EQ(rknnop::test::to_float(harness::read<float16>(hi)), std::vector<float>{1.f});
@@ -173,8 +180,8 @@ TEST(ExampleQuantizedMaxPool, ParamErrors) {
   const std::array<std::int32_t, 4> k = {1, 2, 2, 1};
   EXPECT_EQ(h.run({ref(h.tensor({1, 4, 4, 1}, VX_TYPE_UINT8, in)), ref(h.virtual_tensor(VX_TYPE_UINT8)),
                    ref(h.virtual_tensor(VX_TYPE_FLOAT32)), ref(h.virtual_tensor(VX_TYPE_FLOAT32)),
-                   ref(h.scalar(VX_TYPE_FLOAT32, &f)), ref(h.scalar(VX_TYPE_FLOAT32, &f)), ref(h.array({k.begin(), k.end()})),
-                   ref(h.array({1, 2, 2})), ref(h.scalar(VX_TYPE_FLOAT32, &f))}),
+                   ref(h.scalar(VX_TYPE_FLOAT32, &f)), ref(h.scalar(VX_TYPE_FLOAT32, &f)),
+                   ref(h.array({k.begin(), k.end()})), ref(h.array({1, 2, 2})), ref(h.scalar(VX_TYPE_FLOAT32, &f))}),
             VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(h.last_log(), "rknnop: QuantizedMaxPool: param 'strides': expected exactly 4 items, got 3");
 }
@@ -186,10 +193,11 @@ TEST(ExampleQuantizedMaxPool, PaddingOfTheWrongScalarTypeIsRejectedByName) {
   EXPECT_EQ(h.run({ref(h.tensor({1, 4, 4, 1}, VX_TYPE_UINT8, std::vector<std::uint8_t>(16, 1))),
                    ref(h.virtual_tensor(VX_TYPE_UINT8)), ref(h.virtual_tensor(VX_TYPE_FLOAT32)),
                    ref(h.virtual_tensor(VX_TYPE_FLOAT32)), ref(h.scalar(VX_TYPE_FLOAT32, &f)),
-                   ref(h.scalar(VX_TYPE_FLOAT32, &f)), ref(h.array({k.begin(), k.end()})), ref(h.array({k.begin(), k.end()})),
-                   ref(h.scalar(VX_TYPE_FLOAT32, &f))}),
+                   ref(h.scalar(VX_TYPE_FLOAT32, &f)), ref(h.array({k.begin(), k.end()})),
+                   ref(h.array({k.begin(), k.end()})), ref(h.scalar(VX_TYPE_FLOAT32, &f))}),
             VX_ERROR_INVALID_TYPE);
-  EXPECT_EQ(h.last_log(), "rknnop: QuantizedMaxPool: param 'padding': expected a VX_TYPE_INT32 scalar, got VX_TYPE_FLOAT32");
+  EXPECT_EQ(h.last_log(),
+            "rknnop: QuantizedMaxPool: param 'padding': expected a VX_TYPE_INT32 scalar, got VX_TYPE_FLOAT32");
 }
 
 TEST(ExampleQuantizedMaxPool, ShaderMatchesTheCpuKernel) {
@@ -208,19 +216,22 @@ TEST(ExampleQuantizedMaxPool, ShaderMatchesTheCpuKernel) {
 
     harness h(vx_kernel_QuantizedMaxPool_list.entries[1]);
     const auto x = rknnop::test::to_half(pixels);
-    ASSERT_EQ(h.verify_only({ref(h.tensor(dims, VX_TYPE_FLOAT16, x)), ref(h.virtual_tensor(VX_TYPE_FLOAT16)),
-                             ref(h.virtual_tensor(VX_TYPE_FLOAT16)), ref(h.virtual_tensor(VX_TYPE_FLOAT16)),
-                             ref(h.scalar(VX_TYPE_FLOAT32, &a.min_input)), ref(h.scalar(VX_TYPE_FLOAT32, &a.max_input)),
-                             ref(h.array({a.ksize.begin(), a.ksize.end()})),
-                             ref(h.array({a.strides.begin(), a.strides.end()})), ref(h.scalar(VX_TYPE_INT32, &a.padding))}),
-              VX_SUCCESS) << h.last_log();
+    ASSERT_EQ(
+        h.verify_only({ref(h.tensor(dims, VX_TYPE_FLOAT16, x)), ref(h.virtual_tensor(VX_TYPE_FLOAT16)),
+                       ref(h.virtual_tensor(VX_TYPE_FLOAT16)), ref(h.virtual_tensor(VX_TYPE_FLOAT16)),
+                       ref(h.scalar(VX_TYPE_FLOAT32, &a.min_input)), ref(h.scalar(VX_TYPE_FLOAT32, &a.max_input)),
+                       ref(h.array({a.ksize.begin(), a.ksize.end()})),
+                       ref(h.array({a.strides.begin(), a.strides.end()})), ref(h.scalar(VX_TYPE_INT32, &a.padding))}),
+        VX_SUCCESS)
+        << h.last_log();
     vx_kernel_execution_parameters_t p{};
     ASSERT_TRUE(rknnop::test::execution_parameters_of(h.node(), p));
     std::vector<std::uint16_t> in = rknnop::test::half_bits(x), out(cpu.output.size(), 0xFFFF), lo(1), hi(1);
     using namespace rknnop::vxc;
     const auto r = rknnop::test::run_shader(
         "quantized_max_pool/quantized_max_pool.vx", "quantizedmaxpool", p,
-        {rknnop::test::shader_tensor(dims, vx_type::float16, in), rknnop::test::shader_tensor(cpu.dims, vx_type::float16, out),
+        {rknnop::test::shader_tensor(dims, vx_type::float16, in),
+         rknnop::test::shader_tensor(cpu.dims, vx_type::float16, out),
          rknnop::test::shader_tensor({1}, vx_type::float16, lo), rknnop::test::shader_tensor({1}, vx_type::float16, hi),
          scalar_arg::of(vx_type::float32, a.min_input), scalar_arg::of(vx_type::float32, a.max_input),
          array_arg{a.ksize}, array_arg{a.strides}, scalar_arg::of(vx_type::int32, a.padding)});
@@ -228,7 +239,8 @@ TEST(ExampleQuantizedMaxPool, ShaderMatchesTheCpuKernel) {
     std::vector<float> expected(cpu.output.begin(), cpu.output.end());
     EXPECT_EQ(rknnop::test::to_float(std::vector<float16>(reinterpret_cast<float16*>(out.data()),
                                                           reinterpret_cast<float16*>(out.data() + out.size()))),
-              expected) << "padding " << padding;
+              expected)
+        << "padding " << padding;
     EXPECT_EQ(float(float16::from_bits(lo[0])), a.min_input);
     EXPECT_EQ(float(float16::from_bits(hi[0])), a.max_input);
   }

@@ -14,13 +14,16 @@
 
 namespace {
 
-struct shape { std::uint32_t n, h, w, c, out_h, out_w; bool align; };
+struct shape {
+  std::uint32_t n, h, w, c, out_h, out_w;
+  bool align;
+};
 
 TEST(ResizeAreaCandidate, BitIdenticalToTheExampleKernel) {
   std::mt19937 rng(2024);
   std::uniform_real_distribution<float> value(-1000.f, 1000.f);
   const shape cases[] = {{1, 480, 640, 3, 240, 320, false}, {1, 480, 640, 3, 206, 274, false},
-                         {2, 17, 23, 5, 7, 9, false},        {1, 9, 13, 1, 9, 13, false},
+                         {2, 17, 23, 5, 7, 9, false},       {1, 9, 13, 1, 9, 13, false},
                          {1, 5, 7, 2, 11, 16, false},       {1, 31, 29, 4, 10, 13, true},
                          {1, 1, 6, 3, 3, 2, true},          {3, 8, 8, 2, 3, 5, false}};
   for (const shape& s : cases) {

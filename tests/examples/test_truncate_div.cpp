@@ -126,8 +126,13 @@ TEST(ExampleTruncateDiv, BroadcastingMatchesAnIndexByIndexReference) {
   std::mt19937 rng(1234);
   // TensorFlow-order shape pairs, up to rank 6.
   const std::vector<std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>> cases = {
-      {{4, 3}, {4, 3}},          {{4, 3}, {3}},          {{4, 1}, {1, 3}},       {{2, 1, 3}, {5, 1}},
-      {{1}, {2, 3, 4}},          {{2, 3, 1, 2}, {3, 5, 1}}, {{2, 1, 2, 1, 3, 2}, {2, 1, 1, 2}},
+      {{4, 3}, {4, 3}},
+      {{4, 3}, {3}},
+      {{4, 1}, {1, 3}},
+      {{2, 1, 3}, {5, 1}},
+      {{1}, {2, 3, 4}},
+      {{2, 3, 1, 2}, {3, 5, 1}},
+      {{2, 1, 2, 1, 3, 2}, {2, 1, 1, 2}},
       {{1, 1, 1, 1, 1, 7}, {7}}};
   for (const auto& [xs, ys] : cases) {
     auto count = [](const std::vector<std::uint32_t>& s) {
@@ -163,22 +168,25 @@ TEST(ExampleTruncateDiv, Int32BeyondTwoToTheTwentyFourIsRefusedNotRounded) {
   std::vector<std::int32_t> z;
   std::string log;
   EXPECT_EQ(run_div<std::int32_t>(VX_TYPE_INT32, {3}, {1, 16777217, 3}, {1}, {1}, z, nullptr, &log), VX_FAILURE);
-  EXPECT_EQ(log, "rknnop: TruncateDiv: the CPU kernel failed: int32 operands must lie within +-(2^24 - 1) (the "
-                 "kernel divides in float), x[1] or y[0] does not");
+  EXPECT_EQ(log,
+            "rknnop: TruncateDiv: the CPU kernel failed: int32 operands must lie within +-(2^24 - 1) (the "
+            "kernel divides in float), x[1] or y[0] does not");
 }
 
 TEST(ExampleTruncateDiv, IncompatibleShapesAndMixedDtypes) {
   std::vector<float> z;
   std::string log;
-  EXPECT_NE(run_div<float>(VX_TYPE_FLOAT32, {3, 2}, std::vector<float>(6, 1.f), {2}, {1, 1}, z, nullptr, &log), VX_SUCCESS);
+  EXPECT_NE(run_div<float>(VX_TYPE_FLOAT32, {3, 2}, std::vector<float>(6, 1.f), {2}, {1, 1}, z, nullptr, &log),
+            VX_SUCCESS);
   EXPECT_EQ(log, "rknnop: TruncateDiv: shape inference (infer) failed: Incompatible shapes: [2,3] vs. [2]");
 
   harness h(vx_kernel_TruncateDiv_list.entries[0]);
-  EXPECT_NE(h.run({ref(h.tensor<float>({2}, VX_TYPE_FLOAT32, {1, 2})), ref(h.tensor<std::int32_t>({2}, VX_TYPE_INT32, {1, 2})),
-                   ref(h.virtual_tensor(VX_TYPE_FLOAT32))}),
+  EXPECT_NE(h.run({ref(h.tensor<float>({2}, VX_TYPE_FLOAT32, {1, 2})),
+                   ref(h.tensor<std::int32_t>({2}, VX_TYPE_INT32, {1, 2})), ref(h.virtual_tensor(VX_TYPE_FLOAT32))}),
             VX_SUCCESS);
-  EXPECT_EQ(h.last_log(), "rknnop: TruncateDiv: shape inference (infer) failed: x and y must have the same dtype, got "
-                          "VX_TYPE_FLOAT32 and VX_TYPE_INT32");
+  EXPECT_EQ(h.last_log(),
+            "rknnop: TruncateDiv: shape inference (infer) failed: x and y must have the same dtype, got "
+            "VX_TYPE_FLOAT32 and VX_TYPE_INT32");
 }
 
 TEST(ExampleTruncateDiv, ShaderMatchesTheCpuKernelOnFloat16WithBroadcasting) {
@@ -196,17 +204,18 @@ TEST(ExampleTruncateDiv, ShaderMatchesTheCpuKernelOnFloat16WithBroadcasting) {
   harness h(vx_kernel_TruncateDiv_list.entries[1]);
   ASSERT_EQ(h.verify_only({ref(h.tensor(xd, VX_TYPE_FLOAT16, x)), ref(h.tensor(yd, VX_TYPE_FLOAT16, y)),
                            ref(h.virtual_tensor(VX_TYPE_FLOAT16))}),
-            VX_SUCCESS) << h.last_log();
+            VX_SUCCESS)
+      << h.last_log();
   vx_kernel_execution_parameters_t p{};
   ASSERT_TRUE(rknnop::test::execution_parameters_of(h.node(), p));
   EXPECT_EQ(p.workDim, 3u);
   EXPECT_EQ(p.globalWorkSize[0] * p.globalWorkSize[1] * p.globalWorkSize[2], 60u);
   std::vector<std::uint16_t> xb = rknnop::test::half_bits(x), yb = rknnop::test::half_bits(y), zb(60, 0xFFFF);
   using rknnop::vxc::vx_type;
-  const auto r = rknnop::test::run_shader("truncate_div/truncate_div.vx", "truncatediv", p,
-                                          {rknnop::test::shader_tensor(xd, vx_type::float16, xb),
-                                           rknnop::test::shader_tensor(yd, vx_type::float16, yb),
-                                           rknnop::test::shader_tensor(xd, vx_type::float16, zb)});
+  const auto r = rknnop::test::run_shader(
+      "truncate_div/truncate_div.vx", "truncatediv", p,
+      {rknnop::test::shader_tensor(xd, vx_type::float16, xb), rknnop::test::shader_tensor(yd, vx_type::float16, yb),
+       rknnop::test::shader_tensor(xd, vx_type::float16, zb)});
   ASSERT_TRUE(r.ok()) << r.message;
   EXPECT_EQ(zb, rknnop::test::half_bits(cpu));
 #endif

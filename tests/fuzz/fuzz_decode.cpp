@@ -67,8 +67,7 @@ vx_status VX_CALLBACK checked_function(vx_node node, const vx_reference* refs, v
   expect_reported(node, s, before);
   return s;
 }
-vx_status VX_CALLBACK checked_validate(vx_node node, const vx_reference refs[], vx_uint32 num,
-                                       vx_meta_format metas[]) {
+vx_status VX_CALLBACK checked_validate(vx_node node, const vx_reference refs[], vx_uint32 num, vx_meta_format metas[]) {
   const std::size_t before = sink_lines().size();
   const vx_status s = current->validate(node, refs, num, metas);
   expect_reported(node, s, before);
@@ -106,10 +105,10 @@ void trace(const char* format, Args... args) {
 constexpr std::array<vx_enum, 10> tensor_dtypes{VX_TYPE_FLOAT32, VX_TYPE_FLOAT16, VX_TYPE_INT8,  VX_TYPE_UINT8,
                                                 VX_TYPE_INT16,   VX_TYPE_UINT16,  VX_TYPE_INT32, VX_TYPE_INVALID,
                                                 VX_TYPE_FLOAT64, VX_TYPE_BOOL};
-constexpr std::array<vx_enum, 16> scalar_types{
-    VX_TYPE_BOOL,   VX_TYPE_BOOL8,  VX_TYPE_CHAR,    VX_TYPE_INT8,    VX_TYPE_UINT8,   VX_TYPE_INT16,
-    VX_TYPE_UINT16, VX_TYPE_INT32,  VX_TYPE_UINT32,  VX_TYPE_INT64,   VX_TYPE_UINT64,  VX_TYPE_FLOAT16,
-    VX_TYPE_FLOAT32, VX_TYPE_FLOAT64, VX_TYPE_ENUM,  VX_TYPE_SIZE};
+constexpr std::array<vx_enum, 16> scalar_types{VX_TYPE_BOOL,    VX_TYPE_BOOL8,   VX_TYPE_CHAR,   VX_TYPE_INT8,
+                                               VX_TYPE_UINT8,   VX_TYPE_INT16,   VX_TYPE_UINT16, VX_TYPE_INT32,
+                                               VX_TYPE_UINT32,  VX_TYPE_INT64,   VX_TYPE_UINT64, VX_TYPE_FLOAT16,
+                                               VX_TYPE_FLOAT32, VX_TYPE_FLOAT64, VX_TYPE_ENUM,   VX_TYPE_SIZE};
 constexpr std::array<vx_enum, 8> array_item_types{VX_TYPE_INT32, VX_TYPE_UINT32, VX_TYPE_INT16, VX_TYPE_FLOAT32,
                                                   VX_TYPE_INT64, VX_TYPE_SIZE,   VX_TYPE_ENUM,  VX_TYPE_UINT8};
 // Item values that stress shape inference. A virtual tensor would get (and be allocated with) the
@@ -130,8 +129,8 @@ struct builder {
   byte_reader& in;
   vx_context context;
   vx_graph graph;
-  bool allow_extreme_items;  // cleared by the first virtual tensor
-  bool allow_virtual = true;  // cleared by the first extreme item
+  bool allow_extreme_items;        // cleared by the first virtual tensor
+  bool allow_virtual = true;       // cleared by the first extreme item
   std::vector<vx_reference> pool;  // everything created, for the direct calls
 
   vx_reference keep(vx_reference r) {
@@ -203,15 +202,28 @@ struct builder {
         v = pick(in, extreme_items.data(), extreme_items.size(), 0xFF);
         allow_virtual = false;
       }
-      if (type == VX_TYPE_INT32) std::memcpy(items.data() + i * 4, &v, 4);
-      else in.fill(items.data() + i * 8, 8);
+      if (type == VX_TYPE_INT32)
+        std::memcpy(items.data() + i * 4, &v, 4);
+      else
+        in.fill(items.data() + i * 8, 8);
     }
     vx_size item_size = 0;
     vxQueryArray(a, VX_ARRAY_ITEMSIZE, &item_size, sizeof item_size);
     if (count && count <= 8 && item_size && item_size <= 8) vxAddArrayItems(a, count, items.data(), item_size);
-    trace("array item type %#x capacity %zu count %zu first items %d,%d -> %p\n", static_cast<unsigned>(type),
-          static_cast<std::size_t>(capacity), count, [&] { std::int32_t v; std::memcpy(&v, items.data(), 4); return v; }(),
-          [&] { std::int32_t v; std::memcpy(&v, items.data() + 4, 4); return v; }(), static_cast<void*>(a));
+    trace(
+        "array item type %#x capacity %zu count %zu first items %d,%d -> %p\n", static_cast<unsigned>(type),
+        static_cast<std::size_t>(capacity), count,
+        [&] {
+          std::int32_t v;
+          std::memcpy(&v, items.data(), 4);
+          return v;
+        }(),
+        [&] {
+          std::int32_t v;
+          std::memcpy(&v, items.data() + 4, 4);
+          return v;
+        }(),
+        static_cast<void*>(a));
     return keep(reinterpret_cast<vx_reference>(a));
   }
 
@@ -236,7 +248,8 @@ struct builder {
       }
       case kind::scalar: return scalar(typical);
       case kind::array: return array(typical);
-      case kind::foreign: return in.flag() ? reinterpret_cast<vx_reference>(graph) : reinterpret_cast<vx_reference>(context);
+      case kind::foreign:
+        return in.flag() ? reinterpret_cast<vx_reference>(graph) : reinterpret_cast<vx_reference>(context);
       case kind::count: break;
     }
     return nullptr;
@@ -261,16 +274,21 @@ void call_directly(byte_reader& in, builder& objects, const std::vector<vx_refer
   const vx_kernel_description_t& d = *current;
   const std::uint8_t how = in.u8();
   vx_uint32 num = d.numParams;
-  if (how >= 0xE0) num = in.value<vx_uint32>();
-  else if (how >= 0xA0) num = static_cast<vx_uint32>(in.below(9));
+  if (how >= 0xE0)
+    num = in.value<vx_uint32>();
+  else if (how >= 0xA0)
+    num = static_cast<vx_uint32>(in.below(9));
   // Exactly `num` entries (up to 64) on the heap, so a read past `num` is an ASan report.
   const std::size_t entries = num < 64 ? num : 64;
   std::unique_ptr<vx_reference[]> refs(entries ? new vx_reference[entries] : nullptr);
   for (std::size_t i = 0; i < entries; ++i) {
     const std::uint8_t b = in.u8();
-    if (b < 0xC0 && i < node_params.size()) refs[i] = node_params[i];
-    else if (b < 0xF0 && !objects.pool.empty()) refs[i] = objects.pool[b % objects.pool.size()];
-    else refs[i] = nullptr;
+    if (b < 0xC0 && i < node_params.size())
+      refs[i] = node_params[i];
+    else if (b < 0xF0 && !objects.pool.empty())
+      refs[i] = objects.pool[b % objects.pool.size()];
+    else
+      refs[i] = nullptr;
   }
   const vx_reference* list = in.u8() == 0xEE ? nullptr : refs.get();
   vx_node target = in.flag() ? node : nullptr;
@@ -279,8 +297,9 @@ void call_directly(byte_reader& in, builder& objects, const std::vector<vx_refer
   if (in.flag() && entries) {
     metas.reset(new vx_meta_format[entries]);
     for (std::size_t i = 0; i < entries; ++i)
-      metas[i] = in.flag() || objects.pool.empty() ? nullptr
-                                                   : reinterpret_cast<vx_meta_format>(objects.pool[in.below(objects.pool.size())]);
+      metas[i] = in.flag() || objects.pool.empty()
+                     ? nullptr
+                     : reinterpret_cast<vx_meta_format>(objects.pool[in.below(objects.pool.size())]);
   }
   const vx_status validated = checked_validate(target, list, num, metas.get());
   trace("direct validate(num %u, list %p, node %p, metas %p) -> %d\n", num, static_cast<const void*>(list),
@@ -335,7 +354,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                      d.deinitialize ? &checked_deinitialize : nullptr);
   for (vx_uint32 i = 0; kernel && i < num_params; ++i) {
     const vx_param_description_t p =
-        i < d.numParams ? d.parameters[i] : vx_param_description_t{VX_INPUT, VX_TYPE_REFERENCE, VX_PARAMETER_STATE_REQUIRED};
+        i < d.numParams ? d.parameters[i]
+                        : vx_param_description_t{VX_INPUT, VX_TYPE_REFERENCE, VX_PARAMETER_STATE_REQUIRED};
     vxAddParameterToKernel(kernel, i, p.direction, loose_table ? VX_TYPE_REFERENCE : p.data_type, p.state);
   }
   if (kernel) vxFinalizeKernel(kernel);

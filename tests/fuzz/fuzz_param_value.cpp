@@ -17,16 +17,29 @@ namespace {
 
 using namespace rknnop::host;
 
-constexpr std::array<std::int32_t, 21> interesting_types{
-    vx_type::char_,   vx_type::int8,    vx_type::uint8,   vx_type::int16, vx_type::uint16,
-    vx_type::int32,   vx_type::uint32,  vx_type::int64,   vx_type::uint64, vx_type::float32,
-    vx_type::float64, vx_type::float16, vx_type::bool_,   vx_type::array, vx_type::enum_,
-    vx_type::size,    vx_type::scalar,  vx_type::tensor,  0,              0x011,
-    -1};
+constexpr std::array<std::int32_t, 21> interesting_types{vx_type::char_,
+                                                         vx_type::int8,
+                                                         vx_type::uint8,
+                                                         vx_type::int16,
+                                                         vx_type::uint16,
+                                                         vx_type::int32,
+                                                         vx_type::uint32,
+                                                         vx_type::int64,
+                                                         vx_type::uint64,
+                                                         vx_type::float32,
+                                                         vx_type::float64,
+                                                         vx_type::float16,
+                                                         vx_type::bool_,
+                                                         vx_type::array,
+                                                         vx_type::enum_,
+                                                         vx_type::size,
+                                                         vx_type::scalar,
+                                                         vx_type::tensor,
+                                                         0,
+                                                         0x011,
+                                                         -1};
 
-bool is_integer(std::int32_t type) {
-  return type >= vx_type::char_ && type <= vx_type::uint64;
-}
+bool is_integer(std::int32_t type) { return type >= vx_type::char_ && type <= vx_type::uint64; }
 
 template <class F>
 void expect_value_or_error(F&& f) {
@@ -42,8 +55,8 @@ void expect_value_or_error(F&& f) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   rknnop::fuzz::byte_reader in(data, size);
   const std::uint8_t selector = in.u8();
-  const std::int32_t type = selector < 0xF0 ? interesting_types[selector % interesting_types.size()]
-                                            : in.value<std::int32_t>();
+  const std::int32_t type =
+      selector < 0xF0 ? interesting_types[selector % interesting_types.size()] : in.value<std::int32_t>();
   const std::uint8_t length_byte = in.u8();
   const std::optional<std::size_t> array_length =
       length_byte & 0x80 ? std::optional<std::size_t>(length_byte & 0x0F) : std::nullopt;

@@ -15,15 +15,22 @@ container sample(std::uint64_t version) {
   container c;
   c.version = version;
   c.shader = bytes_of("SHDR\x01\x02");
-  c.lib_x86_64 = bytes_of("\x7f" "ELF x86");
-  c.lib_aarch64 = bytes_of("\x7f" "ELF aarch64");
-  if (version == 2) c.lib_armhf = bytes_of("\x7f" "ELF arm");
+  c.lib_x86_64 = bytes_of(
+      "\x7f"
+      "ELF x86");
+  c.lib_aarch64 = bytes_of(
+      "\x7f"
+      "ELF aarch64");
+  if (version == 2)
+    c.lib_armhf = bytes_of(
+        "\x7f"
+        "ELF arm");
   c.op_yml = bytes_of("name: Foo\n");
   c.op_py = bytes_of("class Foo(RKNNCustomOP):\n");
   return c;
 }
 
-void put_u64(std::vector<std::uint8_t> &out, std::uint64_t v) {
+void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
 }
 
@@ -35,7 +42,7 @@ TEST(Container, LayoutIsMagicVersionThenLengthPrefixedSections) {
   const auto bytes = serialize_container(c);
   std::vector<std::uint8_t> expected{'R', 'K', 'N', 'N', 0, 0, 0, 0};
   put_u64(expected, 2);
-  put_u64(expected, 0); // shader
+  put_u64(expected, 0);  // shader
   put_u64(expected, 1);
   expected.push_back(0xAA);
   put_u64(expected, 0);
@@ -68,7 +75,7 @@ TEST(Container, FileRoundTripAndAtomicWrite) {
   EXPECT_EQ(read_file(dir / "copy.rknnop"), first);
   // No temporary files left behind.
   std::size_t files = 0;
-  for ([[maybe_unused]] const auto &entry : std::filesystem::directory_iterator(dir)) ++files;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++files;
   EXPECT_EQ(files, 2u);
 }
 
@@ -77,7 +84,7 @@ TEST(Container, FailedWriteLeavesNoArtifact) {
   RKNNOP_EXPECT_ERROR(write_container_file(sample(2), dir / "missing-dir" / "x.rknnop"),
                       "cannot create a temporary file", "missing-dir");
   container bad = sample(2);
-  bad.version = 1; // armhf section present: refused before anything is written
+  bad.version = 1;  // armhf section present: refused before anything is written
   RKNNOP_EXPECT_ERROR(write_container_file(bad, dir / "x.rknnop"), "version 1", "armhf");
   EXPECT_FALSE(std::filesystem::exists(dir / "x.rknnop"));
 }
@@ -90,8 +97,7 @@ TEST(Container, BadMagic) {
 }
 
 TEST(Container, TooShortForHeader) {
-  RKNNOP_EXPECT_ERROR(parse_container(bytes_of("RKNN"), "short.rknnop"), "short.rknnop", "4 bytes",
-                      "16-byte header");
+  RKNNOP_EXPECT_ERROR(parse_container(bytes_of("RKNN"), "short.rknnop"), "short.rknnop", "4 bytes", "16-byte header");
 }
 
 TEST(Container, UnknownVersion) {
@@ -104,17 +110,16 @@ TEST(Container, UnknownVersion) {
 TEST(Container, TruncatedLengthField) {
   std::vector<std::uint8_t> bytes{'R', 'K', 'N', 'N', 0, 0, 0, 0};
   put_u64(bytes, 2);
-  put_u64(bytes, 0);            // shader
-  bytes.insert(bytes.end(), 3, 0); // 3 bytes of the x86 length
+  put_u64(bytes, 0);                // shader
+  bytes.insert(bytes.end(), 3, 0);  // 3 bytes of the x86 length
   RKNNOP_EXPECT_ERROR(parse_container(bytes, "t.rknnop"),
-                      "truncated length field of section 2 (x86-64 library) at offset 24",
-                      "need 8 bytes, 3 left");
+                      "truncated length field of section 2 (x86-64 library) at offset 24", "need 8 bytes, 3 left");
 }
 
 TEST(Container, SectionPastEndOfFile) {
   std::vector<std::uint8_t> bytes{'R', 'K', 'N', 'N', 0, 0, 0, 0};
   put_u64(bytes, 2);
-  put_u64(bytes, 100); // shader claims 100 bytes
+  put_u64(bytes, 100);  // shader claims 100 bytes
   bytes.insert(bytes.end(), 10, 0);
   RKNNOP_EXPECT_ERROR(parse_container(bytes, "p.rknnop"), "section 1 (shader) at offset 24",
                       "claims 100 bytes but only 10 remain");
@@ -122,7 +127,7 @@ TEST(Container, SectionPastEndOfFile) {
 
 TEST(Container, MissingSections) {
   auto bytes = serialize_container(sample(1));
-  bytes[8] = 2; // a version-1 body labelled version 2: one section short
+  bytes[8] = 2;  // a version-1 body labelled version 2: one section short
   // Reading sections as v2 order misattributes them but the count check fires at the end.
   RKNNOP_EXPECT_ERROR(parse_container(bytes, "m.rknnop"), "version 2 container has 5 sections, expected 6",
                       "missing section 6, .py");
@@ -138,4 +143,4 @@ TEST(Container, TrailingBytes) {
                       "exactly 6 sections");
 }
 
-} // namespace
+}  // namespace

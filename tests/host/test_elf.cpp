@@ -11,9 +11,9 @@ namespace {
 
 using namespace rknnop::host;
 
-const elf_symbol *find_undefined(const elf_info &info, std::string_view name) {
-  const auto it = std::find_if(info.undefined.begin(), info.undefined.end(),
-                               [&](const elf_symbol &s) { return s.name == name; });
+const elf_symbol* find_undefined(const elf_info& info, std::string_view name) {
+  const auto it =
+      std::find_if(info.undefined.begin(), info.undefined.end(), [&](const elf_symbol& s) { return s.name == name; });
   return it == info.undefined.end() ? nullptr : &*it;
 }
 
@@ -26,21 +26,21 @@ TEST(Elf, HostKernelLibrary) {
   EXPECT_EQ(info.summary(), "ELF64 x86-64 shared object");
   EXPECT_TRUE(info.exports_kernel_list("TestScale"));
   EXPECT_FALSE(info.exports_kernel_list("Other"));
-  const elf_symbol *list = info.find_export("vx_kernel_TestScale_list");
+  const elf_symbol* list = info.find_export("vx_kernel_TestScale_list");
   ASSERT_NE(list, nullptr);
   EXPECT_EQ(list->kind, elf_symbol_kind::object);
   // Built with hidden visibility: the callbacks are not exported.
   EXPECT_EQ(info.find_export("cpu_kernel_function"), nullptr);
   EXPECT_EQ(info.find_export("validator"), nullptr);
   // Imports carry their GNU symbol versions.
-  const elf_symbol *memcpy_symbol = find_undefined(info, "memcpy");
+  const elf_symbol* memcpy_symbol = find_undefined(info, "memcpy");
   ASSERT_NE(memcpy_symbol, nullptr);
   EXPECT_EQ(memcpy_symbol->version, "GLIBC_2.14");
-  const elf_symbol *copy = find_undefined(info, "vxCopyTensorPatch");
+  const elf_symbol* copy = find_undefined(info, "vxCopyTensorPatch");
   ASSERT_NE(copy, nullptr);
-  EXPECT_TRUE(copy->version.empty()); // libOpenVX has no symbol versions
+  EXPECT_TRUE(copy->version.empty());  // libOpenVX has no symbol versions
   EXPECT_GE(compare_symbol_versions(info.max_glibc, "GLIBC_2.14"), 0) << info.max_glibc;
-  EXPECT_TRUE(info.max_glibcxx.empty()); // a C library needs no libstdc++
+  EXPECT_TRUE(info.max_glibcxx.empty());  // a C library needs no libstdc++
   EXPECT_NE(std::find(info.needed.begin(), info.needed.end(), "libc.so.6"), info.needed.end());
   EXPECT_NO_THROW(check_loadable_on_host(info, "libtestscale.so"));
 }
@@ -58,9 +58,9 @@ TEST(Elf, Aarch64CrossBuiltLibrary) {
   EXPECT_EQ(info.machine, elf_machine::aarch64);
   EXPECT_TRUE(info.is_shared_object());
   EXPECT_TRUE(info.exports_kernel_list("TestScale"));
-  const elf_symbol *memcpy_symbol = find_undefined(info, "memcpy");
+  const elf_symbol* memcpy_symbol = find_undefined(info, "memcpy");
   ASSERT_NE(memcpy_symbol, nullptr);
-  EXPECT_EQ(memcpy_symbol->version, "GLIBC_2.17"); // aarch64's first glibc
+  EXPECT_EQ(memcpy_symbol->version, "GLIBC_2.17");  // aarch64's first glibc
   if (host_machine() == elf_machine::x86_64)
     RKNNOP_EXPECT_ERROR(check_loadable_on_host(info, "aarch64.so"),
                         "aarch64.so: library is for aarch64 (ELF64 aarch64 shared object) but this host "
@@ -75,10 +75,10 @@ TEST(Elf, ArmhfCrossBuiltLibrary) {
   EXPECT_EQ(info.machine, elf_machine::arm);
   EXPECT_EQ(info.summary(), "ELF32 arm shared object");
   EXPECT_TRUE(info.exports_kernel_list("TestScale"));
-  const elf_symbol *memcpy_symbol = find_undefined(info, "memcpy");
+  const elf_symbol* memcpy_symbol = find_undefined(info, "memcpy");
   ASSERT_NE(memcpy_symbol, nullptr);
-  EXPECT_EQ(memcpy_symbol->version, "GLIBC_2.4"); // armhf's first glibc
-#if !defined(__arm__)  // under qemu-arm the host is arm
+  EXPECT_EQ(memcpy_symbol->version, "GLIBC_2.4");  // armhf's first glibc
+#if !defined(__arm__)                              // under qemu-arm the host is arm
   RKNNOP_EXPECT_ERROR(check_loadable_on_host(info, "armhf.so"), "library is for arm (ELF32 arm shared object)");
 #endif
 }
@@ -107,7 +107,7 @@ TEST(Elf, TruncatedImages) {
   for (std::size_t size = 0; size < bytes.size(); size += 61) {
     try {
       (void)inspect_elf(std::span(bytes).first(size), "t.so");
-    } catch (const error &e) {
+    } catch (const error& e) {
       EXPECT_TRUE(std::string_view(e.what()).starts_with("rknnop: ")) << e.what();
     }
   }
@@ -129,7 +129,7 @@ TEST(Elf, RandomCorruptionNeverCrashes) {
     }
     try {
       (void)inspect_elf(bytes, "fuzz.so");
-    } catch (const error &) {
+    } catch (const error&) {
       ++failures;
     }
   }
@@ -145,4 +145,4 @@ TEST(Elf, VersionComparison) {
   EXPECT_EQ(machine_name(243), "machine 243");
 }
 
-} // namespace
+}  // namespace

@@ -22,7 +22,7 @@ using namespace rknnop::host;
 
 // Loads its own session `rounds` times and runs a small and a large tensor each time; returns the
 // number of wrong results (a failure message in `failure`).
-int load_and_run(int seed, int rounds, std::string &failure) {
+int load_and_run(int seed, int rounds, std::string& failure) {
   int wrong = 0;
   try {
     for (int round = 0; round < rounds; ++round) {
@@ -37,12 +37,12 @@ int load_and_run(int seed, int rounds, std::string &failure) {
         for (std::size_t i = 0; i < count; ++i) in[i] = static_cast<float>(i % 512);
         s.set_input("input", in, {count});
         s.run();
-        const std::vector<float> &out = s.output("output").values;
+        const std::vector<float>& out = s.output("output").values;
         for (std::size_t i = 0; i < count; ++i)
           if (out[i] != in[i] + static_cast<float>(seed)) ++wrong;
       }
     }
-  } catch (const error &e) {
+  } catch (const error& e) {
     failure = e.what();
     return -1;
   }
@@ -61,8 +61,8 @@ TEST(LoaderThreads, TwoSessionsOnOneLibrary) {
       wrong[t] = load_and_run(t + 1, rounds, failure[t]);
     });
   go.store(true);
-  for (std::thread &th : threads) th.join();
+  for (std::thread& th : threads) th.join();
   for (int t = 0; t < 2; ++t) EXPECT_EQ(wrong[t], 0) << "thread " << t << ": " << failure[t];
 }
 
-} // namespace
+}  // namespace

@@ -25,8 +25,8 @@ using namespace rknnop::host;
 const fs::path data_dir = RKNNOP_TEST_DATA_DIR;
 
 // The TestScale container with `library` in the given sections (the others empty).
-fs::path scale_container(const fs::path &dir, std::uint64_t version, std::vector<section_kind> sections,
-                         const std::vector<std::uint8_t> &library) {
+fs::path scale_container(const fs::path& dir, std::uint64_t version, std::vector<section_kind> sections,
+                         const std::vector<std::uint8_t>& library) {
   container c;
   c.version = version;
   for (const section_kind kind : sections) c.section(kind) = library;
@@ -97,7 +97,7 @@ TEST(LoaderSections, Version1ContainerHasNoArmhfSection) {
 #ifdef RKNNOP_TEST_RESIZEAREA_RKNNOP
 const fs::path resize_area = RKNNOP_TEST_RESIZEAREA_RKNNOP;
 
-session resize_session(const fs::path &op, std::vector<std::size_t> input_shape, std::int32_t size) {
+session resize_session(const fs::path& op, std::vector<std::size_t> input_shape, std::int32_t size) {
   if (!fs::exists(op)) ADD_FAILURE() << op << " is missing (built by rknnop_add_op)";
   session s = session::load(op);
   std::size_t count = 1;
@@ -112,7 +112,7 @@ session resize_session(const fs::path &op, std::vector<std::size_t> input_shape,
 
 // Input dims [3,32,32,1] (NHWC 1x32x32x3), output dims [3,64,64] (rank 3), size 64,64: what the
 // toolkit's demo model hands the kernel. Same values as with a rank-4 output.
-void expect_demo_ranks_run(const fs::path &op) {
+void expect_demo_ranks_run(const fs::path& op) {
   session s = resize_session(op, {1, 32, 32, 3}, 64);
   s.run();
   const std::vector<float> batch4 = s.output("output").values;
@@ -120,7 +120,7 @@ void expect_demo_ranks_run(const fs::path &op) {
 
   s.set_output_shape("output", {64, 64, 3});
   s.run();
-  const tensor_result &out = s.output("output");
+  const tensor_result& out = s.output("output");
   EXPECT_EQ(out.dims, (std::vector<std::uint32_t>{3, 64, 64}));
   EXPECT_EQ(out.shape, (std::vector<std::size_t>{64, 64, 3}));
   EXPECT_EQ(out.values, batch4);
@@ -141,22 +141,25 @@ TEST(ToolkitRanks, ResizeAreaDemoShapesThroughTheGeneratedLibrary) { expect_demo
 TEST(ToolkitRanks, OtherRanksStayClearErrors) {
   session wrong_shape = resize_session(resize_area, {1, 32, 32, 3}, 64);
   wrong_shape.set_output_shape("output", {64, 32, 3});
-  RKNNOP_EXPECT_ERROR(wrong_shape.run(), "output 'output': shape inference gives dims [3,64,64,1], the output tensor "
-                                         "has [3,32,64]");
+  RKNNOP_EXPECT_ERROR(wrong_shape.run(),
+                      "output 'output': shape inference gives dims [3,64,64,1], the output tensor "
+                      "has [3,32,64]");
   session rank5 = resize_session(resize_area, {1, 1, 8, 8, 3}, 4);
-  RKNNOP_EXPECT_ERROR(rank5.run(), "input 'images': expected rank 4 (NHWC; a lower rank is taken as batch 1), got "
-                                   "rank 5 with dims [3,8,8,1,1]");
+  RKNNOP_EXPECT_ERROR(rank5.run(),
+                      "input 'images': expected rank 4 (NHWC; a lower rank is taken as batch 1), got "
+                      "rank 5 with dims [3,8,8,1,1]");
 }
 
 TEST(ToolkitRanks, AllocationFailureNamesTheTensor) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   GTEST_SKIP() << "a sanitizer's allocator aborts on a 60 GB request instead of failing it";
 #else
-  if (sizeof(void *) < 8) GTEST_SKIP() << "a 32-bit vx_size cannot express the request (checked separately)";
+  if (sizeof(void*) < 8) GTEST_SKIP() << "a 32-bit vx_size cannot express the request (checked separately)";
   session s = resize_session(resize_area, {1, 32, 32, 3}, 100000);
-  RKNNOP_EXPECT_ERROR(s.run(), "graph verification failed with VX_ERROR_NO_MEMORY (-8)",
-                      "parameter 1 (output 'output'): cannot allocate 60000000000 bytes for dims [3, 100000, 100000, 1] "
-                      "of FLOAT16");
+  RKNNOP_EXPECT_ERROR(
+      s.run(), "graph verification failed with VX_ERROR_NO_MEMORY (-8)",
+      "parameter 1 (output 'output'): cannot allocate 60000000000 bytes for dims [3, 100000, 100000, 1] "
+      "of FLOAT16");
 #endif
 }
 #endif
@@ -175,4 +178,4 @@ TEST(ToolkitRanks, RknnopAddOpWithAToolkitPythonClass) {
 }
 #endif
 
-} // namespace
+}  // namespace

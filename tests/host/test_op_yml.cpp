@@ -73,14 +73,15 @@ params:
 
 TEST(OpYml, EveryBoardScalarTypeMapsToItsValue) {
   const std::pair<std::string_view, std::int32_t> expected[] = {
-      {"VX_TYPE_CHAR", 0x1},    {"VX_TYPE_INT8", 0x2},    {"VX_TYPE_UINT8", 0x3},   {"VX_TYPE_INT16", 0x4},
-      {"VX_TYPE_UINT16", 0x5},  {"VX_TYPE_INT32", 0x6},   {"VX_TYPE_UINT32", 0x7},  {"VX_TYPE_INT64", 0x8},
-      {"VX_TYPE_UINT64", 0x9},  {"VX_TYPE_FLOAT32", 0xA}, {"VX_TYPE_FLOAT64", 0xB}, {"VX_TYPE_FLOAT16", 0xF},
-      {"VX_TYPE_BOOL", 0x10},   {"VX_TYPE_ARRAY", 0x80E}};
-  for (const auto &[name, value] : expected) {
-    const std::string text = "name: T\ninputs: {i: {type: VX_TYPE_TENSOR}}\noutputs: {o: {type: "
-                             "VX_TYPE_TENSOR}}\nparams: {p: {type: " +
-                             std::string(name) + "}}\n";
+      {"VX_TYPE_CHAR", 0x1},   {"VX_TYPE_INT8", 0x2},    {"VX_TYPE_UINT8", 0x3},   {"VX_TYPE_INT16", 0x4},
+      {"VX_TYPE_UINT16", 0x5}, {"VX_TYPE_INT32", 0x6},   {"VX_TYPE_UINT32", 0x7},  {"VX_TYPE_INT64", 0x8},
+      {"VX_TYPE_UINT64", 0x9}, {"VX_TYPE_FLOAT32", 0xA}, {"VX_TYPE_FLOAT64", 0xB}, {"VX_TYPE_FLOAT16", 0xF},
+      {"VX_TYPE_BOOL", 0x10},  {"VX_TYPE_ARRAY", 0x80E}};
+  for (const auto& [name, value] : expected) {
+    const std::string text =
+        "name: T\ninputs: {i: {type: VX_TYPE_TENSOR}}\noutputs: {o: {type: "
+        "VX_TYPE_TENSOR}}\nparams: {p: {type: " +
+        std::string(name) + "}}\n";
     const op_yml op = parse_op_yml(text, "t.yml");
     EXPECT_EQ(op.params.at(0).type, value) << name;
     EXPECT_EQ(vx_type_name(value), name);
@@ -105,9 +106,9 @@ TEST(OpYml, EmitParseRoundTrip) {
 std::string with(std::string_view body) { return std::string(body); }
 
 TEST(OpYml, MissingKeys) {
-  RKNNOP_EXPECT_ERROR(parse_op_yml("inputs: {i: {type: VX_TYPE_TENSOR}}\noutputs: {o: {type: VX_TYPE_TENSOR}}\n",
-                                   "m.yml"),
-                      "m.yml: missing key 'name'");
+  RKNNOP_EXPECT_ERROR(
+      parse_op_yml("inputs: {i: {type: VX_TYPE_TENSOR}}\noutputs: {o: {type: VX_TYPE_TENSOR}}\n", "m.yml"),
+      "m.yml: missing key 'name'");
   RKNNOP_EXPECT_ERROR(parse_op_yml("name: X\ninputs: {i: {type: VX_TYPE_TENSOR}}\n", "m.yml"),
                       "m.yml: missing key 'outputs'");
   RKNNOP_EXPECT_ERROR(parse_op_yml("name: X\ninputs: {i: {type: VX_TYPE_TENSOR}}\noutputs: {o: {}}\n", "m.yml"),
@@ -163,11 +164,11 @@ TEST(OpYml, OtherErrors) {
                                    "VX_TYPE_TENSOR}}\n",
                                    "n.yml"),
                       "op name '1X' is not a C identifier");
-  RKNNOP_EXPECT_ERROR(parse_op_yml(with(resize_area).replace(with(resize_area).find("kernel_index: 0"), 15,
-                                                              "kernel_index: -1"),
-                                   "ki.yml"),
-                      "'kernel_index' must be an integer >= 0, got '-1'");
+  RKNNOP_EXPECT_ERROR(
+      parse_op_yml(with(resize_area).replace(with(resize_area).find("kernel_index: 0"), 15, "kernel_index: -1"),
+                   "ki.yml"),
+      "'kernel_index' must be an integer >= 0, got '-1'");
   RKNNOP_EXPECT_ERROR(read_op_yml_file("/nonexistent/op.yml"), "cannot open '/nonexistent/op.yml'");
 }
 
-} // namespace
+}  // namespace

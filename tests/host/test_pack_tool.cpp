@@ -21,12 +21,12 @@ const std::string py = data_dir + "/rknn_op_testscale.py";
 class PackTool : public ::testing::Test {
 protected:
   void SetUp() override {
-    dir_ = rknnop_test::work_dir(std::string("pack_") +
-                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        rknnop_test::work_dir(std::string("pack_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
   }
-  tool_result run(const std::vector<std::string> &args) { return rknnop_test::run_tool(RKNNOP_PACK_EXE, args, dir_); }
+  tool_result run(const std::vector<std::string>& args) { return rknnop_test::run_tool(RKNNOP_PACK_EXE, args, dir_); }
   // A failure: non-zero status, exactly one stderr line starting "rknnop-pack: " and containing `what`.
-  void expect_one_line_failure(const tool_result &r, std::string_view what) {
+  void expect_one_line_failure(const tool_result& r, std::string_view what) {
     EXPECT_NE(r.status, 0);
     EXPECT_TRUE(r.err.starts_with("rknnop-pack: ")) << r.err;
     EXPECT_EQ(line_count(r.err), 1u) << r.err;
@@ -39,8 +39,7 @@ protected:
 TEST_F(PackTool, PackInspectVerifyUnpackRepack) {
   const std::string out = (dir_ / "TestScale.rknnop").string();
   tool_result r = run({"pack", "--version", "2", "--shader", "", "--x86", RKNNOP_TEST_SCALE_SO, "--aarch64",
-                       RKNNOP_TEST_aarch64_SO, "--armhf", RKNNOP_TEST_armhf_SO, "--yml", yml, "--py", py, "-o",
-                       out});
+                       RKNNOP_TEST_aarch64_SO, "--armhf", RKNNOP_TEST_armhf_SO, "--yml", yml, "--py", py, "-o", out});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
 
@@ -66,13 +65,12 @@ TEST_F(PackTool, PackInspectVerifyUnpackRepack) {
             rknnop::host::read_file(RKNNOP_TEST_SCALE_SO));
   EXPECT_EQ(rknnop::host::read_file(unpacked / "op.yml"), rknnop::host::read_file(yml));
   EXPECT_TRUE(fs::exists(unpacked / "rknn_op_testscale.py"));
-  EXPECT_FALSE(fs::exists(unpacked / "rknn_kernel_testscale.vx.bin")); // empty shader: no file
+  EXPECT_FALSE(fs::exists(unpacked / "rknn_kernel_testscale.vx.bin"));  // empty shader: no file
 
   const std::string again = (dir_ / "again.rknnop").string();
   r = run({"pack", "--x86", (unpacked / "x86_64/libtestscale.so").string(), "--aarch64",
            (unpacked / "aarch64/libtestscale.so").string(), "--armhf", (unpacked / "armhf/libtestscale.so").string(),
-           "--yml", (unpacked / "op.yml").string(), "--py", (unpacked / "rknn_op_testscale.py").string(), "-o",
-           again});
+           "--yml", (unpacked / "op.yml").string(), "--py", (unpacked / "rknn_op_testscale.py").string(), "-o", again});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(rknnop::host::read_file(again), rknnop::host::read_file(out));
 }
@@ -108,8 +106,7 @@ TEST_F(PackTool, VerifyRejectsMissingListSymbolAndNameMismatch) {
             std::string::npos)
       << r.err;
   // The board library for the default target (RK1808) is missing too.
-  EXPECT_NE(r.err.find("aarch64 library section is empty but target_platform is RK1808 (default)"),
-            std::string::npos)
+  EXPECT_NE(r.err.find("aarch64 library section is empty but target_platform is RK1808 (default)"), std::string::npos)
       << r.err;
 
   // op.yml names another op than the library and the .py.
@@ -118,9 +115,8 @@ TEST_F(PackTool, VerifyRejectsMissingListSymbolAndNameMismatch) {
       other_yml, std::string_view("name: Other\ninputs: {i: {type: VX_TYPE_TENSOR}}\noutputs: {o: {type: "
                                   "VX_TYPE_TENSOR}}\n"));
   const std::string mismatch = (dir_ / "mismatch.rknnop").string();
-  ASSERT_EQ(run({"pack", "--x86", RKNNOP_TEST_SCALE_SO, "--yml", other_yml.string(), "--py", py, "-o", mismatch})
-                .status,
-            0);
+  ASSERT_EQ(
+      run({"pack", "--x86", RKNNOP_TEST_SCALE_SO, "--yml", other_yml.string(), "--py", py, "-o", mismatch}).status, 0);
   r = run({"inspect", mismatch, "--verify"});
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("does not export vx_kernel_Other_list (op.yml name is 'Other')"), std::string::npos) << r.err;
@@ -129,8 +125,8 @@ TEST_F(PackTool, VerifyRejectsMissingListSymbolAndNameMismatch) {
 
 TEST_F(PackTool, VersionOneHasNoArmhfSlot) {
   const std::string out = (dir_ / "v1.rknnop").string();
-  expect_one_line_failure(run({"pack", "--version", "1", "--x86", RKNNOP_TEST_SCALE_SO, "--armhf",
-                               RKNNOP_TEST_SCALE_SO, "--yml", yml, "--py", py, "-o", out}),
+  expect_one_line_failure(run({"pack", "--version", "1", "--x86", RKNNOP_TEST_SCALE_SO, "--armhf", RKNNOP_TEST_SCALE_SO,
+                               "--yml", yml, "--py", py, "-o", out}),
                           "--armhf given with --version 1");
   EXPECT_FALSE(fs::exists(out));
   ASSERT_EQ(run({"pack", "--version", "1", "--x86", RKNNOP_TEST_SCALE_SO, "--yml", yml, "--py", py, "-o", out}).status,
@@ -148,13 +144,13 @@ TEST_F(PackTool, FailuresAreOneLine) {
   expect_one_line_failure(run({"unpack", garbage.string(), "-d", (dir_ / "u").string()}), "bad magic");
   expect_one_line_failure(run({}), "A subcommand is required");
   expect_one_line_failure(run({"pack", "--x86", RKNNOP_TEST_SCALE_SO}), "--yml is required");
-  expect_one_line_failure(run({"pack", "--x86", RKNNOP_TEST_SCALE_SO, "--yml", py, "--py", py, "-o",
+  expect_one_line_failure(
+      run({"pack", "--x86", RKNNOP_TEST_SCALE_SO, "--yml", py, "--py", py, "-o", (dir_ / "bad.rknnop").string()}),
+      "rknn_op_testscale.py:4: invalid YAML");
+  expect_one_line_failure(run({"pack", "--version", "3", "--x86", RKNNOP_TEST_SCALE_SO, "--yml", yml, "--py", py, "-o",
                                (dir_ / "bad.rknnop").string()}),
-                          "rknn_op_testscale.py:4: invalid YAML");
-  expect_one_line_failure(run({"pack", "--version", "3", "--x86", RKNNOP_TEST_SCALE_SO, "--yml", yml, "--py", py,
-                               "-o", (dir_ / "bad.rknnop").string()}),
                           "--version 3: expected 1 or 2");
   EXPECT_EQ(run({"--help"}).status, 0);
 }
 
-} // namespace
+}  // namespace

@@ -10,7 +10,8 @@ namespace {
 
 using namespace rknnop::host;
 
-template <class T> T scalar_as(const param_value &v) {
+template <class T>
+T scalar_as(const param_value& v) {
   T out{};
   EXPECT_EQ(v.scalar_size(), sizeof(T));
   std::memcpy(&out, v.scalar_data(), sizeof(T));
@@ -57,8 +58,7 @@ TEST(ParamValue, IntegerRanges) {
   EXPECT_EQ(scalar_as<std::int32_t>(parse_param_value("p", vx_type::int32, "-2147483648")), INT32_MIN);
   EXPECT_EQ(scalar_as<std::uint32_t>(parse_param_value("p", vx_type::uint32, "4294967295")), UINT32_MAX);
   EXPECT_EQ(scalar_as<std::int64_t>(parse_param_value("p", vx_type::int64, "-9223372036854775808")), INT64_MIN);
-  EXPECT_EQ(scalar_as<std::uint64_t>(parse_param_value("p", vx_type::uint64, "18446744073709551615")),
-            UINT64_MAX);
+  EXPECT_EQ(scalar_as<std::uint64_t>(parse_param_value("p", vx_type::uint64, "18446744073709551615")), UINT64_MAX);
   EXPECT_EQ(scalar_as<char>(parse_param_value("p", vx_type::char_, "a")), 'a');
   EXPECT_EQ(scalar_as<char>(parse_param_value("p", vx_type::char_, "65")), 'A');
   EXPECT_EQ(parse_param_value("p", vx_type::int16, "-5").to_string(), "-5");
@@ -110,4 +110,4 @@ TEST(ParamValue, TypedBuilders) {
   RKNNOP_EXPECT_ERROR(parse_param_value("t", vx_type::tensor, "1"), "param 't': type VX_TYPE_TENSOR cannot be a param");
 }
 
-} // namespace
+}  // namespace

@@ -55,7 +55,7 @@ class TruncateDiv(RKNNCustomOP):
     ]
 )";
 
-void write_text(const fs::path &p, std::string_view text) { std::ofstream(p, std::ios::binary) << text; }
+void write_text(const fs::path& p, std::string_view text) { std::ofstream(p, std::ios::binary) << text; }
 
 class PortOrder : public ::testing::Test {
 protected:
@@ -74,14 +74,14 @@ protected:
     EXPECT_EQ(r.status, 0) << r.err;
     return out;
   }
-  rknnop_test::tool_result run(const fs::path &container) {
+  rknnop_test::tool_result run(const fs::path& container) {
     write_npy_file(npy_array::from_floats(std::vector<float>{8, 9, -7}, {3}), dir_ / "a.npy");
     write_npy_file(npy_array::from_floats(std::vector<float>{2, 4, 2}, {3}), dir_ / "b.npy");
-    return rknnop_test::run_tool(RKNNOP_RUN_EXE,
-                                 {container.string(), "--input", "input0=" + (dir_ / "a.npy").string(), "--input",
-                                  "input1=" + (dir_ / "b.npy").string(), "--output",
-                                  "output0=" + (dir_ / "out.npy").string()},
-                                 dir_);
+    return rknnop_test::run_tool(
+        RKNNOP_RUN_EXE,
+        {container.string(), "--input", "input0=" + (dir_ / "a.npy").string(), "--input",
+         "input1=" + (dir_ / "b.npy").string(), "--output", "output0=" + (dir_ / "out.npy").string()},
+        dir_);
   }
   fs::path dir_;
 };
@@ -117,17 +117,19 @@ TEST_F(PortOrder, AgreeingOrderGivesNoWarning) {
 TEST(PortOrderUnit, MatchesByCommentLabelOrNumberAndExplainsFailures) {
   op_yml op = parse_op_yml(toolkit_yml, "op.yml");
   // rknnop's own .py names each field in a comment after its IoMap.
-  apply_python_port_order(op, "def_input = [\n IoMap('in0', 'in', 'input port 0'),  # input0\n"
-                              " IoMap('in1', 'in', 'input port 1'),  # input1\n]\n"
-                              "def_output = [IoMap('out0', 'out', 'output port 0')]\n",
+  apply_python_port_order(op,
+                          "def_input = [\n IoMap('in0', 'in', 'input port 0'),  # input0\n"
+                          " IoMap('in1', 'in', 'input port 1'),  # input1\n]\n"
+                          "def_output = [IoMap('out0', 'out', 'output port 0')]\n",
                           "x.py");
   EXPECT_EQ(op.inputs.front().name, "input0");
   EXPECT_EQ(op.port_order_source, "x.py (def_input/def_output)");
   ASSERT_TRUE(op.port_order_warning);
 
   op = parse_op_yml(toolkit_yml, "op.yml");
-  apply_python_port_order(op, "def_input = [IoMap('input1', 'in', ''), IoMap('input0', 'in', '')]\n"
-                              "def_output = [IoMap('output0', 'out', '')]\n",
+  apply_python_port_order(op,
+                          "def_input = [IoMap('input1', 'in', ''), IoMap('input0', 'in', '')]\n"
+                          "def_output = [IoMap('output0', 'out', '')]\n",
                           "y.py");  // labels that are op.yml names win over port numbers
   EXPECT_EQ(op.inputs.front().name, "input1");
   EXPECT_FALSE(op.port_order_warning);
@@ -142,4 +144,4 @@ TEST(PortOrderUnit, MatchesByCommentLabelOrNumberAndExplainsFailures) {
   EXPECT_EQ(op.port_order_source, "op.yml (w.py: def_input has 1 IoMap entries, op.yml 2)");
 }
 
-} // namespace
+}  // namespace

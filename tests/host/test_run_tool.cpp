@@ -25,10 +25,21 @@ protected:
   }
   tool_result run(std::vector<std::string> args) { return rknnop_test::run_tool(RKNNOP_RUN_EXE, args, dir_); }
   std::vector<std::string> good_args() {
-    return {RKNNOP_TEST_SCALE_SO, "--op-yml", yml, "--input", "input=" + in_, "--param", "bias=1", "--param",
-            "scale=2", "--param", "negate=false", "--output", "output=" + (dir_ / "out.npy").string()};
+    return {RKNNOP_TEST_SCALE_SO,
+            "--op-yml",
+            yml,
+            "--input",
+            "input=" + in_,
+            "--param",
+            "bias=1",
+            "--param",
+            "scale=2",
+            "--param",
+            "negate=false",
+            "--output",
+            "output=" + (dir_ / "out.npy").string()};
   }
-  void expect_one_line_failure(const tool_result &r, std::string_view what) {
+  void expect_one_line_failure(const tool_result& r, std::string_view what) {
     EXPECT_NE(r.status, 0);
     EXPECT_TRUE(r.err.starts_with("rknnop-run: ")) << r.err;
     EXPECT_EQ(line_count(r.err), 1u) << r.err;
@@ -65,7 +76,7 @@ TEST_F(RunTool, FailuresAreOneLine) {
                           "kernel_index 7 is out of range");
 
   auto args = good_args();
-  args[4] = "input"; // no '='
+  args[4] = "input";  // no '='
   expect_one_line_failure(run(args), "--input 'input': expected NAME=FILE.npy");
   args = good_args();
   args[12] = "result=" + (dir_ / "out.npy").string();
@@ -81,9 +92,9 @@ TEST_F(RunTool, FailuresAreOneLine) {
   args.push_back("bias=2");
   expect_one_line_failure(run(args), "--param 'bias' given twice");
   args = good_args();
-  args.resize(9); // drop negate and the output
+  args.resize(9);  // drop negate and the output
   expect_one_line_failure(run(args), "not set: param 'negate'");
   expect_one_line_failure(run({}), "op is required");
 }
 
-} // namespace
+}  // namespace

@@ -27,7 +27,7 @@ load_options with_yml(std::optional<std::uint32_t> kernel_index = {}) {
   return o;
 }
 
-session ready_session(const fs::path &library = RKNNOP_TEST_SCALE_SO) {
+session ready_session(const fs::path& library = RKNNOP_TEST_SCALE_SO) {
   session s = session::load(library, with_yml());
   const std::vector<float> in{1, 2, 3, 4, 5, 6};
   s.set_input("input", in, {1, 2, 3});
@@ -39,11 +39,10 @@ session ready_session(const fs::path &library = RKNNOP_TEST_SCALE_SO) {
 
 // A container holding `host_library` in the section this host's loader takes (x86-64 on the PC,
 // aarch64 / armhf under qemu in the cross builds).
-fs::path make_rknnop(const fs::path &dir, const fs::path &host_library, std::uint64_t version = 2) {
+fs::path make_rknnop(const fs::path& dir, const fs::path& host_library, std::uint64_t version = 2) {
   container c;
   c.version = version;
-  if (!host_library.empty())
-    c.section(library_section_for(host_machine(), version, "test")) = read_file(host_library);
+  if (!host_library.empty()) c.section(library_section_for(host_machine(), version, "test")) = read_file(host_library);
   c.op_yml = read_file(yml);
   c.op_py = read_file(py);
   const fs::path out = dir / "TestScale.rknnop";
@@ -51,9 +50,9 @@ fs::path make_rknnop(const fs::path &dir, const fs::path &host_library, std::uin
   return out;
 }
 
-std::size_t count_files(const fs::path &dir) {
+std::size_t count_files(const fs::path& dir) {
   std::size_t n = 0;
-  for ([[maybe_unused]] const auto &e : fs::directory_iterator(dir)) ++n;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
   return n;
 }
 
@@ -68,13 +67,13 @@ TEST(Session, RunsAKernelLibraryWithOpYml) {
 
   const run_report report = s.run();
   ASSERT_EQ(report.steps.size(), 4u);
-  const char *names[] = {"validate", "initialize", "kernel", "deinitialize"};
+  const char* names[] = {"validate", "initialize", "kernel", "deinitialize"};
   for (std::size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(report.steps[i].step, names[i]);
     EXPECT_TRUE(report.steps[i].called) << names[i];
     EXPECT_EQ(report.steps[i].status, 0) << names[i];
   }
-  const tensor_result &out = s.output("output");
+  const tensor_result& out = s.output("output");
   EXPECT_EQ(out.values, (std::vector<float>{3, 5, 7, 9, 11, 13}));
   EXPECT_EQ(out.shape, (std::vector<std::size_t>{1, 2, 3}));
   EXPECT_EQ(out.dims, (std::vector<std::uint32_t>{3, 2, 1}));
@@ -95,9 +94,11 @@ TEST(Session, RunsTheX86SectionOfARknnopAndLeavesNoTemporaryFile) {
   const fs::path op = make_rknnop(dir, RKNNOP_TEST_SCALE_SO);
   const std::string old_tmpdir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "";
   ::setenv("TMPDIR", tmp.c_str(), 1);
-  session s = session::load(op); // op.yml from the container
-  if (old_tmpdir.empty()) ::unsetenv("TMPDIR");
-  else ::setenv("TMPDIR", old_tmpdir.c_str(), 1);
+  session s = session::load(op);  // op.yml from the container
+  if (old_tmpdir.empty())
+    ::unsetenv("TMPDIR");
+  else
+    ::setenv("TMPDIR", old_tmpdir.c_str(), 1);
   EXPECT_EQ(count_files(tmp), 0u);
 
   s.set_input("input", std::vector<float>{0.5f, -1.0f}, {2});
@@ -149,8 +150,9 @@ TEST(SessionLoad, MissingFile) {
 }
 
 TEST(SessionLoad, NotAnElf) {
-  RKNNOP_EXPECT_ERROR(session::load(yml, with_yml()), "testscale.yml: neither a kernel library (ELF) nor a .rknnop "
-                                                      "container (starts with 6e 61 6d 65)");
+  RKNNOP_EXPECT_ERROR(session::load(yml, with_yml()),
+                      "testscale.yml: neither a kernel library (ELF) nor a .rknnop "
+                      "container (starts with 6e 61 6d 65)");
 }
 
 #ifdef RKNNOP_TEST_aarch64_SO
@@ -184,8 +186,7 @@ TEST(SessionLoad, NumParamsMismatch) {
 
 TEST(SessionLoad, ConstDescriptorIsReportedNotWritten) {
   RKNNOP_EXPECT_ERROR(session::load(RKNNOP_TEST_SCALE_CONST_SO, with_yml()),
-                      "descriptor 0 of vx_kernel_TestScale_list is in read-only memory",
-                      "must not be const/constexpr");
+                      "descriptor 0 of vx_kernel_TestScale_list is in read-only memory", "must not be const/constexpr");
 }
 
 TEST(SessionLoad, ParameterTableMustMatchOpYml) {
@@ -228,15 +229,16 @@ TEST(SessionInputs, NpyErrorsNameTheFile) {
   std::string fortran = text;
   fortran.replace(fortran.find("False"), 5, "True ");
   write_file_atomically(dir / "fortran.npy", std::string_view(fortran));
-  RKNNOP_EXPECT_ERROR(s.set_input("input", dir / "fortran.npy"), "fortran.npy: Fortran-order .npy arrays are not supported");
+  RKNNOP_EXPECT_ERROR(s.set_input("input", dir / "fortran.npy"),
+                      "fortran.npy: Fortran-order .npy arrays are not supported");
   std::string doubles = text;
   doubles.replace(doubles.find("<f4"), 3, "<f8");
   doubles.append(8, '\0');
   write_file_atomically(dir / "f8.npy", std::string_view(doubles));
   RKNNOP_EXPECT_ERROR(s.set_input("input", dir / "f8.npy"), "f8.npy: unsupported .npy dtype '<f8'");
   write_npy_file(npy_array::from_floats(std::vector<float>{1}, {1, 1, 1, 1, 1, 1, 1}), dir / "rank7.npy");
-  const std::string rank7 = "input 'input' (" + (dir / "rank7.npy").string() +
-                            "): rank 7 is not supported: OpenVX tensors have 1 to 6 dims";
+  const std::string rank7 =
+      "input 'input' (" + (dir / "rank7.npy").string() + "): rank 7 is not supported: OpenVX tensors have 1 to 6 dims";
   RKNNOP_EXPECT_ERROR(s.set_input("input", dir / "rank7.npy"), rank7);
   write_npy_file(npy_array::from_floats(std::vector<float>{1}, {}), dir / "rank0.npy");
   RKNNOP_EXPECT_ERROR(s.set_input("input", dir / "rank0.npy"), "rank 0 is not supported");
@@ -279,27 +281,31 @@ TEST(SessionNames, UnknownAndMisplacedNames) {
 TEST(SessionRun, MissingInputsAndParams) {
   session s = session::load(RKNNOP_TEST_SCALE_SO, with_yml());
   s.set_param("scale", 1.0);
-  RKNNOP_EXPECT_ERROR(s.run(), "op 'TestScale' (kernel 'testscale_cpu'): not set: input 'input', param 'bias', param "
-                               "'negate'");
+  RKNNOP_EXPECT_ERROR(s.run(),
+                      "op 'TestScale' (kernel 'testscale_cpu'): not set: input 'input', param 'bias', param "
+                      "'negate'");
 }
 
 TEST(SessionRun, KernelErrorMessagesReachTheCaller) {
   session s = ready_session();
   s.set_param("scale", 0.0);
-  RKNNOP_EXPECT_ERROR(s.run(), "op 'TestScale' (kernel 'testscale_cpu'): kernel failed with VX_ERROR_INVALID_VALUE "
-                               "(-16): TestScale: scale must not be 0");
+  RKNNOP_EXPECT_ERROR(s.run(),
+                      "op 'TestScale' (kernel 'testscale_cpu'): kernel failed with VX_ERROR_INVALID_VALUE "
+                      "(-16): TestScale: scale must not be 0");
   // An array of the wrong length is the kernel's to judge: its message comes through.
   s.set_param("scale", 1.0);
   s.set_param("bias", {1, 2});
-  RKNNOP_EXPECT_ERROR(s.run(), "kernel failed with VX_ERROR_INVALID_PARAMETERS (-10): TestScale: bias must hold "
-                               "exactly 1 item, got 2");
+  RKNNOP_EXPECT_ERROR(s.run(),
+                      "kernel failed with VX_ERROR_INVALID_PARAMETERS (-10): TestScale: bias must hold "
+                      "exactly 1 item, got 2");
 }
 
 TEST(SessionRun, ValidatorErrorAndOutputShapeConflict) {
   session s = ready_session();
   s.set_input("input", std::vector<float>{1, 2}, {2}, vx_type::float32);
-  RKNNOP_EXPECT_ERROR(s.run(), "validate failed with VX_ERROR_INVALID_TYPE (-17): TestScale: input must be a float16 "
-                               "tensor, got type 10");
+  RKNNOP_EXPECT_ERROR(s.run(),
+                      "validate failed with VX_ERROR_INVALID_TYPE (-17): TestScale: input must be a float16 "
+                      "tensor, got type 10");
   s.set_input("input", std::vector<float>{1, 2}, {2});
   s.set_output_shape("output", {3});
   RKNNOP_EXPECT_ERROR(s.run(), "graph verification failed with VX_ERROR_INVALID_DIMENSION (-15)",
@@ -314,8 +320,9 @@ TEST(SessionRun, ShaderKernelWithoutExecutor) {
   s.set_param("bias", {1});
   s.set_param("scale", 2.0);
   s.set_param("negate", false);
-  RKNNOP_EXPECT_ERROR(s.run(), "shader kernel failed with VX_ERROR_NOT_SUPPORTED (-3): kernel 'testscale' is a "
-                               "shader kernel and no shader executor is set");
+  RKNNOP_EXPECT_ERROR(s.run(),
+                      "shader kernel failed with VX_ERROR_NOT_SUPPORTED (-3): kernel 'testscale' is a "
+                      "shader kernel and no shader executor is set");
 }
 
-} // namespace
+}  // namespace

@@ -24,7 +24,7 @@ protected:
     write_npy_file(npy_array::from_floats(std::vector<float>{8, 9}, {2}), dir_ / "x.npy");
     write_npy_file(npy_array::from_floats(std::vector<float>{2, 4}, {2}), dir_ / "y.npy");
   }
-  rknnop_test::tool_result run(const fs::path &vx) {
+  rknnop_test::tool_result run(const fs::path& vx) {
     auto r = rknnop_test::run_tool(RKNNOP_RUN_EXE,
                                    {RKNNOP_TRUNCATE_DIV_RKNNOP, "--kernel-index", "1", "--vx", vx.string(), "--input",
                                     "x=" + (dir_ / "x.npy").string(), "--input", "y=" + (dir_ / "y.npy").string(),
@@ -37,7 +37,7 @@ protected:
         << r.err;
     return r;
   }
-  static bool no_opencl(const rknnop_test::tool_result &r) {
+  static bool no_opencl(const rknnop_test::tool_result& r) {
     return r.err.find("cannot run the VX shader on the host") != std::string::npos;
   }
   fs::path dir_;
@@ -58,4 +58,4 @@ TEST_F(ShaderErrors, RefusedConstructIsNamed) {
   EXPECT_NE(r.err.find("_viv_uniform"), std::string::npos) << r.err;
 }
 
-} // namespace
+}  // namespace

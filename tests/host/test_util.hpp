@@ -15,28 +15,26 @@
 namespace rknnop_test {
 
 /// Runs `f`, which must throw rknnop::host::error; returns its what().
-inline std::string error_of(const std::function<void()> &f) {
+inline std::string error_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const rknnop::host::error &e) {
+  } catch (const rknnop::host::error& e) {
     return e.what();
   }
   return "<no rknnop::host::error thrown>";
 }
 
 /// EXPECT that `f` throws an error whose text starts with "rknnop: " and contains every fragment.
-#define RKNNOP_EXPECT_ERROR(statement, ...)                                                          \
-  do {                                                                                               \
-    const std::string rknnop_message_ = ::rknnop_test::error_of([&] { (void)(statement); });         \
-    EXPECT_TRUE(rknnop_message_.starts_with("rknnop: ")) << rknnop_message_;                         \
+#define RKNNOP_EXPECT_ERROR(statement, ...)                                                              \
+  do {                                                                                                   \
+    const std::string rknnop_message_ = ::rknnop_test::error_of([&] { (void)(statement); });             \
+    EXPECT_TRUE(rknnop_message_.starts_with("rknnop: ")) << rknnop_message_;                             \
     for (const std::string_view rknnop_fragment_ : std::initializer_list<std::string_view>{__VA_ARGS__}) \
-      EXPECT_NE(rknnop_message_.find(rknnop_fragment_), std::string::npos)                           \
-          << "missing \"" << rknnop_fragment_ << "\" in: " << rknnop_message_;                       \
+      EXPECT_NE(rknnop_message_.find(rknnop_fragment_), std::string::npos)                               \
+          << "missing \"" << rknnop_fragment_ << "\" in: " << rknnop_message_;                           \
   } while (false)
 
-inline std::vector<std::uint8_t> bytes_of(std::string_view s) {
-  return {s.begin(), s.end()};
-}
+inline std::vector<std::uint8_t> bytes_of(std::string_view s) { return {s.begin(), s.end()}; }
 
 /// A fresh directory under the build tree for one test.
 inline std::filesystem::path work_dir(std::string_view name) {
@@ -46,4 +44,4 @@ inline std::filesystem::path work_dir(std::string_view name) {
   return dir;
 }
 
-} // namespace rknnop_test
+}  // namespace rknnop_test

@@ -19,23 +19,23 @@ struct tool_result {
   std::string err;
 };
 
-inline std::string shell_quote(const std::string &s) {
+inline std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
 }
 
-inline std::string slurp(const std::filesystem::path &p) {
+inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-inline tool_result run_tool(const std::string &exe, const std::vector<std::string> &args,
-                            const std::filesystem::path &scratch) {
+inline tool_result run_tool(const std::string& exe, const std::vector<std::string>& args,
+                            const std::filesystem::path& scratch) {
   std::string command = shell_quote(exe);
-  for (const auto &a : args) command += " " + shell_quote(a);
+  for (const auto& a : args) command += " " + shell_quote(a);
   const auto out = scratch / "stdout.txt";
   const auto err = scratch / "stderr.txt";
   command += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string());
@@ -48,10 +48,10 @@ inline tool_result run_tool(const std::string &exe, const std::vector<std::strin
 }
 
 /// Number of lines in a string ending with '\n'.
-inline std::size_t line_count(const std::string &s) {
+inline std::size_t line_count(const std::string& s) {
   std::size_t n = 0;
   for (const char c : s) n += c == '\n';
   return n;
 }
 
-} // namespace rknnop_test
+}  // namespace rknnop_test

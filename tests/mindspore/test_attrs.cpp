@@ -20,8 +20,12 @@ namespace {
 
 struct AllKinds {
   static constexpr std::string_view name = "AllKinds";
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
   struct params {
     bool flag;
     char letter;
@@ -41,8 +45,12 @@ struct AllKinds {
 
 struct NoParams {
   static constexpr std::string_view name = "NoParams";
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
   static constexpr auto infer = [](const inputs&, outputs&, const rknnop::detail::no_params&) {};
   static constexpr auto cpu = [](const inputs&, outputs&, const rknnop::detail::no_params&) {};
 };
@@ -50,9 +58,15 @@ struct NoParams {
 // The other version of AllKinds a stale model was converted for: one field renamed.
 struct AllKindsOld {
   static constexpr std::string_view name = "AllKinds";
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
-  struct params { bool flag_renamed; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
+  struct params {
+    bool flag_renamed;
+  };
   static constexpr auto infer = [](const inputs&, outputs&, const params&) {};
   static constexpr auto cpu = [](const inputs&, outputs&, const params&) {};
 };
@@ -94,8 +108,8 @@ TEST(MindSporeAttrs, OneAttrPerParamFieldPlusTheSchema) {
   const auto attrs = rknnop::mindspore::encode_attrs<AllKinds>(sample());
   std::vector<std::string> names;
   for (const auto& [name, value] : attrs) names.push_back(name);
-  EXPECT_EQ(names, (std::vector<std::string>{"bounded", "f32", "f64", "fixed", "flag", "half", "i16", "i64",
-                                             "letter", "rknnop:schema", "small", "u32"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"bounded", "f32", "f64", "fixed", "flag", "half", "i16", "i64", "letter",
+                                             "rknnop:schema", "small", "u32"}));
 }
 
 TEST(MindSporeAttrs, LittleEndianBytesOfEveryKind) {
@@ -155,21 +169,36 @@ TEST(MindSporeAttrs, EveryDecodingDiagnostic) {
       {"missing scalar", [](auto& a) { a.erase("f32"); },
        "param 'f32': the Custom node has no attr 'f32' (write the node's attrs with rknnop::mindspore::encode_attrs)"},
       {"missing array", [](auto& a) { a.erase("fixed"); },
-       "param 'fixed': the Custom node has no attr 'fixed' (write the node's attrs with rknnop::mindspore::encode_attrs)"},
-      {"bool of 4 bytes (a vx_bool)", [](auto& a) { a["flag"] = {1, 0, 0, 0}; },
+       "param 'fixed': the Custom node has no attr 'fixed' (write the node's attrs with "
+       "rknnop::mindspore::encode_attrs)"},
+      {"bool of 4 bytes (a vx_bool)",
+       [](auto& a) {
+         a["flag"] = {1, 0, 0, 0};
+       },
        "param 'flag': attr 'flag' has 4 bytes, expected 1 (a little-endian bool)"},
-      {"float16 of 4 bytes", [](auto& a) { a["half"] = {0, 0, 0x80, 0x3F}; },
+      {"float16 of 4 bytes",
+       [](auto& a) {
+         a["half"] = {0, 0, 0x80, 0x3F};
+       },
        "param 'half': attr 'half' has 4 bytes, expected 2 (a little-endian float16)"},
-      {"float32 as ASCII text", [](auto& a) { a["f32"] = {'1', '.', '0'}; },
+      {"float32 as ASCII text",
+       [](auto& a) {
+         a["f32"] = {'1', '.', '0'};
+       },
        "param 'f32': attr 'f32' has 3 bytes, expected 4 (a little-endian float32)"},
       {"empty int64", [](auto& a) { a["i64"] = {}; },
        "param 'i64': attr 'i64' has 0 bytes, expected 8 (a little-endian int64)"},
-      {"array of 7 bytes", [](auto& a) { a["fixed"].pop_back(); a["fixed"].pop_back(); a["fixed"].pop_back(); a["fixed"].pop_back(); a["fixed"].pop_back(); },
+      {"array of 7 bytes",
+       [](auto& a) {
+         a["fixed"].pop_back();
+         a["fixed"].pop_back();
+         a["fixed"].pop_back();
+         a["fixed"].pop_back();
+         a["fixed"].pop_back();
+       },
        "param 'fixed': attr 'fixed' has 7 bytes, not a whole number of 4-byte int32 items"},
-      {"exact array short", [](auto& a) { a["fixed"].resize(8); },
-       "param 'fixed': expected exactly 3 items, got 2"},
-      {"exact array long", [](auto& a) { a["fixed"].resize(16); },
-       "param 'fixed': expected exactly 3 items, got 4"},
+      {"exact array short", [](auto& a) { a["fixed"].resize(8); }, "param 'fixed': expected exactly 3 items, got 2"},
+      {"exact array long", [](auto& a) { a["fixed"].resize(16); }, "param 'fixed': expected exactly 3 items, got 4"},
       {"bounded array too long", [](auto& a) { a["bounded"].resize(20); },
        "param 'bounded': expected at most 4 items, got 5"},
       {"no schema", [](auto& a) { a.erase("rknnop:schema"); },

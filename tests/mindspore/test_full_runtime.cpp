@@ -78,8 +78,8 @@ bytes one_node_model(const rknnop::mindspore::attr_map& attrs, ms_type dtype, co
   const std::vector<flatbuffers::Offset<schema::Tensor>> tensors{
       schema::CreateTensorDirect(fbb, node_type_parameter, int(dtype), &input, schema::Format_NHWC, 0, 0, nullptr,
                                  nullptr, nullptr, "images"),
-      schema::CreateTensorDirect(fbb, node_type_cnode, int(dtype), &output, schema::Format_NHWC, 0, 0, nullptr,
-                                 nullptr, nullptr, "output")};
+      schema::CreateTensorDirect(fbb, node_type_cnode, int(dtype), &output, schema::Format_NHWC, 0, 0, nullptr, nullptr,
+                                 nullptr, "output")};
   const std::vector<flatbuffers::Offset<schema::SubGraph>> graphs{
       schema::CreateSubGraphDirect(fbb, "main", &in_index, &out_index, &node_index, &tensor_index)};
   // The version: no later than any 2.x runtime (a later one only warns).
@@ -114,8 +114,8 @@ prediction predict(mindspore::Model& model, const bytes& input) {
   prediction p;
   auto inputs = model.GetInputs();
   if (inputs.size() != 1 || inputs[0].DataSize() != input.size()) {
-    p.status = mindspore::Status(mindspore::kLiteError, "the model's input does not take " +
-                                                            std::to_string(input.size()) + " bytes");
+    p.status = mindspore::Status(mindspore::kLiteError,
+                                 "the model's input does not take " + std::to_string(input.size()) + " bytes");
     return p;
   }
   std::memcpy(inputs[0].MutableData(), input.data(), input.size());
@@ -174,7 +174,8 @@ void build_predict_resize(ms_type dtype, const std::shared_ptr<mindspore::Contex
     SCOPED_TRACE(align ? "align_corners" : "no align_corners");
     const ResizeArea::params p{{3, 4}, align};
     const std::vector<std::int64_t> first{1, 5, 7, 3}, resized{1, 9, 6, 2};
-    const bytes model_file = one_node_model(rknnop::mindspore::encode_attrs<ResizeArea>(p), dtype, {1, 5, 7, 3}, {1, 3, 4, 3});
+    const bytes model_file =
+        one_node_model(rknnop::mindspore::encode_attrs<ResizeArea>(p), dtype, {1, 5, 7, 3}, {1, 3, 4, 3});
     mindspore::Model model;
     const auto built = model.Build(model_file.data(), model_file.size(), mindspore::kMindIR_Lite, context);
     ASSERT_EQ(built, mindspore::kSuccess) << built.ToString();
@@ -205,8 +206,8 @@ TEST(MindSporeFullRuntime, Float16UnderArchCpu) {
   const bytes model_file = one_node_model(rknnop::mindspore::encode_attrs<ResizeArea>(p), ms_type::kNumberTypeFloat16,
                                           {1, 5, 7, 3}, {1, 3, 4, 3});
   mindspore::Model model;
-  const auto built = model.Build(model_file.data(), model_file.size(), mindspore::kMindIR_Lite,
-                                 cpu_context("rknnop", "CPU"));
+  const auto built =
+      model.Build(model_file.data(), model_file.size(), mindspore::kMindIR_Lite, cpu_context("rknnop", "CPU"));
   if (built != mindspore::kSuccess) {
     // An x86 runtime without FP16 (MSLITE_ENABLE_FP16=off): the limitation the README states.
     GTEST_SKIP() << "float16 under arch \"CPU\" does not build on this runtime (no FP16 CPU subgraph): "

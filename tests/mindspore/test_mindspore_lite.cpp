@@ -40,12 +40,17 @@ using rknnop::float16;
 using rknnop::test::harness;
 
 template <class T>
-vx_reference ref(T* object) { return reinterpret_cast<vx_reference>(object); }
+vx_reference ref(T* object) {
+  return reinterpret_cast<vx_reference>(object);
+}
 
 std::string g_log;
 void capture(const char* line, void*) noexcept { g_log += std::string(line) + "\n"; }
 struct log_capture {
-  log_capture() { g_log.clear(); rknnop::set_log_sink(&capture); }
+  log_capture() {
+    g_log.clear();
+    rknnop::set_log_sink(&capture);
+  }
   ~log_capture() { rknnop::set_log_sink(nullptr); }
 };
 
@@ -64,7 +69,8 @@ struct node {
 node make_node(const std::string& type, const rknnop::mindspore::attr_map& attrs) {
   node n;
   std::vector<flatbuffers::Offset<mindspore::schema::Attribute>> items;
-  for (const auto& [name, data] : attrs) items.push_back(mindspore::schema::CreateAttributeDirect(*n.fbb, name.c_str(), &data));
+  for (const auto& [name, data] : attrs)
+    items.push_back(mindspore::schema::CreateAttributeDirect(*n.fbb, name.c_str(), &data));
   const auto custom = mindspore::schema::CreateCustomDirect(*n.fbb, type.c_str(), &items);
   n.fbb->Finish(mindspore::schema::CreatePrimitive(*n.fbb, mindspore::schema::PrimitiveType_Custom, custom.Union()));
   n.primitive = flatbuffers::GetRoot<mindspore::schema::Primitive>(n.fbb->GetBufferPointer());
@@ -213,17 +219,20 @@ bytes f16_bytes(const std::vector<float>& v) { return as_bytes(rknnop::test::to_
 // --- registration ----------------------------------------------------------------------------
 
 TEST(MindSporeRegistry, OneCreatorPerDtypeOfTheFirstInput) {
-  const struct { const char* type; std::vector<ms_type> accepted; } ops[] = {
+  const struct {
+    const char* type;
+    std::vector<ms_type> accepted;
+  } ops[] = {
       {"Exp", {ms_type::kNumberTypeFloat32, ms_type::kNumberTypeFloat16}},
       {"ResizeArea", {ms_type::kNumberTypeFloat32, ms_type::kNumberTypeFloat16}},
       {"QuantizedMaxPool", {ms_type::kNumberTypeUInt8, ms_type::kNumberTypeFloat16, ms_type::kNumberTypeFloat32}},
-      {"TruncateDiv", {ms_type::kNumberTypeFloat32, ms_type::kNumberTypeFloat16, ms_type::kNumberTypeInt32,
-                       ms_type::kNumberTypeInt16, ms_type::kNumberTypeInt8, ms_type::kNumberTypeUInt16,
-                       ms_type::kNumberTypeUInt8}},
+      {"TruncateDiv",
+       {ms_type::kNumberTypeFloat32, ms_type::kNumberTypeFloat16, ms_type::kNumberTypeInt32, ms_type::kNumberTypeInt16,
+        ms_type::kNumberTypeInt8, ms_type::kNumberTypeUInt16, ms_type::kNumberTypeUInt8}},
   };
-  const ms_type all[] = {ms_type::kNumberTypeBool,   ms_type::kNumberTypeInt8,    ms_type::kNumberTypeInt16,
-                         ms_type::kNumberTypeInt32,  ms_type::kNumberTypeInt64,   ms_type::kNumberTypeUInt8,
-                         ms_type::kNumberTypeUInt16, ms_type::kNumberTypeUInt32,  ms_type::kNumberTypeFloat16,
+  const ms_type all[] = {ms_type::kNumberTypeBool,    ms_type::kNumberTypeInt8,   ms_type::kNumberTypeInt16,
+                         ms_type::kNumberTypeInt32,   ms_type::kNumberTypeInt64,  ms_type::kNumberTypeUInt8,
+                         ms_type::kNumberTypeUInt16,  ms_type::kNumberTypeUInt32, ms_type::kNumberTypeFloat16,
                          ms_type::kNumberTypeFloat32, ms_type::kNumberTypeFloat64};
   for (const auto& op : ops) {
     const node n = make_node(op.type, {});
@@ -272,8 +281,7 @@ TEST(MindSporeParity, ResizeAreaFloat32AndFloat16) {
                             {{t, {1, 5, 7, 3}, half ? f16_bytes(x) : as_bytes(x)}}, {t},
                             vx_kernel_ResizeArea_list.entries[0], [&](harness& h) {
                               vx_bool a = align ? vx_true_e : vx_false_e;
-                              return std::vector<vx_reference>{ref(h.array({3, 4})),
-                                                               ref(h.scalar(VX_TYPE_BOOL, &a))};
+                              return std::vector<vx_reference>{ref(h.array({3, 4})), ref(h.scalar(VX_TYPE_BOOL, &a))};
                             });
     }
 }
@@ -283,8 +291,9 @@ TEST(MindSporeParity, ExpFloat32AndFloat16) {
     const std::vector<float> x = ramp(2 * 3 * 5, -10.f, 10.f);
     const ms_type t = half ? ms_type::kNumberTypeFloat16 : ms_type::kNumberTypeFloat32;
     SCOPED_TRACE(half ? "float16" : "float32");
-    expect_same_as_openvx("Exp", rknnop::mindspore::encode_attrs<Exp>(), {{t, {2, 3, 5}, half ? f16_bytes(x) : as_bytes(x)}},
-                          {t}, vx_kernel_Exp_list.entries[0], [](harness&) { return std::vector<vx_reference>{}; });
+    expect_same_as_openvx("Exp", rknnop::mindspore::encode_attrs<Exp>(),
+                          {{t, {2, 3, 5}, half ? f16_bytes(x) : as_bytes(x)}}, {t}, vx_kernel_Exp_list.entries[0],
+                          [](harness&) { return std::vector<vx_reference>{}; });
   }
 }
 
@@ -305,12 +314,14 @@ TEST(MindSporeParity, TruncateDivFloat32Float16Int32Int8) {
                         vx_kernel_TruncateDiv_list.entries[0], none);
   expect_same_as_openvx("TruncateDiv", attrs, {{t16, {4, 6}, f16_bytes(a)}, {t16, {4, 6}, f16_bytes(b)}}, {t16},
                         vx_kernel_TruncateDiv_list.entries[0], none);
-  expect_same_as_openvx("TruncateDiv", attrs,
-                        {{ms_type::kNumberTypeInt32, {4, 6}, as_bytes(ai)}, {ms_type::kNumberTypeInt32, {4, 6}, as_bytes(bi)}},
-                        {ms_type::kNumberTypeInt32}, vx_kernel_TruncateDiv_list.entries[0], none);
-  expect_same_as_openvx("TruncateDiv", attrs,
-                        {{ms_type::kNumberTypeInt8, {24}, as_bytes(a8)}, {ms_type::kNumberTypeInt8, {24}, as_bytes(b8)}},
-                        {ms_type::kNumberTypeInt8}, vx_kernel_TruncateDiv_list.entries[0], none);
+  expect_same_as_openvx(
+      "TruncateDiv", attrs,
+      {{ms_type::kNumberTypeInt32, {4, 6}, as_bytes(ai)}, {ms_type::kNumberTypeInt32, {4, 6}, as_bytes(bi)}},
+      {ms_type::kNumberTypeInt32}, vx_kernel_TruncateDiv_list.entries[0], none);
+  expect_same_as_openvx(
+      "TruncateDiv", attrs,
+      {{ms_type::kNumberTypeInt8, {24}, as_bytes(a8)}, {ms_type::kNumberTypeInt8, {24}, as_bytes(b8)}},
+      {ms_type::kNumberTypeInt8}, vx_kernel_TruncateDiv_list.entries[0], none);
 }
 
 TEST(MindSporeParity, QuantizedMaxPoolUint8Float16Float32ThreeOutputs) {
@@ -325,11 +336,10 @@ TEST(MindSporeParity, QuantizedMaxPoolUint8Float16Float32ThreeOutputs) {
     QuantizedMaxPool::params p{-1.5f, 2.5f, {1, 2, 3, 1}, {1, 2, 2, 1}, padding};
     const auto attrs = rknnop::mindspore::encode_attrs<QuantizedMaxPool>(p);
     const auto params = [&](harness& h) {
-      return std::vector<vx_reference>{ref(h.scalar(VX_TYPE_FLOAT32, &p.min_input)),
-                                       ref(h.scalar(VX_TYPE_FLOAT32, &p.max_input)),
-                                       ref(h.array({p.ksize.begin(), p.ksize.end()})),
-                                       ref(h.array({p.strides.begin(), p.strides.end()})),
-                                       ref(h.scalar(VX_TYPE_INT32, &p.padding))};
+      return std::vector<vx_reference>{
+          ref(h.scalar(VX_TYPE_FLOAT32, &p.min_input)), ref(h.scalar(VX_TYPE_FLOAT32, &p.max_input)),
+          ref(h.array({p.ksize.begin(), p.ksize.end()})), ref(h.array({p.strides.begin(), p.strides.end()})),
+          ref(h.scalar(VX_TYPE_INT32, &p.padding))};
     };
     const auto f32 = ms_type::kNumberTypeFloat32, f16 = ms_type::kNumberTypeFloat16, u8 = ms_type::kNumberTypeUInt8;
     SCOPED_TRACE(padding ? "SAME" : "VALID");
@@ -345,9 +355,9 @@ TEST(MindSporeParity, QuantizedMaxPoolUint8Float16Float32ThreeOutputs) {
 // --- Infer and Kernel::InferShape -------------------------------------------------------------
 
 TEST(MindSporeInfer, SetsShapeDtypeAndFormat) {
-  const ms_result m = run_ms("QuantizedMaxPool",
-                             rknnop::mindspore::encode_attrs<QuantizedMaxPool>({0.f, 1.f, {1, 2, 2, 1}, {1, 2, 2, 1}, 0}),
-                             {{ms_type::kNumberTypeUInt8, {2, 4, 6, 3}, bytes(2 * 4 * 6 * 3, 9)}}, 3);
+  const ms_result m = run_ms(
+      "QuantizedMaxPool", rknnop::mindspore::encode_attrs<QuantizedMaxPool>({0.f, 1.f, {1, 2, 2, 1}, {1, 2, 2, 1}, 0}),
+      {{ms_type::kNumberTypeUInt8, {2, 4, 6, 3}, bytes(2 * 4 * 6 * 3, 9)}}, 3);
   ASSERT_EQ(m.infer, mindspore::kSuccess) << m.log;
   EXPECT_EQ(m.outputs[0].Shape(), (std::vector<std::int64_t>{2, 2, 3, 3}));
   EXPECT_EQ(m.outputs[0].DataType(), ms_type::kNumberTypeUInt8);
@@ -404,8 +414,10 @@ TEST(MindSporeInfer, UnknownInputShapeDefersAndExecuteShapesTheOutputs) {
   ASSERT_TRUE(interface);
   EXPECT_EQ(interface->Infer(&in, &out, n.primitive, nullptr), mindspore::kLiteInferInvalid);
   EXPECT_EQ(g_log, "");
-  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
-  const auto kernel = mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
+  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU",
+                                       "rknnop"};
+  const auto kernel =
+      mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
   ASSERT_TRUE(kernel);
   ASSERT_EQ(kernel->Prepare(), 0) << g_log;
   EXPECT_NE(kernel->InferShape(), 0);  // still deferred: Kernel::InferShape reports RET_INFER_INVALID
@@ -421,10 +433,13 @@ TEST(MindSporeInfer, UnknownInputShapeDefersAndExecuteShapesTheOutputs) {
 TEST(MindSporeInfer, ResizeThroughKernelInferShape) {
   log_capture logs;
   const node n = make_node("ResizeArea", rknnop::mindspore::encode_attrs<ResizeArea>({{2, 2}, false}));
-  std::vector<mindspore::MSTensor> in{make_tensor({ms_type::kNumberTypeFloat32, {1, 4, 4, 1}, as_bytes(ramp(16, 0.f, 1.f))})};
+  std::vector<mindspore::MSTensor> in{
+      make_tensor({ms_type::kNumberTypeFloat32, {1, 4, 4, 1}, as_bytes(ramp(16, 0.f, 1.f))})};
   std::vector<mindspore::MSTensor> out{mindspore::MSTensor()};
-  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
-  const auto kernel = mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
+  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU",
+                                       "rknnop"};
+  const auto kernel =
+      mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
   ASSERT_TRUE(kernel);
   ASSERT_EQ(kernel->Prepare(), 0) << g_log;
   ASSERT_EQ(kernel->InferShape(), 0) << g_log;
@@ -458,14 +473,20 @@ TEST(MindSporeDiagnostics, EveryAttrErrorInInferAndPrepare) {
       {"missing align_corners", [](auto& a) { a.erase("align_corners"); },
        "rknnop: ResizeArea: param 'align_corners': the Custom node has no attr 'align_corners' (write the node's "
        "attrs with rknnop::mindspore::encode_attrs)\n"},
-      {"bool as 4 bytes", [](auto& a) { a["align_corners"] = {0, 0, 0, 0}; },
+      {"bool as 4 bytes",
+       [](auto& a) {
+         a["align_corners"] = {0, 0, 0, 0};
+       },
        "rknnop: ResizeArea: param 'align_corners': attr 'align_corners' has 4 bytes, expected 1 (a little-endian "
        "bool)\n"},
       {"size with 3 items", [](auto& a) { a["size"].resize(12); },
        "rknnop: ResizeArea: param 'size': expected exactly 2 items, got 3\n"},
       {"size of 6 bytes", [](auto& a) { a["size"].resize(6); },
        "rknnop: ResizeArea: param 'size': attr 'size' has 6 bytes, not a whole number of 4-byte int32 items\n"},
-      {"size as ASCII", [](auto& a) { a["size"] = {'3', ',', '4'}; },
+      {"size as ASCII",
+       [](auto& a) {
+         a["size"] = {'3', ',', '4'};
+       },
        "rknnop: ResizeArea: param 'size': attr 'size' has 3 bytes, not a whole number of 4-byte int32 items\n"},
       {"no schema", [](auto& a) { a.erase("rknnop:schema"); },
        "rknnop: ResizeArea: the Custom node has no attr 'rknnop:schema' (write the node's attrs with "
@@ -481,9 +502,12 @@ TEST(MindSporeDiagnostics, EveryAttrErrorInInferAndPrepare) {
     // The kernel refuses the same node in Prepare (the runtime may create it without Infer's verdict).
     log_capture logs;
     const node n = make_node("ResizeArea", attrs);
-    std::vector<mindspore::MSTensor> tin{make_tensor(in[0])}, tout{mindspore::MSTensor("y", ms_type::kNumberTypeFloat32, {}, nullptr, 0)};
-    mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
-    const auto kernel = mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(tin, tout, n.primitive, nullptr);
+    std::vector<mindspore::MSTensor> tin{make_tensor(in[0])},
+        tout{mindspore::MSTensor("y", ms_type::kNumberTypeFloat32, {}, nullptr, 0)};
+    mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU",
+                                         "rknnop"};
+    const auto kernel =
+        mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(tin, tout, n.primitive, nullptr);
     ASSERT_TRUE(kernel);
     EXPECT_EQ(kernel->Prepare(), -1) << c.what;
     EXPECT_EQ(kernel->Execute(), -1) << c.what;
@@ -496,7 +520,8 @@ TEST(MindSporeDiagnostics, StaleModel) {
   attrs["rknnop:schema"][0] ^= 1;
   const ms_result m = run_ms("ResizeArea", attrs, {{ms_type::kNumberTypeFloat32, {1, 2, 2, 1}, bytes(16)}}, 1);
   EXPECT_EQ(m.infer, mindspore::kLiteError);
-  EXPECT_EQ(m.log.rfind("rknnop: ResizeArea: the model's attrs were written for a different op struct (model schema ", 0), 0u)
+  EXPECT_EQ(
+      m.log.rfind("rknnop: ResizeArea: the model's attrs were written for a different op struct (model schema ", 0), 0u)
       << m.log;
 }
 
@@ -534,17 +559,20 @@ TEST(MindSporeDiagnostics, LayoutRankDtypeAndInferFailures) {
               "has shape [3,4,1]\n");
   }
   m = run_ms("ResizeArea", attrs, {{ms_type::kNumberTypeInt32, {1, 2, 2, 1}, bytes(16)}}, 1);
-  EXPECT_EQ(m.log,
-            "rknnop: ResizeArea: input 'images': expected dtype VX_TYPE_FLOAT32 or VX_TYPE_FLOAT16, got VX_TYPE_INT32\n");
+  EXPECT_EQ(
+      m.log,
+      "rknnop: ResizeArea: input 'images': expected dtype VX_TYPE_FLOAT32 or VX_TYPE_FLOAT16, got VX_TYPE_INT32\n");
   m = run_ms("ResizeArea", attrs, {{ms_type::kNumberTypeFloat64, {1, 2, 2, 1}, bytes(32)}}, 1);
   EXPECT_EQ(m.log.rfind("rknnop: ResizeArea: input 'images': MindSpore dtype 44 has no rknnop element type", 0), 0u)
       << m.log;
-  m = run_ms("ResizeArea", rknnop::mindspore::encode_attrs<ResizeArea>({{0, 4}, false}), {{f32, {1, 2, 2, 1}, bytes(16)}}, 1);
+  m = run_ms("ResizeArea", rknnop::mindspore::encode_attrs<ResizeArea>({{0, 4}, false}),
+             {{f32, {1, 2, 2, 1}, bytes(16)}}, 1);
   EXPECT_EQ(m.log, "rknnop: ResizeArea: shape inference (infer) failed: size must be > 0, got [0, 4]\n");
   m = run_ms("TruncateDiv", rknnop::mindspore::encode_attrs<TruncateDiv>(), {{f32, {2}, bytes(8)}}, 1);
   EXPECT_EQ(m.log, "rknnop: TruncateDiv: expected 2 input tensors, got 1\n");
   m = run_ms("ResizeArea", attrs, {{f32, {1, 0, 2, 1}, bytes()}}, 1);
-  EXPECT_EQ(m.log, "rknnop: ResizeArea: input 'images': shape [1,0,2,1] has a dim rknnop cannot hold (0 or above 2^32-1)\n");
+  EXPECT_EQ(m.log,
+            "rknnop: ResizeArea: input 'images': shape [1,0,2,1] has a dim rknnop cannot hold (0 or above 2^32-1)\n");
 }
 
 TEST(MindSporeDiagnostics, ExecuteChecksTheOutputShapeAndDtype) {
@@ -554,8 +582,10 @@ TEST(MindSporeDiagnostics, ExecuteChecksTheOutputShapeAndDtype) {
   std::vector<mindspore::MSTensor> out{mindspore::MSTensor()};
   out[0].SetShape({4});
   out[0].SetDataType(ms_type::kNumberTypeFloat32);
-  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
-  const auto kernel = mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
+  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU",
+                                       "rknnop"};
+  const auto kernel =
+      mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
   ASSERT_EQ(kernel->Prepare(), 0);
   EXPECT_EQ(kernel->Execute(), -1);
   EXPECT_EQ(g_log, "rknnop: Exp: output 'y': shape inference gives dims [3], the output MSTensor has shape [4]\n");
@@ -576,8 +606,10 @@ TEST(MindSporeDiagnostics, NullOutputTensor) {
   EXPECT_EQ(interface->Infer(&in, &out, n.primitive, nullptr), mindspore::kLiteError);
   EXPECT_EQ(g_log, "rknnop: Exp: output 'y': the MSTensor is null\n");
   g_log.clear();
-  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
-  const auto kernel = mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
+  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU",
+                                       "rknnop"};
+  const auto kernel =
+      mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
   ASSERT_EQ(kernel->Prepare(), 0);
   EXPECT_EQ(kernel->Execute(), -1);
   EXPECT_EQ(g_log, "rknnop: Exp: output 'y': the MSTensor is null\n");
@@ -586,11 +618,14 @@ TEST(MindSporeDiagnostics, NullOutputTensor) {
 TEST(MindSporeDiagnostics, WrongCustomTypeIsRefused) {
   log_capture logs;
   const node n = make_node("ResizeArea", rknnop::mindspore::encode_attrs<Exp>());
-  std::vector<mindspore::MSTensor> in{make_tensor({ms_type::kNumberTypeFloat32, {3}, bytes(12)})}, out{mindspore::MSTensor()};
+  std::vector<mindspore::MSTensor> in{make_tensor({ms_type::kNumberTypeFloat32, {3}, bytes(12)})},
+      out{mindspore::MSTensor()};
   // The Exp kernel handed a ResizeArea node (only possible by calling its creator directly).
   const node exp_node = make_node("Exp", {});
-  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
-  const auto kernel = mindspore::registry::RegisterKernel::GetCreator(exp_node.primitive, &desc)(in, out, n.primitive, nullptr);
+  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU",
+                                       "rknnop"};
+  const auto kernel =
+      mindspore::registry::RegisterKernel::GetCreator(exp_node.primitive, &desc)(in, out, n.primitive, nullptr);
   ASSERT_TRUE(kernel);
   EXPECT_EQ(kernel->Prepare(), -1);
   EXPECT_EQ(g_log, "rknnop: Exp: the Custom node's type is 'ResizeArea', this kernel is 'Exp'\n");

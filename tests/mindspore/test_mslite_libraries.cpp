@@ -28,17 +28,21 @@ using ms_type = mindspore::DataType;
 const mindspore::schema::Primitive* custom_node(flatbuffers::FlatBufferBuilder& fbb, const char* type,
                                                 const rknnop::mindspore::attr_map& attrs) {
   std::vector<flatbuffers::Offset<mindspore::schema::Attribute>> items;
-  for (const auto& [name, data] : attrs) items.push_back(mindspore::schema::CreateAttributeDirect(fbb, name.c_str(), &data));
+  for (const auto& [name, data] : attrs)
+    items.push_back(mindspore::schema::CreateAttributeDirect(fbb, name.c_str(), &data));
   const auto custom = mindspore::schema::CreateCustomDirect(fbb, type, &items);
   fbb.Finish(mindspore::schema::CreatePrimitive(fbb, mindspore::schema::PrimitiveType_Custom, custom.Union()));
   return flatbuffers::GetRoot<mindspore::schema::Primitive>(fbb.GetBufferPointer());
 }
 
 TEST(MindSporeLibraries, EveryExampleLibraryRegisteredItsOp) {
-  const struct { const char* type; ms_type first; } ops[] = {{"Exp", ms_type::kNumberTypeFloat16},
-                                                            {"ResizeArea", ms_type::kNumberTypeFloat32},
-                                                            {"TruncateDiv", ms_type::kNumberTypeInt8},
-                                                            {"QuantizedMaxPool", ms_type::kNumberTypeUInt8}};
+  const struct {
+    const char* type;
+    ms_type first;
+  } ops[] = {{"Exp", ms_type::kNumberTypeFloat16},
+             {"ResizeArea", ms_type::kNumberTypeFloat32},
+             {"TruncateDiv", ms_type::kNumberTypeInt8},
+             {"QuantizedMaxPool", ms_type::kNumberTypeUInt8}};
   for (const auto& op : ops) {
     flatbuffers::FlatBufferBuilder fbb;
     const auto* node = custom_node(fbb, op.type, {});
@@ -57,7 +61,8 @@ TEST(MindSporeLibraries, ExpRunsFromItsLibrary) {
   const auto interface = mindspore::registry::RegisterKernelInterface::GetKernelInterface("rknnop", node);
   ASSERT_TRUE(interface);
   ASSERT_EQ(interface->Infer(&in, &out, node, nullptr), mindspore::kSuccess);
-  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
+  mindspore::registry::KernelDesc desc{ms_type::kNumberTypeFloat32, mindspore::schema::PrimitiveType_Custom, "CPU",
+                                       "rknnop"};
   const auto kernel = mindspore::registry::RegisterKernel::GetCreator(node, &desc)(in, out, node, nullptr);
   ASSERT_TRUE(kernel);
   ASSERT_EQ(kernel->Prepare(), 0);

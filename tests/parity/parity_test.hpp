@@ -41,11 +41,12 @@ inline void expect_parity(parity::checker& check, const std::vector<parity::pari
       summary.max_rel = std::max(summary.max_rel, d.max_rel);
     }
   }
-  std::printf("[ parity   ] %s: %zu cases, %zu output elements, max abs diff %.3g, max rel diff %.3g "
-              "(tolerance abs %.3g + rel %.3g)\n",
-              check.op().signature.name.c_str(), summary.cases, summary.elements, summary.max_abs, summary.max_rel,
-              check.op().tol.abs, check.op().tol.rel);
+  std::printf(
+      "[ parity   ] %s: %zu cases, %zu output elements, max abs diff %.3g, max rel diff %.3g "
+      "(tolerance abs %.3g + rel %.3g)\n",
+      check.op().signature.name.c_str(), summary.cases, summary.elements, summary.max_abs, summary.max_rel,
+      check.op().tol.abs, check.op().tol.rel);
   if (out != nullptr) *out = summary;
 }
 
-} // namespace rknnop::test
+}  // namespace rknnop::test

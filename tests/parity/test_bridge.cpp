@@ -15,9 +15,18 @@
 struct AxpyPair {
   static constexpr std::string_view name = "AxpyPair";
   using values = rknnop::tensor<float, rknnop::float16>;
-  struct inputs { values a; values b; };
-  struct outputs { values sum; values diff; };
-  struct params { float alpha; std::array<std::int32_t, 1> offset; };
+  struct inputs {
+    values a;
+    values b;
+  };
+  struct outputs {
+    values sum;
+    values diff;
+  };
+  struct params {
+    float alpha;
+    std::array<std::int32_t, 1> offset;
+  };
   static constexpr float parity_tolerance = 2e-3f;
 
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
@@ -106,15 +115,16 @@ TEST_F(bridge, MissingShaderFileFailsTheNode) {
   vxc::shader_bridge b(vxc::shader_file("/nonexistent/axpypair.vx"));
   const auto r = rknnop::parity::run_kernel(axpy_vx(), op, axpy_case(rng, {4}, 1.0f, 0), &b);
   EXPECT_EQ(r.result, outcome::error);
-  EXPECT_NE(r.message.find("rknnop: kernel 'axpypair': cannot read the shader '/nonexistent/axpypair.vx': no such file"),
-            std::string::npos)
+  EXPECT_NE(
+      r.message.find("rknnop: kernel 'axpypair': cannot read the shader '/nonexistent/axpypair.vx': no such file"),
+      std::string::npos)
       << r.message;
   EXPECT_EQ(b.last_result().status, vxc::run_status::error);
   EXPECT_EQ(b.nodes_run(), 0U);
 }
 
 TEST_F(bridge, NoExecutionParametersFailsTheNode) {
-  vx_kernel_description_t copy = axpy_vx(); // same kernel without its VX initializer
+  vx_kernel_description_t copy = axpy_vx();  // same kernel without its VX initializer
   copy.initialize = nullptr;
   vxc::shader_bridge b(vxc::shader_text(axpy_shader, "axpypair.vx"));
   const auto r = rknnop::parity::run_kernel(copy, op, axpy_case(rng, {4}, 1.0f, 0), &b);
@@ -132,13 +142,16 @@ TEST_F(bridge, CompilerErrorsNameTheShaderLine) {
 }
 
 TEST_F(bridge, ShaderDirectoryFindsToolkitName) {
-  const auto dir = std::filesystem::temp_directory_path() / ("rknnop_bridge_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("rknnop_bridge_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+                    std::to_string(reinterpret_cast<std::uintptr_t>(this)));
   std::filesystem::create_directories(dir);
   {
     vxc::shader_bridge b(vxc::shader_directory(dir));
     const auto r = rknnop::parity::run_kernel(axpy_vx(), op, axpy_case(rng, {4}, 1.0f, 0), &b);
-    EXPECT_NE(r.message.find("no shader in '" + dir.string() + "' (looked for axpypair.vx and rknn_kernel_axpypair.vx)"),
-              std::string::npos)
+    EXPECT_NE(
+        r.message.find("no shader in '" + dir.string() + "' (looked for axpypair.vx and rknn_kernel_axpypair.vx)"),
+        std::string::npos)
         << r.message;
   }
   std::ofstream(dir / "rknn_kernel_axpypair.vx") << axpy_shader;
@@ -155,7 +168,8 @@ TEST_F(bridge, CaseMustFitTheTable) {
   std::swap(c.params[0], c.params[1]);
   const auto r = check.run(c);
   EXPECT_EQ(r.result, outcome::error);
-  EXPECT_NE(r.message.find("param 0 of op 'AxpyPair' is 'alpha', the case gives 'offset'"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("param 0 of op 'AxpyPair' is 'alpha', the case gives 'offset'"), std::string::npos)
+      << r.message;
 }
 
 // Run by CTest with OCL_ICD_VENDORS pointing at an empty directory (parity_no_opencl_is_reported):
@@ -170,8 +184,9 @@ TEST(parity_no_opencl, ReportedNotPassed) {
   EXPECT_FALSE(b.available());
   const auto r = rknnop::parity::run_kernel(axpy_vx(), op, axpy_case(rng, {4}, 1.0f, 0), &b);
   EXPECT_EQ(r.result, outcome::no_opencl);
-  EXPECT_NE(r.message.find("rknnop: kernel 'axpypair': cannot run the VX shader on the host: rknnop: no OpenCL platform"),
-            std::string::npos)
+  EXPECT_NE(
+      r.message.find("rknnop: kernel 'axpypair': cannot run the VX shader on the host: rknnop: no OpenCL platform"),
+      std::string::npos)
       << r.message;
   EXPECT_EQ(b.last_result().status, vxc::run_status::no_opencl);
 
@@ -180,4 +195,4 @@ TEST(parity_no_opencl, ReportedNotPassed) {
   EXPECT_EQ(check.run(axpy_case(rng, {4}, 1.0f, 0)).result, outcome::no_opencl);
 }
 
-} // namespace
+}  // namespace

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include <unistd.h> // getpid
+#include <unistd.h>  // getpid
 
 namespace fs = std::filesystem;
 using rknnop::vxc::find_op_shader;
@@ -56,7 +56,7 @@ TEST_F(FindOpShader, WithoutVxFileLooksForTheKernelsNames) {
   touch(root_ / "yml" / "rknn_kernel_k.vx");
   r = find_op_shader(root_ / "lib" / "libk.so", root_ / "yml" / "op.yml", std::nullopt, "k");
   EXPECT_EQ(r.path, root_ / "yml" / "rknn_kernel_k.vx");
-  touch(root_ / "yml" / "k.vx"); // <kernel>.vx comes first
+  touch(root_ / "yml" / "k.vx");  // <kernel>.vx comes first
   r = find_op_shader(root_ / "lib" / "libk.so", root_ / "yml" / "op.yml", std::nullopt, "k");
   EXPECT_EQ(r.path, root_ / "yml" / "k.vx");
 }
@@ -66,4 +66,4 @@ TEST_F(FindOpShader, BareOpNameSearchesTheWorkingDirectory) {
   EXPECT_NE(r.error.find("'.' holds neither k_does_not_exist.vx"), std::string::npos) << r.error;
 }
 
-} // namespace
+}  // namespace

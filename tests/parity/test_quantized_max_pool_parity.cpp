@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // QuantizedMaxPool (three outputs; float, array and int32 params): CPU kernel vs
 // quantized_max_pool.vx on random quint8 codes delivered as float16, VALID and SAME padding.
-#include "quantized_max_pool/quantized_max_pool.cpp" // the example op, compiled into this test program
+#include "quantized_max_pool/quantized_max_pool.cpp"  // the example op, compiled into this test program
 
 #include "parity_test.hpp"
 
@@ -20,8 +20,11 @@ TEST(parity, QuantizedMaxPool) {
     std::uint32_t h, w, c;
     std::int32_t kh, kw, sh, sw;
   };
-  const pool pools[] = {{8, 8, 1, 2, 2, 2, 2}, {9, 7, 3, 3, 3, 2, 2}, {5, 6, 4, 1, 1, 1, 1},
-                        {10, 5, 2, 3, 2, 1, 3}, {4, 4, 2, 5, 5, 1, 1}};
+  const pool pools[] = {{8, 8, 1, 2, 2, 2, 2},
+                        {9, 7, 3, 3, 3, 2, 2},
+                        {5, 6, 4, 1, 1, 1, 1},
+                        {10, 5, 2, 3, 2, 1, 3},
+                        {4, 4, 2, 5, 5, 1, 1}};
   std::mt19937_64 rng(23);
   std::vector<rknnop::parity::parity_case> cases;
   for (const pool& p : pools)
@@ -33,12 +36,11 @@ TEST(parity, QuantizedMaxPool) {
       c.inputs.push_back(rknnop::parity::tensor_data::from_floats(codes.dims, vx_type::float16, codes.to_floats()));
       c.params = {param_data::scalar("min_input", vx_type::float32, -1.5),
                   param_data::scalar("max_input", vx_type::float32, 6.0),
-                  param_data::array("ksize", {1, p.kh, p.kw, 1}),
-                  param_data::array("strides", {1, p.sh, p.sw, 1}),
+                  param_data::array("ksize", {1, p.kh, p.kw, 1}), param_data::array("strides", {1, p.sh, p.sw, 1}),
                   param_data::scalar("padding", vx_type::int32, padding)};
       cases.push_back(std::move(c));
     }
   rknnop::test::expect_parity(check, cases);
 }
 
-} // namespace
+}  // namespace

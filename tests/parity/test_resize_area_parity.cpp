@@ -2,7 +2,7 @@
 // ResizeArea: the CPU kernel (list index 0) against the VX kernel resize_area.vx (index 1), both
 // through rknnop's host OpenVX runtime, on random images over down/up scaling, align_corners both
 // ways, 1..4 channels, float16 (the board's type) and float32.
-#include "resize_area/resize_area.cpp" // the example op, compiled into this test program
+#include "resize_area/resize_area.cpp"  // the example op, compiled into this test program
 
 #include "parity_test.hpp"
 
@@ -20,9 +20,8 @@ struct resize_shape {
 
 // Integer and fractional factors, up and down, mixed, identity, 1-pixel in/out, and larger images.
 constexpr resize_shape resize_shapes[] = {
-    {16, 16, 4, 4}, {17, 13, 5, 4},  {9, 7, 4, 3},   {3, 5, 7, 11},  {2, 2, 5, 5},
-    {1, 1, 3, 2},   {8, 3, 3, 7},    {6, 6, 6, 6},   {7, 5, 1, 1},   {1, 9, 4, 3},
-    {64, 48, 23, 31}, {20, 30, 45, 50}, {5, 40, 5, 3}, {33, 2, 32, 3},
+    {16, 16, 4, 4}, {17, 13, 5, 4}, {9, 7, 4, 3}, {3, 5, 7, 11},    {2, 2, 5, 5},     {1, 1, 3, 2},  {8, 3, 3, 7},
+    {6, 6, 6, 6},   {7, 5, 1, 1},   {1, 9, 4, 3}, {64, 48, 23, 31}, {20, 30, 45, 50}, {5, 40, 5, 3}, {33, 2, 32, 3},
 };
 
 rknnop::parity::parity_case resize_case(std::mt19937_64& rng, const resize_shape& s, std::uint32_t channels,
@@ -76,7 +75,8 @@ TEST(parity, ResizeAreaDescription) {
   EXPECT_DOUBLE_EQ(op.tol.abs, 1e-3);
   EXPECT_DOUBLE_EQ(op.tol.rel, 2e-3);
   // The shader matches the table (what rknnop-vxcheck checks).
-  EXPECT_TRUE(rknnop::vxc::check_signature_file(op.signature, RKNNOP_EXAMPLES_DIR "/resize_area/resize_area.vx").empty());
+  EXPECT_TRUE(
+      rknnop::vxc::check_signature_file(op.signature, RKNNOP_EXAMPLES_DIR "/resize_area/resize_area.vx").empty());
 }
 
 // A plausible wrong shader (nearest neighbour) must fail, with the differences reported.
@@ -98,7 +98,7 @@ TEST(parity, ResizeAreaKnownValues) {
   if (!bridge.available()) GTEST_SKIP() << bridge.status();
   const auto op = rknnop::parity::op_info_of<ResizeArea>();
   rknnop::parity::parity_case c;
-  const float pixels[] = {1.0f, 2.0f, 3.0f, 4.0f, 0.5f, -0.5f, 0.25f, 8.0f}; // 2x2x2, channel innermost
+  const float pixels[] = {1.0f, 2.0f, 3.0f, 4.0f, 0.5f, -0.5f, 0.25f, 8.0f};  // 2x2x2, channel innermost
   c.inputs.push_back(rknnop::parity::tensor_data::from_floats({2, 2, 2, 1}, vx_type::float16, pixels));
   c.params = {rknnop::parity::param_data::array("size", {1, 1}),
               rknnop::parity::param_data::scalar("align_corners", vx_type::bool_, 0)};
@@ -106,8 +106,9 @@ TEST(parity, ResizeAreaKnownValues) {
   ASSERT_EQ(run.result, rknnop::parity::outcome::pass) << run.message;
   ASSERT_EQ(run.outputs.size(), 1U);
   EXPECT_EQ(run.outputs[0].dims, (std::vector<std::uint32_t>{2, 1, 1, 1}));
-  EXPECT_EQ(run.outputs[0].to_floats(), (std::vector<float>{(1.0f + 3.0f + 0.5f + 0.25f) / 4, (2.0f + 4.0f - 0.5f + 8.0f) / 4}));
+  EXPECT_EQ(run.outputs[0].to_floats(),
+            (std::vector<float>{(1.0f + 3.0f + 0.5f + 0.25f) / 4, (2.0f + 4.0f - 0.5f + 8.0f) / 4}));
   EXPECT_EQ(bridge.nodes_run(), 1U);
 }
 
-} // namespace
+}  // namespace

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TruncateDiv: CPU kernel vs truncate_div.vx on random float16 operands, same shapes and
 // broadcast ones (an operand dim of 1), rank 1..3.
-#include "truncate_div/truncate_div.cpp" // the example op, compiled into this test program
+#include "truncate_div/truncate_div.cpp"  // the example op, compiled into this test program
 
 #include "parity_test.hpp"
 
@@ -17,7 +17,7 @@ TEST(parity, TruncateDiv) {
   struct operands {
     std::vector<std::uint32_t> x, y;
   };
-  const operands shapes[] = {{{9}, {9}},       {{5, 4}, {5, 4}},    {{5, 4}, {1, 4}}, {{5, 4}, {5, 1}},
+  const operands shapes[] = {{{9}, {9}},       {{5, 4}, {5, 4}},       {{5, 4}, {1, 4}},      {{5, 4}, {5, 1}},
                              {{6, 3, 2}, {1}}, {{1, 3, 2}, {7, 3, 1}}, {{4, 4, 4}, {4, 4, 4}}};
   std::mt19937_64 rng(17);
   std::vector<rknnop::parity::parity_case> cases;
@@ -31,4 +31,4 @@ TEST(parity, TruncateDiv) {
   rknnop::test::expect_parity(check, cases);
 }
 
-} // namespace
+}  // namespace

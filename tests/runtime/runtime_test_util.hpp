@@ -17,7 +17,7 @@ vx_reference ref(Handle h) {
 }
 
 // The last log entry about `r` ("" if none).
-inline std::string last_log(vx_reference r, vx_status *status = nullptr) {
+inline std::string last_log(vx_reference r, vx_status* status = nullptr) {
   char text[512] = {};
   vx_status s = 0;
   if (rknnopHostGetLastLogEntry(r, &s, text, sizeof text) != VX_SUCCESS) return {};

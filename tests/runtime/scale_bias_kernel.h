@@ -10,10 +10,10 @@
 extern "C" {
 #endif
 
-extern vx_kernel_description_t *vx_kernel_ScaleBias_list[];
+extern vx_kernel_description_t* vx_kernel_ScaleBias_list[];
 
 /* vxAddUserKernel + vxAddParameterToKernel for each parameter + vxFinalizeKernel; NULL on error. */
-vx_kernel register_kernel_description(vx_context context, const vx_kernel_description_t *desc);
+vx_kernel register_kernel_description(vx_context context, const vx_kernel_description_t* desc);
 
 int scale_bias_init_calls(void);
 int scale_bias_deinit_calls(void);

@@ -27,8 +27,7 @@ int run_graph(vx_context ctx, vx_kernel kernel, float scale, int rounds) {
   vx_scalar negate = vxCreateScalar(ctx, VX_TYPE_BOOL, &no);
   int wrong = 0;
   if (vxAddArrayItems(bias, 1, &bias_value, sizeof bias_value) != VX_SUCCESS ||
-      vxSetParameterByIndex(node, 0, ref(in)) != VX_SUCCESS ||
-      vxSetParameterByIndex(node, 1, ref(out)) != VX_SUCCESS ||
+      vxSetParameterByIndex(node, 0, ref(in)) != VX_SUCCESS || vxSetParameterByIndex(node, 1, ref(out)) != VX_SUCCESS ||
       vxSetParameterByIndex(node, 2, ref(bias)) != VX_SUCCESS ||
       vxSetParameterByIndex(node, 3, ref(scale_scalar)) != VX_SUCCESS ||
       vxSetParameterByIndex(node, 4, ref(negate)) != VX_SUCCESS)
@@ -38,11 +37,9 @@ int run_graph(vx_context ctx, vx_kernel kernel, float scale, int rounds) {
   vx_size start[2] = {0, 0}, end[2] = {width, height}, stride[2] = {4, 4 * width};
   for (int round = 0; round < rounds && wrong == 0; ++round) {
     for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i % 97 + round);
-    if (vxCopyTensorPatch(in, 2, start, end, stride, input.data(), VX_WRITE_ONLY,
-                          VX_MEMORY_TYPE_HOST) != VX_SUCCESS ||
+    if (vxCopyTensorPatch(in, 2, start, end, stride, input.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST) != VX_SUCCESS ||
         vxProcessGraph(graph) != VX_SUCCESS ||
-        vxCopyTensorPatch(out, 2, start, end, stride, output.data(), VX_READ_ONLY,
-                          VX_MEMORY_TYPE_HOST) != VX_SUCCESS) {
+        vxCopyTensorPatch(out, 2, start, end, stride, output.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST) != VX_SUCCESS) {
       wrong = -1;
       break;
     }
@@ -92,8 +89,7 @@ TEST(runtime_concurrency, contexts_created_and_released_in_parallel) {
       vx_int32 v = i;
       vx_scalar s = vxCreateScalar(ctx, VX_TYPE_INT32, &v);
       vx_int32 back = -1;
-      if (vxCopyScalar(s, &back, VX_READ_ONLY, VX_MEMORY_TYPE_HOST) != VX_SUCCESS || back != i)
-        ++failures;
+      if (vxCopyScalar(s, &back, VX_READ_ONLY, VX_MEMORY_TYPE_HOST) != VX_SUCCESS || back != i) ++failures;
       if (vxReleaseContext(&ctx) != VX_SUCCESS) ++failures;
     }
     return failures;

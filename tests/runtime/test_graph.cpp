@@ -39,18 +39,17 @@ protected:
     return vxCreateTensor(ctx, static_cast<vx_uint32>(dims.size()), dims.data(), type, 0);
   }
 
-  void write(vx_tensor t, const std::vector<float> &values, vx_uint32 d0, vx_uint32 d1) {
+  void write(vx_tensor t, const std::vector<float>& values, vx_uint32 d0, vx_uint32 d1) {
     vx_size start[2] = {0, 0}, end[2] = {d0, d1}, stride[2] = {4, 4 * static_cast<vx_size>(d0)};
-    ASSERT_EQ(vxCopyTensorPatch(t, 2, start, end, stride, const_cast<float *>(values.data()),
-                                VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST),
+    ASSERT_EQ(vxCopyTensorPatch(t, 2, start, end, stride, const_cast<float*>(values.data()), VX_WRITE_ONLY,
+                                VX_MEMORY_TYPE_HOST),
               VX_SUCCESS);
   }
 
   std::vector<float> read(vx_tensor t, vx_uint32 d0, vx_uint32 d1) {
     std::vector<float> values(static_cast<std::size_t>(d0) * d1);
     vx_size start[2] = {0, 0}, end[2] = {d0, d1}, stride[2] = {4, 4 * static_cast<vx_size>(d0)};
-    EXPECT_EQ(vxCopyTensorPatch(t, 2, start, end, stride, values.data(), VX_READ_ONLY,
-                                VX_MEMORY_TYPE_HOST),
+    EXPECT_EQ(vxCopyTensorPatch(t, 2, start, end, stride, values.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
               VX_SUCCESS);
     return values;
   }
@@ -280,11 +279,10 @@ vx_meta_format saved_meta = nullptr;
 vx_status meta_status_wrong_size = VX_SUCCESS;
 int fail_init_deinit_calls = 0;
 
-vx_status VX_CALLBACK copy_function(vx_node, const vx_reference *, vx_uint32) { return VX_SUCCESS; }
+vx_status VX_CALLBACK copy_function(vx_node, const vx_reference*, vx_uint32) { return VX_SUCCESS; }
 
 // Khronos-mode validator: vx_size for NUMBER_OF_DIMS and DIMS, output = input shape doubled in x.
-vx_status VX_CALLBACK khronos_validator(vx_node, const vx_reference params[], vx_uint32,
-                                        vx_meta_format metas[]) {
+vx_status VX_CALLBACK khronos_validator(vx_node, const vx_reference params[], vx_uint32, vx_meta_format metas[]) {
   auto in = reinterpret_cast<vx_tensor>(params[0]);
   vx_size ndims = 0, dims[6] = {};
   vx_status status = vxQueryTensor(in, VX_TENSOR_NUMBER_OF_DIMS, &ndims, sizeof ndims);
@@ -303,30 +301,24 @@ vx_status VX_CALLBACK khronos_validator(vx_node, const vx_reference params[], vx
   return vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DATA_TYPE, &type, sizeof type);
 }
 
-vx_status VX_CALLBACK failing_init(vx_node, const vx_reference *, vx_uint32) {
-  return VX_ERROR_NO_RESOURCES;
-}
-vx_status VX_CALLBACK counting_deinit(vx_node, const vx_reference *, vx_uint32) {
+vx_status VX_CALLBACK failing_init(vx_node, const vx_reference*, vx_uint32) { return VX_ERROR_NO_RESOURCES; }
+vx_status VX_CALLBACK counting_deinit(vx_node, const vx_reference*, vx_uint32) {
   ++fail_init_deinit_calls;
   return VX_SUCCESS;
 }
 
-vx_kernel add_two_tensor_kernel(vx_context ctx, const char *name, vx_kernel_f function,
-                                vx_kernel_validate_f validate, vx_kernel_initialize_f init,
-                                vx_kernel_deinitialize_f deinit) {
+vx_kernel add_two_tensor_kernel(vx_context ctx, const char* name, vx_kernel_f function, vx_kernel_validate_f validate,
+                                vx_kernel_initialize_f init, vx_kernel_deinitialize_f deinit) {
   vx_kernel k = vxAddUserKernel(ctx, name, 0x7FF00300, function, 2, validate, init, deinit);
-  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED),
-            VX_SUCCESS);
-  EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED),
-            VX_SUCCESS);
+  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
+  EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
   EXPECT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
   return k;
 }
 
 TEST_F(runtime_graph, khronos_mode_validator_sets_virtual_output) {
   ASSERT_EQ(rknnopHostSetKhronosMode(ctx, vx_true_e), VX_SUCCESS);
-  vx_kernel k = add_two_tensor_kernel(ctx, "khronos_double_x", copy_function, khronos_validator,
-                                      nullptr, nullptr);
+  vx_kernel k = add_two_tensor_kernel(ctx, "khronos_double_x", copy_function, khronos_validator, nullptr, nullptr);
   vx_uint32 dims[3] = {5, 2, 3};
   vx_tensor in = vxCreateTensor(ctx, 3, dims, VX_TYPE_INT8, 0);
   vx_tensor mid = vxCreateVirtualTensor(graph, 0, nullptr, VX_TYPE_INVALID, 0);
@@ -339,8 +331,7 @@ TEST_F(runtime_graph, khronos_mode_validator_sets_virtual_output) {
   }
   // The meta format lived only during the validator.
   vx_enum type = VX_TYPE_INT8;
-  EXPECT_EQ(vxSetMetaFormatAttribute(saved_meta, VX_TENSOR_DATA_TYPE, &type, sizeof type),
-            VX_ERROR_INVALID_REFERENCE);
+  EXPECT_EQ(vxSetMetaFormatAttribute(saved_meta, VX_TENSOR_DATA_TYPE, &type, sizeof type), VX_ERROR_INVALID_REFERENCE);
 
   vx_size ndims = 0, got[6] = {};
   ASSERT_EQ(vxQueryTensor(mid, VX_TENSOR_NUMBER_OF_DIMS, &ndims, sizeof ndims), VX_SUCCESS);
@@ -361,10 +352,8 @@ TEST_F(runtime_graph, khronos_mode_validator_sets_virtual_output) {
 }
 
 TEST_F(runtime_graph, failed_initializer_fails_verify_and_skips_its_deinit) {
-  vx_kernel ok = add_two_tensor_kernel(ctx, "init_ok", copy_function, nullptr, nullptr,
-                                       counting_deinit);
-  vx_kernel bad = add_two_tensor_kernel(ctx, "init_fails", copy_function, nullptr, failing_init,
-                                        counting_deinit);
+  vx_kernel ok = add_two_tensor_kernel(ctx, "init_ok", copy_function, nullptr, nullptr, counting_deinit);
+  vx_kernel bad = add_two_tensor_kernel(ctx, "init_fails", copy_function, nullptr, failing_init, counting_deinit);
   vx_tensor a = make_tensor({2});
   vx_tensor b = make_tensor({2});
   vx_tensor c = make_tensor({2});
@@ -401,21 +390,19 @@ TEST_F(runtime_graph, execution_parameter_validation) {
   p.globalWorkSize[1] = 6;
   p.localWorkSize[0] = 8;
   p.localWorkSize[1] = 0;  // the driver chooses
-  ASSERT_EQ(vxSetNodeAttribute(n, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &p, sizeof p),
-            VX_SUCCESS);
+  ASSERT_EQ(vxSetNodeAttribute(n, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &p, sizeof p), VX_SUCCESS);
   vx_kernel_execution_parameters_t back{};
   vx_bool was_set = vx_false_e;
   ASSERT_EQ(rknnopHostGetExecutionParameters(n, &back, &was_set), VX_SUCCESS);
   EXPECT_EQ(was_set, vx_true_e);
   EXPECT_EQ(std::memcmp(&back, &p, sizeof p), 0);
   back = {};
-  ASSERT_EQ(vxQueryNode(n, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &back, sizeof back),
-            VX_SUCCESS);
+  ASSERT_EQ(vxQueryNode(n, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &back, sizeof back), VX_SUCCESS);
   EXPECT_EQ(back.globalWorkSize[0], 16U);
   EXPECT_EQ(vxQueryNode(n, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &back, sizeof back - 4),
             VX_ERROR_INVALID_PARAMETERS);
 
-  auto rejected = [&](vx_kernel_execution_parameters_t q, const char *needle) {
+  auto rejected = [&](vx_kernel_execution_parameters_t q, const char* needle) {
     EXPECT_EQ(vxSetNodeAttribute(n, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &q, sizeof q),
               VX_ERROR_INVALID_PARAMETERS);
     EXPECT_NE(last_log(ref(n)).find(needle), std::string::npos) << last_log(ref(n));
@@ -434,8 +421,7 @@ TEST_F(runtime_graph, execution_parameter_validation) {
   q = p;
   q.workDim = 1;
   q.globalWorkSize[1] = 0;  // unused dimension: fine
-  EXPECT_EQ(vxSetNodeAttribute(n, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &q, sizeof q),
-            VX_SUCCESS);
+  EXPECT_EQ(vxSetNodeAttribute(n, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &q, sizeof q), VX_SUCCESS);
   EXPECT_EQ(vxSetNodeAttribute(n, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &q, sizeof q - 4),
             VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxSetNodeAttribute(n, 0x12345, &q, sizeof q), VX_ERROR_NOT_SUPPORTED);
@@ -459,7 +445,7 @@ struct executor_record {
   vx_tensor param0 = nullptr;
 };
 
-vx_status VX_CALLBACK shader_init(vx_node node, const vx_reference *, vx_uint32) {
+vx_status VX_CALLBACK shader_init(vx_node node, const vx_reference*, vx_uint32) {
   vx_kernel_execution_parameters_t p{};
   p.workDim = 3;
   p.globalWorkScale[0] = 8;
@@ -467,8 +453,7 @@ vx_status VX_CALLBACK shader_init(vx_node node, const vx_reference *, vx_uint32)
   p.globalWorkSize[0] = 8;
   p.globalWorkSize[1] = 4;
   p.globalWorkSize[2] = 1;
-  vx_status status =
-      vxSetNodeAttribute(node, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &p, sizeof p);
+  vx_status status = vxSetNodeAttribute(node, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &p, sizeof p);
   if (status != VX_SUCCESS) return status;
   vx_uint32 uni512[16];
   for (vx_uint32 i = 0; i < 16; ++i) uni512[i] = 0x100 + i;
@@ -478,9 +463,9 @@ vx_status VX_CALLBACK shader_init(vx_node node, const vx_reference *, vx_uint32)
   return status;
 }
 
-vx_status shader_execute(void *user, vx_node, const rknnop_host_kernel_info *info,
-                         const vx_reference *params, vx_uint32 num) {
-  auto &record = *static_cast<executor_record *>(user);
+vx_status shader_execute(void* user, vx_node, const rknnop_host_kernel_info* info, const vx_reference* params,
+                         vx_uint32 num) {
+  auto& record = *static_cast<executor_record*>(user);
   ++record.calls;
   record.name = info->name;
   record.num = num;
@@ -493,11 +478,9 @@ vx_status shader_execute(void *user, vx_node, const rknnop_host_kernel_info *inf
   return VX_SUCCESS;
 }
 
-vx_size uniform_size(void *, vx_node, const vx_char *kernel_name, const vx_char *uniform_name,
-                     vx_size count) {
+vx_size uniform_size(void*, vx_node, const vx_char* kernel_name, const vx_char* uniform_name, vx_size count) {
   // What a shader source parser would say: uni* are VXC_512Bits (64 bytes).
-  if (std::string(kernel_name) == "shaderop" && std::strncmp(uniform_name, "uni", 3) == 0)
-    return 64 * count;
+  if (std::string(kernel_name) == "shaderop" && std::strncmp(uniform_name, "uni", 3) == 0) return 64 * count;
   return 0;
 }
 
@@ -512,8 +495,7 @@ TEST_F(runtime_graph, shader_kernel_without_executor_is_not_supported) {
   EXPECT_NE(last_log(ref(n)).find("failed with -3"), std::string::npos);
   std::vector<char> log(4096);
   ASSERT_EQ(rknnopHostGetLog(ctx, log.data(), log.size(), nullptr), VX_SUCCESS);
-  EXPECT_NE(std::string(log.data()).find("'shaderop' is a shader kernel and no shader executor"),
-            std::string::npos);
+  EXPECT_NE(std::string(log.data()).find("'shaderop' is a shader kernel and no shader executor"), std::string::npos);
   // Without an executor's size callback a uniform is count * 4 bytes.
   vx_uint32 count = 0;
   ASSERT_EQ(rknnopHostGetNodeUniformCount(n, &count), VX_SUCCESS);
@@ -548,8 +530,8 @@ TEST_F(runtime_graph, shader_kernel_runs_through_the_executor) {
   vx_uint32 count = 0;
   ASSERT_EQ(rknnopHostGetNodeUniformCount(n, &count), VX_SUCCESS);
   ASSERT_EQ(count, 2U);
-  const vx_char *name = nullptr;
-  const void *data = nullptr;
+  const vx_char* name = nullptr;
+  const void* data = nullptr;
   vx_size size = 0;
   ASSERT_EQ(rknnopHostGetNodeUniform(n, 0, &name, &data, &size), VX_SUCCESS);
   EXPECT_STREQ(name, "uniConvert_512");

@@ -12,7 +12,7 @@ namespace {
 
 using runtime_kernel = context_test;
 
-vx_status noop(vx_node, const vx_reference *, vx_uint32) { return VX_SUCCESS; }
+vx_status noop(vx_node, const vx_reference*, vx_uint32) { return VX_SUCCESS; }
 
 TEST_F(runtime_kernel, registers_a_toolkit_descriptor) {
   vx_kernel k = register_kernel_description(ctx, vx_kernel_ScaleBias_list[0]);
@@ -57,14 +57,10 @@ TEST_F(runtime_kernel, parameter_table_errors) {
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(vxAddParameterToKernel(k, 2, VX_INPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED),
             VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(vxAddParameterToKernel(k, 0, 7, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_TENSOR, 0x1234),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, 0x7777, VX_PARAMETER_STATE_REQUIRED),
-            VX_ERROR_INVALID_TYPE);
-  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED),
-            VX_SUCCESS);
+  EXPECT_EQ(vxAddParameterToKernel(k, 0, 7, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_TENSOR, 0x1234), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, 0x7777, VX_PARAMETER_STATE_REQUIRED), VX_ERROR_INVALID_TYPE);
+  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
   // Not every parameter added yet.
   EXPECT_EQ(vxFinalizeKernel(k), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_NE(last_log(ref(k)).find("parameter 1"), std::string::npos);
@@ -72,8 +68,7 @@ TEST_F(runtime_kernel, parameter_table_errors) {
 
   vx_graph g = vxCreateGraph(ctx);
   EXPECT_EQ(vxCreateGenericNode(g, k), nullptr);  // not finalized
-  EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED),
-            VX_SUCCESS);
+  EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
   EXPECT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
   EXPECT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, VX_TYPE_ARRAY, VX_PARAMETER_STATE_REQUIRED),
             VX_ERROR_NOT_SUPPORTED);
@@ -94,8 +89,7 @@ TEST_F(runtime_kernel, parameter_table_errors) {
 TEST_F(runtime_kernel, null_function_registers_a_shader_kernel) {
   vx_kernel k = vxAddUserKernel(ctx, "shader", 0x7FF00200, nullptr, 1, nullptr, nullptr, nullptr);
   ASSERT_NE(k, nullptr);
-  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_OPTIONAL),
-            VX_SUCCESS);
+  EXPECT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_OPTIONAL), VX_SUCCESS);
   EXPECT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
   vxReleaseKernel(&k);
 }

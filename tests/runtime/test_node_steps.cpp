@@ -15,13 +15,13 @@ vx_status VX_CALLBACK validate_logs(vx_node node, const vx_reference[], vx_uint3
   vxAddLogEntry(ref(node), VX_SUCCESS, "validating");
   return VX_SUCCESS;
 }
-vx_status VX_CALLBACK initialize_ok(vx_node, const vx_reference *, vx_uint32) { return VX_SUCCESS; }
-vx_status VX_CALLBACK kernel_fails(vx_node node, const vx_reference *, vx_uint32) {
+vx_status VX_CALLBACK initialize_ok(vx_node, const vx_reference*, vx_uint32) { return VX_SUCCESS; }
+vx_status VX_CALLBACK kernel_fails(vx_node node, const vx_reference*, vx_uint32) {
   vxAddLogEntry(ref(node), VX_ERROR_INVALID_VALUE, "first line\nsecond line");
   vxAddLogEntry(ref(node), VX_ERROR_INVALID_VALUE, "bad value");
   return VX_ERROR_INVALID_VALUE;
 }
-vx_status VX_CALLBACK deinitialize_fails(vx_node, const vx_reference *, vx_uint32) { return VX_FAILURE; }
+vx_status VX_CALLBACK deinitialize_fails(vx_node, const vx_reference*, vx_uint32) { return VX_FAILURE; }
 
 std::string step_log(vx_node n, vx_enum step) {
   vx_size required = 0;
@@ -43,7 +43,7 @@ TEST_F(runtime_node_steps, records_each_callback_status_and_log) {
   vx_bool called = vx_true_e;
   vx_status status = VX_FAILURE;
   ASSERT_EQ(rknnopHostGetNodeStep(n, RKNNOP_HOST_STEP_VALIDATE, &called, &status), VX_SUCCESS);
-  EXPECT_EQ(called, vx_false_e); // not verified yet
+  EXPECT_EQ(called, vx_false_e);  // not verified yet
   EXPECT_EQ(status, VX_SUCCESS);
 
   ASSERT_EQ(vxVerifyGraph(g), VX_SUCCESS);
@@ -73,4 +73,4 @@ TEST_F(runtime_node_steps, records_each_callback_status_and_log) {
   EXPECT_EQ(vxReleaseKernel(&k), VX_SUCCESS);
 }
 
-} // namespace
+}  // namespace

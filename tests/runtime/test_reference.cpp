@@ -12,9 +12,7 @@ namespace {
 
 using runtime_reference = context_test;
 
-TEST(runtime_handles, get_status_of_null_is_no_resources) {
-  EXPECT_EQ(vxGetStatus(nullptr), VX_ERROR_NO_RESOURCES);
-}
+TEST(runtime_handles, get_status_of_null_is_no_resources) { EXPECT_EQ(vxGetStatus(nullptr), VX_ERROR_NO_RESOURCES); }
 
 TEST(runtime_handles, garbage_pointer_is_invalid_reference) {
   std::uint64_t not_an_object[8] = {};
@@ -22,8 +20,7 @@ TEST(runtime_handles, garbage_pointer_is_invalid_reference) {
   EXPECT_EQ(vxGetStatus(bogus), VX_ERROR_INVALID_REFERENCE);
   EXPECT_EQ(vxRetainReference(bogus), VX_ERROR_INVALID_REFERENCE);
   vx_uint32 count = 0;
-  EXPECT_EQ(vxQueryReference(bogus, VX_REFERENCE_COUNT, &count, sizeof count),
-            VX_ERROR_INVALID_REFERENCE);
+  EXPECT_EQ(vxQueryReference(bogus, VX_REFERENCE_COUNT, &count, sizeof count), VX_ERROR_INVALID_REFERENCE);
   EXPECT_EQ(vxQueryTensor(reinterpret_cast<vx_tensor>(bogus), VX_TENSOR_DATA_TYPE, &count, 4),
             VX_ERROR_INVALID_REFERENCE);
   EXPECT_EQ(vxGetContext(bogus), nullptr);

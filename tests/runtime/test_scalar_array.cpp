@@ -20,12 +20,11 @@ struct scalar_case {
 };
 
 TEST_F(runtime_scalar, every_type_copies_exactly_its_size) {
-  const scalar_case cases[] = {
-      {VX_TYPE_CHAR, 1},    {VX_TYPE_INT8, 1},    {VX_TYPE_UINT8, 1},   {VX_TYPE_INT16, 2},
-      {VX_TYPE_UINT16, 2},  {VX_TYPE_INT32, 4},   {VX_TYPE_UINT32, 4},  {VX_TYPE_INT64, 8},
-      {VX_TYPE_UINT64, 8},  {VX_TYPE_FLOAT16, 2}, {VX_TYPE_FLOAT32, 4}, {VX_TYPE_FLOAT64, 8},
-      {VX_TYPE_BOOL, 4},    {VX_TYPE_BOOL8, 1}};
-  for (const scalar_case &c : cases) {
+  const scalar_case cases[] = {{VX_TYPE_CHAR, 1},   {VX_TYPE_INT8, 1},    {VX_TYPE_UINT8, 1},   {VX_TYPE_INT16, 2},
+                               {VX_TYPE_UINT16, 2}, {VX_TYPE_INT32, 4},   {VX_TYPE_UINT32, 4},  {VX_TYPE_INT64, 8},
+                               {VX_TYPE_UINT64, 8}, {VX_TYPE_FLOAT16, 2}, {VX_TYPE_FLOAT32, 4}, {VX_TYPE_FLOAT64, 8},
+                               {VX_TYPE_BOOL, 4},   {VX_TYPE_BOOL8, 1}};
+  for (const scalar_case& c : cases) {
     SCOPED_TRACE(c.type);
     // An initial value whose bytes are all 0x01 is valid for every type, bool included... not
     // for a 4-byte bool (0x01010101), so bools start from 1.
@@ -96,10 +95,8 @@ TEST_F(runtime_scalar, enum_and_size_cannot_be_created) {
 TEST_F(runtime_scalar, copy_argument_errors) {
   vx_int32 v = 5;
   vx_scalar s = vxCreateScalar(ctx, VX_TYPE_INT32, &v);
-  EXPECT_EQ(vxCopyScalar(s, nullptr, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(vxCopyScalar(s, &v, VX_READ_AND_WRITE, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxCopyScalar(s, nullptr, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxCopyScalar(s, &v, VX_READ_AND_WRITE, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxCopyScalar(s, &v, VX_READ_ONLY, VX_MEMORY_TYPE_NONE), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(vxQueryScalar(s, 0x80D05, &v, 4), VX_ERROR_NOT_SUPPORTED);
   vxReleaseScalar(&s);
@@ -130,9 +127,7 @@ TEST_F(runtime_array, int32_array_queries_and_ranges) {
   ASSERT_EQ(vxQueryArray(a, VX_ARRAY_NUMITEMS, &value, sizeof(vx_size)), VX_SUCCESS);
   EXPECT_EQ(value, 2U);
   std::int32_t out[2] = {};
-  ASSERT_EQ(vxCopyArrayRange(a, 0, 2, sizeof(std::int32_t), out, VX_READ_ONLY,
-                             VX_MEMORY_TYPE_HOST),
-            VX_SUCCESS);
+  ASSERT_EQ(vxCopyArrayRange(a, 0, 2, sizeof(std::int32_t), out, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   EXPECT_EQ(out[0], 64);
   EXPECT_EQ(out[1], 32);
 
@@ -150,23 +145,16 @@ TEST_F(runtime_array, int32_array_queries_and_ranges) {
   std::int32_t four[4] = {};
   EXPECT_EQ(vxCopyArrayRange(a, 0, 4, 4, four, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   EXPECT_EQ(four[3], 2);
-  EXPECT_EQ(vxCopyArrayRange(a, 0, 5, 4, four, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(vxCopyArrayRange(a, 2, 2, 4, four, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(vxCopyArrayRange(a, 3, 1, 4, four, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(vxCopyArrayRange(a, 0, 1, 2, four, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(vxCopyArrayRange(a, 0, 1, 4, four, VX_READ_ONLY, VX_MEMORY_TYPE_NONE),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(vxCopyArrayRange(a, 0, 1, 4, nullptr, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxCopyArrayRange(a, 0, 5, 4, four, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxCopyArrayRange(a, 2, 2, 4, four, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxCopyArrayRange(a, 3, 1, 4, four, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxCopyArrayRange(a, 0, 1, 2, four, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxCopyArrayRange(a, 0, 1, 4, four, VX_READ_ONLY, VX_MEMORY_TYPE_NONE), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxCopyArrayRange(a, 0, 1, 4, nullptr, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
 
   // Strided write of items 1..2, then read back.
   const std::int32_t replacement[4] = {7, 0, 9, 0};
-  ASSERT_EQ(vxCopyArrayRange(a, 1, 3, 8, const_cast<std::int32_t *>(replacement), VX_WRITE_ONLY,
-                             VX_MEMORY_TYPE_HOST),
+  ASSERT_EQ(vxCopyArrayRange(a, 1, 3, 8, const_cast<std::int32_t*>(replacement), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST),
             VX_SUCCESS);
   ASSERT_EQ(vxCopyArrayRange(a, 0, 4, 4, four, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   EXPECT_EQ(four[0], 64);
@@ -177,11 +165,13 @@ TEST_F(runtime_array, int32_array_queries_and_ranges) {
 }
 
 TEST_F(runtime_array, item_types) {
-  const std::pair<vx_enum, vx_size> types[] = {
-      {VX_TYPE_INT8, 1},    {VX_TYPE_UINT8, 1},   {VX_TYPE_INT16, 2},   {VX_TYPE_UINT16, 2},
-      {VX_TYPE_INT32, 4},   {VX_TYPE_UINT32, 4},  {VX_TYPE_INT64, 8},   {VX_TYPE_UINT64, 8},
-      {VX_TYPE_FLOAT16, 2}, {VX_TYPE_FLOAT32, 4}, {VX_TYPE_FLOAT64, 8}, {VX_TYPE_CHAR, 1},
-      {VX_TYPE_ENUM, 4},    {VX_TYPE_SIZE, sizeof(vx_size)}};
+  const std::pair<vx_enum, vx_size> types[] = {{VX_TYPE_INT8, 1},    {VX_TYPE_UINT8, 1},
+                                               {VX_TYPE_INT16, 2},   {VX_TYPE_UINT16, 2},
+                                               {VX_TYPE_INT32, 4},   {VX_TYPE_UINT32, 4},
+                                               {VX_TYPE_INT64, 8},   {VX_TYPE_UINT64, 8},
+                                               {VX_TYPE_FLOAT16, 2}, {VX_TYPE_FLOAT32, 4},
+                                               {VX_TYPE_FLOAT64, 8}, {VX_TYPE_CHAR, 1},
+                                               {VX_TYPE_ENUM, 4},    {VX_TYPE_SIZE, sizeof(vx_size)}};
   for (auto [type, size] : types) {
     vx_array a = vxCreateArray(ctx, type, 3);
     ASSERT_NE(a, nullptr) << type;

@@ -62,13 +62,11 @@ TEST_F(runtime_tensor, vsi_query_sizes) {
   EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_NUMBER_OF_DIMS, &ndims, 4), VX_SUCCESS);
   EXPECT_EQ(ndims, 4U);
   std::uint64_t wide = 0;  // 8 bytes on every target (vx_size is 4 on armhf)
-  EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_NUMBER_OF_DIMS, &wide, sizeof wide),
-            VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_NUMBER_OF_DIMS, &wide, sizeof wide), VX_ERROR_INVALID_PARAMETERS);
 
   std::array<vx_uint32, 8> got{};
   EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_DIMS, got.data(), 16), VX_SUCCESS);
-  EXPECT_EQ((std::array<vx_uint32, 4>{got[0], got[1], got[2], got[3]}),
-            (std::array<vx_uint32, 4>{3, 5, 7, 1}));
+  EXPECT_EQ((std::array<vx_uint32, 4>{got[0], got[1], got[2], got[3]}), (std::array<vx_uint32, 4>{3, 5, 7, 1}));
   got.fill(99);
   EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_DIMS, got.data(), 24), VX_SUCCESS);
   EXPECT_EQ(got[3], 1U);
@@ -84,12 +82,10 @@ TEST_F(runtime_tensor, vsi_query_sizes) {
   vx_int8 fpp = 0;
   EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_FIXED_POINT_POSITION, &fpp, 1), VX_SUCCESS);
   EXPECT_EQ(fpp, -3);
-  EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_FIXED_POINT_POSITION, &ndims, 4),
-            VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_FIXED_POINT_POSITION, &ndims, 4), VX_ERROR_INVALID_PARAMETERS);
 
   EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_DATA_TYPE, nullptr, 4), VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(vxQueryTensor(t, 0x781503 /* VSI rank, not implemented */, &ndims, 4),
-            VX_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(vxQueryTensor(t, 0x781503 /* VSI rank, not implemented */, &ndims, 4), VX_ERROR_NOT_SUPPORTED);
   vxReleaseTensor(&t);
 }
 
@@ -113,8 +109,7 @@ TEST_F(runtime_tensor, khronos_mode_query_sizes) {
   EXPECT_EQ(got[0], 4U);
   EXPECT_EQ(got[1], 5U);
   EXPECT_EQ(got[2], 6U);
-  EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_DIMS, got, 2 * sizeof(vx_size)),
-            VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_DIMS, got, 2 * sizeof(vx_size)), VX_ERROR_INVALID_PARAMETERS);
 
   ASSERT_EQ(rknnopHostSetKhronosMode(ctx, vx_false_e), VX_SUCCESS);
   EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_NUMBER_OF_DIMS, &narrow, 4), VX_SUCCESS);
@@ -122,7 +117,7 @@ TEST_F(runtime_tensor, khronos_mode_query_sizes) {
 }
 
 // Fills a tensor with 0, 1, 2, ... through a dense copy.
-std::vector<std::int16_t> fill_iota(vx_tensor t, const std::vector<vx_size> &dims) {
+std::vector<std::int16_t> fill_iota(vx_tensor t, const std::vector<vx_size>& dims) {
   std::vector<vx_size> start(dims.size(), 0), stride(dims.size());
   vx_size count = 1;
   for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -131,8 +126,8 @@ std::vector<std::int16_t> fill_iota(vx_tensor t, const std::vector<vx_size> &dim
   }
   std::vector<std::int16_t> data(count);
   std::iota(data.begin(), data.end(), std::int16_t{0});
-  EXPECT_EQ(vxCopyTensorPatch(t, dims.size(), start.data(), dims.data(), stride.data(), data.data(),
-                              VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST),
+  EXPECT_EQ(vxCopyTensorPatch(t, dims.size(), start.data(), dims.data(), stride.data(), data.data(), VX_WRITE_ONLY,
+                              VX_MEMORY_TYPE_HOST),
             VX_SUCCESS);
   return data;
 }
@@ -150,9 +145,7 @@ TEST_F(runtime_tensor, dense_round_trip_and_written_flag) {
 
   std::vector<std::int16_t> back(24, -1);
   vx_size start[3] = {0, 0, 0}, end[3] = {4, 3, 2}, stride[3] = {2, 8, 24};
-  ASSERT_EQ(vxCopyTensorPatch(t, 3, start, end, stride, back.data(), VX_READ_ONLY,
-                              VX_MEMORY_TYPE_HOST),
-            VX_SUCCESS);
+  ASSERT_EQ(vxCopyTensorPatch(t, 3, start, end, stride, back.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   EXPECT_EQ(back, data);
 
   ASSERT_EQ(rknnopHostResetTensorWritten(t), VX_SUCCESS);
@@ -189,9 +182,7 @@ TEST_F(runtime_tensor, sub_view_with_padded_user_strides) {
   // View x 1..3, y 1..2, z 0..1 into a user buffer with rows of 5 elements and planes of 17.
   vx_size start[3] = {1, 1, 0}, end[3] = {3, 3, 2}, stride[3] = {2, 10, 34};
   std::vector<std::int16_t> user(34, -1);
-  ASSERT_EQ(vxCopyTensorPatch(t, 3, start, end, stride, user.data(), VX_READ_ONLY,
-                              VX_MEMORY_TYPE_HOST),
-            VX_SUCCESS);
+  ASSERT_EQ(vxCopyTensorPatch(t, 3, start, end, stride, user.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   for (int z = 0; z < 2; ++z)
     for (int y = 0; y < 2; ++y)
       for (int x = 0; x < 2; ++x)
@@ -209,8 +200,7 @@ TEST_F(runtime_tensor, element_strided_and_transposed_user_layouts) {
   // Every element 3 slots apart (stride 6 bytes), rows 20 bytes apart.
   std::vector<std::int16_t> spaced(20, -1);
   vx_size spaced_stride[2] = {6, 20};
-  ASSERT_EQ(vxCopyTensorPatch(t, 2, start, end, spaced_stride, spaced.data(), VX_READ_ONLY,
-                              VX_MEMORY_TYPE_HOST),
+  ASSERT_EQ(vxCopyTensorPatch(t, 2, start, end, spaced_stride, spaced.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
             VX_SUCCESS);
   EXPECT_EQ(spaced[0], 0);
   EXPECT_EQ(spaced[3], 1);
@@ -222,20 +212,18 @@ TEST_F(runtime_tensor, element_strided_and_transposed_user_layouts) {
   // Transposed: user[x][y], x outermost.
   std::vector<std::int16_t> transposed(6, -1);
   vx_size transposed_stride[2] = {4, 2};
-  ASSERT_EQ(vxCopyTensorPatch(t, 2, start, end, transposed_stride, transposed.data(),
-                              VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_SUCCESS);
+  ASSERT_EQ(
+      vxCopyTensorPatch(t, 2, start, end, transposed_stride, transposed.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
+      VX_SUCCESS);
   EXPECT_EQ(transposed, (std::vector<std::int16_t>{0, 3, 1, 4, 2, 5}));
 
   // And back the other way: write transposed data, read dense.
   std::vector<std::int16_t> source{10, 13, 11, 14, 12, 15};
-  ASSERT_EQ(vxCopyTensorPatch(t, 2, start, end, transposed_stride, source.data(), VX_WRITE_ONLY,
-                              VX_MEMORY_TYPE_HOST),
+  ASSERT_EQ(vxCopyTensorPatch(t, 2, start, end, transposed_stride, source.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST),
             VX_SUCCESS);
   std::vector<std::int16_t> dense(6);
   vx_size dense_stride[2] = {2, 6};
-  ASSERT_EQ(vxCopyTensorPatch(t, 2, start, end, dense_stride, dense.data(), VX_READ_ONLY,
-                              VX_MEMORY_TYPE_HOST),
+  ASSERT_EQ(vxCopyTensorPatch(t, 2, start, end, dense_stride, dense.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
             VX_SUCCESS);
   EXPECT_EQ(dense, (std::vector<std::int16_t>{10, 11, 12, 13, 14, 15}));
   vxReleaseTensor(&t);
@@ -246,38 +234,26 @@ TEST_F(runtime_tensor, copy_argument_errors) {
   vx_tensor t = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
   float data[6] = {};
   vx_size start[2] = {0, 0}, end[2] = {3, 2}, stride[2] = {4, 12};
-  const auto copy = [&](vx_size n, const vx_size *s, const vx_size *e, const vx_size *st, void *p,
-                        vx_enum usage, vx_enum mem) {
-    return vxCopyTensorPatch(t, n, s, e, st, p, usage, mem);
-  };
-  EXPECT_EQ(copy(1, start, end, stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(copy(3, start, end, stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
+  const auto copy = [&](vx_size n, const vx_size* s, const vx_size* e, const vx_size* st, void* p, vx_enum usage,
+                        vx_enum mem) { return vxCopyTensorPatch(t, n, s, e, st, p, usage, mem); };
+  EXPECT_EQ(copy(1, start, end, stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(copy(3, start, end, stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
   vx_size too_far[2] = {4, 2};
-  EXPECT_EQ(copy(2, start, too_far, stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(copy(2, start, too_far, stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
   vx_size empty_start[2] = {1, 0}, empty_end[2] = {1, 2};
   EXPECT_EQ(copy(2, empty_start, empty_end, stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
             VX_ERROR_INVALID_PARAMETERS);
   vx_size small_stride[2] = {2, 12};
-  EXPECT_EQ(copy(2, start, end, small_stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(copy(2, start, end, stride, data, VX_READ_AND_WRITE, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(copy(2, start, end, stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_NONE),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(copy(2, start, end, stride, nullptr, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(copy(2, nullptr, end, stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(copy(2, start, end, nullptr, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(copy(2, start, end, small_stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(copy(2, start, end, stride, data, VX_READ_AND_WRITE, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(copy(2, start, end, stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_NONE), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(copy(2, start, end, stride, nullptr, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(copy(2, nullptr, end, stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
+  EXPECT_EQ(copy(2, start, end, nullptr, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_ERROR_INVALID_PARAMETERS);
   EXPECT_EQ(copy(2, start, end, stride, data, VX_READ_ONLY, 0), VX_SUCCESS);
   // A dimension of view extent 1 needs no meaningful stride.
   vx_size one_row_end[2] = {3, 1}, one_row_stride[2] = {4, 0};
-  EXPECT_EQ(copy(2, start, one_row_end, one_row_stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
-            VX_SUCCESS);
+  EXPECT_EQ(copy(2, start, one_row_end, one_row_stride, data, VX_READ_ONLY, VX_MEMORY_TYPE_HOST), VX_SUCCESS);
   vx_bool written = vx_true_e;
   rknnopHostTensorWasWritten(t, &written);
   EXPECT_EQ(written, vx_false_e);  // failed writes do not count

@@ -22,9 +22,9 @@ std::uint16_t to_half(float f) {
   const std::uint32_t sign = (x >> 16) & 0x8000U;
   const std::uint32_t abs = x & 0x7FFFFFFFU;
   if (abs >= 0x7F800000U) return static_cast<std::uint16_t>(sign | 0x7C00U | (abs > 0x7F800000U ? 0x200U : 0U));
-  if (abs >= 0x477FF000U) return static_cast<std::uint16_t>(sign | 0x7C00U); // rounds to infinity
-  if (abs < 0x38800000U) {                                                     // subnormal or zero
-    const float scaled = std::bit_cast<float>(abs) * 16777216.0F;              // * 2^24
+  if (abs >= 0x477FF000U) return static_cast<std::uint16_t>(sign | 0x7C00U);  // rounds to infinity
+  if (abs < 0x38800000U) {                                                    // subnormal or zero
+    const float scaled = std::bit_cast<float>(abs) * 16777216.0F;             // * 2^24
     return static_cast<std::uint16_t>(sign | static_cast<std::uint32_t>(std::nearbyint(scaled)));
   }
   std::uint32_t mant = abs & 0x7FFFFFU;
@@ -70,7 +70,7 @@ vxc::execution_parameters params(std::uint32_t dim, std::array<std::size_t, 3> g
 class vxc_executor : public ::testing::Test {
 protected:
   static vxc::executor& exec() {
-    static vxc::executor e; // one context and program cache for the whole suite
+    static vxc::executor e;  // one context and program cache for the whole suite
     return e;
   }
   void SetUp() override {
@@ -125,7 +125,7 @@ std::vector<std::int16_t> reference_read(const read_case& c) {
   return lanes;
 }
 
-} // namespace
+}  // namespace
 
 TEST_F(vxc_executor, ReadImage2DArrayLaneSemantics) {
   std::vector<std::int16_t> input;
@@ -133,29 +133,30 @@ TEST_F(vxc_executor, ReadImage2DArrayLaneSemantics) {
     for (int y = 0; y < H; ++y)
       for (int x = 0; x < W; ++x) input.push_back(cell(x, y, z));
   const std::vector<read_case> cases{
-      {0, 0, 0, 0, 0, 0, 7, 0},  // plain 8 lanes
-      {3, 1, 1, 0, 0, 2, 5, 0},  // partial lanes, others untouched
-      {3, 1, 1, 0, 0, 0, 3, 2},  // source bin shifts the x position
-      {4, 2, 2, -3, -1, 0, 7, 0}, // negative offsets
-      {12, 3, 0, 0, 0, 0, 7, 0}, // runs past the row end: zeros
-      {0, 0, 5, 0, 0, 0, 7, 0},  // z clamped to depth - 1
-      {0, 1, -2, 15, 1, 0, 7, 0}, // z clamped to 0, largest positive x offset
-      {5, 0, 0, -16, 0, 0, 7, 0}, // most negative x offset
+      {0, 0, 0, 0, 0, 0, 7, 0},    // plain 8 lanes
+      {3, 1, 1, 0, 0, 2, 5, 0},    // partial lanes, others untouched
+      {3, 1, 1, 0, 0, 0, 3, 2},    // source bin shifts the x position
+      {4, 2, 2, -3, -1, 0, 7, 0},  // negative offsets
+      {12, 3, 0, 0, 0, 0, 7, 0},   // runs past the row end: zeros
+      {0, 0, 5, 0, 0, 0, 7, 0},    // z clamped to depth - 1
+      {0, 1, -2, 15, 1, 0, 7, 0},  // z clamped to 0, largest positive x offset
+      {5, 0, 0, -16, 0, 0, 7, 0},  // most negative x offset
   };
   for (const auto& c : cases) {
     std::vector<std::int16_t> out(8, 0);
     const int off = static_cast<int>(vxc::offset_xy(c.ox, c.oy));
-    const int info = static_cast<int>(vxc::modifier(static_cast<std::uint32_t>(c.start), static_cast<std::uint32_t>(c.end),
-                                                    static_cast<std::uint32_t>(c.source), vxc::rounding::toward_zero, 0));
+    const int info =
+        static_cast<int>(vxc::modifier(static_cast<std::uint32_t>(c.start), static_cast<std::uint32_t>(c.end),
+                                       static_cast<std::uint32_t>(c.source), vxc::rounding::toward_zero, 0));
     const std::vector<vxc::kernel_argument> args{
         tensor({W, H, D}, vxc::vx_type::int16, bytes(input)), tensor({8}, vxc::vx_type::int16, bytes(out)),
-        vxc::scalar_arg::of(vxc::vx_type::int32, c.x),          vxc::scalar_arg::of(vxc::vx_type::int32, c.y),
-        vxc::scalar_arg::of(vxc::vx_type::int32, c.z),          vxc::scalar_arg::of(vxc::vx_type::int32, off),
+        vxc::scalar_arg::of(vxc::vx_type::int32, c.x),        vxc::scalar_arg::of(vxc::vx_type::int32, c.y),
+        vxc::scalar_arg::of(vxc::vx_type::int32, c.z),        vxc::scalar_arg::of(vxc::vx_type::int32, off),
         vxc::scalar_arg::of(vxc::vx_type::int32, info)};
     const auto r = exec().run(lanes_shader, "lanes.vx", "read_lanes", params(1, {1, 0, 0}), args);
     ASSERT_TRUE(r.ok()) << r.message;
-    EXPECT_EQ(out, reference_read(c)) << "x=" << c.x << " y=" << c.y << " z=" << c.z << " off=(" << c.ox << ","
-                                      << c.oy << ") bins " << c.start << ".." << c.end << " src " << c.source;
+    EXPECT_EQ(out, reference_read(c)) << "x=" << c.x << " y=" << c.y << " z=" << c.z << " off=(" << c.ox << "," << c.oy
+                                      << ") bins " << c.start << ".." << c.end << " src " << c.source;
   }
 }
 
@@ -166,8 +167,9 @@ TEST_F(vxc_executor, WriteImage2DArrayLaneSemantics) {
   for (const write_case c : {write_case{0, 0, 0, 7, 0}, write_case{2, 1, 1, 3, 0}, write_case{4, 1, 0, 2, 5},
                              write_case{12, 0, 0, 7, 0}, write_case{0, 9, 0, 3, 0}}) {
     std::vector<std::int16_t> out(W * 2, 0);
-    const int info = static_cast<int>(vxc::modifier(static_cast<std::uint32_t>(c.start), static_cast<std::uint32_t>(c.end),
-                                                    static_cast<std::uint32_t>(c.source), vxc::rounding::toward_zero, 0));
+    const int info =
+        static_cast<int>(vxc::modifier(static_cast<std::uint32_t>(c.start), static_cast<std::uint32_t>(c.end),
+                                       static_cast<std::uint32_t>(c.source), vxc::rounding::toward_zero, 0));
     const std::vector<vxc::kernel_argument> args{
         tensor({W, 1, 2}, vxc::vx_type::int16, bytes(out)), vxc::scalar_arg::of(vxc::vx_type::int32, c.x),
         vxc::scalar_arg::of(vxc::vx_type::int32, 0), vxc::scalar_arg::of(vxc::vx_type::int32, c.z),
@@ -202,8 +204,9 @@ TEST_F(vxc_executor, LaneSizeMismatchIsAnError) {
   const std::vector<vxc::kernel_argument> args{tensor({8}, vxc::vx_type::float16, bytes(input))};
   const auto r = exec().run(lanes_shader, "lanes.vx", "wrong_lanes", params(1, {1, 0, 0}), args);
   EXPECT_EQ(r.status, vxc::run_status::error);
-  EXPECT_EQ(r.message, "lanes.vx:24: rknnop: kernel 'wrong_lanes': VXC_ReadImage2DArray on argument 0 ('input'): the "
-                       "register has 1-byte lanes, the tensor's elements have 2 bytes");
+  EXPECT_EQ(r.message,
+            "lanes.vx:24: rknnop: kernel 'wrong_lanes': VXC_ReadImage2DArray on argument 0 ('input'): the "
+            "register has 1-byte lanes, the tensor's elements have 2 bytes");
 }
 
 // ---- get_global_id offset/scale ------------------------------------------------------------------
@@ -243,7 +246,8 @@ __kernel void exp(__read_only image2d_array_t input, __write_only image2d_array_
 )";
   const std::uint32_t w = 7, h = 3, c = 2;
   std::vector<std::uint16_t> in(w * h * c), out(w * h * c, 0);
-  for (std::size_t i = 0; i < in.size(); ++i) in[i] = to_half(-3.0F + 0.2F * static_cast<float>(i)); // exp stays below the float16 maximum
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = to_half(-3.0F + 0.2F * static_cast<float>(i));  // exp stays below the float16 maximum
   const std::vector<vxc::kernel_argument> args{tensor({w, h, c, 1}, vxc::vx_type::float16, bytes(in)),
                                                tensor({w, h, c, 1}, vxc::vx_type::float16, bytes(out))};
   const auto r = exec().run(shader, "exp.vx", "exp", params(3, {w, h, c}), args);
@@ -273,7 +277,7 @@ __kernel void exp(__read_only image2d_array_t input, __write_only image2d_array_
     VXC_WriteImage2DArray(output, coord, result, VXC_MODIFIER(0, 7, 0, VXC_RM_TowardZero, 0));
 }
 )";
-  const std::uint32_t w = 20, h = 2; // 20 is not a multiple of 8: the last access is clipped
+  const std::uint32_t w = 20, h = 2;  // 20 is not a multiple of 8: the last access is clipped
   std::vector<std::uint16_t> in(w * h), out(w * h, 0);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = to_half(-2.0F + 0.11F * static_cast<float>(i));
   const std::vector<vxc::kernel_argument> args{tensor({w, h}, vxc::vx_type::float16, bytes(in)),
@@ -288,8 +292,8 @@ __kernel void exp(__read_only image2d_array_t input, __write_only image2d_array_
 
 namespace {
 // C++ twin of tests/vxc/data/resizearea_good.vx.
-std::vector<float> reference_resize_area(const std::vector<float>& in, int in_w, int in_h, int ch, int out_w,
-                                         int out_h, bool align_corners) {
+std::vector<float> reference_resize_area(const std::vector<float>& in, int in_w, int in_h, int ch, int out_w, int out_h,
+                                         bool align_corners) {
   const float sx = (align_corners && out_w > 1) ? static_cast<float>(in_w - 1) / static_cast<float>(out_w - 1)
                                                 : static_cast<float>(in_w) / static_cast<float>(out_w);
   const float sy = (align_corners && out_h > 1) ? static_cast<float>(in_h - 1) / static_cast<float>(out_h - 1)
@@ -312,7 +316,7 @@ std::vector<float> reference_resize_area(const std::vector<float>& in, int in_w,
       }
   return out;
 }
-} // namespace
+}  // namespace
 
 TEST_F(vxc_executor, ResizeAreaOnFloat16) {
   const int in_w = 6, in_h = 5, ch = 2, out_w = 4, out_h = 3;
@@ -361,10 +365,10 @@ __kernel void scale(__read_only image2d_array_t input, __write_only image2d_arra
 )vx";
   std::vector<std::uint16_t> in{to_half(1.0F), to_half(-2.5F), to_half(0.25F), to_half(3.0F)}, out(4, 0);
   for (const bool negate : {false, true}) {
-    const std::vector<vxc::kernel_argument> args{tensor({4}, vxc::vx_type::float16, bytes(in)),
-                                                 tensor({4}, vxc::vx_type::float16, bytes(out)),
-                                                 vxc::scalar_arg::of(vxc::vx_type::float16, to_half(1.5F)),
-                                                 vxc::scalar_arg::of(vxc::vx_type::bool_, std::int32_t{negate ? 1 : 0})};
+    const std::vector<vxc::kernel_argument> args{
+        tensor({4}, vxc::vx_type::float16, bytes(in)), tensor({4}, vxc::vx_type::float16, bytes(out)),
+        vxc::scalar_arg::of(vxc::vx_type::float16, to_half(1.5F)),
+        vxc::scalar_arg::of(vxc::vx_type::bool_, std::int32_t{negate ? 1 : 0})};
     const auto r = exec().run(shader, "scale.vx", "scale", params(1, {4, 0, 0}), args);
     ASSERT_TRUE(r.ok()) << r.message;
     const float sign = negate ? -1.0F : 1.0F;
@@ -381,19 +385,22 @@ TEST_F(vxc_executor, BadWorkSizesAreRejectedBeforeRunning) {
   p.local_work_size = {3, 0, 0};
   const auto r = exec().run("__kernel void k(__read_only image2d_array_t i) {}", "k.vx", "k", p, args);
   EXPECT_EQ(r.status, vxc::run_status::error);
-  EXPECT_EQ(r.message,
-            "rknnop: kernel 'k': execution parameters: globalWorkSize[0] = 8 is not a multiple of localWorkSize[0] = 3");
-  const auto r0 = exec().run("__kernel void k(__read_only image2d_array_t i) {}", "k.vx", "k", params(0, {8, 0, 0}), args);
+  EXPECT_EQ(
+      r.message,
+      "rknnop: kernel 'k': execution parameters: globalWorkSize[0] = 8 is not a multiple of localWorkSize[0] = 3");
+  const auto r0 =
+      exec().run("__kernel void k(__read_only image2d_array_t i) {}", "k.vx", "k", params(0, {8, 0, 0}), args);
   EXPECT_EQ(r0.message, "rknnop: kernel 'k': execution parameters: workDim is 0, expected 1, 2 or 3");
 }
 
 TEST_F(vxc_executor, SyntaxErrorGivesBuildLogWithShaderLine) {
-  constexpr const char* shader = "#include \"cl_viv_vx_ext.h\"\n"
-                                 "__kernel void k(__read_only image2d_array_t input)\n"
-                                 "{\n"
-                                 "    int4 coord = (int4)(0, 0, 0, 0)\n"
-                                 "    undefined_function(coord);\n"
-                                 "}\n";
+  constexpr const char* shader =
+      "#include \"cl_viv_vx_ext.h\"\n"
+      "__kernel void k(__read_only image2d_array_t input)\n"
+      "{\n"
+      "    int4 coord = (int4)(0, 0, 0, 0)\n"
+      "    undefined_function(coord);\n"
+      "}\n";
   std::vector<std::uint16_t> buf(8, 0);
   const std::vector<vxc::kernel_argument> args{tensor({8}, vxc::vx_type::float16, bytes(buf))};
   const auto r = exec().run(shader, "broken.vx", "k", params(1, {1, 0, 0}), args);
@@ -407,8 +414,9 @@ TEST_F(vxc_executor, SyntaxErrorGivesBuildLogWithShaderLine) {
 }
 
 TEST_F(vxc_executor, UnsupportedConstructIsRefused) {
-  constexpr const char* shader = "_viv_uniform VXC_512Bits uniFp16ToFp32;\n"
-                                 "__kernel void k(__read_only image2d_array_t input) {}\n";
+  constexpr const char* shader =
+      "_viv_uniform VXC_512Bits uniFp16ToFp32;\n"
+      "__kernel void k(__read_only image2d_array_t input) {}\n";
   std::vector<std::uint16_t> buf(8, 0);
   const std::vector<vxc::kernel_argument> args{tensor({8}, vxc::vx_type::float16, bytes(buf))};
   const auto r = exec().run(shader, "dp.vx", "k", params(1, {1, 0, 0}), args);

@@ -41,7 +41,7 @@ __kernel void resizearea(
 }
 )vx";
 
-} // namespace
+}  // namespace
 
 TEST(vxc_signature, MatchingKernelPasses) {
   EXPECT_TRUE(vxc::check_signature(resize_area(), good_shader, "k.vx").empty());
@@ -75,8 +75,9 @@ TEST(vxc_signature, ScalarTypeMismatchNamesOpPositionExpectedAndActual) {
 }
 
 TEST(vxc_signature, BoolKernelArgumentIsAcceptedForBool) {
-  const std::string shader = "__kernel void resizearea(image2d_array_t i, write_only image2d_array_t o, "
-                             "vx_array_int s, bool a) {}";
+  const std::string shader =
+      "__kernel void resizearea(image2d_array_t i, write_only image2d_array_t o, "
+      "vx_array_int s, bool a) {}";
   EXPECT_TRUE(vxc::check_signature(resize_area(), shader, "k.vx").empty());
 }
 
@@ -95,8 +96,9 @@ TEST(vxc_signature, TensorDirectionAndArrayKind) {
 }
 
 TEST(vxc_signature, ArgumentCountMismatch) {
-  const std::string shader = "\n__kernel void resizearea(__read_only image2d_array_t input,\n"
-                             "  __write_only image2d_array_t output, vx_array_int size) {}\n";
+  const std::string shader =
+      "\n__kernel void resizearea(__read_only image2d_array_t input,\n"
+      "  __write_only image2d_array_t output, vx_array_int size) {}\n";
   EXPECT_EQ(texts(vxc::check_signature(resize_area(), shader, "k.vx")),
             std::vector<std::string>{"k.vx:2: rknnop: op 'ResizeArea': kernel 'resizearea' declares 3 arguments, "
                                      "the parameter table has 4 (inputs: in0; outputs: out0; params: size, "
@@ -108,13 +110,12 @@ TEST(vxc_signature, EveryScalarTypeMapsToItsOpenClType) {
     vxc::vx_type type;
     const char* cl;
   };
-  const std::vector<row> rows{{vxc::vx_type::float32, "float"}, {vxc::vx_type::float16, "half"},
-                              {vxc::vx_type::int32, "int"},     {vxc::vx_type::uint32, "unsigned int"},
-                              {vxc::vx_type::int8, "char"},     {vxc::vx_type::uint8, "uchar"},
-                              {vxc::vx_type::int16, "short"},   {vxc::vx_type::uint16, "ushort"},
-                              {vxc::vx_type::int64, "long"},    {vxc::vx_type::uint64, "ulong"},
-                              {vxc::vx_type::bool_, "int"},     {vxc::vx_type::char_, "char"},
-                              {vxc::vx_type::float64, "double"}};
+  const std::vector<row> rows{
+      {vxc::vx_type::float32, "float"},       {vxc::vx_type::float16, "half"},  {vxc::vx_type::int32, "int"},
+      {vxc::vx_type::uint32, "unsigned int"}, {vxc::vx_type::int8, "char"},     {vxc::vx_type::uint8, "uchar"},
+      {vxc::vx_type::int16, "short"},         {vxc::vx_type::uint16, "ushort"}, {vxc::vx_type::int64, "long"},
+      {vxc::vx_type::uint64, "ulong"},        {vxc::vx_type::bool_, "int"},     {vxc::vx_type::char_, "char"},
+      {vxc::vx_type::float64, "double"}};
   for (const auto& r : rows) {
     vxc::op_signature sig;
     sig.name = "Scale";
@@ -122,14 +123,15 @@ TEST(vxc_signature, EveryScalarTypeMapsToItsOpenClType) {
     const std::string ok = std::string("__kernel void scale(const ") + r.cl + " value) {}";
     EXPECT_TRUE(vxc::check_signature(sig, ok, "s.vx").empty()) << ok;
     const std::string bad = r.type == vxc::vx_type::float64 ? "__kernel void scale(float value) {}"
-                                                              : "__kernel void scale(double value) {}";
+                                                            : "__kernel void scale(double value) {}";
     EXPECT_EQ(vxc::check_signature(sig, bad, "s.vx").size(), 1U) << vxc::vx_type_name(r.type);
   }
 }
 
 TEST(vxc_signature, MissingKernelListsTheKernelsFound) {
-  EXPECT_EQ(texts(vxc::check_signature(resize_area(), "__kernel void ResizeArea(int a) {}\n"
-                                                      "kernel void other(void) {}",
+  EXPECT_EQ(texts(vxc::check_signature(resize_area(),
+                                       "__kernel void ResizeArea(int a) {}\n"
+                                       "kernel void other(void) {}",
                                        "k.vx")),
             std::vector<std::string>{"k.vx: rknnop: op 'ResizeArea': the shader has no '__kernel void "
                                      "resizearea(...)' (the VX descriptor name); kernels found: ResizeArea, other "
@@ -140,15 +142,17 @@ TEST(vxc_signature, MissingKernelListsTheKernelsFound) {
 }
 
 TEST(vxc_signature, ExplicitKernelName) {
-  const std::string shader = "__kernel void custom(__read_only image2d_array_t i, __write_only "
-                             "image2d_array_t o, vx_array_int s, int a) {}";
+  const std::string shader =
+      "__kernel void custom(__read_only image2d_array_t i, __write_only "
+      "image2d_array_t o, vx_array_int s, int a) {}";
   EXPECT_TRUE(vxc::check_signature(resize_area(), shader, "k.vx", "custom").empty());
 }
 
 TEST(vxc_signature, DuplicateKernel) {
-  const std::string shader = "__kernel void resizearea(image2d_array_t i, __write_only image2d_array_t o, "
-                             "vx_array_int s, int a) {}\n__kernel void resizearea(image2d_array_t i, __write_only "
-                             "image2d_array_t o, vx_array_int s, int a) {}\n";
+  const std::string shader =
+      "__kernel void resizearea(image2d_array_t i, __write_only image2d_array_t o, "
+      "vx_array_int s, int a) {}\n__kernel void resizearea(image2d_array_t i, __write_only "
+      "image2d_array_t o, vx_array_int s, int a) {}\n";
   EXPECT_EQ(texts(vxc::check_signature(resize_area(), shader, "k.vx")),
             std::vector<std::string>{
                 "k.vx:2: rknnop: op 'ResizeArea': __kernel 'resizearea' is defined more than once (first at line 1)"});
@@ -162,9 +166,10 @@ TEST(vxc_signature, SyntaxErrors) {
             std::vector<std::string>{"k.vx:1: rknnop: unterminated /* comment"});
   EXPECT_EQ(texts(vxc::check_signature(resize_area(), "__kernel int resizearea() {}", "k.vx")),
             std::vector<std::string>{"k.vx:1: rknnop: expected 'void' after '__kernel', found 'int'"});
-  EXPECT_EQ(texts(vxc::check_signature(resize_area(), "__kernel void resizearea(int) {} @", "k.vx")),
-            (std::vector<std::string>{"k.vx:1: rknnop: unexpected character '@' in the shader",
-                                      "k.vx:1: rknnop: kernel 'resizearea': argument 0 ('int') needs a type and a name"}));
+  EXPECT_EQ(
+      texts(vxc::check_signature(resize_area(), "__kernel void resizearea(int) {} @", "k.vx")),
+      (std::vector<std::string>{"k.vx:1: rknnop: unexpected character '@' in the shader",
+                                "k.vx:1: rknnop: kernel 'resizearea': argument 0 ('int') needs a type and a name"}));
 }
 
 TEST(vxc_signature, MissingFile) {

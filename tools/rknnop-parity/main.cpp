@@ -70,13 +70,13 @@ std::pair<float, float> parse_range(std::string_view text) {
 
 std::optional<vx_type> tensor_type_for(host::npy_dtype d) {
   switch (d) {
-  case host::npy_dtype::float16: return vx_type::float16;
-  case host::npy_dtype::float32: return vx_type::float32;
-  case host::npy_dtype::int32: return vx_type::int32;
-  case host::npy_dtype::int8: return vx_type::int8;
-  case host::npy_dtype::uint8: return vx_type::uint8;
-  case host::npy_dtype::int16: return vx_type::int16;
-  case host::npy_dtype::uint16: return vx_type::uint16;
+    case host::npy_dtype::float16: return vx_type::float16;
+    case host::npy_dtype::float32: return vx_type::float32;
+    case host::npy_dtype::int32: return vx_type::int32;
+    case host::npy_dtype::int8: return vx_type::int8;
+    case host::npy_dtype::uint8: return vx_type::uint8;
+    case host::npy_dtype::int16: return vx_type::int16;
+    case host::npy_dtype::uint16: return vx_type::uint16;
   }
   return std::nullopt;
 }
@@ -106,7 +106,7 @@ parity::param_data param_from(const std::string& name, const host::param_value& 
   return parity::param_data{name, s};
 }
 
-} // namespace
+}  // namespace
 
 // Long by design: the option table and the case set-up read top to bottom like the --help text.
 int main(int argc, char** argv) try {
@@ -119,7 +119,8 @@ int main(int argc, char** argv) try {
   std::optional<double> abs_tol, rel_tol;
   app.add_option("op", op_path, "The op: a .rknnop container or a kernel library lib<op>.so")->required();
   app.add_option("--op-yml", op_yml_path, "op.yml (required for a .so without op.yml beside it)");
-  app.add_option("--vx", vx_path, "The VX kernel's .vx shader (default: op.yml's vx_file, else <kernel>.vx or rknn_kernel_<kernel>.vx, "
+  app.add_option("--vx", vx_path,
+                 "The VX kernel's .vx shader (default: op.yml's vx_file, else <kernel>.vx or rknn_kernel_<kernel>.vx, "
                  "beside op.yml)");
   app.add_option("-i,--input", inputs, "NAME=FILE.npy: this input's data (first case)");
   app.add_option("--shape", shapes, "NAME=1,8,8,3: NumPy shape of this input for random cases");
@@ -238,7 +239,8 @@ int main(int argc, char** argv) try {
       for (std::size_t i = 0; i < random_dims.size(); ++i)
         c.inputs.push_back(parity::random_tensor(random_dims[i], random_types[i], rng, low, high));
       c.params = param_values;
-      c.label = "random " + std::to_string(n + 1) + "/" + std::to_string(random_cases) + " (seed " + std::to_string(seed) + ")";
+      c.label = "random " + std::to_string(n + 1) + "/" + std::to_string(random_cases) + " (seed " +
+                std::to_string(seed) + ")";
       cases.push_back(std::move(c));
     }
     if (cases.empty()) throw usage_error("nothing to compare: give --input NAME=FILE.npy, or --random N with --shape");
@@ -276,8 +278,9 @@ int main(int argc, char** argv) try {
     }
     for (const auto& name : op.signature.outputs) {
       const totals& t = per_output[name];
-      std::printf("output '%s': max abs diff %.3g, max rel diff %.3g, %zu of %zu elements outside abs %.3g + rel %.3g\n",
-                  name.c_str(), t.max_abs, t.max_rel, t.mismatches, t.elements, op.tol.abs, op.tol.rel);
+      std::printf(
+          "output '%s': max abs diff %.3g, max rel diff %.3g, %zu of %zu elements outside abs %.3g + rel %.3g\n",
+          name.c_str(), t.max_abs, t.max_rel, t.mismatches, t.elements, op.tol.abs, op.tol.rel);
     }
     std::printf("%s: %zu of %zu case(s) within tolerance\n", failed == 0 ? "PASS" : "FAIL", cases.size() - failed,
                 cases.size());

@@ -11,7 +11,7 @@
 #include <rknnop/host/session.hpp>
 #include <rknnop/host/vx_type.hpp>
 #if RKNNOP_VXC_HAS_BRIDGE
-#include <rknnop/vxc/vxc.hpp> // VX kernels (kernel_index != 0) run their .vx on POCL
+#include <rknnop/vxc/vxc.hpp>  // VX kernels (kernel_index != 0) run their .vx on POCL
 #endif
 
 #include <CLI/CLI.hpp>
@@ -31,16 +31,16 @@ struct failure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::string status_line(const step_report &s) {
+std::string status_line(const step_report& s) {
   if (!s.called) return fmt::format("{:<13} not called (no callback)", s.step);
-  return fmt::format("{:<13} {}{}{}", s.step, vx_status_text(s.status), s.log.empty() ? "" : "  log: ",
-                     fmt::join(s.log, "; "));
+  return fmt::format("{:<13} {}{}{}", s.step, vx_status_text(s.status),
+                     s.log.empty() ? "" : "  log: ", fmt::join(s.log, "; "));
 }
 
-} // namespace
+}  // namespace
 
 // Long by design: the option table reads top to bottom like the --help text.
-int main(int argc, char **argv) try {
+int main(int argc, char** argv) try {
   CLI::App app{"Run an RKNN-Toolkit v1 custom op on the PC through rknnop's host OpenVX runtime", "rknnop-run"};
   std::string op_path, op_yml, tensor_type_name;
   std::vector<std::string> inputs, params, outputs, output_shapes;
@@ -65,9 +65,9 @@ int main(int argc, char **argv) try {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError &e) {
+  } catch (const CLI::ParseError& e) {
     std::string message = e.what();
     std::replace(message.begin(), message.end(), '\n', ' ');
     fmt::print(stderr, "rknnop-run: {}\n", message);
@@ -103,35 +103,36 @@ int main(int argc, char **argv) try {
           rknnop::vxc::find_op_shader(op_path, op_yml, s.op().vx_file, s.kernel().name, vx_file);
       if (!vx.error.empty()) throw failure(vx.error.substr(std::string_view("rknnop: ").size()));
       rknnop::vxc::shader_source_provider shader = rknnop::vxc::shader_file(vx.path);
-      s.on_context([&bridge, shader](void *ctx) { bridge = rknnop::vxc::attach(ctx, shader); });
+      s.on_context([&bridge, shader](void* ctx) { bridge = rknnop::vxc::attach(ctx, shader); });
     }
 #endif
-    for (const auto &[name, file] : input_list) s.set_input(name, std::filesystem::path(file), tensor_type);
-    for (const auto &[name, value] : param_list) s.set_param(name, std::string_view(value));
-    for (const auto &[name, text] : shape_list)
+    for (const auto& [name, file] : input_list) s.set_input(name, std::filesystem::path(file), tensor_type);
+    for (const auto& [name, value] : param_list) s.set_param(name, std::string_view(value));
+    for (const auto& [name, text] : shape_list)
       s.set_output_shape(name, parse_numpy_shape("--output-shape", name, text, "1,32,32,3", zero_dims::allowed));
-    for (const auto &[name, file] : output_list) {
-      const auto &outs = s.op().outputs;
-      if (std::none_of(outs.begin(), outs.end(), [&](const op_yml_entry &e) { return e.name == name; })) {
+    for (const auto& [name, file] : output_list) {
+      const auto& outs = s.op().outputs;
+      if (std::none_of(outs.begin(), outs.end(), [&](const op_yml_entry& e) { return e.name == name; })) {
         std::vector<std::string> names;
-        for (const op_yml_entry &e : outs) names.push_back(e.name);
-        throw failure(fmt::format("op '{}' has no output '{}' (outputs: {})", s.op().name, name, fmt::join(names, ", ")));
+        for (const op_yml_entry& e : outs) names.push_back(e.name);
+        throw failure(
+            fmt::format("op '{}' has no output '{}' (outputs: {})", s.op().name, name, fmt::join(names, ", ")));
       }
     }
 
     const run_report report = s.run();
     fmt::print("{} (kernel '{}', kernel_index {})\n", s.op().name, s.kernel().name, s.kernel().kernel_index);
-    for (const step_report &step : report.steps) fmt::print("  {}\n", status_line(step));
-    for (const auto &[name, file] : output_list) {
-      const tensor_result &r = s.output(name);
+    for (const step_report& step : report.steps) fmt::print("  {}\n", status_line(step));
+    for (const auto& [name, file] : output_list) {
+      const tensor_result& r = s.output(name);
       write_npy_file(r.array, file);
       fmt::print("  output '{}': shape ({}) {} -> {}\n", name, fmt::join(r.shape, ", "), vx_type_name(r.vx_type), file);
     }
     return 0;
-  } catch (const error &e) {
+  } catch (const error& e) {
     std::fflush(stdout);
     fmt::print(stderr, "rknnop-run: {}\n", e.detail());
-  } catch (const std::exception &e) {
+  } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "rknnop-run: {}\n", e.what());
   }

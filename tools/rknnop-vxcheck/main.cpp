@@ -14,8 +14,7 @@
 #include <string>
 
 int main(int argc, char** argv) try {
-  CLI::App app{"Checks a VX shader's __kernel signature against the op's parameter table (op.yml)",
-               "rknnop-vxcheck"};
+  CLI::App app{"Checks a VX shader's __kernel signature against the op's parameter table (op.yml)", "rknnop-vxcheck"};
   std::string op_yml;
   std::string vx_file;
   std::string kernel;

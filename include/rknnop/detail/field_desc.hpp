@@ -13,37 +13,36 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-namespace rknnop::detail {
+    namespace rknnop::detail {
+  enum class field_kind : unsigned char { input, output, scalar, array };
 
-enum class field_kind : unsigned char { input, output, scalar, array };
+  // Everything the non-template code needs to know about one field of an op.
+  struct field_desc {
+    std::string_view name;
+    field_kind kind = field_kind::input;
+    vx_enum vx_type = VX_TYPE_INVALID;  // tensors: the kernel's element type; scalars: the scalar type; arrays: INT32
+    const vx_enum* accepted = nullptr;  // tensors: accepted dtypes
+    std::uint32_t accepted_count = 0;
+    // tensors: per accepted dtype, conversion to / from the kernel's element type (only the pairs an
+    // op can meet are compiled)
+    void (*const* to_kernel)(const void*, void*, std::size_t) noexcept = nullptr;
+    void (*const* from_kernel)(const void*, void*, std::size_t) noexcept = nullptr;
+    std::uint32_t required_rank = 0;  // 0: any rank 1..6
+    const char* layout = "";          // tensors: "NHWC" or "NCHW" when layout-tagged
+    std::size_t capacity = 0;         // arrays: exact count or maximum
+    bool exact = false;               // arrays: std::array (exact) or int_array (bounded)
+    std::size_t param_index = 0;      // position in the parameter table
+  };
 
-// Everything the non-template code needs to know about one field of an op.
-struct field_desc {
-  std::string_view name;
-  field_kind kind = field_kind::input;
-  vx_enum vx_type = VX_TYPE_INVALID;  // tensors: the kernel's element type; scalars: the scalar type; arrays: INT32
-  const vx_enum* accepted = nullptr;  // tensors: accepted dtypes
-  std::uint32_t accepted_count = 0;
-  // tensors: per accepted dtype, conversion to / from the kernel's element type (only the pairs an
-  // op can meet are compiled)
-  void (*const* to_kernel)(const void*, void*, std::size_t) noexcept = nullptr;
-  void (*const* from_kernel)(const void*, void*, std::size_t) noexcept = nullptr;
-  std::uint32_t required_rank = 0;  // 0: any rank 1..6
-  const char* layout = "";          // tensors: "NHWC" or "NCHW" when layout-tagged
-  std::size_t capacity = 0;         // arrays: exact count or maximum
-  bool exact = false;               // arrays: std::array (exact) or int_array (bounded)
-  std::size_t param_index = 0;      // position in the parameter table
-};
-
-constexpr const char* role_name(field_kind k) noexcept {
-  switch (k) {
-    case field_kind::input: return "input";
-    case field_kind::output: return "output";
-    case field_kind::scalar: return "param";
-    case field_kind::array: return "param";
+  constexpr const char* role_name(field_kind k) noexcept {
+    switch (k) {
+      case field_kind::input: return "input";
+      case field_kind::output: return "output";
+      case field_kind::scalar: return "param";
+      case field_kind::array: return "param";
+    }
+    return "field";
   }
-  return "field";
-}
 
 }  // namespace rknnop::detail
 

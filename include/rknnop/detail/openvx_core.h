@@ -44,16 +44,16 @@ typedef vx_enum vx_status;
 typedef vx_enum vx_type_e;
 typedef enum vx_bool_e { vx_false_e = 0, vx_true_e = 1 } vx_bool;
 
-typedef struct _vx_reference *vx_reference;
-typedef struct _vx_context *vx_context;
-typedef struct _vx_graph *vx_graph;
-typedef struct _vx_node *vx_node;
-typedef struct _vx_kernel *vx_kernel;
-typedef struct _vx_parameter *vx_parameter;
-typedef struct _vx_scalar *vx_scalar;
-typedef struct _vx_array *vx_array;
-typedef struct _vx_tensor *vx_tensor;
-typedef struct _vx_meta_format *vx_meta_format;
+typedef struct _vx_reference* vx_reference;
+typedef struct _vx_context* vx_context;
+typedef struct _vx_graph* vx_graph;
+typedef struct _vx_node* vx_node;
+typedef struct _vx_kernel* vx_kernel;
+typedef struct _vx_parameter* vx_parameter;
+typedef struct _vx_scalar* vx_scalar;
+typedef struct _vx_array* vx_array;
+typedef struct _vx_tensor* vx_tensor;
+typedef struct _vx_meta_format* vx_meta_format;
 
 #define VX_MAX_KERNEL_NAME 256
 #define VX_MAX_WORK_ITEM_DIMENSIONS 3
@@ -147,17 +147,11 @@ typedef struct _vx_meta_format *vx_meta_format;
 #define VX_TENSOR_DATA_TYPE 0x81502
 #define VX_TENSOR_FIXED_POINT_POSITION 0x81503
 
-typedef vx_status(VX_CALLBACK *vx_kernel_f)(vx_node node, const vx_reference *parameters,
-                                            vx_uint32 num);
-typedef vx_status(VX_CALLBACK *vx_kernel_initialize_f)(vx_node node,
-                                                       const vx_reference *parameters,
-                                                       vx_uint32 num);
-typedef vx_status(VX_CALLBACK *vx_kernel_deinitialize_f)(vx_node node,
-                                                         const vx_reference *parameters,
-                                                         vx_uint32 num);
-typedef vx_status(VX_CALLBACK *vx_kernel_validate_f)(vx_node node,
-                                                     const vx_reference parameters[],
-                                                     vx_uint32 num, vx_meta_format metas[]);
+typedef vx_status(VX_CALLBACK* vx_kernel_f)(vx_node node, const vx_reference* parameters, vx_uint32 num);
+typedef vx_status(VX_CALLBACK* vx_kernel_initialize_f)(vx_node node, const vx_reference* parameters, vx_uint32 num);
+typedef vx_status(VX_CALLBACK* vx_kernel_deinitialize_f)(vx_node node, const vx_reference* parameters, vx_uint32 num);
+typedef vx_status(VX_CALLBACK* vx_kernel_validate_f)(vx_node node, const vx_reference parameters[], vx_uint32 num,
+                                                     vx_meta_format metas[]);
 
 typedef struct _vx_kernel_execution_parameters {
   vx_uint32 workDim;
@@ -169,90 +163,68 @@ typedef struct _vx_kernel_execution_parameters {
 
 /* Objects and references */
 VX_API_ENTRY vx_context VX_API_CALL vxCreateContext(void);
-VX_API_ENTRY vx_status VX_API_CALL vxReleaseContext(vx_context *context);
+VX_API_ENTRY vx_status VX_API_CALL vxReleaseContext(vx_context* context);
 VX_API_ENTRY vx_context VX_API_CALL vxGetContext(vx_reference reference);
 VX_API_ENTRY vx_status VX_API_CALL vxGetStatus(vx_reference reference);
-VX_API_ENTRY vx_status VX_API_CALL vxQueryReference(vx_reference ref, vx_enum attribute, void *ptr,
-                                                    vx_size size);
-VX_API_ENTRY vx_status VX_API_CALL vxReleaseReference(vx_reference *ref_ptr);
+VX_API_ENTRY vx_status VX_API_CALL vxQueryReference(vx_reference ref, vx_enum attribute, void* ptr, vx_size size);
+VX_API_ENTRY vx_status VX_API_CALL vxReleaseReference(vx_reference* ref_ptr);
 VX_API_ENTRY vx_status VX_API_CALL vxRetainReference(vx_reference ref);
-VX_API_ENTRY void VX_API_CALL vxAddLogEntry(vx_reference ref, vx_status status,
-                                            const char *message, ...);
+VX_API_ENTRY void VX_API_CALL vxAddLogEntry(vx_reference ref, vx_status status, const char* message, ...);
 
 /* Tensors (VSI: dims are vx_uint32) */
-VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensor(vx_context context, vx_uint32 num_of_dims,
-                                                  const vx_uint32 *sizes, vx_enum data_format,
-                                                  vx_int8 fixed_point_position);
-VX_API_ENTRY vx_tensor VX_API_CALL vxCreateVirtualTensor(vx_graph graph, vx_uint32 num_of_dims,
-                                                         const vx_uint32 *sizes,
-                                                         vx_enum data_format,
-                                                         vx_int8 fixed_point_position);
-VX_API_ENTRY vx_status VX_API_CALL vxQueryTensor(vx_tensor tensor, vx_enum attribute, void *ptr,
-                                                 vx_size size);
+VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensor(vx_context context, vx_uint32 num_of_dims, const vx_uint32* sizes,
+                                                  vx_enum data_format, vx_int8 fixed_point_position);
+VX_API_ENTRY vx_tensor VX_API_CALL vxCreateVirtualTensor(vx_graph graph, vx_uint32 num_of_dims, const vx_uint32* sizes,
+                                                         vx_enum data_format, vx_int8 fixed_point_position);
+VX_API_ENTRY vx_status VX_API_CALL vxQueryTensor(vx_tensor tensor, vx_enum attribute, void* ptr, vx_size size);
 VX_API_ENTRY vx_status VX_API_CALL vxCopyTensorPatch(vx_tensor tensor, vx_size number_of_dims,
-                                                     const vx_size *view_start,
-                                                     const vx_size *view_end,
-                                                     const vx_size *user_stride, void *user_ptr,
-                                                     vx_enum usage, vx_enum user_memory_type);
-VX_API_ENTRY vx_status VX_API_CALL vxReleaseTensor(vx_tensor *tensor);
+                                                     const vx_size* view_start, const vx_size* view_end,
+                                                     const vx_size* user_stride, void* user_ptr, vx_enum usage,
+                                                     vx_enum user_memory_type);
+VX_API_ENTRY vx_status VX_API_CALL vxReleaseTensor(vx_tensor* tensor);
 
 /* Scalars */
-VX_API_ENTRY vx_scalar VX_API_CALL vxCreateScalar(vx_context context, vx_enum data_type,
-                                                  const void *ptr);
-VX_API_ENTRY vx_status VX_API_CALL vxQueryScalar(vx_scalar scalar, vx_enum attribute, void *ptr,
-                                                 vx_size size);
-VX_API_ENTRY vx_status VX_API_CALL vxCopyScalar(vx_scalar scalar, void *user_ptr, vx_enum usage,
-                                                vx_enum user_mem_type);
-VX_API_ENTRY vx_status VX_API_CALL vxReleaseScalar(vx_scalar *scalar);
+VX_API_ENTRY vx_scalar VX_API_CALL vxCreateScalar(vx_context context, vx_enum data_type, const void* ptr);
+VX_API_ENTRY vx_status VX_API_CALL vxQueryScalar(vx_scalar scalar, vx_enum attribute, void* ptr, vx_size size);
+VX_API_ENTRY vx_status VX_API_CALL vxCopyScalar(vx_scalar scalar, void* user_ptr, vx_enum usage, vx_enum user_mem_type);
+VX_API_ENTRY vx_status VX_API_CALL vxReleaseScalar(vx_scalar* scalar);
 
 /* Arrays */
-VX_API_ENTRY vx_array VX_API_CALL vxCreateArray(vx_context context, vx_enum item_type,
-                                                vx_size capacity);
-VX_API_ENTRY vx_status VX_API_CALL vxAddArrayItems(vx_array arr, vx_size count, const void *ptr,
-                                                   vx_size stride);
-VX_API_ENTRY vx_status VX_API_CALL vxQueryArray(vx_array arr, vx_enum attribute, void *ptr,
-                                                vx_size size);
-VX_API_ENTRY vx_status VX_API_CALL vxCopyArrayRange(vx_array array, vx_size range_start,
-                                                    vx_size range_end, vx_size user_stride,
-                                                    void *user_ptr, vx_enum usage,
+VX_API_ENTRY vx_array VX_API_CALL vxCreateArray(vx_context context, vx_enum item_type, vx_size capacity);
+VX_API_ENTRY vx_status VX_API_CALL vxAddArrayItems(vx_array arr, vx_size count, const void* ptr, vx_size stride);
+VX_API_ENTRY vx_status VX_API_CALL vxQueryArray(vx_array arr, vx_enum attribute, void* ptr, vx_size size);
+VX_API_ENTRY vx_status VX_API_CALL vxCopyArrayRange(vx_array array, vx_size range_start, vx_size range_end,
+                                                    vx_size user_stride, void* user_ptr, vx_enum usage,
                                                     vx_enum user_memory_type);
-VX_API_ENTRY vx_status VX_API_CALL vxReleaseArray(vx_array *arr);
+VX_API_ENTRY vx_status VX_API_CALL vxReleaseArray(vx_array* arr);
 
 /* User kernels */
-VX_API_ENTRY vx_kernel VX_API_CALL vxAddUserKernel(vx_context context,
-                                                   const vx_char name[VX_MAX_KERNEL_NAME],
-                                                   vx_enum enumeration, vx_kernel_f func_ptr,
-                                                   vx_uint32 numParams,
-                                                   vx_kernel_validate_f validate,
-                                                   vx_kernel_initialize_f init,
+VX_API_ENTRY vx_kernel VX_API_CALL vxAddUserKernel(vx_context context, const vx_char name[VX_MAX_KERNEL_NAME],
+                                                   vx_enum enumeration, vx_kernel_f func_ptr, vx_uint32 numParams,
+                                                   vx_kernel_validate_f validate, vx_kernel_initialize_f init,
                                                    vx_kernel_deinitialize_f deinit);
-VX_API_ENTRY vx_status VX_API_CALL vxAddParameterToKernel(vx_kernel kernel, vx_uint32 index,
-                                                          vx_enum dir, vx_enum data_type,
-                                                          vx_enum state);
+VX_API_ENTRY vx_status VX_API_CALL vxAddParameterToKernel(vx_kernel kernel, vx_uint32 index, vx_enum dir,
+                                                          vx_enum data_type, vx_enum state);
 VX_API_ENTRY vx_status VX_API_CALL vxFinalizeKernel(vx_kernel kernel);
-VX_API_ENTRY vx_kernel VX_API_CALL vxGetKernelByName(vx_context context, const vx_char *name);
+VX_API_ENTRY vx_kernel VX_API_CALL vxGetKernelByName(vx_context context, const vx_char* name);
 VX_API_ENTRY vx_status VX_API_CALL vxRemoveKernel(vx_kernel kernel);
-VX_API_ENTRY vx_status VX_API_CALL vxReleaseKernel(vx_kernel *kernel);
+VX_API_ENTRY vx_status VX_API_CALL vxReleaseKernel(vx_kernel* kernel);
 
 /* Graphs and nodes */
 VX_API_ENTRY vx_graph VX_API_CALL vxCreateGraph(vx_context context);
 VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph);
 VX_API_ENTRY vx_status VX_API_CALL vxProcessGraph(vx_graph graph);
-VX_API_ENTRY vx_status VX_API_CALL vxReleaseGraph(vx_graph *graph);
+VX_API_ENTRY vx_status VX_API_CALL vxReleaseGraph(vx_graph* graph);
 VX_API_ENTRY vx_node VX_API_CALL vxCreateGenericNode(vx_graph graph, vx_kernel kernel);
-VX_API_ENTRY vx_status VX_API_CALL vxSetParameterByIndex(vx_node node, vx_uint32 index,
-                                                         vx_reference value);
-VX_API_ENTRY vx_status VX_API_CALL vxQueryNode(vx_node node, vx_enum attribute, void *ptr,
-                                               vx_size size);
-VX_API_ENTRY vx_status VX_API_CALL vxSetNodeAttribute(vx_node node, vx_enum attribute,
-                                                      const void *ptr, vx_size size);
-VX_API_ENTRY vx_status VX_API_CALL vxReleaseNode(vx_node *node);
-VX_API_ENTRY vx_status VX_API_CALL vxSetNodeUniform(vx_node node, const vx_char *name,
-                                                    vx_size count, void *value); /* VSI only */
+VX_API_ENTRY vx_status VX_API_CALL vxSetParameterByIndex(vx_node node, vx_uint32 index, vx_reference value);
+VX_API_ENTRY vx_status VX_API_CALL vxQueryNode(vx_node node, vx_enum attribute, void* ptr, vx_size size);
+VX_API_ENTRY vx_status VX_API_CALL vxSetNodeAttribute(vx_node node, vx_enum attribute, const void* ptr, vx_size size);
+VX_API_ENTRY vx_status VX_API_CALL vxReleaseNode(vx_node* node);
+VX_API_ENTRY vx_status VX_API_CALL vxSetNodeUniform(vx_node node, const vx_char* name, vx_size count,
+                                                    void* value); /* VSI only */
 
 /* Meta formats (validators) */
-VX_API_ENTRY vx_status VX_API_CALL vxSetMetaFormatAttribute(vx_meta_format meta,
-                                                            vx_enum attribute, const void *ptr,
+VX_API_ENTRY vx_status VX_API_CALL vxSetMetaFormatAttribute(vx_meta_format meta, vx_enum attribute, const void* ptr,
                                                             vx_size size);
 
 #ifdef __cplusplus

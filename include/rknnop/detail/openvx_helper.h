@@ -22,11 +22,11 @@ typedef struct _vx_kernel_description_t {
   vx_enum enumeration;
   vx_char name[VX_MAX_KERNEL_NAME];
   vx_kernel_f function;
-  vx_param_description_t *parameters;
+  vx_param_description_t* parameters;
   vx_uint32 numParams;
   vx_kernel_validate_f validate;
-  void *input_validate;
-  void *output_validate;
+  void* input_validate;
+  void* output_validate;
   vx_kernel_initialize_f initialize;
   vx_kernel_deinitialize_f deinitialize;
 } vx_kernel_description_t;

@@ -12,92 +12,91 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-namespace rknnop::detail {
+    namespace rknnop::detail {
+  // Scratch blocks kept between calls: large tensors would otherwise cost fresh pages (page faults
+  // and kernel zeroing) on every node execution. A few slots shared by all nodes of the library, each
+  // an atomic pointer to a block whose capacity is stored in front of it; taking and returning are
+  // lock-free exchanges, so concurrent nodes never share a block. At most `slots` blocks stay cached.
+  class scratch_cache {
+  public:
+    static constexpr std::size_t slots = 8;
+    static constexpr std::size_t header = 16;  // keeps the payload 16-byte aligned
 
-// Scratch blocks kept between calls: large tensors would otherwise cost fresh pages (page faults
-// and kernel zeroing) on every node execution. A few slots shared by all nodes of the library, each
-// an atomic pointer to a block whose capacity is stored in front of it; taking and returning are
-// lock-free exchanges, so concurrent nodes never share a block. At most `slots` blocks stay cached.
-class scratch_cache {
-public:
-  static constexpr std::size_t slots = 8;
-  static constexpr std::size_t header = 16;  // keeps the payload 16-byte aligned
-
-  // A block of at least `bytes`, from the cache when one is big enough. Every slot is looked at (a
-  // small block in the first slot must not hide a big one behind it); when none fits, one block that
-  // was too small is freed, so that the fresh block can take its slot when it is released.
-  static void* take(std::size_t bytes) noexcept {
-    void* too_small = nullptr;
-    for (auto& slot : slots_) {
-      if (!__atomic_load_n(&slot, __ATOMIC_RELAXED)) continue;  // empty: no read-modify-write
-      void* block = __atomic_exchange_n(&slot, nullptr, __ATOMIC_ACQ_REL);
-      if (!block) continue;
-      if (capacity(block) >= bytes) {
+    // A block of at least `bytes`, from the cache when one is big enough. Every slot is looked at (a
+    // small block in the first slot must not hide a big one behind it); when none fits, one block that
+    // was too small is freed, so that the fresh block can take its slot when it is released.
+    static void* take(std::size_t bytes) noexcept {
+      void* too_small = nullptr;
+      for (auto& slot : slots_) {
+        if (!__atomic_load_n(&slot, __ATOMIC_RELAXED)) continue;  // empty: no read-modify-write
+        void* block = __atomic_exchange_n(&slot, nullptr, __ATOMIC_ACQ_REL);
+        if (!block) continue;
+        if (capacity(block) >= bytes) {
+          if (too_small) give_back(too_small);
+          return static_cast<char*>(block) + header;
+        }
         if (too_small) give_back(too_small);
-        return static_cast<char*>(block) + header;
+        too_small = block;  // the last one seen is evicted if nothing fits
       }
-      if (too_small) give_back(too_small);
-      too_small = block;  // the last one seen is evicted if nothing fits
+      std::free(too_small);
+      if (bytes > ~std::size_t{0} - header) return nullptr;
+      void* block = std::malloc(bytes + header);
+      if (!block) return nullptr;
+      std::memcpy(block, &bytes, sizeof bytes);
+      return static_cast<char*>(block) + header;
     }
-    std::free(too_small);
-    if (bytes > ~std::size_t{0} - header) return nullptr;
-    void* block = std::malloc(bytes + header);
-    if (!block) return nullptr;
-    std::memcpy(block, &bytes, sizeof bytes);
-    return static_cast<char*>(block) + header;
-  }
-  static void release(void* payload) noexcept {
-    if (payload) give_back(static_cast<char*>(payload) - header);
-  }
-  // Frees every cached block; RKNNOP_EXPORT_OP runs it when the library is unloaded.
-  static void drain() noexcept {
-    for (auto& slot : slots_) std::free(__atomic_exchange_n(&slot, nullptr, __ATOMIC_ACQ_REL));
-  }
-
-private:
-  static std::size_t capacity(const void* block) noexcept {
-    std::size_t c;
-    std::memcpy(&c, block, sizeof c);
-    return c;
-  }
-  static void give_back(void* block) noexcept {
-    for (auto& slot : slots_) {
-      void* expected = nullptr;
-      if (__atomic_load_n(&slot, __ATOMIC_RELAXED)) continue;  // taken: no locked compare-exchange
-      if (__atomic_compare_exchange_n(&slot, &expected, block, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return;
+    static void release(void* payload) noexcept {
+      if (payload) give_back(static_cast<char*>(payload) - header);
     }
-    std::free(block);  // every slot is taken: the cache stays bounded
-  }
-  static inline constinit void* slots_[slots] = {};
-};
+    // Frees every cached block; RKNNOP_EXPORT_OP runs it when the library is unloaded.
+    static void drain() noexcept {
+      for (auto& slot : slots_) std::free(__atomic_exchange_n(&slot, nullptr, __ATOMIC_ACQ_REL));
+    }
 
-// Releases every buffer a callback took, whatever path it leaves by.
-class buffer_list {
-public:
-  static constexpr std::size_t capacity = 2 * 48;
-  buffer_list() noexcept = default;
-  buffer_list(const buffer_list&) = delete;
-  buffer_list& operator=(const buffer_list&) = delete;
-  ~buffer_list() {
-    for (std::size_t i = 0; i < count_; ++i) scratch_cache::release(items_[i]);
-  }
-  void* allocate(std::size_t bytes) noexcept {
-    if (count_ == capacity) return nullptr;
-    void* p = scratch_cache::take(bytes ? bytes : 1);
-    if (p) items_[count_++] = p;
-    return p;
-  }
-  void* allocate_zeroed(std::size_t count, std::size_t size) noexcept {
-    if (size && count > ~std::size_t{0} / size) return nullptr;
-    void* p = allocate(count * size);
-    if (p) std::memset(p, 0, count * size);
-    return p;
-  }
+  private:
+    static std::size_t capacity(const void* block) noexcept {
+      std::size_t c;
+      std::memcpy(&c, block, sizeof c);
+      return c;
+    }
+    static void give_back(void* block) noexcept {
+      for (auto& slot : slots_) {
+        void* expected = nullptr;
+        if (__atomic_load_n(&slot, __ATOMIC_RELAXED)) continue;  // taken: no locked compare-exchange
+        if (__atomic_compare_exchange_n(&slot, &expected, block, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return;
+      }
+      std::free(block);  // every slot is taken: the cache stays bounded
+    }
+    static inline constinit void* slots_[slots] = {};
+  };
 
-private:
-  void* items_[capacity];  // the first count_ are set: no per-call zeroing of the rest
-  std::size_t count_ = 0;
-};
+  // Releases every buffer a callback took, whatever path it leaves by.
+  class buffer_list {
+  public:
+    static constexpr std::size_t capacity = 2 * 48;
+    buffer_list() noexcept = default;
+    buffer_list(const buffer_list&) = delete;
+    buffer_list& operator=(const buffer_list&) = delete;
+    ~buffer_list() {
+      for (std::size_t i = 0; i < count_; ++i) scratch_cache::release(items_[i]);
+    }
+    void* allocate(std::size_t bytes) noexcept {
+      if (count_ == capacity) return nullptr;
+      void* p = scratch_cache::take(bytes ? bytes : 1);
+      if (p) items_[count_++] = p;
+      return p;
+    }
+    void* allocate_zeroed(std::size_t count, std::size_t size) noexcept {
+      if (size && count > ~std::size_t{0} / size) return nullptr;
+      void* p = allocate(count * size);
+      if (p) std::memset(p, 0, count * size);
+      return p;
+    }
+
+  private:
+    void* items_[capacity];  // the first count_ are set: no per-call zeroing of the rest
+    std::size_t count_ = 0;
+  };
 
 }  // namespace rknnop::detail
 

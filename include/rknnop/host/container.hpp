@@ -5,15 +5,15 @@
 // "RKNN\0\0\0\0", u64 LE version (1 or 2), then sections `u64 LE length + bytes` back to back.
 // Version 2: shader, x86-64 .so, aarch64 .so, armhf .so, op.yml, .py. Version 1: no armhf section.
 
-#include <rknnop/container_format.hpp> // the byte layout and the section enum
+#include <rknnop/container_format.hpp>  // the byte layout and the section enum
 
-#include <array>       // std::array
-#include <cstddef>     // std::size_t
-#include <cstdint>     // std::uint8_t, std::uint64_t
-#include <filesystem>  // std::filesystem::path
-#include <span>        // std::span
-#include <string_view> // std::string_view
-#include <vector>      // std::vector
+#include <array>        // std::array
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint8_t, std::uint64_t
+#include <filesystem>   // std::filesystem::path
+#include <span>         // std::span
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
 
 namespace rknnop::host {
 
@@ -40,21 +40,21 @@ inline constexpr auto all_section_kinds = [] {
 
 struct container {
   std::uint64_t version = 2;
-  std::vector<std::uint8_t> shader;      ///< Vivante shader binary ("SHDR..."), may be empty
-  std::vector<std::uint8_t> lib_x86_64;  ///< PC simulator kernel library
-  std::vector<std::uint8_t> lib_aarch64; ///< RK1808/RK1806/RK3399Pro kernel library
-  std::vector<std::uint8_t> lib_armhf;   ///< RV1109/RV1126 kernel library (version 2 only)
-  std::vector<std::uint8_t> op_yml;      ///< op.yml text
-  std::vector<std::uint8_t> op_py;       ///< rknn_op_<lower>.py text
+  std::vector<std::uint8_t> shader;       ///< Vivante shader binary ("SHDR..."), may be empty
+  std::vector<std::uint8_t> lib_x86_64;   ///< PC simulator kernel library
+  std::vector<std::uint8_t> lib_aarch64;  ///< RK1808/RK1806/RK3399Pro kernel library
+  std::vector<std::uint8_t> lib_armhf;    ///< RV1109/RV1126 kernel library (version 2 only)
+  std::vector<std::uint8_t> op_yml;       ///< op.yml text
+  std::vector<std::uint8_t> op_py;        ///< rknn_op_<lower>.py text
 
-  [[nodiscard]] std::vector<std::uint8_t> &section(section_kind kind) noexcept;
-  [[nodiscard]] const std::vector<std::uint8_t> &section(section_kind kind) const noexcept;
+  [[nodiscard]] std::vector<std::uint8_t>& section(section_kind kind) noexcept;
+  [[nodiscard]] const std::vector<std::uint8_t>& section(section_kind kind) const noexcept;
 };
 
 /// Where one section's bytes were found (for `inspect`).
 struct section_location {
   section_kind kind;
-  std::uint64_t offset; ///< offset of the section's bytes (after its length field)
+  std::uint64_t offset;  ///< offset of the section's bytes (after its length field)
   std::uint64_t size;
 };
 
@@ -62,16 +62,16 @@ struct section_location {
 /// on bad magic, unknown version, truncated length field, a section running past the end, a
 /// missing section or trailing bytes. If `locations` is given it receives each section's place.
 [[nodiscard]] container parse_container(std::span<const std::uint8_t> bytes, std::string_view source,
-                                        std::vector<section_location> *locations = nullptr);
+                                        std::vector<section_location>* locations = nullptr);
 
-[[nodiscard]] container read_container_file(const std::filesystem::path &path,
-                                            std::vector<section_location> *locations = nullptr);
+[[nodiscard]] container read_container_file(const std::filesystem::path& path,
+                                            std::vector<section_location>* locations = nullptr);
 
 /// Serializes; byte-identical to the input of parse_container for anything it accepted. Throws
 /// if a version-1 container has a non-empty armhf section or the version is unknown.
-[[nodiscard]] std::vector<std::uint8_t> serialize_container(const container &c);
+[[nodiscard]] std::vector<std::uint8_t> serialize_container(const container& c);
 
 /// serialize_container + write_file_atomically.
-void write_container_file(const container &c, const std::filesystem::path &path);
+void write_container_file(const container& c, const std::filesystem::path& path);
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

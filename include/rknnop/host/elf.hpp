@@ -6,11 +6,11 @@
 // GLIBC_/GLIBCXX_/CXXABI_ versions a library requires (boards ship glibc 2.28 / GCC 8's libstdc++).
 // Reads from a byte buffer; garbage input yields rknnop::host::error, never a crash.
 
-#include <cstdint>     // std::uint16_t, std::uint8_t
-#include <span>        // std::span
-#include <string>      // std::string
-#include <string_view> // std::string_view
-#include <vector>      // std::vector
+#include <cstdint>      // std::uint16_t, std::uint8_t
+#include <span>         // std::span
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
 
 namespace rknnop::host {
 
@@ -20,7 +20,7 @@ inline constexpr std::uint16_t i386 = 3;
 inline constexpr std::uint16_t arm = 40;
 inline constexpr std::uint16_t x86_64 = 62;
 inline constexpr std::uint16_t aarch64 = 183;
-} // namespace elf_machine
+}  // namespace elf_machine
 
 /// "x86-64", "aarch64", "arm", or "machine 243" for others.
 [[nodiscard]] std::string machine_name(std::uint16_t machine);
@@ -33,24 +33,24 @@ enum class elf_symbol_kind { object, function, tls, other };
 struct elf_symbol {
   std::string name;
   elf_symbol_kind kind = elf_symbol_kind::other;
-  std::string version; ///< "GLIBC_2.14" for memcpy@GLIBC_2.14; empty when unversioned
+  std::string version;  ///< "GLIBC_2.14" for memcpy@GLIBC_2.14; empty when unversioned
   bool weak = false;
 };
 
 struct elf_info {
-  int bits = 0; ///< 32 or 64
+  int bits = 0;  ///< 32 or 64
   std::uint16_t machine = 0;
-  std::uint16_t type = 0; ///< e_type; 3 = ET_DYN
-  std::vector<elf_symbol> exported;  ///< defined, global/weak, default/protected visibility
-  std::vector<elf_symbol> undefined; ///< undefined dynamic symbols (imports)
-  std::vector<std::string> needed;   ///< DT_NEEDED entries in order
-  std::string soname;                ///< DT_SONAME, may be empty
-  std::string max_glibc;   ///< newest "GLIBC_x.y" required, empty when none
-  std::string max_glibcxx; ///< newest "GLIBCXX_x.y.z" required, empty when none
-  std::string max_cxxabi;  ///< newest "CXXABI_x.y.z" required, empty when none
+  std::uint16_t type = 0;             ///< e_type; 3 = ET_DYN
+  std::vector<elf_symbol> exported;   ///< defined, global/weak, default/protected visibility
+  std::vector<elf_symbol> undefined;  ///< undefined dynamic symbols (imports)
+  std::vector<std::string> needed;    ///< DT_NEEDED entries in order
+  std::string soname;                 ///< DT_SONAME, may be empty
+  std::string max_glibc;              ///< newest "GLIBC_x.y" required, empty when none
+  std::string max_glibcxx;            ///< newest "GLIBCXX_x.y.z" required, empty when none
+  std::string max_cxxabi;             ///< newest "CXXABI_x.y.z" required, empty when none
 
   [[nodiscard]] bool is_shared_object() const noexcept { return type == 3; }
-  [[nodiscard]] const elf_symbol *find_export(std::string_view name) const noexcept;
+  [[nodiscard]] const elf_symbol* find_export(std::string_view name) const noexcept;
   /// True when `vx_kernel_<op_name>_list` is an exported data object.
   [[nodiscard]] bool exports_kernel_list(std::string_view op_name) const noexcept;
   /// "ELF64 aarch64 shared object"
@@ -68,10 +68,10 @@ struct elf_info {
 
 /// Throws "rknnop: <source>: ELF for aarch64 (ELF64 shared object) but this host is x86-64" when
 /// the library could not be dlopen'ed by this process (wrong machine/class, not a shared object).
-void check_loadable_on_host(const elf_info &info, std::string_view source);
+void check_loadable_on_host(const elf_info& info, std::string_view source);
 
 /// Compares dotted version tails: compare_symbol_versions("GLIBC_2.14", "GLIBC_2.2.5") > 0.
 /// Both must have the same prefix; returns <0, 0, >0.
 [[nodiscard]] int compare_symbol_versions(std::string_view a, std::string_view b) noexcept;
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -23,9 +23,9 @@ namespace rknnop::host {
 /// One step of the node's life: validate, initialize, kernel, deinitialize.
 struct step_report {
   std::string step;
-  bool called = false;          ///< false when the descriptor has no such callback or it never ran
-  std::int32_t status = 0;      ///< the callback's return value
-  std::vector<std::string> log; ///< log entries added while the step ran
+  bool called = false;           ///< false when the descriptor has no such callback or it never ran
+  std::int32_t status = 0;       ///< the callback's return value
+  std::vector<std::string> log;  ///< log entries added while the step ran
 };
 
 struct run_report {
@@ -49,18 +49,18 @@ struct node_output_request {
 
 struct node_param {
   std::string name;
-  param_value value; ///< arrays become INT32 vx_arrays, as on the board
+  param_value value;  ///< arrays become INT32 vx_arrays, as on the board
 };
 
 /// What to run: the descriptor and its parameters in descriptor order (inputs, outputs, params).
 struct node_spec {
-  const void *descriptor = nullptr; ///< vx_kernel_description_t (void* keeps OpenVX out of this header)
-  std::string label;                ///< prefixes every error: "op 'X' (kernel 'x')"
+  const void* descriptor = nullptr;  ///< vx_kernel_description_t (void* keeps OpenVX out of this header)
+  std::string label;                 ///< prefixes every error: "op 'X' (kernel 'x')"
   std::vector<node_input> inputs;
   std::vector<node_output_request> outputs;
   std::vector<node_param> params;
   /// Called with the vx_context after the kernel is registered (e.g. to attach a shader executor).
-  std::function<void(void *vx_context)> on_context;
+  std::function<void(void* vx_context)> on_context;
 };
 
 /// An output read back: dims innermost first, VX type, dense bytes.
@@ -73,11 +73,11 @@ struct node_output {
 
 struct node_result {
   run_report report;
-  std::vector<node_output> outputs; ///< in spec order
+  std::vector<node_output> outputs;  ///< in spec order
 };
 
 /// Runs the node once in a fresh context. Throws rknnop::host::error naming the label, the failing
 /// step, its status and the log entries of the kernel and the runtime (parameters named as in the spec).
-[[nodiscard]] node_result run_node(const node_spec &spec);
+[[nodiscard]] node_result run_node(const node_spec& spec);
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -7,11 +7,11 @@
 // constructor escapes every byte that would break the line or the terminal (controls, DEL, bytes
 // that are not UTF-8) as \n, \t, \0, \xNN, so what() is one line whatever the input held.
 
-#include <cstddef>     // std::size_t
-#include <stdexcept>   // std::runtime_error
-#include <string>      // std::string
-#include <string_view> // std::string_view
-#include <utility>     // std::move
+#include <cstddef>      // std::size_t
+#include <stdexcept>    // std::runtime_error
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <utility>      // std::move
 
 namespace rknnop::host {
 
@@ -48,14 +48,14 @@ namespace rknnop::host {
       i += n;
     } else {
       switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\0': out += "\\0"; break;
-      default:
-        out += "\\x";
-        out += hex[c >> 4];
-        out += hex[c & 0xF];
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\0': out += "\\0"; break;
+        default:
+          out += "\\x";
+          out += hex[c >> 4];
+          out += hex[c & 0xF];
       }
       ++i;
     }
@@ -66,10 +66,10 @@ namespace rknnop::host {
 class error : public std::runtime_error {
 public:
   /// `detail` is the message without the "rknnop: " prefix; non-printable bytes in it are escaped.
-  explicit error(const std::string &detail) : error(escaped{escape_nonprintable(detail)}) {}
+  explicit error(const std::string& detail) : error(escaped{escape_nonprintable(detail)}) {}
 
   /// The message without the "rknnop: " prefix, for tools that print "<tool>: <detail>".
-  [[nodiscard]] const std::string &detail() const noexcept { return detail_; }
+  [[nodiscard]] const std::string& detail() const noexcept { return detail_; }
 
 private:
   struct escaped {
@@ -79,4 +79,4 @@ private:
   std::string detail_;
 };
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

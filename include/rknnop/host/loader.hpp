@@ -11,14 +11,14 @@
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/op_yml.hpp>
 
-#include <cstddef>    // std::size_t
-#include <cstdint>    // std::int32_t, std::uint32_t
-#include <filesystem> // std::filesystem::path
-#include <memory>     // std::unique_ptr
-#include <optional>   // std::optional
-#include <string>     // std::string
-#include <string_view> // std::string_view
-#include <vector>     // std::vector
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::int32_t, std::uint32_t
+#include <filesystem>   // std::filesystem::path
+#include <memory>       // std::unique_ptr
+#include <optional>     // std::optional
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
 
 namespace rknnop::host {
 
@@ -32,20 +32,20 @@ struct load_options {
 
 /// One row of the descriptor's vx_param_description_t table.
 struct kernel_parameter {
-  std::int32_t direction = 0; ///< VX_INPUT 0 / VX_OUTPUT 1
-  std::int32_t data_type = 0; ///< VX_TYPE_TENSOR / ARRAY / SCALAR
-  std::int32_t state = 0;     ///< VX_PARAMETER_STATE_REQUIRED 0x8000
+  std::int32_t direction = 0;  ///< VX_INPUT 0 / VX_OUTPUT 1
+  std::int32_t data_type = 0;  ///< VX_TYPE_TENSOR / ARRAY / SCALAR
+  std::int32_t state = 0;      ///< VX_PARAMETER_STATE_REQUIRED 0x8000
 };
 
 /// What the selected vx_kernel_description_t says. Distinct from op_yml on purpose: this is what
 /// the library exports, op_yml what op.yml declares; open() compares the two, as the board does.
 struct kernel_descriptor_info {
-  std::string list_symbol;          ///< "vx_kernel_<Name>_list"
-  std::size_t list_size = 0;        ///< entries before the terminating NULL
+  std::string list_symbol;    ///< "vx_kernel_<Name>_list"
+  std::size_t list_size = 0;  ///< entries before the terminating NULL
   std::uint32_t kernel_index = 0;
-  std::string name;                 ///< descriptor name ("<lower>_cpu" or "<lower>")
-  std::int32_t enumeration = 0;     ///< after the loader wrote it
-  bool is_shader = false;           ///< function == NULL: a VX shader kernel
+  std::string name;              ///< descriptor name ("<lower>_cpu" or "<lower>")
+  std::int32_t enumeration = 0;  ///< after the loader wrote it
+  bool is_shader = false;        ///< function == NULL: a VX shader kernel
   bool has_validate = false;
   bool has_initialize = false;
   bool has_deinitialize = false;
@@ -61,18 +61,18 @@ inline constexpr std::int32_t loader_kernel_enumeration = static_cast<std::int32
 /// the same .so share its mapping, and the descriptor's enumeration is written once, under a lock.
 class op_library {
 public:
-  [[nodiscard]] static op_library open(const std::filesystem::path &path, const load_options &options = {});
+  [[nodiscard]] static op_library open(const std::filesystem::path& path, const load_options& options = {});
 
-  op_library(op_library &&) noexcept;
-  op_library &operator=(op_library &&) noexcept;
+  op_library(op_library&&) noexcept;
+  op_library& operator=(op_library&&) noexcept;
   ~op_library();
 
-  [[nodiscard]] const op_yml &op() const noexcept;
-  [[nodiscard]] const kernel_descriptor_info &kernel() const noexcept;
+  [[nodiscard]] const op_yml& op() const noexcept;
+  [[nodiscard]] const kernel_descriptor_info& kernel() const noexcept;
   /// The selected `vx_kernel_description_t *` (as void* so this header needs no OpenVX header).
-  [[nodiscard]] void *descriptor() const noexcept;
+  [[nodiscard]] void* descriptor() const noexcept;
   /// The path given to open().
-  [[nodiscard]] const std::filesystem::path &source() const noexcept;
+  [[nodiscard]] const std::filesystem::path& source() const noexcept;
 
 private:
   struct state;
@@ -88,4 +88,4 @@ private:
 /// "VX_ERROR_INVALID_TYPE (-17)"
 [[nodiscard]] std::string vx_status_text(std::int32_t status);
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -5,13 +5,13 @@
 // tensors use (<f2, <f4) and a few integer ones. Shapes are in NumPy order (outermost first);
 // OpenVX wants them innermost first: to_openvx_dims({1,32,32,3}) == {3,32,32,1}.
 
-#include <cstddef>     // std::size_t
-#include <cstdint>     // std::uint8_t, std::uint32_t
-#include <filesystem>  // std::filesystem::path
-#include <optional>    // std::optional
-#include <span>        // std::span
-#include <string_view> // std::string_view
-#include <vector>      // std::vector
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint8_t, std::uint32_t
+#include <filesystem>   // std::filesystem::path
+#include <optional>     // std::optional
+#include <span>         // std::span
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
 
 namespace rknnop::host {
 
@@ -33,22 +33,21 @@ struct npy_array {
   /// Every element converted to float (float16 exactly, integers by value).
   [[nodiscard]] std::vector<float> to_floats() const;
   /// A float16 or float32 array holding `values` (float16 rounds to nearest even).
-  [[nodiscard]] static npy_array from_floats(std::span<const float> values,
-                                             std::vector<std::size_t> shape,
+  [[nodiscard]] static npy_array from_floats(std::span<const float> values, std::vector<std::size_t> shape,
                                              npy_dtype dtype = npy_dtype::float32);
 };
 
 /// Parses a whole .npy file image; `source` names the file in diagnostics.
 [[nodiscard]] npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source);
-[[nodiscard]] npy_array read_npy_file(const std::filesystem::path &path);
+[[nodiscard]] npy_array read_npy_file(const std::filesystem::path& path);
 
 /// Serializes with the smallest header version that fits (1.0, else 2.0), header padded to 64 bytes.
-[[nodiscard]] std::vector<std::uint8_t> serialize_npy(const npy_array &array);
-void write_npy_file(const npy_array &array, const std::filesystem::path &path);
+[[nodiscard]] std::vector<std::uint8_t> serialize_npy(const npy_array& array);
+void write_npy_file(const npy_array& array, const std::filesystem::path& path);
 
 /// NumPy shape -> OpenVX dims (reversed, innermost first). Throws if a dim exceeds uint32.
 [[nodiscard]] std::vector<std::uint32_t> to_openvx_dims(std::span<const std::size_t> shape);
 /// OpenVX dims -> NumPy shape.
 [[nodiscard]] std::vector<std::size_t> from_openvx_dims(std::span<const std::uint32_t> dims);
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

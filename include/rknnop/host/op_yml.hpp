@@ -4,27 +4,27 @@
 // op.yml, the toolkit's description of one custom op (docs/op-yml.md §2, §3). Inputs, outputs
 // and params keep the order of the file: it is the order of the kernel's parameter table.
 
-#include <cstddef>     // std::size_t
-#include <cstdint>     // std::int32_t, std::uint32_t
-#include <filesystem>  // std::filesystem::path
-#include <optional>    // std::optional
-#include <string>      // std::string
-#include <string_view> // std::string_view
-#include <vector>      // std::vector
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::int32_t, std::uint32_t
+#include <filesystem>   // std::filesystem::path
+#include <optional>     // std::optional
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
 
 namespace rknnop::host {
 
 struct op_yml_entry {
   std::string name;
-  std::int32_t type = 0; ///< vx_type_e value: VX_TYPE_TENSOR for ports, VX_TYPE_ARRAY or a scalar type for params
+  std::int32_t type = 0;  ///< vx_type_e value: VX_TYPE_TENSOR for ports, VX_TYPE_ARRAY or a scalar type for params
 
-  friend bool operator==(const op_yml_entry &, const op_yml_entry &) = default;
+  friend bool operator==(const op_yml_entry&, const op_yml_entry&) = default;
 };
 
 struct op_yml {
-  std::string name; ///< op name, also in `vx_kernel_<name>_list`
+  std::string name;  ///< op name, also in `vx_kernel_<name>_list`
   std::optional<std::string> framework;
-  std::optional<std::string> target_platform; ///< absent = RK1808
+  std::optional<std::string> target_platform;  ///< absent = RK1808
   std::vector<op_yml_entry> inputs;
   std::vector<op_yml_entry> outputs;
   std::vector<op_yml_entry> params;
@@ -44,22 +44,20 @@ struct op_yml {
   std::optional<std::string> port_order_warning;
 
   /// inputs + outputs + params: what the kernel descriptor's numParams must be.
-  [[nodiscard]] std::size_t parameter_count() const noexcept {
-    return inputs.size() + outputs.size() + params.size();
-  }
+  [[nodiscard]] std::size_t parameter_count() const noexcept { return inputs.size() + outputs.size() + params.size(); }
   /// The op name lower-cased, as in the toolkit's file names (`rknn_op_<lower>.py`).
   [[nodiscard]] std::string lower_name() const;
   /// The param with this name, or nullptr.
-  [[nodiscard]] const op_yml_entry *find_param(std::string_view param_name) const noexcept;
+  [[nodiscard]] const op_yml_entry* find_param(std::string_view param_name) const noexcept;
 
-  friend bool operator==(const op_yml &, const op_yml &) = default;
+  friend bool operator==(const op_yml&, const op_yml&) = default;
 };
 
 /// Parses op.yml text. Throws rknnop::host::error naming `source`, the line and the key on: YAML
 /// syntax errors, missing keys (name, inputs, outputs, an entry's type), unknown keys, unknown or
 /// misplaced VX type names, duplicate names (within and across inputs/outputs/params).
 [[nodiscard]] op_yml parse_op_yml(std::string_view text, std::string_view source);
-[[nodiscard]] op_yml read_op_yml_file(const std::filesystem::path &path);
+[[nodiscard]] op_yml read_op_yml_file(const std::filesystem::path& path);
 
 /// op.yml's `inputs:`/`outputs:` are YAML maps: RKNN-Toolkit v1.3.2+ writes their keys in any order
 /// (its TruncateDiv lists input1 before input0), while the kernel's parameter table follows the op's
@@ -69,8 +67,8 @@ struct op_yml {
 /// the port number (IoMap k <-> the entry whose name ends in the number k, like input0/input1).
 /// Sets port_order_source, and port_order_warning when op.yml's order differed; leaves op.yml's order
 /// (with port_order_source saying why) when the .py has no such lists or they cannot be matched.
-void apply_python_port_order(op_yml &op, std::string_view python_text, std::string_view source);
+void apply_python_port_order(op_yml& op, std::string_view python_text, std::string_view source);
 
 // rknnop writes op.yml in one place: the generator (<rknnop/emit/op_yml.hpp>), from the op struct.
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -55,20 +55,18 @@ extern "C" {
  * dimension; size must be >= ndims * sizeof(vx_size), as in the Khronos sample implementation), for
  * kernels compiled against Khronos headers. vxCreateTensor keeps its uint32 signature. */
 RKNNOP_HOST_API vx_status rknnopHostSetKhronosMode(vx_context context, vx_bool enabled);
-RKNNOP_HOST_API vx_status rknnopHostGetKhronosMode(vx_context context, vx_bool *enabled);
+RKNNOP_HOST_API vx_status rknnopHostGetKhronosMode(vx_context context, vx_bool* enabled);
 
 /* --- Nodes ------------------------------------------------------------------------------------ */
 /* Copies the execution parameters set by the kernel's initializer. *was_set (may be NULL) tells
  * whether the initializer set any; if not, *params is all zeros. */
-RKNNOP_HOST_API vx_status rknnopHostGetExecutionParameters(vx_node node,
-                                                           vx_kernel_execution_parameters_t *params,
-                                                           vx_bool *was_set);
+RKNNOP_HOST_API vx_status rknnopHostGetExecutionParameters(vx_node node, vx_kernel_execution_parameters_t* params,
+                                                           vx_bool* was_set);
 /* Uniforms set with vxSetNodeUniform, in the order first set (setting a name again replaces it).
  * The returned pointers stay valid until the node is released or the uniform is set again. */
-RKNNOP_HOST_API vx_status rknnopHostGetNodeUniformCount(vx_node node, vx_uint32 *count);
-RKNNOP_HOST_API vx_status rknnopHostGetNodeUniform(vx_node node, vx_uint32 index,
-                                                   const vx_char **name, const void **data,
-                                                   vx_size *size_in_bytes);
+RKNNOP_HOST_API vx_status rknnopHostGetNodeUniformCount(vx_node node, vx_uint32* count);
+RKNNOP_HOST_API vx_status rknnopHostGetNodeUniform(vx_node node, vx_uint32 index, const vx_char** name,
+                                                   const void** data, vx_size* size_in_bytes);
 
 /* Each callback step of a node, as the runtime ran it: the validator and initializer (vxVerifyGraph),
  * the kernel function or shader executor (vxProcessGraph), the deinitializer (re-verify or release of
@@ -81,37 +79,35 @@ typedef enum rknnop_host_step_e {
 } rknnop_host_step_e;
 /* The step's last run: *called (may be NULL) whether it ran, *status (may be NULL) what it returned
  * (VX_SUCCESS if it did not run). */
-RKNNOP_HOST_API vx_status rknnopHostGetNodeStep(vx_node node, vx_enum step, vx_bool *called,
-                                                vx_status *status);
+RKNNOP_HOST_API vx_status rknnopHostGetNodeStep(vx_node node, vx_enum step, vx_bool* called, vx_status* status);
 /* The log entries added while the step's callback ran, one message per line (no "[status]"
  * prefix; line breaks inside a message become spaces); *required_size (may be NULL) receives the
  * size needed including the NUL. */
-RKNNOP_HOST_API vx_status rknnopHostGetNodeStepLog(vx_node node, vx_enum step, vx_char *buffer,
-                                                   vx_size size, vx_size *required_size);
+RKNNOP_HOST_API vx_status rknnopHostGetNodeStepLog(vx_node node, vx_enum step, vx_char* buffer, vx_size size,
+                                                   vx_size* required_size);
 
 /* --- Log ------------------------------------------------------------------------------------------
  * Messages are NUL-terminated and truncated to fit. */
 /* The last entry added for ref (a context: the last entry of the whole context). VX_FAILURE if
  * there is none. */
-RKNNOP_HOST_API vx_status rknnopHostGetLastLogEntry(vx_reference ref, vx_status *status,
-                                                    vx_char *message, vx_size message_size);
+RKNNOP_HOST_API vx_status rknnopHostGetLastLogEntry(vx_reference ref, vx_status* status, vx_char* message,
+                                                    vx_size message_size);
 /* The whole log of the context, one "[status] message\n" line per entry. *required_size (may be
  * NULL) receives the size needed including the NUL; buffer may be NULL to ask for it. */
-RKNNOP_HOST_API vx_status rknnopHostGetLog(vx_context context, vx_char *buffer, vx_size size,
-                                           vx_size *required_size);
-RKNNOP_HOST_API vx_status rknnopHostGetLogEntryCount(vx_context context, vx_uint32 *count);
+RKNNOP_HOST_API vx_status rknnopHostGetLog(vx_context context, vx_char* buffer, vx_size size, vx_size* required_size);
+RKNNOP_HOST_API vx_status rknnopHostGetLogEntryCount(vx_context context, vx_uint32* count);
 RKNNOP_HOST_API vx_status rknnopHostClearLog(vx_context context);
 
 /* --- Tensors -------------------------------------------------------------------------------------
  * "Written" is set by vxCopyTensorPatch(VX_WRITE_ONLY) and by rknnopHostGetTensorBuffer with a
  * writing usage, and cleared by rknnopHostResetTensorWritten; a loader uses it to report a kernel
  * that wrote nothing to an output. */
-RKNNOP_HOST_API vx_status rknnopHostTensorWasWritten(vx_tensor tensor, vx_bool *written);
+RKNNOP_HOST_API vx_status rknnopHostTensorWasWritten(vx_tensor tensor, vx_bool* written);
 RKNNOP_HOST_API vx_status rknnopHostResetTensorWritten(vx_tensor tensor);
 
 /* A tensor's storage, without copying: dense, dims innermost first, strides in bytes. */
 typedef struct rknnop_host_tensor_buffer {
-  void *data;
+  void* data;
   vx_size size_in_bytes;
   vx_uint32 num_dims;
   vx_uint32 dims[6];
@@ -121,32 +117,28 @@ typedef struct rknnop_host_tensor_buffer {
 } rknnop_host_tensor_buffer;
 /* usage: VX_READ_ONLY, VX_WRITE_ONLY or VX_READ_AND_WRITE (the last two mark the tensor written).
  * VX_ERROR_NOT_ALLOCATED for a virtual tensor whose graph has not been verified yet. */
-RKNNOP_HOST_API vx_status rknnopHostGetTensorBuffer(vx_tensor tensor, vx_enum usage,
-                                                    rknnop_host_tensor_buffer *buffer);
+RKNNOP_HOST_API vx_status rknnopHostGetTensorBuffer(vx_tensor tensor, vx_enum usage, rknnop_host_tensor_buffer* buffer);
 
 /* --- Shader executor -----------------------------------------------------------------------------
  * Runs nodes of shader kernels (kernels added with a NULL function). */
 typedef struct rknnop_host_kernel_info {
-  const vx_char *name;                  /* the kernel name, i.e. the shader's __kernel function */
+  const vx_char* name; /* the kernel name, i.e. the shader's __kernel function */
   vx_enum enumeration;
   vx_uint32 num_params;
-  const vx_param_description_t *params; /* num_params entries */
+  const vx_param_description_t* params; /* num_params entries */
   /* NULL when the initializer set no execution parameters */
-  const vx_kernel_execution_parameters_t *execution_parameters;
+  const vx_kernel_execution_parameters_t* execution_parameters;
 } rknnop_host_kernel_info;
 
-typedef vx_status (*rknnop_host_shader_execute_f)(void *user, vx_node node,
-                                                  const rknnop_host_kernel_info *info,
-                                                  const vx_reference *params, vx_uint32 num);
+typedef vx_status (*rknnop_host_shader_execute_f)(void* user, vx_node node, const rknnop_host_kernel_info* info,
+                                                  const vx_reference* params, vx_uint32 num);
 /* Bytes to store for vxSetNodeUniform(node, uniform_name, count, value); return 0 for the default
  * count * 4. */
-typedef vx_size (*rknnop_host_uniform_size_f)(void *user, vx_node node, const vx_char *kernel_name,
-                                              const vx_char *uniform_name, vx_size count);
+typedef vx_size (*rknnop_host_uniform_size_f)(void* user, vx_node node, const vx_char* kernel_name,
+                                              const vx_char* uniform_name, vx_size count);
 /* execute NULL removes the executor; uniform_size may be NULL. */
-RKNNOP_HOST_API vx_status rknnopHostSetShaderExecutor(vx_context context,
-                                                      rknnop_host_shader_execute_f execute,
-                                                      rknnop_host_uniform_size_f uniform_size,
-                                                      void *user);
+RKNNOP_HOST_API vx_status rknnopHostSetShaderExecutor(vx_context context, rknnop_host_shader_execute_f execute,
+                                                      rknnop_host_uniform_size_f uniform_size, void* user);
 
 #ifdef __cplusplus
 }

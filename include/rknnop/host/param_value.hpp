@@ -6,37 +6,36 @@
 // Parsed from command-line text ("64,64", "true", "0.5") or built from typed C++ values, always
 // range-checked, with errors naming the param, the expected type and the offending text.
 
-#include <array>       // std::array
-#include <cstddef>     // std::size_t
-#include <cstdint>     // std::int32_t, std::int64_t, std::uint64_t, std::uint8_t
-#include <optional>    // std::optional
-#include <span>        // std::span
-#include <string>      // std::string
-#include <string_view> // std::string_view
-#include <vector>      // std::vector
+#include <array>        // std::array
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::int32_t, std::int64_t, std::uint64_t, std::uint8_t
+#include <optional>     // std::optional
+#include <span>         // std::span
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
 
 namespace rknnop::host {
 
 struct param_value {
-  std::int32_t type = 0;             ///< VX_TYPE_ARRAY or a scalar vx_type_e value
-  std::vector<std::int32_t> items;   ///< array items (type == VX_TYPE_ARRAY)
-  std::array<std::uint8_t, 8> scalar{}; ///< scalar bytes, native order, first scalar_size() used
+  std::int32_t type = 0;                 ///< VX_TYPE_ARRAY or a scalar vx_type_e value
+  std::vector<std::int32_t> items;       ///< array items (type == VX_TYPE_ARRAY)
+  std::array<std::uint8_t, 8> scalar{};  ///< scalar bytes, native order, first scalar_size() used
 
   [[nodiscard]] bool is_array() const noexcept;
   [[nodiscard]] std::size_t scalar_size() const noexcept;
-  [[nodiscard]] const void *scalar_data() const noexcept { return scalar.data(); }
+  [[nodiscard]] const void* scalar_data() const noexcept { return scalar.data(); }
   /// The value as the user would write it ("64,64", "true", "0.5").
   [[nodiscard]] std::string to_string() const;
 
-  friend bool operator==(const param_value &, const param_value &) = default;
+  friend bool operator==(const param_value&, const param_value&) = default;
 };
 
 /// Parses command-line text for param `name` of VX type `type`:
 /// BOOL: true/false/1/0; integer types: decimal (or 0x hex) within the type's range; CHAR: one
 /// character or an integer in [-128, 127]; FLOAT16/32/64: a finite number within the type's range;
 /// ARRAY: comma-separated int32 items like 64,64 (at least one; exactly `array_length` if given).
-[[nodiscard]] param_value parse_param_value(std::string_view name, std::int32_t type,
-                                            std::string_view text,
+[[nodiscard]] param_value parse_param_value(std::string_view name, std::int32_t type, std::string_view text,
                                             std::optional<std::size_t> array_length = std::nullopt);
 
 /// Typed builders with the same checks and messages.
@@ -48,4 +47,4 @@ struct param_value {
                                            std::span<const std::int32_t> items,
                                            std::optional<std::size_t> array_length = std::nullopt);
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -15,50 +15,50 @@
 // tensors whose shape and type the op's validator sets, unless an output shape is given. Every
 // failure throws rknnop::host::error naming the op, the step and the kernel's own log message.
 
-#include <rknnop/host/engine.hpp> // step_report, run_report
+#include <rknnop/host/engine.hpp>  // step_report, run_report
 #include <rknnop/host/loader.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/param_value.hpp>
 
-#include <concepts>    // std::integral, std::floating_point
-#include <cstdint>     // std::int32_t, std::uint32_t
-#include <filesystem>  // std::filesystem::path
-#include <functional>  // std::function
-#include <map>         // std::map
-#include <optional>    // std::optional
-#include <span>        // std::span
-#include <string>      // std::string
-#include <string_view> // std::string_view
-#include <vector>      // std::vector
+#include <concepts>     // std::integral, std::floating_point
+#include <cstdint>      // std::int32_t, std::uint32_t
+#include <filesystem>   // std::filesystem::path
+#include <functional>   // std::function
+#include <map>          // std::map
+#include <optional>     // std::optional
+#include <span>         // std::span
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
 
 namespace rknnop::host {
 
 /// An output read back after run().
 struct tensor_result {
-  std::vector<float> values;          ///< every element as float
-  std::vector<std::size_t> shape;     ///< NumPy order (outermost first)
-  std::vector<std::uint32_t> dims;    ///< OpenVX order (innermost first)
-  std::int32_t vx_type = 0;           ///< tensor data type (VX_TYPE_FLOAT16, ...)
-  npy_array array;                    ///< the raw data with its own dtype
+  std::vector<float> values;        ///< every element as float
+  std::vector<std::size_t> shape;   ///< NumPy order (outermost first)
+  std::vector<std::uint32_t> dims;  ///< OpenVX order (innermost first)
+  std::int32_t vx_type = 0;         ///< tensor data type (VX_TYPE_FLOAT16, ...)
+  npy_array array;                  ///< the raw data with its own dtype
 };
 
 class session {
 public:
-  [[nodiscard]] static session load(const std::filesystem::path &op, const load_options &options = {});
+  [[nodiscard]] static session load(const std::filesystem::path& op, const load_options& options = {});
 
-  session(session &&) noexcept;
-  session &operator=(session &&) noexcept;
+  session(session&&) noexcept;
+  session& operator=(session&&) noexcept;
   ~session();
 
-  [[nodiscard]] const op_yml &op() const noexcept;
-  [[nodiscard]] const kernel_descriptor_info &kernel() const noexcept;
+  [[nodiscard]] const op_yml& op() const noexcept;
+  [[nodiscard]] const kernel_descriptor_info& kernel() const noexcept;
   /// Inputs, outputs and params with their op.yml types and the descriptor's table, one per line.
   [[nodiscard]] std::string describe() const;
 
   /// `tensor_type`: the VX tensor type to create (default VX_TYPE_FLOAT16, as on the board);
   /// float data converts to FLOAT16/FLOAT32, integer types need the same npy dtype.
-  void set_input(std::string_view name, const npy_array &data, std::optional<std::int32_t> tensor_type = {});
-  void set_input(std::string_view name, const std::filesystem::path &npy_file,
+  void set_input(std::string_view name, const npy_array& data, std::optional<std::int32_t> tensor_type = {});
+  void set_input(std::string_view name, const std::filesystem::path& npy_file,
                  std::optional<std::int32_t> tensor_type = {});
   void set_input(std::string_view name, std::span<const float> values, std::vector<std::size_t> shape,
                  std::optional<std::int32_t> tensor_type = {});
@@ -67,18 +67,21 @@ public:
   void set_output_shape(std::string_view name, std::vector<std::size_t> shape,
                         std::int32_t tensor_type = 0x00F /* VX_TYPE_FLOAT16 */);
 
-  void set_param(std::string_view name, const param_value &value);
+  void set_param(std::string_view name, const param_value& value);
   /// Parsed with op.yml's type for the param ("64,64", "true", "0.5").
   void set_param(std::string_view name, std::string_view text);
-  void set_param(std::string_view name, const char *text) { set_param(name, std::string_view(text)); }
+  void set_param(std::string_view name, const char* text) { set_param(name, std::string_view(text)); }
   void set_param(std::string_view name, bool value);
   template <std::integral T>
     requires(!std::same_as<T, bool>)
   void set_param(std::string_view name, T value) {
-    if constexpr (std::is_signed_v<T>) set_param_integer(name, static_cast<std::int64_t>(value));
-    else set_param_unsigned(name, static_cast<std::uint64_t>(value));
+    if constexpr (std::is_signed_v<T>)
+      set_param_integer(name, static_cast<std::int64_t>(value));
+    else
+      set_param_unsigned(name, static_cast<std::uint64_t>(value));
   }
-  template <std::floating_point T> void set_param(std::string_view name, T value) {
+  template <std::floating_point T>
+  void set_param(std::string_view name, T value) {
     set_param_float(name, static_cast<double>(value));
   }
   void set_param(std::string_view name, std::span<const std::int32_t> items);
@@ -88,13 +91,13 @@ public:
 
   /// Called with the vx_context of each run after the kernel is registered, e.g. to install a
   /// shader executor (rknnopHostSetShaderExecutor) for kernel_index != 0.
-  void on_context(std::function<void(void *vx_context)> hook);
+  void on_context(std::function<void(void* vx_context)> hook);
 
   /// Validate -> initialize -> kernel -> deinitialize. Throws on the first failing step.
   run_report run();
 
-  [[nodiscard]] const tensor_result &output(std::string_view name) const;
-  [[nodiscard]] const npy_array &output_npy(std::string_view name) const { return output(name).array; }
+  [[nodiscard]] const tensor_result& output(std::string_view name) const;
+  [[nodiscard]] const npy_array& output_npy(std::string_view name) const { return output(name).array; }
 
 private:
   void set_param_integer(std::string_view name, std::int64_t value);
@@ -106,4 +109,4 @@ private:
   std::unique_ptr<state> state_;
 };
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

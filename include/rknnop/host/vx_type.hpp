@@ -6,10 +6,10 @@
 
 #include <rknnop/detail/vx_types.hpp>
 
-#include <cstddef>     // std::size_t
-#include <cstdint>     // std::int32_t
-#include <optional>    // std::optional
-#include <string_view> // std::string_view
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::int32_t
+#include <optional>     // std::optional
+#include <string_view>  // std::string_view
 
 namespace rknnop::host {
 
@@ -39,4 +39,4 @@ namespace vx_type = ::rknnop::detail::vx_type_value;
   return detail::vx_type_size(type, detail::vx_use_array);
 }
 
-} // namespace rknnop::host
+}  // namespace rknnop::host

@@ -24,19 +24,19 @@
 // rel 2e-3. An op declares its own with `static constexpr float parity_tolerance = x;` (used as both
 // abs and rel), read by tolerance_of<Op>().
 
-#include <rknnop/detail/model.hpp> // op_info_of<Op>: the op's reflected field table
-#include <rknnop/vxc/vxc.hpp>     // vx_type, op_signature, scalar_arg, shader_source_provider
-#include <rknnop/openvx.h>         // vx_kernel_description_t
+#include <rknnop/detail/model.hpp>  // op_info_of<Op>: the op's reflected field table
+#include <rknnop/vxc/vxc.hpp>       // vx_type, op_signature, scalar_arg, shader_source_provider
+#include <rknnop/openvx.h>          // vx_kernel_description_t
 
-#include <concepts>    // std::floating_point, std::integral in tolerance_of / scalar
-#include <cstddef>     // std::byte, std::size_t
-#include <cstdint>     // dims, int32 items, seeds
-#include <memory>      // checker's pimpl
-#include <random>      // random_tensor's generator
-#include <span>        // from_floats
+#include <concepts>  // std::floating_point, std::integral in tolerance_of / scalar
+#include <cstddef>   // std::byte, std::size_t
+#include <cstdint>   // dims, int32 items, seeds
+#include <memory>    // checker's pimpl
+#include <random>    // random_tensor's generator
+#include <span>      // from_floats
 #include <string>
-#include <type_traits> // std::is_arithmetic_v
-#include <variant>     // param_data
+#include <type_traits>  // std::is_arithmetic_v
+#include <variant>      // param_data
 #include <vector>
 
 namespace rknnop::parity {
@@ -84,7 +84,7 @@ struct param_data {
   [[nodiscard]] static param_data scalar(std::string name, vx_type type, T value) {
     return param_data{std::move(name), make_scalar(type, static_cast<double>(value))};
   }
-  [[nodiscard]] std::string to_string() const; // "size=[4, 5]", "align_corners=1"
+  [[nodiscard]] std::string to_string() const;  // "size=[4, 5]", "align_corners=1"
 
 private:
   static vxc::scalar_arg make_scalar(vx_type type, double value);
@@ -92,38 +92,38 @@ private:
 
 // One comparison: the op's inputs (signature order) and params (signature order, names checked).
 struct parity_case {
-  std::string label; // empty: made from the shapes and params
+  std::string label;  // empty: made from the shapes and params
   std::vector<tensor_data> inputs;
   std::vector<param_data> params;
 };
 
 struct output_diff {
   std::string name;
-  std::vector<std::uint32_t> dims; // the CPU kernel's output dims
+  std::vector<std::uint32_t> dims;  // the CPU kernel's output dims
   vx_type dtype = vx_type::invalid;
   std::size_t elements = 0;
   double max_abs = 0.0;
   // max over elements of |vx - cpu| / max(|cpu|, tolerance.abs): relative to values that matter.
   double max_rel = 0.0;
-  std::size_t mismatches = 0; // elements outside the tolerance
-  std::size_t worst = 0;      // flat index of the element furthest outside (or closest to) tolerance
+  std::size_t mismatches = 0;  // elements outside the tolerance
+  std::size_t worst = 0;       // flat index of the element furthest outside (or closest to) tolerance
   float worst_cpu = 0.0f;
   float worst_vx = 0.0f;
   bool within = true;
 };
 
 enum class outcome {
-  pass,      // every output within tolerance
-  fail,      // an output differs beyond tolerance, or in shape or type
-  no_opencl, // no OpenCL device: the VX kernel could not run (tests must skip, never pass)
-  error,     // a kernel failed, or the case does not fit the op; message says which and why
+  pass,       // every output within tolerance
+  fail,       // an output differs beyond tolerance, or in shape or type
+  no_opencl,  // no OpenCL device: the VX kernel could not run (tests must skip, never pass)
+  error,      // a kernel failed, or the case does not fit the op; message says which and why
 };
-[[nodiscard]] std::string_view outcome_name(outcome o) noexcept; // "PASS", "FAIL", "NO-OPENCL", "ERROR"
+[[nodiscard]] std::string_view outcome_name(outcome o) noexcept;  // "PASS", "FAIL", "NO-OPENCL", "ERROR"
 
 struct case_report {
   std::string label;
   outcome result = outcome::error;
-  std::string message; // fail: which output and why; error / no_opencl: the reason
+  std::string message;  // fail: which output and why; error / no_opencl: the reason
   tolerance tol;
   std::vector<output_diff> outputs;
 
@@ -136,21 +136,21 @@ struct case_report {
 // input accepts (random cases draw from these) and its tolerance.
 struct op_info {
   vxc::op_signature signature;
-  std::vector<std::vector<vx_type>> input_dtypes; // per input; empty: float16 only
+  std::vector<std::vector<vx_type>> input_dtypes;  // per input; empty: float16 only
   tolerance tol;
 };
 
 // What one kernel produced through the runtime.
 struct kernel_run {
-  outcome result = outcome::error; // pass = ran; no_opencl; error (message)
+  outcome result = outcome::error;  // pass = ran; no_opencl; error (message)
   std::string message;
-  std::vector<tensor_data> outputs; // signature order
+  std::vector<tensor_data> outputs;  // signature order
 };
 
 // Runs one descriptor through the host runtime in a fresh context. Shader descriptors (function
 // NULL) need a bridge, attached to that context for the run.
-[[nodiscard]] kernel_run run_kernel(const vx_kernel_description_t& descriptor, const op_info& op,
-                                    const parity_case& c, vxc::shader_bridge* bridge);
+[[nodiscard]] kernel_run run_kernel(const vx_kernel_description_t& descriptor, const op_info& op, const parity_case& c,
+                                    vxc::shader_bridge* bridge);
 
 class checker {
 public:
@@ -201,20 +201,20 @@ template <class Op>
   info.tol = tolerance_of<Op>();
   for (const detail::field_desc& f : model::fields) {
     switch (f.kind) {
-    case detail::field_kind::input: {
-      info.signature.inputs.emplace_back(f.name);
-      std::vector<vx_type>& dtypes = info.input_dtypes.emplace_back();
-      for (std::uint32_t i = 0; i < f.accepted_count; ++i) dtypes.push_back(static_cast<vx_type>(f.accepted[i]));
-      break;
-    }
-    case detail::field_kind::output: info.signature.outputs.emplace_back(f.name); break;
-    case detail::field_kind::array: info.signature.params.push_back({std::string(f.name), vx_type::array}); break;
-    case detail::field_kind::scalar:
-      info.signature.params.push_back({std::string(f.name), static_cast<vx_type>(f.vx_type)});
-      break;
+      case detail::field_kind::input: {
+        info.signature.inputs.emplace_back(f.name);
+        std::vector<vx_type>& dtypes = info.input_dtypes.emplace_back();
+        for (std::uint32_t i = 0; i < f.accepted_count; ++i) dtypes.push_back(static_cast<vx_type>(f.accepted[i]));
+        break;
+      }
+      case detail::field_kind::output: info.signature.outputs.emplace_back(f.name); break;
+      case detail::field_kind::array: info.signature.params.push_back({std::string(f.name), vx_type::array}); break;
+      case detail::field_kind::scalar:
+        info.signature.params.push_back({std::string(f.name), static_cast<vx_type>(f.vx_type)});
+        break;
     }
   }
   return info;
 }
 
-} // namespace rknnop::parity
+}  // namespace rknnop::parity

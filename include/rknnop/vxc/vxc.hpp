@@ -44,7 +44,7 @@
 //  - Kernels are renamed in the translation (`exp` would clash with the built-in); the shader's own
 //    line numbers survive through #line, so compiler errors point at the .vx.
 
-#include <rknnop/detail/vx_types.hpp> // the VX type table
+#include <rknnop/detail/vx_types.hpp>  // the VX type table
 
 #include <array>       // execution_parameters' per-dimension arrays
 #include <cstddef>     // std::byte, std::size_t
@@ -57,8 +57,8 @@
 #include <span>        // argument views
 #include <string>
 #include <string_view>
-#include <type_traits> // scalar_arg::of constraints
-#include <variant>     // kernel_argument
+#include <type_traits>  // scalar_arg::of constraints
+#include <variant>      // kernel_argument
 #include <vector>
 
 namespace rknnop::vxc {
@@ -100,13 +100,13 @@ enum class vx_type : std::int32_t {
 // The op's parameter table, as op.yml declares it.
 struct op_param {
   std::string name;
-  vx_type type = vx_type::invalid; // vx_type::array or a scalar type
+  vx_type type = vx_type::invalid;  // vx_type::array or a scalar type
 };
 
 // The part of op.yml a shader check needs (names in table order, param types). rknnop::vxc does not
 // depend on rknnop::host (no YAML, no fmt), so callers build it from rknnop::host::op_yml.
 struct op_signature {
-  std::string name; // op name as in op.yml, e.g. "ResizeArea"
+  std::string name;  // op name as in op.yml, e.g. "ResizeArea"
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::vector<op_param> params;
@@ -118,7 +118,7 @@ struct op_signature {
 // One problem. message starts with "rknnop: "; to_string() adds "file:line: " (or "file: ").
 struct diagnostic {
   std::string file;
-  std::uint32_t line = 0; // 0 = the whole file
+  std::uint32_t line = 0;  // 0 = the whole file
   std::string message;
 
   [[nodiscard]] std::string to_string() const;
@@ -127,15 +127,15 @@ struct diagnostic {
 // ---------------------------------------------------------------------------------------------
 // Parsed kernels of a .vx source.
 struct shader_argument {
-  std::string declaration;             // as written, whitespace normalised: "__read_only image2d_array_t input"
-  std::string name;                    // "input"
-  std::string type;                    // base type, normalised: "image2d_array_t", "uint", "vx_array_int"
-  std::vector<std::string> qualifiers; // "__read_only", "const", "__global", ... as written
+  std::string declaration;              // as written, whitespace normalised: "__read_only image2d_array_t input"
+  std::string name;                     // "input"
+  std::string type;                     // base type, normalised: "image2d_array_t", "uint", "vx_array_int"
+  std::vector<std::string> qualifiers;  // "__read_only", "const", "__global", ... as written
   bool pointer = false;
   std::uint32_t line = 0;
 
   [[nodiscard]] bool is_image() const;
-  [[nodiscard]] bool is_write_only() const; // image with write_only / __write_only
+  [[nodiscard]] bool is_write_only() const;  // image with write_only / __write_only
   [[nodiscard]] bool is_read_write() const;
 };
 
@@ -146,8 +146,8 @@ struct shader_kernel {
 };
 
 struct parsed_shader {
-  std::vector<shader_kernel> kernels; // definitions only (prototypes are skipped)
-  std::vector<diagnostic> errors;     // lexical / structural problems; kernels may be partial then
+  std::vector<shader_kernel> kernels;  // definitions only (prototypes are skipped)
+  std::vector<diagnostic> errors;      // lexical / structural problems; kernels may be partial then
 };
 
 [[nodiscard]] parsed_shader parse_shader(std::string_view source, std::string_view file_name);
@@ -155,8 +155,7 @@ struct parsed_shader {
 // Compares the kernel `kernel_name` (default: sig.kernel_name()) with the parameter table: count,
 // order and kind of every argument. Returns one diagnostic per problem; empty = match.
 [[nodiscard]] std::vector<diagnostic> check_signature(const op_signature& sig, std::string_view source,
-                                                      std::string_view file_name,
-                                                      std::string_view kernel_name = {});
+                                                      std::string_view file_name, std::string_view kernel_name = {});
 // Reads the file first; a missing or unreadable file is one diagnostic.
 [[nodiscard]] std::vector<diagnostic> check_signature_file(const op_signature& sig,
                                                            const std::filesystem::path& vx_file,
@@ -211,18 +210,18 @@ struct execution_parameters {
 
 // Kernel arguments in parameter-table order.
 struct tensor_arg {
-  std::vector<std::uint32_t> dims; // innermost first: x = dims[0], y = dims[1], z = dims[2]; dims[3] must be 1
+  std::vector<std::uint32_t> dims;  // innermost first: x = dims[0], y = dims[1], z = dims[2]; dims[3] must be 1
   vx_type dtype = vx_type::float16;
-  std::span<std::byte> data; // dense, dims product * element size; only output tensors are written
+  std::span<std::byte> data;  // dense, dims product * element size; only output tensors are written
 };
 
 struct array_arg {
-  std::span<const std::int32_t> items; // VX arrays of custom ops always hold int32
+  std::span<const std::int32_t> items;  // VX arrays of custom ops always hold int32
 };
 
 struct scalar_arg {
   vx_type type = vx_type::invalid;
-  std::array<std::byte, 8> bytes{}; // the value as the runtime copies it (little-endian host bytes)
+  std::array<std::byte, 8> bytes{};  // the value as the runtime copies it (little-endian host bytes)
   std::size_t size = 0;
 
   template <class T>
@@ -243,16 +242,16 @@ using kernel_argument = std::variant<tensor_arg, array_arg, scalar_arg>;
 enum class translated_arg_kind { image, array, scalar, bool_scalar, half_scalar };
 
 struct translated_kernel {
-  std::string name;                           // as in the .vx (the VX descriptor name)
-  std::string cl_name;                        // in the translation: renamed so that e.g. `exp` does not clash with the built-in
-  std::vector<shader_argument> arguments;     // as declared in the .vx
-  std::vector<translated_arg_kind> kinds;     // per argument
+  std::string name;     // as in the .vx (the VX descriptor name)
+  std::string cl_name;  // in the translation: renamed so that e.g. `exp` does not clash with the built-in
+  std::vector<shader_argument> arguments;  // as declared in the .vx
+  std::vector<translated_arg_kind> kinds;  // per argument
 };
 
 struct translation {
-  std::string source;                 // complete OpenCL C program (prelude + rewritten shader)
+  std::string source;  // complete OpenCL C program (prelude + rewritten shader)
   std::vector<translated_kernel> kernels;
-  std::vector<diagnostic> errors;     // non-empty: refused (unsupported VXC construct, syntax)
+  std::vector<diagnostic> errors;  // non-empty: refused (unsupported VXC construct, syntax)
 };
 
 [[nodiscard]] translation translate_shader(std::string_view source, std::string_view file_name,
@@ -261,13 +260,13 @@ struct translation {
 // ---------------------------------------------------------------------------------------------
 enum class run_status {
   ok,
-  no_opencl, // no OpenCL platform or device: the caller should skip, not pass
+  no_opencl,  // no OpenCL platform or device: the caller should skip, not pass
   error,
 };
 
 struct run_result {
   run_status status = run_status::error;
-  std::string message; // rknnop: ... (multi-line for compiler logs); empty when ok
+  std::string message;  // rknnop: ... (multi-line for compiler logs); empty when ok
 
   [[nodiscard]] bool ok() const noexcept { return status == run_status::ok; }
 };
@@ -313,9 +312,9 @@ private:
 // no source / bad parameters / shader rejected -> VX_FAILURE or VX_ERROR_INVALID_PARAMETERS.
 
 struct shader_source {
-  std::string text;      // the .vx source
-  std::string file_name; // for diagnostics ("resize_area.vx")
-  std::string error;     // non-empty: no source for this kernel (a message starting with "rknnop: ")
+  std::string text;       // the .vx source
+  std::string file_name;  // for diagnostics ("resize_area.vx")
+  std::string error;      // non-empty: no source for this kernel (a message starting with "rknnop: ")
 };
 // Called with the kernel name of every shader node processed.
 using shader_source_provider = std::function<shader_source(std::string_view kernel_name)>;
@@ -335,7 +334,7 @@ using shader_source_provider = std::function<shader_source(std::string_view kern
 // (a missing one fails the node, naming the path).
 struct shader_location {
   std::filesystem::path path;
-  std::string error; // "rknnop: kernel 'k': no .vx: ..."
+  std::string error;  // "rknnop: kernel 'k': no .vx: ..."
 };
 [[nodiscard]] shader_location find_op_shader(const std::filesystem::path& op, const std::filesystem::path& op_yml,
                                              const std::optional<std::string>& vx_file, std::string_view kernel_name,
@@ -364,7 +363,7 @@ public:
   // Shader nodes run successfully so far.
   [[nodiscard]] std::uint64_t nodes_run() const noexcept;
 
-  struct impl; // public so that the C callback can reach it; defined in bridge.cpp only
+  struct impl;  // public so that the C callback can reach it; defined in bridge.cpp only
 
 private:
   std::unique_ptr<impl> impl_;
@@ -375,4 +374,4 @@ private:
 // graphs; a bridge can be attached to further contexts with attach().
 [[nodiscard]] std::unique_ptr<shader_bridge> attach(void* vx_context, shader_source_provider provider);
 
-} // namespace rknnop::vxc
+}  // namespace rknnop::vxc

@@ -5,9 +5,15 @@
 // y = x * gain
 struct Gain {
   static constexpr std::string_view name = "Gain";
-  struct inputs { rknnop::tensor<float, rknnop::float16> x; };
-  struct outputs { rknnop::tensor<float, rknnop::float16> y; };
-  struct params { float gain; };
+  struct inputs {
+    rknnop::tensor<float, rknnop::float16> x;
+  };
+  struct outputs {
+    rknnop::tensor<float, rknnop::float16> y;
+  };
+  struct params {
+    float gain;
+  };
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
     out.y.set_dims(in.x.dims(), in.x.rank());
     return rknnop::ok;

@@ -3,12 +3,20 @@
 #include <rknnop/op.hpp>
 struct ArrayItems {
   static constexpr std::string_view name = "ArrayItems";
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
 #ifdef RKNNOP_COMPILE_FAIL
-  struct params { std::array<float, 2> dims; };
+  struct params {
+    std::array<float, 2> dims;
+  };
 #else
-  struct params { std::array<std::int32_t, 2> dims; };
+  struct params {
+    std::array<std::int32_t, 2> dims;
+  };
 #endif
   static constexpr auto infer = [](const inputs&, outputs&, const params&) { return rknnop::ok; };
   static constexpr auto cpu = [](const inputs&, outputs&, const params&) { return rknnop::ok; };

@@ -6,9 +6,13 @@ struct NoInputs {
 #ifdef RKNNOP_COMPILE_FAIL
   struct inputs {};
 #else
-  struct inputs { rknnop::tensor<float> x; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
 #endif
-  struct outputs { rknnop::tensor<float> y; };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
   struct params {};
   static constexpr auto infer = [](const inputs&, outputs&, const params&) { return rknnop::ok; };
   static constexpr auto cpu = [](const inputs&, outputs&, const params&) { return rknnop::ok; };

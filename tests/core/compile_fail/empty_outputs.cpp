@@ -3,11 +3,15 @@
 #include <rknnop/op.hpp>
 struct NoOutputs {
   static constexpr std::string_view name = "NoOutputs";
-  struct inputs { rknnop::tensor<float> x; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
 #ifdef RKNNOP_COMPILE_FAIL
   struct outputs {};
 #else
-  struct outputs { rknnop::tensor<float> y; };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
 #endif
   struct params {};
   static constexpr auto infer = [](const inputs&, outputs&, const params&) { return rknnop::ok; };

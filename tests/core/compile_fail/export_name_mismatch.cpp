@@ -7,8 +7,12 @@ struct Renamed {
 #else
   static constexpr std::string_view name = "Renamed";
 #endif
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
   struct params {};
   static constexpr auto infer = [](const inputs&, outputs&, const params&) { return rknnop::ok; };
   static constexpr auto cpu = [](const inputs&, outputs&, const params&) { return rknnop::ok; };

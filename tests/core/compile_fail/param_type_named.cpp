@@ -9,10 +9,19 @@ using pads_type = rknnop::int_array<4>;
 #endif
 struct BadParam {
   static constexpr std::string_view name = "BadParam";
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
-  struct params { pads_type pads; };
-  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) { out.y.set_dims(in.x.dims(), in.x.rank()); return rknnop::ok; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
+  struct params {
+    pads_type pads;
+  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
+    out.y.set_dims(in.x.dims(), in.x.rank());
+    return rknnop::ok;
+  };
   static constexpr auto cpu = [](const inputs&, outputs&, const params&) { return rknnop::ok; };
 };
 RKNNOP_EXPORT_OP(BadParam);

@@ -3,8 +3,12 @@
 #include <rknnop/op.hpp>
 struct WrongCpu {
   static constexpr std::string_view name = "WrongCpu";
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
   struct params {};
   static constexpr auto infer = [](const inputs&, outputs&, const params&) { return rknnop::ok; };
 #ifdef RKNNOP_COMPILE_FAIL

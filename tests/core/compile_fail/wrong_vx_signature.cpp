@@ -3,8 +3,12 @@
 #include <rknnop/op.hpp>
 struct WrongVx {
   static constexpr std::string_view name = "WrongVx";
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
   struct params {};
   static constexpr auto infer = [](const inputs&, outputs&, const params&) { return rknnop::ok; };
   static constexpr auto cpu = [](const inputs&, outputs&, const params&) { return rknnop::ok; };

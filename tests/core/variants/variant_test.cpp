@@ -11,13 +11,15 @@ namespace {
 
 using rknnop::test::harness;
 template <class T>
-vx_reference ref(T* object) { return reinterpret_cast<vx_reference>(object); }
+vx_reference ref(T* object) {
+  return reinterpret_cast<vx_reference>(object);
+}
 
 vx_status run_downscale(bool khronos_context, std::vector<float>& out, std::string& log) {
   harness h(rknnop_test_variant_list()[0]);
   if (khronos_context) rknnopHostSetKhronosMode(h.context(), vx_true_e);
-  const std::vector<float> in = {127, 127, 64, 64, 127, 127, 64, 64, 64, 64, 127, 127,
-                                 64, 64, 127, 127, 50, 50, 100, 100, 50, 50, 100, 100};
+  const std::vector<float> in = {127, 127, 64,  64,  127, 127, 64,  64,  64, 64, 127, 127,
+                                 64,  64,  127, 127, 50,  50,  100, 100, 50, 50, 100, 100};
   const vx_bool align = vx_false_e;
   vx_tensor y = h.virtual_tensor(VX_TYPE_FLOAT16);
   const vx_status s = h.run({ref(h.tensor({1, 4, 6, 1}, VX_TYPE_FLOAT16, rknnop::test::to_half(in))), ref(y),
@@ -42,8 +44,9 @@ TEST(Variant, KhronosBuildOnAVsiRuntimeIsReported) {
   std::vector<float> out;
   std::string log;
   EXPECT_EQ(run_downscale(false, out, log), VX_ERROR_INVALID_PARAMETERS);
-  EXPECT_EQ(log, "rknnop: ResizeArea: input 'images': the driver refused the rank query's size (-10): this library "
-                 "uses vx_size dims (Khronos); for VSI drivers (RKNN boards) build it with RKNNOP_VX_KHRONOS_DIMS=0");
+  EXPECT_EQ(log,
+            "rknnop: ResizeArea: input 'images': the driver refused the rank query's size (-10): this library "
+            "uses vx_size dims (Khronos); for VSI drivers (RKNN boards) build it with RKNNOP_VX_KHRONOS_DIMS=0");
 }
 #endif
 

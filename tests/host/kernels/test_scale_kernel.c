@@ -19,10 +19,8 @@
 #define TEST_EXPORT __attribute__((visibility("default")))
 
 static vx_param_description_t kernel_params[] = {
-    {VX_INPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED},
-    {VX_OUTPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED},
-    {VX_INPUT, VX_TYPE_ARRAY, VX_PARAMETER_STATE_REQUIRED},
-    {VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED},
+    {VX_INPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED}, {VX_OUTPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED},
+    {VX_INPUT, VX_TYPE_ARRAY, VX_PARAMETER_STATE_REQUIRED},  {VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED},
     {VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_REQUIRED},
 };
 
@@ -64,7 +62,7 @@ static uint16_t float_to_half(float f) {
   return (uint16_t)(sign | half);
 }
 
-static vx_status query_shape(vx_tensor tensor, uint32_t *dim_num, uint32_t dims[6], vx_enum *dtype) {
+static vx_status query_shape(vx_tensor tensor, uint32_t* dim_num, uint32_t dims[6], vx_enum* dtype) {
   vx_status status = vxQueryTensor(tensor, VX_TENSOR_NUMBER_OF_DIMS, dim_num, sizeof(uint32_t));
   if (status != VX_SUCCESS) return status;
   if (*dim_num < 1 || *dim_num > 6) return VX_ERROR_INVALID_DIMENSION;
@@ -73,8 +71,7 @@ static vx_status query_shape(vx_tensor tensor, uint32_t *dim_num, uint32_t dims[
   return vxQueryTensor(tensor, VX_TENSOR_DATA_TYPE, dtype, sizeof(vx_enum));
 }
 
-static vx_status VX_CALLBACK cpu_kernel_function(vx_node node, const vx_reference *parameters,
-                                                 uint32_t paramNum) {
+static vx_status VX_CALLBACK cpu_kernel_function(vx_node node, const vx_reference* parameters, uint32_t paramNum) {
   vx_status status;
   uint32_t dim_num = 0, dims[6] = {0}, i;
   vx_enum dtype = 0;
@@ -96,12 +93,11 @@ static vx_status VX_CALLBACK cpu_kernel_function(vx_node node, const vx_referenc
   status = vxQueryArray((vx_array)parameters[2], VX_ARRAY_NUMITEMS, &item_num, sizeof(vx_size));
   if (status != VX_SUCCESS) return status;
   if (item_num != 1) {
-    vxAddLogEntry((vx_reference)node, VX_ERROR_INVALID_PARAMETERS,
-                  "TestScale: bias must hold exactly 1 item, got %d", (int)item_num);
+    vxAddLogEntry((vx_reference)node, VX_ERROR_INVALID_PARAMETERS, "TestScale: bias must hold exactly 1 item, got %d",
+                  (int)item_num);
     return VX_ERROR_INVALID_PARAMETERS;
   }
-  status = vxCopyArrayRange((vx_array)parameters[2], 0, 1, sizeof(int32_t), &bias, VX_READ_ONLY,
-                            VX_MEMORY_TYPE_HOST);
+  status = vxCopyArrayRange((vx_array)parameters[2], 0, 1, sizeof(int32_t), &bias, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
   if (status != VX_SUCCESS) return status;
   status = vxCopyScalar((vx_scalar)parameters[3], &scale, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
   if (status != VX_SUCCESS) return status;
@@ -112,23 +108,22 @@ static vx_status VX_CALLBACK cpu_kernel_function(vx_node node, const vx_referenc
     return VX_ERROR_INVALID_VALUE;
   }
 
-  in = (uint16_t *)malloc(count * sizeof(uint16_t));
-  out = (uint16_t *)malloc(count * sizeof(uint16_t));
+  in = (uint16_t*)malloc(count * sizeof(uint16_t));
+  out = (uint16_t*)malloc(count * sizeof(uint16_t));
   if (in == NULL || out == NULL) {
     free(in);
     free(out);
     return VX_ERROR_NO_MEMORY;
   }
-  status = vxCopyTensorPatch((vx_tensor)parameters[0], dim_num, view_start, view_end, stride_size,
-                             in, VX_READ_ONLY, 0);
+  status = vxCopyTensorPatch((vx_tensor)parameters[0], dim_num, view_start, view_end, stride_size, in, VX_READ_ONLY, 0);
   if (status == VX_SUCCESS) {
     memcpy(out, in, count * sizeof(uint16_t));
     for (i = 0; i < count; ++i) {
       float v = half_to_float(out[i]) * scale + (float)bias;
       out[i] = float_to_half(negate ? -v : v);
     }
-    status = vxCopyTensorPatch((vx_tensor)parameters[1], dim_num, view_start, view_end,
-                               stride_size, out, VX_WRITE_ONLY, 0);
+    status =
+        vxCopyTensorPatch((vx_tensor)parameters[1], dim_num, view_start, view_end, stride_size, out, VX_WRITE_ONLY, 0);
   }
   free(in);
   free(out);
@@ -144,8 +139,8 @@ static vx_status VX_CALLBACK validator(vx_node node, const vx_reference paramete
   status = query_shape((vx_tensor)parameters[0], &dim_num, dims, &dtype);
   if (status != VX_SUCCESS) return status;
   if (dtype != VX_TYPE_FLOAT16) {
-    vxAddLogEntry((vx_reference)node, VX_ERROR_INVALID_TYPE,
-                  "TestScale: input must be a float16 tensor, got type %d", dtype);
+    vxAddLogEntry((vx_reference)node, VX_ERROR_INVALID_TYPE, "TestScale: input must be a float16 tensor, got type %d",
+                  dtype);
     return VX_ERROR_INVALID_TYPE;
   }
   status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_NUMBER_OF_DIMS, &dim_num, sizeof dim_num);
@@ -155,13 +150,13 @@ static vx_status VX_CALLBACK validator(vx_node node, const vx_reference paramete
   return vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DATA_TYPE, &dtype, sizeof dtype);
 }
 
-static vx_status VX_CALLBACK initializer(vx_node node, const vx_reference *parameters, uint32_t num) {
+static vx_status VX_CALLBACK initializer(vx_node node, const vx_reference* parameters, uint32_t num) {
   (void)node;
   (void)parameters;
   return num == 5 ? VX_SUCCESS : VX_ERROR_INVALID_PARAMETERS;
 }
 
-static vx_status VX_CALLBACK deinitializer(vx_node node, const vx_reference *parameters, uint32_t num) {
+static vx_status VX_CALLBACK deinitializer(vx_node node, const vx_reference* parameters, uint32_t num) {
   (void)node;
   (void)parameters;
   (void)num;
@@ -177,27 +172,26 @@ static vx_status VX_CALLBACK deinitializer(vx_node node, const vx_reference *par
 /* Not const: the runtime writes `enumeration` into the descriptor it selects. */
 #ifdef TEST_KERNEL_CONST
 #define TEST_DESCRIPTOR_QUALIFIER const
-#define TEST_DESCRIPTOR_REF(d) ((vx_kernel_description_t *)&(d))
+#define TEST_DESCRIPTOR_REF(d) ((vx_kernel_description_t*)&(d))
 #else
 #define TEST_DESCRIPTOR_QUALIFIER
 #define TEST_DESCRIPTOR_REF(d) (&(d))
 #endif
 
 static TEST_DESCRIPTOR_QUALIFIER vx_kernel_description_t cpu_descriptor = {
-    0, "testscale_cpu", cpu_kernel_function, kernel_params, TEST_KERNEL_NUM_PARAMS,
-    validator, NULL, NULL, initializer, deinitializer};
+    0,    "testscale_cpu", cpu_kernel_function, kernel_params, TEST_KERNEL_NUM_PARAMS, validator, NULL,
+    NULL, initializer,     deinitializer};
 
 static TEST_DESCRIPTOR_QUALIFIER vx_kernel_description_t vx_descriptor = {
-    0, "testscale", NULL, kernel_params, TEST_KERNEL_NUM_PARAMS,
-    validator, NULL, NULL, initializer, deinitializer};
+    0, "testscale", NULL, kernel_params, TEST_KERNEL_NUM_PARAMS, validator, NULL, NULL, initializer, deinitializer};
 
 #if defined(TEST_KERNEL_NO_LIST)
-TEST_EXPORT vx_kernel_description_t *vx_kernel_Other_list[] = {TEST_DESCRIPTOR_REF(cpu_descriptor),
-                                                              TEST_DESCRIPTOR_REF(vx_descriptor), NULL};
+TEST_EXPORT vx_kernel_description_t* vx_kernel_Other_list[] = {TEST_DESCRIPTOR_REF(cpu_descriptor),
+                                                               TEST_DESCRIPTOR_REF(vx_descriptor), NULL};
 #elif defined(TEST_KERNEL_NULL_FIRST)
-TEST_EXPORT vx_kernel_description_t *vx_kernel_TestScale_list[] = {NULL, TEST_DESCRIPTOR_REF(cpu_descriptor),
-                                                                  TEST_DESCRIPTOR_REF(vx_descriptor), NULL};
+TEST_EXPORT vx_kernel_description_t* vx_kernel_TestScale_list[] = {NULL, TEST_DESCRIPTOR_REF(cpu_descriptor),
+                                                                   TEST_DESCRIPTOR_REF(vx_descriptor), NULL};
 #else
-TEST_EXPORT vx_kernel_description_t *vx_kernel_TestScale_list[] = {TEST_DESCRIPTOR_REF(cpu_descriptor),
-                                                                  TEST_DESCRIPTOR_REF(vx_descriptor), NULL};
+TEST_EXPORT vx_kernel_description_t* vx_kernel_TestScale_list[] = {TEST_DESCRIPTOR_REF(cpu_descriptor),
+                                                                   TEST_DESCRIPTOR_REF(vx_descriptor), NULL};
 #endif

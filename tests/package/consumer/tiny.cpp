@@ -5,9 +5,15 @@
 struct Tiny {
   static constexpr std::string_view name = "Tiny";
   using values = rknnop::tensor<float, rknnop::float16>;
-  struct inputs { values x; };
-  struct outputs { values y; };
-  struct params { float scale; };
+  struct inputs {
+    values x;
+  };
+  struct outputs {
+    values y;
+  };
+  struct params {
+    float scale;
+  };
 
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
     out.y.set_dims(in.x.dims(), in.x.rank());

@@ -86,7 +86,8 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
   for (std::int64_t d : shape)
     if (d < 0) unknown = true;
   if (unknown) return {};
-  if (shape.size() > max_tensor_rank) return fail(VX_ERROR_INVALID_DIMENSION, f, "expected rank 1..6, got {}", shape.size());
+  if (shape.size() > max_tensor_rank)
+    return fail(VX_ERROR_INVALID_DIMENSION, f, "expected rank 1..6, got {}", shape.size());
   info.rank = shape.empty() ? 1 : static_cast<std::uint32_t>(shape.size());
   info.dims[0] = 1;
   std::size_t elements = 1;
@@ -107,8 +108,10 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
   info.dtype = from_ms_dtype(t.DataType());
   if (info.dtype == VX_TYPE_INVALID || !accepts(f, info.dtype)) {
     if (info.dtype != VX_TYPE_INVALID) return dtype_mismatch(f, info.dtype);
-    return fail(VX_ERROR_INVALID_TYPE, f, "MindSpore dtype {} has no rknnop element type (expected one of the "
-                "op's: float32, float16, int8, uint8, int16, uint16, int32)", static_cast<int>(t.DataType()));
+    return fail(VX_ERROR_INVALID_TYPE, f,
+                "MindSpore dtype {} has no rknnop element type (expected one of the "
+                "op's: float32, float16, int8, uint8, int16, uint16, int32)",
+                static_cast<int>(t.DataType()));
   }
   if (outcome ranked = to_layout_rank(f, info); !ranked.ok()) return ranked;
   if (f.layout[0] != '\0' && std::string_view(format_name(t.format())) != f.layout)

@@ -11,9 +11,15 @@
 struct KernelSupportProbe {
   static constexpr std::string_view name = "KernelSupportProbe";
   using values = rknnop::tensor<float>;
-  struct inputs { values x; };
-  struct outputs { values y; };
-  struct params { std::int32_t skip; };
+  struct inputs {
+    values x;
+  };
+  struct outputs {
+    values y;
+  };
+  struct params {
+    std::int32_t skip;
+  };
 
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
     out.y.set_dims(in.x.dims(), in.x.rank());

@@ -14,8 +14,12 @@
 
 struct VendorHeadersProbe {
   static constexpr std::string_view name = "VendorHeadersProbe";
-  struct inputs { rknnop::tensor<float> x; };
-  struct outputs { rknnop::tensor<float> y; };
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
   struct params {};
 
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {

@@ -57,8 +57,8 @@ static vx_uint16 float_to_half(float f) {
 }
 
 /* dims and dense strides of a float16 tensor; element count in *count. */
-static vx_status query_tensor(vx_tensor tensor, vx_uint32 *dim_num, vx_uint32 dims[_MAX_DIMS],
-                              vx_size stride[_MAX_DIMS], vx_size *count) {
+static vx_status query_tensor(vx_tensor tensor, vx_uint32* dim_num, vx_uint32 dims[_MAX_DIMS],
+                              vx_size stride[_MAX_DIMS], vx_size* count) {
   vx_status status;
   vx_enum dtype = 0;
   vx_uint32 i;
@@ -77,12 +77,12 @@ static vx_status query_tensor(vx_tensor tensor, vx_uint32 *dim_num, vx_uint32 di
   return VX_SUCCESS;
 }
 
-static vx_status VX_CALLBACK vxToolkitScaleKernel(vx_node node, const vx_reference *parameters, uint32_t paramNum) {
+static vx_status VX_CALLBACK vxToolkitScaleKernel(vx_node node, const vx_reference* parameters, uint32_t paramNum) {
   vx_status status;
   vx_uint32 dim_num = 0, dims[_MAX_DIMS];
   vx_size view_start[_MAX_DIMS], view_end[_MAX_DIMS], stride[_MAX_DIMS], count = 0, k;
   vx_float32 scale = 0.f;
-  vx_uint16 *buffer;
+  vx_uint16* buffer;
   vx_uint32 i;
   (void)node;
   if (paramNum != _PARAM_NUM) return VX_ERROR_INVALID_PARAMETERS;
@@ -92,14 +92,14 @@ static vx_status VX_CALLBACK vxToolkitScaleKernel(vx_node node, const vx_referen
   if (status != VX_SUCCESS) return status;
   memset(view_start, 0, sizeof view_start);
   for (i = 0; i < dim_num; ++i) view_end[i] = dims[i];
-  buffer = (vx_uint16 *)malloc(count * sizeof(vx_uint16));
+  buffer = (vx_uint16*)malloc(count * sizeof(vx_uint16));
   if (buffer == NULL) return VX_ERROR_NO_MEMORY;
-  status = vxCopyTensorPatch((vx_tensor)parameters[0], dim_num, view_start, view_end, stride, buffer,
-                             VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
+  status = vxCopyTensorPatch((vx_tensor)parameters[0], dim_num, view_start, view_end, stride, buffer, VX_READ_ONLY,
+                             VX_MEMORY_TYPE_HOST);
   if (status == VX_SUCCESS) {
     for (k = 0; k < count; ++k) buffer[k] = float_to_half(half_to_float(buffer[k]) * scale);
-    status = vxCopyTensorPatch((vx_tensor)parameters[1], dim_num, view_start, view_end, stride, buffer,
-                               VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+    status = vxCopyTensorPatch((vx_tensor)parameters[1], dim_num, view_start, view_end, stride, buffer, VX_WRITE_ONLY,
+                               VX_MEMORY_TYPE_HOST);
   }
   free(buffer);
   return status;
@@ -120,19 +120,20 @@ static vx_status VX_CALLBACK vxToolkitScaleValidator(vx_node node, const vx_refe
   if (status != VX_SUCCESS) return status;
   if (scalar_type != VX_TYPE_FLOAT32) return VX_ERROR_INVALID_TYPE;
   status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_NUMBER_OF_DIMS, &dim_num, sizeof(vx_uint32));
-  if (status == VX_SUCCESS) status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, dims, sizeof(vx_uint32) * dim_num);
+  if (status == VX_SUCCESS)
+    status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, dims, sizeof(vx_uint32) * dim_num);
   if (status == VX_SUCCESS) status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DATA_TYPE, &dtype, sizeof(vx_enum));
   return status;
 }
 
-static vx_status VX_CALLBACK vxToolkitScaleInitializer(vx_node node, const vx_reference *parameters, uint32_t num) {
+static vx_status VX_CALLBACK vxToolkitScaleInitializer(vx_node node, const vx_reference* parameters, uint32_t num) {
   (void)node;
   (void)parameters;
   return num == _PARAM_NUM ? VX_SUCCESS : VX_ERROR_INVALID_PARAMETERS;
 }
 
 /* The VX kernel: one work-item per 8 float16 values of dims[0], rows and planes as y and z. */
-static vx_status VX_CALLBACK vxToolkitScaleVxInitializer(vx_node node, const vx_reference *parameters, uint32_t num) {
+static vx_status VX_CALLBACK vxToolkitScaleVxInitializer(vx_node node, const vx_reference* parameters, uint32_t num) {
   vx_kernel_execution_parameters_t shaderParam = {3, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   vx_uint32 dim_num = 0, dims[_MAX_DIMS];
   vx_size stride[_MAX_DIMS], count = 0;
@@ -149,7 +150,7 @@ static vx_status VX_CALLBACK vxToolkitScaleVxInitializer(vx_node node, const vx_
   return vxSetNodeAttribute(node, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &shaderParam, sizeof(shaderParam));
 }
 
-static vx_status VX_CALLBACK vxToolkitScaleDeinitializer(vx_node node, const vx_reference *parameters, uint32_t num) {
+static vx_status VX_CALLBACK vxToolkitScaleDeinitializer(vx_node node, const vx_reference* parameters, uint32_t num) {
   (void)node;
   (void)parameters;
   (void)num;
@@ -159,18 +160,30 @@ static vx_status VX_CALLBACK vxToolkitScaleDeinitializer(vx_node node, const vx_
 #ifdef __cplusplus
 extern "C" {
 #endif
-static vx_kernel_description_t _VX_KERNEL_VAR_CPU = {
-    _VX_KERNEL_ID, _VX_KERNEL_NAME_CPU, vxToolkitScaleKernel, kernel_params,
-    (sizeof(kernel_params) / sizeof(kernel_params[0])), vxToolkitScaleValidator, NULL, NULL,
-    vxToolkitScaleInitializer, vxToolkitScaleDeinitializer};
+static vx_kernel_description_t _VX_KERNEL_VAR_CPU = {_VX_KERNEL_ID,
+                                                     _VX_KERNEL_NAME_CPU,
+                                                     vxToolkitScaleKernel,
+                                                     kernel_params,
+                                                     (sizeof(kernel_params) / sizeof(kernel_params[0])),
+                                                     vxToolkitScaleValidator,
+                                                     NULL,
+                                                     NULL,
+                                                     vxToolkitScaleInitializer,
+                                                     vxToolkitScaleDeinitializer};
 
-static vx_kernel_description_t _VX_KERNEL_VAR_VX = {
-    _VX_KERNEL_ID, _VX_KERNEL_NAME_VX, NULL, kernel_params,
-    (sizeof(kernel_params) / sizeof(kernel_params[0])), vxToolkitScaleValidator, NULL, NULL,
-    vxToolkitScaleVxInitializer, vxToolkitScaleDeinitializer};
+static vx_kernel_description_t _VX_KERNEL_VAR_VX = {_VX_KERNEL_ID,
+                                                    _VX_KERNEL_NAME_VX,
+                                                    NULL,
+                                                    kernel_params,
+                                                    (sizeof(kernel_params) / sizeof(kernel_params[0])),
+                                                    vxToolkitScaleValidator,
+                                                    NULL,
+                                                    NULL,
+                                                    vxToolkitScaleVxInitializer,
+                                                    vxToolkitScaleDeinitializer};
 
-__attribute__((visibility("default"))) vx_kernel_description_t *vx_kernel_ToolkitScale_list[] = {
-    &_VX_KERNEL_VAR_CPU, &_VX_KERNEL_VAR_VX, NULL};
+__attribute__((visibility("default")))
+vx_kernel_description_t* vx_kernel_ToolkitScale_list[] = {&_VX_KERNEL_VAR_CPU, &_VX_KERNEL_VAR_VX, NULL};
 #ifdef __cplusplus
 }
 #endif
