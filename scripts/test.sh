@@ -8,7 +8,7 @@
 #   5. measurements (compile time, stripped library sizes): printed, never asserted
 #   6. the user's path: CMake's default generator (Unix Makefiles), Release, no tests; every example's
 #      board libraries and .rknnop; install; an op built out of tree from the installed package
-#   7. lint: clang-tidy-16 (.clang-tidy) on the host sources, via compile_commands.json
+#   7. lint: clang-tidy-16 (.clang-tidy) on the host sources, via compile_commands.json; clang-format-16 --dry-run on all C/C++
 #   8. ThreadSanitizer: only the loader's two-threads test (tests/host/test_loader_threads.cpp) and
 #      what it links (rknnop::host, the host runtime, a toolkit-style kernel library)
 # Usage: scripts/test.sh [native|asan|cross|fuzz|measure|userpath|lint|tsan ...]   (default: all eight)
@@ -85,6 +85,8 @@ lint() {
   cmake -S "$root" -B "$out/lint" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
   run-clang-tidy-16 -p "$out/lint" -j "$jobs" -quiet "$root/(src|tools)/.*\.cpp\$"
+  stamp "lint: clang-format-16 --dry-run on every C and C++ file (.clang-format)"
+  git -C "$root" ls-files -z '*.cpp' '*.hpp' '*.h' '*.c' | (cd "$root" && xargs -0 clang-format-16 --dry-run --Werror --style=file)
 }
 
 tsan() {
