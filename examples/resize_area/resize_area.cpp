@@ -41,16 +41,15 @@ struct ResizeArea {
     const auto& src = in.images; auto& dst = out.output;
     const float sy = scale(src.h(), dst.h(), p.align_corners), sx = scale(src.w(), dst.w(), p.align_corners);
     const std::size_t C = src.c(), WC = std::size_t(dst.w()) * C;
-    rknnop::tap_table columns(dst.w(), src.w(), std::size_t(sx) + 3, C); rknnop::buffer<float> sums(WC);  // sx + 3 > cells
+    rknnop::tap_table columns(dst.w(), src.w(), std::size_t(sx) + 3, C);  // sx + 3 > cells per output
     for (std::uint32_t ox = 0; ox < dst.w(); ++ox) cells(src.w(), sx, ox, [&](auto x, float w) { columns.add(ox, x, w); });
+    rknnop::tap_rows sums(columns);  // each input row's weighted column sums, computed once
     if (!columns || !sums) return rknnop::error("out of memory");
-    const float* summed = nullptr;  // the input row whose weighted column sums are in `sums`
     for (std::size_t row = 0; row < std::size_t(dst.n()) * dst.h(); ++row) {  // output rows of every image
       float* row_out = dst.data() + row * WC;
       cells(src.h(), sy, std::int64_t(row % dst.h()), [&, first = true](auto y, float wy) mutable {
-        const float* row_in = &src(row / dst.h(), std::size_t(y), 0, 0);
-        if (row_in != summed) columns.apply(summed = row_in, sums.data());
-        rknnop::add_product(row_out, first ? nullptr : row_out, sums.data(), wy, WC), first = false;
+        const float* s = sums(&src(row / dst.h(), 0, 0, 0), src.h(), std::size_t(y));
+        rknnop::add_product(row_out, first ? nullptr : row_out, s, wy, WC), first = false;
       });
       rknnop::multiply(row_out, float(1.0 / double(sy * sx)), WC);  // TF: 1.0 is a double
     }

@@ -10,7 +10,7 @@
 
 #include <cstddef>  // std::size_t
 #include <cstdint>  // std::uint32_t, std::uintptr_t
-#include <cstring>  // std::memcpy (unaligned vector loads and stores)
+#include <utility>  // std::index_sequence
 
 namespace rknnop {
 
@@ -20,12 +20,12 @@ namespace detail {
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__aarch64__))
 #define RKNNOP_DETAIL_FLOAT4 1
 using float4 = float __attribute__((vector_size(16)));
-inline float4 load4(const float* p) noexcept {
-  float4 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void store4(float* p, float4 v) noexcept { std::memcpy(p, &v, sizeof v); }
+// The same 16 bytes at any float's address, allowed to alias anything (GCC/Clang's documented way to
+// access unaligned vectors): one unaligned load or store instruction, where a memcpy makes AArch64
+// GCC 12 move the vector through two general registers.
+using float4_unaligned = float __attribute__((vector_size(16), aligned(4), may_alias));
+inline float4 load4(const float* p) noexcept { return *reinterpret_cast<const float4_unaligned*>(p); }
+inline void store4(float* p, float4 v) noexcept { *reinterpret_cast<float4_unaligned*>(p) = v; }
 #endif
 
 }  // namespace detail
@@ -61,7 +61,7 @@ inline void multiply(float* y, float w, std::size_t n) noexcept {
 // taps (i, weight).
 //   rknnop::tap_table columns(out_w, in_w, 4, channels);  // at most 4 taps per output
 //   columns.add(o, i, w); ...                       // then test it like a pointer (allocation, overflow)
-//   columns.apply(row_in, row_out);                 // per row
+//   columns.apply(row_in, row_out);                 // per row, or several rows at once (below)
 class tap_table {
 public:
   tap_table(std::size_t outputs, std::size_t inputs, std::size_t max_taps, std::size_t channels) noexcept
@@ -85,34 +85,24 @@ public:
     if (input * channels_ + 4 > inputs_ * channels_ && output < wide_end_) wide_end_ = output;
   }
 
-  // out[o*channels + c] for every output o and channel c, from in[i*channels + c]; out must not
-  // overlap in.
-  void apply(const float* in, float* out) const noexcept {
-    std::size_t o = 0;
+  std::size_t input_floats() const noexcept { return inputs_ * channels_; }    // of one row
+  std::size_t output_floats() const noexcept { return outputs_ * channels_; }  // of one row
+
+  // out[o*channels + c] for every output o and channel c, from in[i*channels + c], for `rows` rows:
+  // row r reads from in + r*in_stride and writes to out + r*out_stride (strides in floats). No
+  // output row may overlap an input row.
+  void apply(const float* in, float* out, std::size_t rows = 1, std::size_t in_stride = 0,
+             std::size_t out_stride = 0) const noexcept {
+    std::size_t r = 0;
 #ifdef RKNNOP_DETAIL_FLOAT4
-    // 3 or 4 channels in 4 lanes (a 4th lane's value is discarded): one load, multiply and add per
-    // tap. Outputs before wide_end_ read and write 4 floats in bounds (the next pixel's first channel
-    // is rewritten by the next output).
-    const std::size_t row = inputs_ * channels_ * sizeof(float);  // bytes
-    if (channels_ == 3 || channels_ == 4)
-      for (; o < wide_end_; ++o) {
-        detail::float4 sum = {};
-        const tap* first = taps_.data() + o * max_taps_;
-        // A hint for the same place one row down (rows usually come in order); never dereferenced,
-        // so computed as an integer: past the last row it points nowhere valid.
-        __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(in + first->offset) + row));
-        for (const tap *t = first, *end = t + count_[o]; t != end; ++t)
-          sum += detail::load4(in + t->offset) * t->weight;
-        detail::store4(out + o * channels_, sum);
-      }
+    if (channels_ == 3 || channels_ == 4) {
+      // Four rows at a time: each tap's offset and weight are loaded once for all four rows.
+      for (; r + 4 <= rows; r += 4) apply_wide<4>(in + r * in_stride, out + r * out_stride, in_stride, out_stride);
+      for (; r < rows; ++r) apply_wide<1>(in + r * in_stride, out + r * out_stride, 0, 0);
+      return;
+    }
 #endif
-    for (; o < outputs_; ++o)
-      for (std::size_t c = 0; c < channels_; ++c) {
-        float sum = 0.f;
-        for (const tap *t = taps_.data() + o * max_taps_, *end = t + count_[o]; t != end; ++t)
-          sum += in[t->offset + c] * t->weight;
-        out[o * channels_ + c] = sum;
-      }
+    for (; r < rows; ++r) apply_scalar(in + r * in_stride, out + r * out_stride, 0);
   }
 
 private:
@@ -121,11 +111,91 @@ private:
     float weight;
   };
 
+  // Outputs from `first` on, one channel at a time (one out-of-line copy: it runs on few outputs).
+  [[gnu::noinline]] void apply_scalar(const float* in, float* out, std::size_t first) const noexcept {
+    for (std::size_t o = first; o < outputs_; ++o)
+      for (std::size_t c = 0; c < channels_; ++c) {
+        float sum = 0.f;
+        for (const tap *t = taps_.data() + o * max_taps_, *end = t + count_[o]; t != end; ++t)
+          sum += in[t->offset + c] * t->weight;
+        out[o * channels_ + c] = sum;
+      }
+  }
+
+#ifdef RKNNOP_DETAIL_FLOAT4
+  // 3 or 4 channels in 4 lanes, for Rows rows: one load, multiply and add per tap and row. Outputs
+  // before wide_end_ read and write 4 floats in bounds (with 3 channels, the 4th is the next
+  // pixel's first channel, which the next output rewrites); the others go through apply_scalar.
+  template <std::size_t Rows>
+  void apply_wide(const float* in, float* out, std::size_t in_stride, std::size_t out_stride) const noexcept {
+    // Members in locals: the vector stores may alias anything, members included.
+    const std::uint32_t* const count = count_.data();
+    const std::size_t max_taps = max_taps_, channels = channels_, wide_end = wide_end_;
+    const tap* first = taps_.data();
+    for (std::size_t o = 0; o < wide_end; ++o, first += max_taps, out += channels)
+      [&]<std::size_t... R>(std::index_sequence<R...>) {
+        if constexpr (Rows == 4) {
+          // Hints for the same place 4 rows down, where a caller walking down an image goes next:
+          // two of the 4 rows per output, alternating, which reaches every cache line of each row
+          // while outputs are under 32 bytes apart. Never dereferenced, so computed as integers:
+          // past the last row they point nowhere valid.
+          const std::uintptr_t below =
+              reinterpret_cast<std::uintptr_t>(in + first->offset) + (4 + 2 * (o & 1)) * in_stride * sizeof(float);
+          __builtin_prefetch(reinterpret_cast<const void*>(below));
+          __builtin_prefetch(reinterpret_cast<const void*>(below + in_stride * sizeof(float)));
+        }
+        detail::float4 sum[Rows] = {};
+        for (const tap *t = first, *end = t + count[o]; t != end; ++t) {
+          const float* const at = in + t->offset;
+          const float weight = t->weight;
+          ((sum[R] += detail::load4(at + R * in_stride) * weight), ...);
+        }
+        (detail::store4(out + R * out_stride, sum[R]), ...);
+      }(std::make_index_sequence<Rows>{});
+    out -= wide_end * channels;
+    for (std::size_t r = 0; r < Rows; ++r) apply_scalar(in + r * in_stride, out + r * out_stride, wide_end_);
+  }
+#endif
+
   buffer<tap> taps_;
   buffer<std::uint32_t> count_;
   std::size_t outputs_, inputs_, max_taps_, channels_;
   std::size_t wide_end_;  // outputs before it have every tap's 4-float load inside the input row
   bool overflow_ = false;
+};
+
+// The rows of images through a tap_table (the first pass of a separable kernel), computed on demand
+// four at a time and kept while they are asked for again: a second pass that walks rows in order,
+// each one or a few times, gets every row computed once, with the table's loads shared by 4 rows.
+//   rknnop::tap_rows sums(columns);           // after the taps are added; test it like a pointer
+//   const float* s = sums(image, height, y);  // row y < height of the image whose row 0 is at `image`
+// Input rows are dense (columns.input_floats() apart). A returned row is valid until the next call;
+// nullptr when y >= height. Rows are keyed by address: the images must not change while it is in use.
+class tap_rows {
+public:
+  explicit tap_rows(const tap_table& table) noexcept
+      : table_(table), in_(table.input_floats()), out_(table.output_floats()), rows_(8 * out_) {}
+
+  explicit operator bool() const noexcept { return bool(rows_); }
+
+  const float* operator()(const float* image, std::size_t height, std::size_t y) noexcept {
+    if (y >= height) return nullptr;
+    const float* const row = image + y * in_;
+    for (std::size_t k = 0; k < 8; ++k)
+      if (key_[k] == row) return rows_.data() + k * out_;
+    half_ ^= 4;  // slots 0-3 or 4-7, whichever was filled less recently
+    const std::size_t n = height - y < 4 ? height - y : 4;
+    table_.apply(row, rows_.data() + half_ * out_, n, in_, out_);
+    for (std::size_t k = 0; k < 4; ++k) key_[half_ + k] = k < n ? row + k * in_ : nullptr;
+    return rows_.data() + half_ * out_;
+  }
+
+private:
+  const tap_table& table_;
+  std::size_t in_, out_;      // floats per input and output row
+  buffer<float> rows_;        // 8 output rows
+  const float* key_[8] = {};  // the input row each slot holds
+  std::size_t half_ = 4;
 };
 
 }  // namespace rknnop

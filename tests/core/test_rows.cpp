@@ -85,6 +85,84 @@ TEST(Rows, TapTableMatchesScalarSumsForEveryChannelCount) {
   }
 }
 
+// A random table over `inputs` pixels of `channels` channels, and its sums written out per element.
+struct random_taps {
+  rknnop::tap_table table;
+  std::vector<std::vector<std::pair<std::size_t, float>>> taps;
+  random_taps(std::mt19937& rng, std::size_t outputs, std::size_t inputs, std::size_t channels)
+      : table(outputs, inputs, 5, channels), taps(outputs) {
+    std::uniform_real_distribution<float> weight(-2.f, 2.f);
+    for (std::size_t o = 0; o < outputs; ++o)
+      for (std::size_t k = 0, n = 1 + rng() % 5; k < n; ++k) {
+        const std::size_t i = rng() % 4 == 0 ? inputs - 1 : rng() % inputs;
+        taps[o].push_back({i, weight(rng)});
+        table.add(o, i, taps[o].back().second);
+      }
+  }
+  float sum(const float* row, std::size_t o, std::size_t c, std::size_t channels) const {
+    float s = 0.f;
+    for (auto [i, w] : taps[o]) s += row[i * channels + c] * w;
+    return s;
+  }
+};
+
+TEST(Rows, TapTableAppliedToSeveralRowsMatchesScalarSumsPerRow) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> value(-10.f, 10.f);
+  for (std::size_t channels = 1; channels <= 6; ++channels)
+    for (std::size_t rows : {1u, 3u, 4u, 5u, 9u}) {  // the 4-row blocks, the single-row tail, and both
+      const std::size_t inputs = 11, outputs = 8, in_stride = inputs * channels + 5,
+                        out_stride = outputs * channels + 3;
+      random_taps t(rng, outputs, inputs, channels);
+      ASSERT_TRUE(t.table);
+      std::vector<float> in(rows * in_stride), out(rows * out_stride, -7.f);
+      for (float& v : in) v = value(rng);
+      t.table.apply(in.data(), out.data(), rows, in_stride, out_stride);
+      for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t o = 0; o < outputs; ++o)
+          for (std::size_t c = 0; c < channels; ++c) {
+            const float expected = t.sum(in.data() + r * in_stride, o, c, channels);
+            EXPECT_EQ(std::memcmp(&expected, &out[r * out_stride + o * channels + c], sizeof expected), 0)
+                << channels << " channels, " << rows << " rows: row " << r << " output " << o << " channel " << c;
+          }
+        for (std::size_t i = outputs * channels; i < out_stride; ++i)
+          EXPECT_EQ(out[r * out_stride + i], -7.f) << "wrote between rows: row " << r << " float " << i;
+      }
+    }
+}
+
+TEST(Rows, TapRowsReturnsEveryRowsSumsInAnyOrderOfRequests) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> value(-10.f, 10.f);
+  for (std::size_t channels : {1u, 3u, 4u}) {
+    const std::size_t inputs = 10, outputs = 6, height = 7, images = 2, row = inputs * channels;
+    random_taps t(rng, outputs, inputs, channels);
+    rknnop::tap_rows sums(t.table);
+    ASSERT_TRUE(sums);
+    std::vector<float> in(images * height * row);
+    for (float& v : in) v = value(rng);
+    // In order (each row a few times, as a downscale asks), backwards, and at random, across images.
+    std::vector<std::pair<std::size_t, std::size_t>> requests;
+    for (std::size_t n = 0; n < images; ++n)
+      for (std::size_t y = 0; y < height; ++y)
+        for (std::size_t k = 0; k < 1 + y % 3; ++k) requests.push_back({n, y});
+    for (std::size_t y = height; y-- > 0;) requests.push_back({0, y});
+    for (int k = 0; k < 60; ++k) requests.push_back({rng() % images, rng() % height});
+    EXPECT_EQ(sums(in.data(), height, height), nullptr);  // past the last row
+    for (auto [n, y] : requests) {
+      const float* image = in.data() + n * height * row;
+      const float* got = sums(image, height, y);
+      ASSERT_NE(got, nullptr);
+      for (std::size_t o = 0; o < outputs; ++o)
+        for (std::size_t c = 0; c < channels; ++c) {
+          const float expected = t.sum(image + y * row, o, c, channels);
+          ASSERT_EQ(std::memcmp(&expected, &got[o * channels + c], sizeof expected), 0)
+              << channels << " channels: image " << n << " row " << y << " output " << o << " channel " << c;
+        }
+    }
+  }
+}
+
 TEST(Rows, TapTableRejectsOutOfRangeTaps) {
   rknnop::tap_table table(2, 3, 1, 3);
   table.add(0, 2, 1.f);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The one VX type table (include/rknnop/detail/vx_types.hpp) against the ABI facts: every check here
-// is a static_assert, so a wrong row fails the build of core_tests.
+// is a static_assert, so a wrong row fails the build of core_tests; one test checks the run-time search.
 #include <rknnop/detail/vx_types.hpp>
 #include <rknnop/host/vx_type.hpp>
 #include <rknnop/vxc/vxc.hpp>
 #include <rknnop/types.hpp>  // rknnop::dtype, scalar_vx_type, element_dtype; includes openvx.h
+
+#include <gtest/gtest.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -147,5 +149,32 @@ constexpr bool dense_index_matches_search() noexcept {
   return vx_type_index(0x00E) == vx_type_count && vx_type_index(vx_type_value::bool8) != vx_type_count;
 }
 static_assert(dense_index_matches_search());
+
+// The brief rows kernels read at run time say what the table says.
+constexpr bool brief_rows_match_the_table() noexcept {
+  const auto& brief = rknnop::detail::vx_type_detail::brief;
+  for (std::size_t r = 0; r < vx_type_count; ++r) {
+    const auto& row = rknnop::detail::vx_type_table[r];
+    if (brief.row[r].value != row.value || brief.row[r].size != row.size || brief.row[r].use != row.use) return false;
+    for (std::size_t i = 0; i < sizeof row.name; ++i)
+      if (brief.row[r].name[i] != row.name[i]) return false;
+  }
+  return true;
+}
+static_assert(brief_rows_match_the_table());
+
+// At run time, values outside the one-byte index go through the brief rows' search: it finds the
+// same rows as the table's search (objects, values between them, negatives).
+TEST(VxTypes, RunTimeSearchFindsTheTablesRows) {
+  for (std::int32_t v : {-5, -1, 0x012, 0x080, 0x80C, vx_type_value::scalar, vx_type_value::array, 0x80F,
+                         vx_type_value::tensor, 0x7FFF'FFFF}) {
+    EXPECT_EQ(rknnop::detail::vx_type_detail::search_row_at_run_time(v), rknnop::detail::vx_type_detail::search_row(v))
+        << std::hex << v;
+    EXPECT_STREQ(rknnop::detail::vx_type_name(v), rknnop::detail::vx_type_name_of(v)) << std::hex << v;
+  }
+  EXPECT_STREQ(rknnop::detail::vx_type_name(vx_type_value::tensor), "VX_TYPE_TENSOR");
+  EXPECT_EQ(rknnop::detail::tensor_element_size(vx_type_value::float16), 2u);
+  EXPECT_EQ(rknnop::detail::tensor_element_size(vx_type_value::int64), 0u);  // a scalar type, not a tensor's
+}
 
 }  // namespace

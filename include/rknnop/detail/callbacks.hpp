@@ -231,7 +231,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
         st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_FIXED_POINT_POSITION, &position, sizeof position);
         if (st == VX_ERROR_NOT_SUPPORTED || st == VX_ERROR_NOT_IMPLEMENTED) st = VX_SUCCESS;
       }
-      if (st != VX_SUCCESS) result = fail(st, f, "vxSetMetaFormatAttribute failed: {} ({})", st, vx_status_name(st));
+      if (st != VX_SUCCESS) result = call_failed(st, f, "vxSetMetaFormatAttribute");
     });
     return finish<Op>(node, result);
   }

@@ -93,14 +93,13 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     vx_status st = vxQueryTensor(tensor, VX_TENSOR_NUMBER_OF_DIMS, &rank, sizeof rank);
     if (st == VX_ERROR_INVALID_PARAMETERS)
       return fail(st, f, "the driver refused the rank query's size (-10): {}", dims_convention_hint);
-    if (st != VX_SUCCESS)
-      return fail(st, f, "vxQueryTensor(VX_TENSOR_NUMBER_OF_DIMS) failed: {} ({})", st, vx_status_name(st));
+    if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryTensor(VX_TENSOR_NUMBER_OF_DIMS)");
     if (rank > max_tensor_rank || (rank == 0 && !allow_unshaped))
       return fail(VX_ERROR_INVALID_DIMENSION, f, "expected rank 1..6, got {}", rank);
     vx_dim_t dims[max_tensor_rank] = {};
     if (rank != 0) {
       st = vxQueryTensor(tensor, VX_TENSOR_DIMS, dims, sizeof(vx_dim_t) * rank);
-      if (st != VX_SUCCESS) return fail(st, f, "vxQueryTensor(VX_TENSOR_DIMS) failed: {} ({})", st, vx_status_name(st));
+      if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryTensor(VX_TENSOR_DIMS)");
     }
     bool unshaped = rank == 0;
     for (std::uint32_t i = 0; i < rank; ++i) unshaped = unshaped || dims[i] == 0;
@@ -120,8 +119,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     }
     vx_enum dtype = VX_TYPE_INVALID;
     st = vxQueryTensor(tensor, VX_TENSOR_DATA_TYPE, &dtype, sizeof dtype);
-    if (st != VX_SUCCESS)
-      return fail(st, f, "vxQueryTensor(VX_TENSOR_DATA_TYPE) failed: {} ({})", st, vx_status_name(st));
+    if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryTensor(VX_TENSOR_DATA_TYPE)");
     info.dtype = dtype;
     if (info.rank == 0) return {};
     if (!(allow_unshaped && dtype == VX_TYPE_INVALID) && !accepts(f, dtype)) return dtype_mismatch(f, dtype);
@@ -132,7 +130,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
       vx_int8 position = 0;
       st = vxQueryTensor(tensor, VX_TENSOR_FIXED_POINT_POSITION, &position, sizeof position);
       if (st != VX_SUCCESS && st != VX_ERROR_NOT_SUPPORTED && st != VX_ERROR_NOT_IMPLEMENTED)
-        return fail(st, f, "vxQueryTensor(VX_TENSOR_FIXED_POINT_POSITION) failed: {} ({})", st, vx_status_name(st));
+        return call_failed(st, f, "vxQueryTensor(VX_TENSOR_FIXED_POINT_POSITION)");
       if (st == VX_SUCCESS && position != 0)
         return fail(VX_ERROR_INVALID_FORMAT, f,
                     "{} with fixed-point position {} is quantized data (integer * 2^-{}); rknnop passes plain "
@@ -183,7 +181,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     dense_strides(info, start, end, stride);
     const vx_status st = vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, raw,
                                            VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
-    if (st != VX_SUCCESS) return fail(st, f, "vxCopyTensorPatch(VX_READ_ONLY) failed: {} ({})", st, vx_status_name(st));
+    if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyTensorPatch(VX_READ_ONLY)");
     if (info.dtype != f.vx_type) f.to_kernel[accepted_index(f, info.dtype)](raw, buffer, info.elements);
     kernel_data = buffer;
     return {};
@@ -257,8 +255,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     dense_strides(info, start, end, stride);
     const vx_status st = vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, raw,
                                            VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
-    if (st != VX_SUCCESS)
-      return fail(st, f, "vxCopyTensorPatch(VX_WRITE_ONLY) failed: {} ({})", st, vx_status_name(st));
+    if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyTensorPatch(VX_WRITE_ONLY)");
     return {};
   }
 
@@ -278,13 +275,13 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     if (types == param_types::check) {
       vx_enum type = VX_TYPE_INVALID;
       st = vxQueryScalar(scalar, VX_SCALAR_TYPE, &type, sizeof type);
-      if (st != VX_SUCCESS) return fail(st, f, "vxQueryScalar(VX_SCALAR_TYPE) failed: {} ({})", st, vx_status_name(st));
+      if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryScalar(VX_SCALAR_TYPE)");
       if (type != f.vx_type)
         return fail(VX_ERROR_INVALID_TYPE, f, "expected a {} scalar, got {}", vx_type_name(f.vx_type),
                     vx_type_name(type));
     }
     st = vxCopyScalar(scalar, storage, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
-    if (st != VX_SUCCESS) return fail(st, f, "vxCopyScalar failed: {} ({})", st, vx_status_name(st));
+    if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyScalar");
     return {};
   }
 
@@ -298,22 +295,21 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     if (types == param_types::check) {
       vx_enum type = VX_TYPE_INVALID;
       st = vxQueryArray(array, VX_ARRAY_ITEMTYPE, &type, sizeof type);
-      if (st != VX_SUCCESS)
-        return fail(st, f, "vxQueryArray(VX_ARRAY_ITEMTYPE) failed: {} ({})", st, vx_status_name(st));
+      if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryArray(VX_ARRAY_ITEMTYPE)");
       if (type != VX_TYPE_INT32)
         return fail(VX_ERROR_INVALID_TYPE, f, "expected an array of VX_TYPE_INT32 items, got {} items",
                     vx_type_name(type));
     }
     vx_size n = 0;
     st = vxQueryArray(array, VX_ARRAY_NUMITEMS, &n, sizeof n);
-    if (st != VX_SUCCESS) return fail(st, f, "vxQueryArray(VX_ARRAY_NUMITEMS) failed: {} ({})", st, vx_status_name(st));
+    if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryArray(VX_ARRAY_NUMITEMS)");
     if (f.exact && n != f.capacity)
       return fail(VX_ERROR_INVALID_PARAMETERS, f, "expected exactly {} items, got {}", f.capacity, n);
     if (!f.exact && n > f.capacity)
       return fail(VX_ERROR_INVALID_PARAMETERS, f, "expected at most {} items, got {}", f.capacity, n);
     if (n) {
       st = vxCopyArrayRange(array, 0, n, sizeof(std::int32_t), items, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
-      if (st != VX_SUCCESS) return fail(st, f, "vxCopyArrayRange failed: {} ({})", st, vx_status_name(st));
+      if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyArrayRange");
     }
     count = n;
     return {};

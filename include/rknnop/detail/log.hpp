@@ -81,6 +81,12 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     return fail_packed(code, f, pattern, packed, sizeof...(Args));
   }
 
+  // "<role> '<field>': <call> failed: <code> (<name>)" for an OpenVX call that failed on field f. One
+  // out-of-line copy for every call site (a board library's size budget is 32 KiB).
+  RKNNOP_DETAIL_COLD inline outcome call_failed(vx_status code, const field_desc& f, const char* call) noexcept {
+    return fail(code, f, "{} failed: {} ({})", call, code, vx_status_name(code));
+  }
+
   // Sends "rknnop: <op>: <message>" to the sink and to the OpenVX log of the node.
   RKNNOP_DETAIL_COLD inline void report(std::string_view op, vx_node node, vx_status code,
                                         const char* message) noexcept {

@@ -111,7 +111,37 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   // adds to pointers into the table, and the fingerprint (model.hpp) and static tests need these constexpr.
   inline constexpr std::size_t vx_type_count = sizeof vx_type_table / sizeof vx_type_table[0];
 
+  // What kernels read at run time, each row's value, name, size and use, derived from vx_type_table: a
+  // board library carries these 24-byte rows rather than the table's 56-byte ones (its size budget
+  // is 32 KiB).
+  struct vx_type_brief {
+    std::int32_t value;
+    char name[sizeof vx_type_info::name];
+    unsigned char size;
+    unsigned char use;
+  };
   namespace vx_type_detail {
+  struct brief_rows {
+    vx_type_brief row[vx_type_count];
+  };
+  [[nodiscard]] constexpr brief_rows make_brief_rows() noexcept {
+    brief_rows b{};
+    for (std::size_t r = 0; r < vx_type_count; ++r) {
+      for (std::size_t i = 0; i < sizeof b.row[r].name; ++i) b.row[r].name[i] = vx_type_table[r].name[i];
+      b.row[r].value = vx_type_table[r].value;
+      b.row[r].size = static_cast<unsigned char>(vx_type_table[r].size);
+      b.row[r].use = static_cast<unsigned char>(vx_type_table[r].use);
+    }
+    return b;
+  }
+  inline constexpr brief_rows brief = make_brief_rows();
+  [[nodiscard]] constexpr bool brief_is_exact() noexcept {
+    for (const vx_type_info& t : vx_type_table)
+      if (t.size > 0xFF || t.use > 0xFF) return false;
+    return true;
+  }
+  static_assert(brief_is_exact(), "vx_type_brief holds sizes and use bits in one byte each");
+
   [[nodiscard]] constexpr std::size_t search_row(std::int32_t value) noexcept {
     std::size_t i = 0;
     while (i < vx_type_count && vx_type_table[i].value != value) ++i;
@@ -134,7 +164,9 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   // Objects and unknown values are looked up for diagnostics and validation only: one out-of-line
   // copy of the search (inlined at every call site, it cost a board library a 4 KiB page).
   [[gnu::cold, gnu::noinline]] inline std::size_t search_row_at_run_time(std::int32_t value) noexcept {
-    return search_row(value);
+    std::size_t i = 0;
+    while (i < vx_type_count && brief.row[i].value != value) ++i;  // search_row over the brief rows
+    return i;
   }
   }  // namespace vx_type_detail
 
@@ -167,7 +199,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
   [[nodiscard]] constexpr const char* vx_type_name_of(std::int32_t value) noexcept {
     const std::size_t i = vx_type_index(value);
-    return i < vx_type_count ? vx_type_table[i].name : "VX_TYPE_<unknown>";
+    return i < vx_type_count ? vx_type_detail::brief.row[i].name : "VX_TYPE_<unknown>";
   }
   // At run time names serve diagnostics only: one out-of-line copy instead of the lookup loop inlined
   // at every error site (a board library's size budget is 32 KiB).
@@ -183,7 +215,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   // Bytes of one value of the type if it has the use, else 0.
   [[nodiscard]] constexpr std::size_t vx_type_size(std::int32_t value, vx_type_use use) noexcept {
     const std::size_t i = vx_type_index(value);
-    return i < vx_type_count && vx_type_table[i].is(use) ? vx_type_table[i].size : 0;
+    return i < vx_type_count && (vx_type_detail::brief.row[i].use & use) ? vx_type_detail::brief.row[i].size : 0;
   }
 
   // Bytes of one tensor element; 0 for types a tensor cannot hold.
