@@ -113,7 +113,10 @@ inline int run(int argc, char** argv, const char* title, const std::vector<conte
   std::vector<std::vector<double>> times(contenders.size());
   for (const contender& c : contenders) c.run();  // warm-up
   for (int r = 0; r < rounds; ++r)
-    for (std::size_t i = 0; i < contenders.size(); ++i) {
+    for (std::size_t slot = 0; slot < contenders.size(); ++slot) {
+      // Every other round runs the list backwards, so no contender always runs right after another
+      // (a pair's ratio would otherwise carry whatever the first one leaves behind for the second).
+      const std::size_t i = r % 2 ? contenders.size() - 1 - slot : slot;
       // Each measurement starts from the same state: cold contenders from evicted caches, the others
       // from one untimed call (otherwise whichever contender follows a large one pays for refilling
       // the caches, and a pair's ratio depends on the order the contenders are listed in).

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -96,8 +97,10 @@ public:
   const vx_enum item_type;
   const vx_size item_size;
   const vx_size capacity;
-  std::mutex mutex;
-  vx_size num_items = 0;
+  std::mutex mutex;  // guards items and writes of num_items
+  // Read without the mutex by vxQueryArray(NUMITEMS), which every kernel call of an op with an array
+  // param makes (the count can change after verification): a lock-free load, not a lock pair.
+  std::atomic<vx_size> num_items{0};
   std::vector<std::byte> items;  // capacity * item_size bytes
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "api.hpp"
 
+#include "live_set.hpp"
 #include "reference.hpp"
 #include "objects.hpp"
 
@@ -14,24 +15,15 @@
 namespace rknnop::runtime {
 namespace {
 
-struct registry {
-  std::mutex mutex;
-  std::unordered_set<const void*> live;
-};
-
 // Never destroyed: objects may be released from static destructors of the application.
-registry& the_registry() noexcept {
-  static registry* r = new registry;
+live_set& the_registry() noexcept {
+  static live_set* r = new live_set;
   return *r;
 }
 
 std::atomic<std::uint64_t> next_id{1};
 
-void unregister(const reference* obj) noexcept {
-  registry& r = the_registry();
-  std::lock_guard lock(r.mutex);
-  r.live.erase(obj);
-}
+void unregister(const reference* obj) noexcept { the_registry().erase(obj); }
 
 void destroy(reference* obj) noexcept {
   unregister(obj);
@@ -53,12 +45,7 @@ bool echo_log_to_stderr() noexcept {
 reference::reference(vx_enum object_type, context* owner_context)
     : type(object_type), owner(owner_context), id(next_id.fetch_add(1)) {}
 
-bool is_live(const void* handle) noexcept {
-  if (handle == nullptr) return false;
-  registry& r = the_registry();
-  std::lock_guard lock(r.mutex);
-  return r.live.count(handle) != 0;
-}
+bool is_live(const void* handle) noexcept { return handle != nullptr && the_registry().contains(handle); }
 
 reference* find(const void* handle, vx_enum type) noexcept {
   if (!is_live(handle)) return nullptr;
@@ -70,11 +57,7 @@ reference* find(const void* handle, vx_enum type) noexcept {
 
 void adopt(reference* obj) {
   try {
-    {
-      registry& r = the_registry();
-      std::lock_guard lock(r.mutex);
-      r.live.insert(obj);
-    }
+    the_registry().insert(obj);
     if (obj->owner != nullptr) obj->owner->add_child(obj);
   } catch (...) {
     unregister(obj);

@@ -110,15 +110,15 @@ vx_status vxAddArrayItems(vx_array array_handle, vx_size count, const void* ptr,
   if (count == 0) return VX_SUCCESS;
   if (ptr == nullptr || stride < a->item_size) return VX_ERROR_INVALID_PARAMETERS;
   std::lock_guard lock(a->mutex);
-  if (count > a->capacity - a->num_items) {
+  const vx_size used = a->num_items.load(std::memory_order_relaxed);  // only written under the mutex
+  if (count > a->capacity - used) {
     log_to(a, VX_FAILURE, "vxAddArrayItems: %zu items do not fit (%zu of %zu used)", static_cast<std::size_t>(count),
-           static_cast<std::size_t>(a->num_items), static_cast<std::size_t>(a->capacity));
+           static_cast<std::size_t>(used), static_cast<std::size_t>(a->capacity));
     return VX_FAILURE;
   }
   const auto* src = static_cast<const std::byte*>(ptr);
-  for (vx_size i = 0; i < count; ++i)
-    std::memcpy(&a->items[(a->num_items + i) * a->item_size], src + i * stride, a->item_size);
-  a->num_items += count;
+  for (vx_size i = 0; i < count; ++i) std::memcpy(&a->items[(used + i) * a->item_size], src + i * stride, a->item_size);
+  a->num_items.store(used + count, std::memory_order_release);
   return VX_SUCCESS;
 }
 
@@ -132,11 +132,7 @@ vx_status vxQueryArray(vx_array array_handle, vx_enum attribute, void* ptr, vx_s
       if (size != sizeof(vx_enum)) return VX_ERROR_INVALID_PARAMETERS;
       *static_cast<vx_enum*>(ptr) = a->item_type;
       return VX_SUCCESS;
-    case VX_ARRAY_NUMITEMS: {
-      std::lock_guard lock(a->mutex);
-      value = a->num_items;
-      break;
-    }
+    case VX_ARRAY_NUMITEMS: value = a->num_items.load(std::memory_order_acquire); break;
     case VX_ARRAY_CAPACITY: value = a->capacity; break;
     case VX_ARRAY_ITEMSIZE: value = a->item_size; break;
     default: return VX_ERROR_NOT_SUPPORTED;
@@ -154,10 +150,10 @@ vx_status vxCopyArrayRange(vx_array array_handle, vx_size range_start, vx_size r
       (usage != VX_READ_ONLY && usage != VX_WRITE_ONLY))
     return VX_ERROR_INVALID_PARAMETERS;
   std::lock_guard lock(a->mutex);
-  if (range_start >= range_end || range_end > a->num_items) {
+  const vx_size used = a->num_items.load(std::memory_order_relaxed);  // only written under the mutex
+  if (range_start >= range_end || range_end > used) {
     log_to(a, VX_ERROR_INVALID_PARAMETERS, "vxCopyArrayRange: range [%zu, %zu) is empty or beyond the %zu items",
-           static_cast<std::size_t>(range_start), static_cast<std::size_t>(range_end),
-           static_cast<std::size_t>(a->num_items));
+           static_cast<std::size_t>(range_start), static_cast<std::size_t>(range_end), static_cast<std::size_t>(used));
     return VX_ERROR_INVALID_PARAMETERS;
   }
   auto* user = static_cast<std::byte*>(user_ptr);
