@@ -88,7 +88,11 @@ private:
     std::size_t used = 0;                         // slots holding a key or a tombstone
   };
 
-  static const void* tombstone() noexcept { return reinterpret_cast<const void*>(std::uintptr_t{1}); }
+  // The address of a static byte: never an object's (objects live on the heap).
+  static const void* tombstone() noexcept {
+    static const char marker = 0;
+    return &marker;
+  }
 
   static std::size_t hash(const void* key) noexcept {
     const auto k = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(key));
