@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 namespace {
@@ -47,6 +48,29 @@ TEST(ScratchCache, SmallCallsTakeCachedBigBlocksAndTheCacheStaysBounded) {
   void* many[2 * scratch_cache::slots] = {};
   call(2 * scratch_cache::slots, 32, many);  // more blocks than slots: the surplus is freed (ASan: no leak)
   scratch_cache::drain();
+}
+
+TEST(ScratchCache, SmallBuffersOfOneCallShareABlock) {
+  scratch_cache::drain();
+  using rknnop::detail::buffer_list;
+  buffer_list buffers;
+  auto* a = static_cast<char*>(buffers.allocate(96));  // a tiny node's input and output
+  auto* b = static_cast<char*>(buffers.allocate(24));
+  auto* c = static_cast<char*>(buffers.allocate(1));
+  ASSERT_TRUE(a && b && c);
+  EXPECT_EQ(b, a + 96);  // carved from the same block, in order, 16-byte aligned
+  EXPECT_EQ(c, b + 32);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(c) % 16, 0u);
+  std::memset(a, 1, 96);  // each fits in its own bytes (ASan)
+  std::memset(b, 2, 24);
+  std::memset(c, 3, 1);
+  EXPECT_EQ(a[95], 1);
+  EXPECT_EQ(b[0], 2);
+  auto* big = static_cast<char*>(buffers.allocate(buffer_list::shared_block * 4));  // too big for the rest
+  ASSERT_NE(big, nullptr);
+  EXPECT_TRUE(big + buffer_list::shared_block * 4 <= a || big >= a + buffer_list::shared_block);
+  std::memset(big, 4, buffer_list::shared_block * 4);
+  EXPECT_EQ(buffers.allocate(~std::size_t{0} - 3), nullptr);  // rounding up would overflow
 }
 
 }  // namespace

@@ -60,6 +60,7 @@ TEST(LiveSet, LookupsNeverMissALiveKeyWhileOthersComeAndGo) {
         ++i;
       }
     });
+  while (lookups.load() < 1000) std::this_thread::yield();  // the readers are running
   // Growth (to thousands of keys), then churn with in-place rebuilds, while the readers look.
   for (std::size_t i = pinned; i < pinned + 4000; ++i) set.insert(key(i));
   for (std::size_t i = pinned + 4000; i < pinned + 40000; ++i) {
@@ -69,7 +70,6 @@ TEST(LiveSet, LookupsNeverMissALiveKeyWhileOthersComeAndGo) {
   stop = true;
   for (auto& t : readers) t.join();
   EXPECT_EQ(misses.load(), 0u) << "of " << lookups.load() << " lookups";
-  EXPECT_GT(lookups.load(), 0u);
 }
 
 }  // namespace

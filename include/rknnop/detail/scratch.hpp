@@ -48,6 +48,10 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     static void release(void* payload) noexcept {
       if (payload) give_back(static_cast<char*>(payload) - header);
     }
+    // The usable bytes of a block take() returned (at least what was asked for).
+    static std::size_t capacity_of(const void* payload) noexcept {
+      return capacity(static_cast<const char*>(payload) - header);
+    }
     // Frees every cached block; RKNNOP_EXPORT_OP runs it when the library is unloaded.
     static void drain() noexcept {
       for (auto& slot : slots_) std::free(__atomic_exchange_n(&slot, nullptr, __ATOMIC_ACQ_REL));
@@ -80,10 +84,23 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     ~buffer_list() {
       for (std::size_t i = 0; i < count_; ++i) scratch_cache::release(items_[i]);
     }
+    // 16-byte aligned. Small requests share blocks: a call's tensors usually come from one block
+    // (each block taken and returned is two atomic read-modify-writes).
     void* allocate(std::size_t bytes) noexcept {
+      const std::size_t need = bytes ? (bytes + 15) & ~std::size_t{15} : 16;
+      if (need < bytes) return nullptr;  // overflow
+      if (need <= spare_) {
+        void* p = cursor_;
+        cursor_ += need;
+        spare_ -= need;
+        return p;
+      }
       if (count_ == capacity) return nullptr;
-      void* p = scratch_cache::take(bytes ? bytes : 1);
-      if (p) items_[count_++] = p;
+      void* p = scratch_cache::take(need < shared_block ? shared_block : need);
+      if (!p) return nullptr;
+      items_[count_++] = p;
+      cursor_ = static_cast<char*>(p) + need;
+      spare_ = scratch_cache::capacity_of(p) - need;
       return p;
     }
     void* allocate_zeroed(std::size_t count, std::size_t size) noexcept {
@@ -93,9 +110,13 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
       return p;
     }
 
+    static constexpr std::size_t shared_block = 4096;  // the least a block is taken for
+
   private:
     void* items_[capacity];  // the first count_ are set: no per-call zeroing of the rest
     std::size_t count_ = 0;
+    char* cursor_ = nullptr;  // the unused rest of the last block taken
+    std::size_t spare_ = 0;
   };
 
 }  // namespace rknnop::detail
