@@ -20,12 +20,15 @@ namespace detail {
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__aarch64__))
 #define RKNNOP_DETAIL_FLOAT4 1
 using float4 = float __attribute__((vector_size(16)));
-// The same 16 bytes at any float's address, allowed to alias anything (GCC/Clang's documented way to
-// access unaligned vectors): one unaligned load or store instruction, where a memcpy makes AArch64
-// GCC 12 move the vector through two general registers.
-using float4_unaligned = float __attribute__((vector_size(16), aligned(4), may_alias));
-inline float4 load4(const float* p) noexcept { return *reinterpret_cast<const float4_unaligned*>(p); }
-inline void store4(float* p, float4 v) noexcept { *reinterpret_cast<float4_unaligned*>(p) = v; }
+// The same 16 bytes at any float's address: a packed struct (alignment 1) that may alias anything,
+// read or written as one unaligned load or store instruction, where a memcpy makes AArch64 GCC 12
+// move the vector through two general registers. (An aligned(4) vector typedef does not work:
+// Clang keeps its 16-byte alignment, and UBSan reports the access.)
+struct [[gnu::packed, gnu::may_alias]] float4_unaligned {
+  float4 v;
+};
+inline float4 load4(const float* p) noexcept { return reinterpret_cast<const float4_unaligned*>(p)->v; }
+inline void store4(float* p, float4 v) noexcept { reinterpret_cast<float4_unaligned*>(p)->v = v; }
 #endif
 
 }  // namespace detail
