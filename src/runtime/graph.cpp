@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <unordered_map>
 
@@ -34,13 +35,23 @@ void graph::drop_holds() noexcept {
   order.clear();
 }
 
+void node::free_local_data() noexcept {
+  std::free(local_data_ptr);
+  local_data_ptr = nullptr;
+  local_data_size = 0;
+}
+
 void graph::deinitialize_nodes() noexcept {
   std::lock_guard lock(mutex);
   for (node* n : nodes) {
     {
       std::lock_guard node_lock(n->mutex);
-      if (!n->initialized) continue;
+      if (!n->initialized) {
+        n->free_local_data();  // an initializer that failed may have set some
+        continue;
+      }
       n->initialized = false;
+      n->local_data_writable = true;
     }
     if (n->kern->deinitialize != nullptr) {
       const auto status = run_step(*n, RKNNOP_HOST_STEP_DEINITIALIZE, [n] {
@@ -49,6 +60,9 @@ void graph::deinitialize_nodes() noexcept {
       if (status != VX_SUCCESS)
         log_to(n, status, "kernel '%s': deinitializer failed with %d", n->kern->name.c_str(), static_cast<int>(status));
     }
+    std::lock_guard node_lock(n->mutex);
+    n->local_data_writable = false;
+    n->free_local_data();
   }
 }
 
@@ -241,9 +255,17 @@ vx_status graph::verify() {
   }
   for (node* n : order) {
     if (n->kern->initialize != nullptr) {
+      {
+        std::lock_guard node_lock(n->mutex);
+        n->local_data_writable = true;
+      }
       const vx_status status = run_step(*n, RKNNOP_HOST_STEP_INITIALIZE, [n] {
         return n->kern->initialize(to_handle<vx_node>(n), n->params.data(), static_cast<vx_uint32>(n->params.size()));
       });
+      {
+        std::lock_guard node_lock(n->mutex);
+        n->local_data_writable = false;
+      }
       if (status != VX_SUCCESS) {
         log_to(n, status, "kernel '%s': initializer failed with %d", n->kern->name.c_str(), static_cast<int>(status));
         deinitialize_nodes();
@@ -251,8 +273,22 @@ vx_status graph::verify() {
         return status;
       }
     }
-    std::lock_guard node_lock(n->mutex);
-    n->initialized = true;
+    std::size_t missing = 0;  // local data the runtime failed to allocate
+    {
+      std::lock_guard node_lock(n->mutex);
+      n->initialized = true;
+      if (n->local_data_size > 0 && n->local_data_ptr == nullptr) {
+        n->local_data_ptr = std::calloc(1, n->local_data_size);
+        if (n->local_data_ptr == nullptr) missing = n->local_data_size;
+      }
+    }
+    if (missing != 0) {
+      log_to(n, VX_ERROR_NO_MEMORY, "kernel '%s': cannot allocate %zu bytes of local data", n->kern->name.c_str(),
+             missing);
+      deinitialize_nodes();
+      order.clear();
+      return VX_ERROR_NO_MEMORY;
+    }
   }
   verified = true;
   return VX_SUCCESS;

@@ -145,14 +145,51 @@ vx_status vxQueryNode(vx_node node_handle, vx_enum attribute, void* ptr, vx_size
       if (size != sizeof(vx_kernel_execution_parameters_t)) return VX_ERROR_INVALID_PARAMETERS;
       std::memcpy(ptr, &n->execution_parameters, sizeof n->execution_parameters);
       return VX_SUCCESS;
+    case VX_NODE_LOCAL_DATA_SIZE:
+      if (size != sizeof(vx_size)) return VX_ERROR_INVALID_PARAMETERS;
+      std::memcpy(ptr, &n->local_data_size, sizeof(vx_size));
+      return VX_SUCCESS;
+    case VX_NODE_LOCAL_DATA_PTR:
+      if (size != sizeof(void*)) return VX_ERROR_INVALID_PARAMETERS;
+      std::memcpy(ptr, &n->local_data_ptr, sizeof(void*));
+      return VX_SUCCESS;
     default: return VX_ERROR_NOT_SUPPORTED;
   }
 }
+
+namespace {
+
+// VX_NODE_LOCAL_DATA_SIZE / _PTR: only while the node's initializer or deinitializer runs.
+vx_status set_local_data(node& n, vx_enum attribute, const void* ptr, vx_size size) {
+  const bool is_size = attribute == VX_NODE_LOCAL_DATA_SIZE;
+  if (size != (is_size ? sizeof(vx_size) : sizeof(void*))) {
+    log_to(&n, VX_ERROR_INVALID_PARAMETERS, "vxSetNodeAttribute: local data %s of size %zu, expected %zu",
+           is_size ? "size" : "pointer", static_cast<std::size_t>(size), is_size ? sizeof(vx_size) : sizeof(void*));
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  {
+    std::lock_guard lock(n.mutex);
+    if (n.local_data_writable) {
+      if (is_size)
+        std::memcpy(&n.local_data_size, ptr, sizeof(vx_size));
+      else
+        std::memcpy(&n.local_data_ptr, ptr, sizeof(void*));
+      return VX_SUCCESS;
+    }
+  }
+  log_to(&n, VX_ERROR_NOT_SUPPORTED,
+         "vxSetNodeAttribute: local data can be set only while the node's initializer or deinitializer runs");
+  return VX_ERROR_NOT_SUPPORTED;
+}
+
+}  // namespace
 
 vx_status vxSetNodeAttribute(vx_node node_handle, vx_enum attribute, const void* ptr, vx_size size) {
   auto* n = find_as<node>(node_handle);
   if (n == nullptr) return VX_ERROR_INVALID_REFERENCE;
   if (ptr == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+  if (attribute == VX_NODE_LOCAL_DATA_SIZE || attribute == VX_NODE_LOCAL_DATA_PTR)
+    return set_local_data(*n, attribute, ptr, size);
   if (attribute != VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS) return VX_ERROR_NOT_SUPPORTED;
   if (size != sizeof(vx_kernel_execution_parameters_t)) {
     log_to(n, VX_ERROR_INVALID_PARAMETERS, "vxSetNodeAttribute: execution parameters of size %zu, expected %zu",

@@ -146,6 +146,14 @@ public:
   bool has_execution_parameters = false;
   vx_kernel_execution_parameters_t execution_parameters{};
   std::vector<uniform> uniforms;
+  // Local data (VX_NODE_LOCAL_DATA_SIZE / _PTR), as in Khronos' sample implementation: settable only
+  // while the node's initializer or deinitializer runs; a size set without a pointer gets a zeroed
+  // block from the runtime after the initializer; whatever pointer is still set when the node is
+  // deinitialized is freed by the runtime (a kernel that frees its own block sets the pointer to NULL).
+  vx_size local_data_size = 0;
+  void* local_data_ptr = nullptr;
+  bool local_data_writable = false;
+  void free_local_data() noexcept;  // with `mutex` held
   // What each callback step did the last time it ran (rknnopHostGetNodeStep*), by rknnop_host_step_e.
   struct step_record {
     bool called = false;

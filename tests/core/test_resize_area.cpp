@@ -80,7 +80,8 @@ TEST(Static, ExportedListShape) {
   EXPECT_NE(list[0]->function, nullptr);
   EXPECT_EQ(list[1]->function, nullptr);  // shader kernels are built from the program, not called
   EXPECT_NE(list[0]->validate, nullptr);
-  EXPECT_EQ(list[0]->initialize, nullptr);
+  EXPECT_NE(list[0]->initialize, nullptr);  // keeps the tensors' facts as node local data
+  EXPECT_NE(list[0]->deinitialize, nullptr);
   EXPECT_NE(list[1]->initialize, nullptr);
   EXPECT_NE(list[1]->deinitialize, nullptr);
   EXPECT_EQ(list[0]->input_validate, nullptr);

@@ -13,6 +13,7 @@
 #include <rknnop/status.hpp>
 
 #include <cstddef>  // std::size_t
+#include <cstdlib>  // std::malloc, std::free (node facts)
 #include <cstring>  // std::memcpy
 #include <new>      // std::bad_alloc (exception builds)
 
@@ -64,17 +65,21 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     return result;
   }
 
-  // Queries every tensor; with Data, also copies inputs in and prepares output buffers.
+  // Queries every tensor (or takes what `known` holds: the node's facts, see node_facts); with Data,
+  // also copies inputs in and prepares output buffers.
   template <class Op, bool Data>
   outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list& buffers,
-                       bool allow_unshaped_outputs) noexcept {
+                       bool allow_unshaped_outputs, const tensor_info* known = nullptr) noexcept {
     using model = op_model<Op>;
     outcome result;
     for_each_field_index<typename model::inputs>([&](auto i) {
       if (!result.ok()) return;
       constexpr field_desc f = model::fields[i];
       tensor_info& info = call.info[i];
-      result = query_tensor(refs[i], f, info);
+      if (known)
+        info = known[i];
+      else
+        result = query_tensor(refs[i], f, info);
       if (Data && result.ok()) result = read_tensor(refs[i], f, info, buffers, call.data[i]);
       if (!result.ok()) return;
       auto& view = field<i>(call.in);
@@ -86,7 +91,10 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
       constexpr std::size_t k = model::input_count + i;
       constexpr field_desc f = model::fields[k];
       tensor_info& info = call.info[k];
-      result = query_tensor(refs[k], f, info, allow_unshaped_outputs);
+      if (known)
+        info = known[k];
+      else
+        result = query_tensor(refs[k], f, info, allow_unshaped_outputs);
       if (Data && result.ok()) result = allocate_output(f, info, buffers, call.data[k]);
       if (!result.ok()) return;
       auto& view = field<i>(call.out);
@@ -131,6 +139,35 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     return result.code();
   }
 
+  // What the CPU kernel's initializer learnt about a node's tensors: rank, dims and dtype, which are
+  // fixed when a tensor is created. Kept as the node's local data (VX_NODE_LOCAL_DATA_PTR), so that
+  // the kernel asks the driver one question per call instead of three or four per tensor
+  // (docs/runtime.md §3). The kernel uses a block only if it is this op's and lists the very tensors
+  // it receives; otherwise, and on drivers without local data, it queries the tensors as before.
+  template <class Op>
+  struct node_facts {
+    static constexpr std::size_t tensors = op_model<Op>::input_count + op_model<Op>::output_count;
+    const void* owner;  // &tag: a block this op's initializer filled
+    vx_reference refs[tensors];
+    tensor_info info[tensors];
+
+    static inline constinit char tag = 0;  // its address names the op (in this library)
+    // Set once an initializer of this op has stored facts: until then, the kernel does not ask.
+    static inline constinit bool stored = false;
+
+    // The node's facts for the tensors in `refs`, or nullptr.
+    static const node_facts* of(vx_node node, const vx_reference* refs) noexcept {
+      if (!__atomic_load_n(&stored, __ATOMIC_RELAXED)) return nullptr;
+      void* p = nullptr;
+      if (vxQueryNode(node, VX_NODE_LOCAL_DATA_PTR, &p, sizeof p) != VX_SUCCESS || !p) return nullptr;
+      const auto* facts = static_cast<const node_facts*>(p);
+      if (facts->owner != &tag) return nullptr;
+      for (std::size_t i = 0; i < tensors; ++i)
+        if (facts->refs[i] != refs[i]) return nullptr;
+      return facts;
+    }
+  };
+
   // --- the callbacks ------------------------------------------------------------------------------
 
   template <class Op>
@@ -143,7 +180,8 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     buffer_list buffers;
     invocation<Op> call;
     result = decode_params(refs, call, param_types::trust_validator);
-    if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false);
+    const node_facts<Op>* facts = node_facts<Op>::of(node, refs);
+    if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false, facts ? facts->info : nullptr);
     if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
     // Outputs are written back only when the kernel succeeded.
     for_each_field_index<typename model::outputs>([&](auto i) {
@@ -152,6 +190,52 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
       result = write_tensor(refs[k], model::fields[k], call.info[k], buffers, call.data[k]);
     });
     return finish<Op>(node, result);
+  }
+
+  // The CPU kernel's initializer: only an optimisation. It queries the node's tensors once and keeps
+  // what it learnt as the node's local data; whatever fails (a query, an allocation, a driver without
+  // local data), it stores nothing and succeeds, and the kernel queries the tensors itself.
+  template <class Op>
+  RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_initialize_callback(vx_node node, const vx_reference* refs,
+                                                                     vx_uint32 num) noexcept {
+    using model = op_model<Op>;
+    using facts_t = node_facts<Op>;
+    if (!check_call(num, model::table_size, refs).ok()) return VX_SUCCESS;
+    auto* facts = static_cast<facts_t*>(std::malloc(sizeof(facts_t)));
+    if (!facts) return VX_SUCCESS;
+    *facts = facts_t{&facts_t::tag, {}, {}};
+    for (std::size_t i = 0; i < facts_t::tensors; ++i) {
+      facts->refs[i] = refs[i];
+      if (!query_tensor(refs[i], model::fields[i], facts->info[i]).ok()) {
+        std::free(facts);
+        return VX_SUCCESS;  // the kernel queries again and reports it
+      }
+    }
+    const vx_size size = sizeof(facts_t);
+    void* ptr = facts;
+    if (vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_SIZE, &size, sizeof size) != VX_SUCCESS ||
+        vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_PTR, &ptr, sizeof ptr) != VX_SUCCESS) {
+      std::free(facts);  // a block the driver allocates for the size instead is not ours: never used
+      return VX_SUCCESS;
+    }
+    __atomic_store_n(&facts_t::stored, true, __ATOMIC_RELAXED);
+    return VX_SUCCESS;
+  }
+
+  // Frees the initializer's block. The pointer is cleared first: a runtime frees a pointer that is
+  // still set when the node goes (Khronos' sample does), so a block it keeps is left to it.
+  template <class Op>
+  RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_callback(vx_node node, const vx_reference*,
+                                                                       vx_uint32) noexcept {
+    void* p = nullptr;
+    if (vxQueryNode(node, VX_NODE_LOCAL_DATA_PTR, &p, sizeof p) != VX_SUCCESS || !p) return VX_SUCCESS;
+    if (static_cast<const node_facts<Op>*>(p)->owner != &node_facts<Op>::tag) return VX_SUCCESS;
+    void* const none = nullptr;
+    const vx_size zero = 0;
+    if (vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_PTR, &none, sizeof none) != VX_SUCCESS) return VX_SUCCESS;
+    vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_SIZE, &zero, sizeof zero);
+    std::free(p);
+    return VX_SUCCESS;
   }
 
   template <class Op>

@@ -51,6 +51,8 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
       cpu.parameters = table;
       cpu.numParams = static_cast<vx_uint32>(model::table_size);
       cpu.validate = &validate_callback<Op>;
+      cpu.initialize = &cpu_initialize_callback<Op>;
+      cpu.deinitialize = &cpu_deinitialize_callback<Op>;
       if constexpr (model::has_vx) {
         vx.enumeration = VX_KERNEL_BASE(VX_ID_DEFAULT, 3) + 1;
         put_name(vx.name, model::name, "", model::fingerprint);
