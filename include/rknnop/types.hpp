@@ -9,7 +9,8 @@
 #include <array>        // std::array params
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width scalar types
-#include <cstdlib>      // std::calloc for buffer<T>
+#include <cstdlib>      // std::malloc, std::calloc for buffer<T>
+#include <cstring>      // std::memset for buffer<T>
 #include <type_traits>  // type mapping
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
@@ -48,7 +49,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
   public:
     RKNNOP_DETAIL_HIDDEN explicit buffer(std::size_t count) noexcept
-        : data_(static_cast<T*>(std::calloc(count ? count : 1, sizeof(T)))), size_(data_ ? count : 0) {}
+        : data_(allocate(count)), size_(data_ ? count : 0) {}
     RKNNOP_DETAIL_HIDDEN buffer(const buffer&) = delete;
     buffer& operator=(const buffer&) = delete;
     RKNNOP_DETAIL_HIDDEN ~buffer() { std::free(data_); }
@@ -61,6 +62,17 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     RKNNOP_DETAIL_HIDDEN const T& operator[](std::size_t i) const noexcept { return data_[i]; }
 
   private:
+    // Small blocks from malloc, zeroed here: glibc's calloc skips its per-thread cache, malloc does
+    // not (a kernel's small tables then cost a few instructions per call). Large ones from calloc,
+    // which gets fresh zero pages without writing them.
+    RKNNOP_DETAIL_HIDDEN static T* allocate(std::size_t count) noexcept {
+      if (count > small_bytes / sizeof(T)) return static_cast<T*>(std::calloc(count, sizeof(T)));
+      void* p = std::malloc(count ? count * sizeof(T) : 1);
+      if (p) std::memset(p, 0, count * sizeof(T));
+      return static_cast<T*>(p);
+    }
+    static constexpr std::size_t small_bytes = 1024;  // glibc's per-thread cache takes blocks up to 1032 bytes
+
     T* data_;
     std::size_t size_;
   };

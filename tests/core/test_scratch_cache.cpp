@@ -2,6 +2,7 @@
 // The scratch blocks the generated callbacks keep between calls: a large call after a small one
 // must reuse cached blocks instead of allocating (and faulting in) fresh memory every time.
 #include <rknnop/detail/scratch.hpp>
+#include <rknnop/types.hpp>  // rknnop::buffer
 
 #include <gtest/gtest.h>
 
@@ -71,6 +72,25 @@ TEST(ScratchCache, SmallBuffersOfOneCallShareABlock) {
   EXPECT_TRUE(big + buffer_list::shared_block * 4 <= a || big >= a + buffer_list::shared_block);
   std::memset(big, 4, buffer_list::shared_block * 4);
   EXPECT_EQ(buffers.allocate(~std::size_t{0} - 3), nullptr);  // rounding up would overflow
+}
+
+// rknnop::buffer, kernels' scratch: zero-filled whatever the block held before (small blocks are
+// malloc's recycled ones), and false when the size cannot be allocated.
+TEST(KernelBuffer, ZeroFilledAfterDirtyReuseAtEverySize) {
+  for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{256}, std::size_t{257},
+                            std::size_t{5000}}) {
+    for (int round = 0; round < 3; ++round) {  // the same block comes back: it was left dirty
+      rknnop::buffer<std::uint32_t> b(count);
+      ASSERT_TRUE(b);
+      ASSERT_EQ(b.size(), count);
+      for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(b[i], 0u) << "count " << count << " element " << i;
+      for (std::size_t i = 0; i < count; ++i) b[i] = 0xA5A5A5A5u;
+    }
+  }
+  volatile std::size_t too_many = ~std::size_t{0} / 4;  // count * 8 overflows (volatile: not folded)
+  rknnop::buffer<std::uint64_t> huge(too_many);
+  EXPECT_FALSE(huge);
+  EXPECT_EQ(huge.size(), 0u);
 }
 
 }  // namespace
