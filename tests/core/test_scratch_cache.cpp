@@ -77,8 +77,8 @@ TEST(ScratchCache, SmallBuffersOfOneCallShareABlock) {
 // rknnop::buffer, kernels' scratch: zero-filled whatever the block held before (small blocks are
 // malloc's recycled ones), and false when the size cannot be allocated.
 TEST(KernelBuffer, ZeroFilledAfterDirtyReuseAtEverySize) {
-  for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{256}, std::size_t{257},
-                            std::size_t{5000}}) {
+  for (std::size_t count :
+       {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{256}, std::size_t{257}, std::size_t{5000}}) {
     for (int round = 0; round < 3; ++round) {  // the same block comes back: it was left dirty
       rknnop::buffer<std::uint32_t> b(count);
       ASSERT_TRUE(b);
