@@ -66,6 +66,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     // not (a kernel's small tables then cost a few instructions per call). Large ones from calloc,
     // which gets fresh zero pages without writing them.
     RKNNOP_DETAIL_HIDDEN static T* allocate(std::size_t count) noexcept {
+      if (count > ~std::size_t{0} / sizeof(T)) return nullptr;  // not calloc's to refuse: sanitizers abort there
       if (count > small_bytes / sizeof(T)) return static_cast<T*>(std::calloc(count, sizeof(T)));
       void* p = std::malloc(count ? count * sizeof(T) : 1);
       if (p) std::memset(p, 0, count * sizeof(T));
