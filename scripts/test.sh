@@ -147,8 +147,31 @@ userpath() {
 
 for step in "${steps[@]}"; do
   case "$step" in
-    native|asan|cross|fuzz|measure|userpath|lint|tsan) "$step" ;;
+    native|asan|cross|fuzz|measure|userpath|lint|tsan) ;;
     *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure, userpath, lint, tsan)" >&2; exit 2 ;;
   esac
+done
+
+# Each step's wall time, printed at the end of the run (also when a step fails): CI's budget is
+# 45 minutes on 2 cores from a fresh machine, and this table says where it goes.
+step_times=()
+started=$SECONDS
+print_step_times() {
+  local status=$? row
+  [ ${#step_times[@]} -gt 0 ] || return "$status"
+  printf '\n=== wall time per step (s)\n'
+  for row in "${step_times[@]}"; do
+    [ "${row#*=}" = running ] && row="${row%%=*}=$((SECONDS - started)) (failed)"
+    printf '  %-9s %6s\n' "${row%%=*}" "${row#*=}"
+  done
+  printf '  %-9s %6s  (this script; the package check before it included)\n' total "$SECONDS"
+  return "$status"
+}
+trap print_step_times EXIT
+for step in "${steps[@]}"; do
+  started=$SECONDS
+  step_times+=("$step=running")
+  "$step"
+  step_times[${#step_times[@]}-1]="$step=$((SECONDS - started))"
 done
 stamp "all requested steps passed: ${steps[*]}"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * An RKNN-Toolkit v1 custom op written the way `custom_op --action create` lays out
- * rknn_kernel_<lower>.c (reference §4): vendor includes, a parameter table, CPU kernel, validator,
+ * rknn_kernel_<lower>.c (docs/abi.md §2, §3, §4 and §5): vendor includes, a parameter table, CPU kernel, validator,
  * initializer and deinitializer callbacks, a CPU and a VX descriptor, and the exported
  * vx_kernel_<Name>_list. Written for rknnop's tests (not toolkit code); it must build unchanged
  * against rknnop's VX/ compatibility headers (rknnop::compat_vx) and run through rknnop-run.
