@@ -10,7 +10,7 @@
 #
 # <rknpu checkout>: github.com/rockchip-linux/rknpu (read at e0cb42b, driver 1.7.5). Without
 # libraries, every <out>/aarch64/lib*.so and <out>/armhf/lib*.so under the build dir (default
-# build/native) that rknnop_add_op made (an <out> folder holding op.yml). The -mini driver variants are used: they are complete in
+# build/native) that rknnop_add_op made (an <out> folder holding op.yml; linked against libOpenVX.so). The -mini driver variants are used: they are complete in
 # that commit (the full ones need libVSC.so and other large files the repository does not hold);
 # RKNNOP_BOARD_VARIANTS overrides (e.g. "linux-aarch64 linux-armhf linux-armhf-puma").
 # aarch64 libraries load against linux-aarch64*(RK1808), armhf ones against linux-armhf* (RK1806) and
@@ -26,10 +26,15 @@ drivers=${RKNNOP_BOARD_DRIVERS:-}
 build=${1:-$root/build/native}
 shift || true
 libraries=("$@")
+for lib in "${libraries[@]}"; do
+  [[ -f $lib ]] || { echo "board-load.sh: $lib does not exist" >&2; exit 1; }
+done
 if [[ ${#libraries[@]} -eq 0 ]]; then
-  # rknnop_add_op's output folders: op.yml beside aarch64/ and armhf/ (other test libraries are not ops).
+  # rknnop_add_op's output folders (op.yml beside aarch64/ and armhf/), libraries linked against
+  # libOpenVX.so as on a board (test fixtures that are not are left out).
   while IFS= read -r lib; do
-    [[ -f $(dirname "$(dirname "$lib")")/op.yml ]] && libraries+=("$lib")
+    [[ -f $(dirname "$(dirname "$lib")")/op.yml ]] || continue
+    readelf -d "$lib" 2>/dev/null | grep -q 'NEEDED.*\[libOpenVX\.so\]' && libraries+=("$lib")
   done < <(find "$build" \( -path '*/aarch64/lib*.so' -o -path '*/armhf/lib*.so' \) -type f -print | sort)
 fi
 [[ ${#libraries[@]} -gt 0 ]] || skip "no board libraries under $build (build the <Op>_aarch64 / <Op>_armhf targets)"
@@ -97,5 +102,6 @@ for arch in aarch64 armhf; do
     done
   done
 done
+[[ $loaded -gt 0 || $status -ne 0 ]] || skip "none of the libraries is an aarch64 or armhf one under */aarch64/ or */armhf/"
 echo "board-load.sh: $loaded library loads succeeded$([[ $status -ne 0 ]] && echo ', some FAILED')"
 exit $status
