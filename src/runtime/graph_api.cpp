@@ -163,7 +163,7 @@ namespace {
 // VX_NODE_LOCAL_DATA_SIZE / _PTR by the board driver's rules (docs/runtime.md §9): the value is a
 // vx_size / pointer (8 bytes on aarch64, 4 on armhf) at a 4-byte aligned address, else -10; settable
 // only from the node's initializer (if the size was 0 when it started) or deinitializer (unless the
-// runtime owns the block), and never on a verified graph, else -3.
+// runtime owns the block), else -3 (as on a verified graph: vxSetNodeAttribute).
 vx_status set_local_data(node& n, vx_enum attribute, const void* ptr, vx_size size) {
   const bool is_size = attribute == VX_NODE_LOCAL_DATA_SIZE;
   const char* what = is_size ? "VX_NODE_LOCAL_DATA_SIZE" : "VX_NODE_LOCAL_DATA_PTR";
@@ -174,11 +174,6 @@ vx_status set_local_data(node& n, vx_enum attribute, const void* ptr, vx_size si
            "4-byte aligned address",
            what, static_cast<std::size_t>(size), ptr, expected, is_size ? "vx_size" : "void*");
     return VX_ERROR_INVALID_PARAMETERS;
-  }
-  const graph* g = n.parent;
-  if (g != nullptr && g->verified.load()) {
-    log_to(&n, VX_ERROR_NOT_SUPPORTED, "vxSetNodeAttribute(%s): the node's graph is verified", what);
-    return VX_ERROR_NOT_SUPPORTED;
   }
   {
     std::lock_guard lock(n.mutex);
@@ -204,6 +199,13 @@ vx_status vxSetNodeAttribute(vx_node node_handle, vx_enum attribute, const void*
   auto* n = find_as<node>(node_handle);
   if (n == nullptr) return VX_ERROR_INVALID_REFERENCE;
   if (ptr == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+  // The board driver refuses every node attribute once the graph is verified (docs/runtime.md §9):
+  // kernels set theirs from the initializer, which runs before that.
+  if (const graph* g = n->parent; g != nullptr && g->verified.load()) {
+    log_to(n, VX_ERROR_NOT_SUPPORTED, "vxSetNodeAttribute(0x%x): the node's graph is verified",
+           static_cast<unsigned>(attribute));
+    return VX_ERROR_NOT_SUPPORTED;
+  }
   if (attribute == VX_NODE_LOCAL_DATA_SIZE || attribute == VX_NODE_LOCAL_DATA_PTR)
     return set_local_data(*n, attribute, ptr, size);
   if (attribute != VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS) return VX_ERROR_NOT_SUPPORTED;
