@@ -54,7 +54,8 @@ static vx_status VX_CALLBACK toolkit_exp_kernel(vx_node node, const vx_reference
 
 static vx_status VX_CALLBACK toolkit_exp_validator(vx_node node, const vx_reference parameters[], uint32_t num,
                                                    vx_meta_format metas[]) {
-  uint32_t dim_num = 0, dims[6] = {0};
+  uint32_t dim_num = 0, dims[6] = {0}, i;
+  vx_size sizes[6] = {0};
   vx_enum dtype = 0;
   vx_status status;
   (void)node;
@@ -66,8 +67,9 @@ static vx_status VX_CALLBACK toolkit_exp_validator(vx_node node, const vx_refere
     status = vxQueryTensor((vx_tensor)parameters[0], VX_TENSOR_DATA_TYPE, &dtype, sizeof(vx_enum));
   if (status == VX_SUCCESS && metas[1]) {
     status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_NUMBER_OF_DIMS, &dim_num, sizeof dim_num);
+    for (i = 0; i < dim_num && i < 6; ++i) sizes[i] = dims[i]; /* the board driver reads vx_size dims here */
     if (status == VX_SUCCESS)
-      status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, dims, sizeof(uint32_t) * dim_num);
+      status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, sizes, sizeof(vx_size) * dim_num);
     if (status == VX_SUCCESS) status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DATA_TYPE, &dtype, sizeof dtype);
   }
   return status;

@@ -85,6 +85,7 @@ static vx_status VX_CALLBACK toolkit_resize_kernel(vx_node node, const vx_refere
 static vx_status VX_CALLBACK toolkit_resize_validator(vx_node node, const vx_reference parameters[], uint32_t num,
                                                       vx_meta_format metas[]) {
   uint32_t dims[4] = {0}, dim_num = 4;
+  vx_size sizes[4];
   int32_t size[2] = {0};
   vx_enum dtype = VX_TYPE_FLOAT16;
   vx_status status;
@@ -98,7 +99,11 @@ static vx_status VX_CALLBACK toolkit_resize_validator(vx_node node, const vx_ref
     dims[1] = (uint32_t)size[1];
     dims[2] = (uint32_t)size[0];
     status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_NUMBER_OF_DIMS, &dim_num, sizeof dim_num);
-    if (status == VX_SUCCESS) status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, dims, sizeof dims);
+    sizes[0] = dims[0]; /* the board driver reads vx_size dims here */
+    sizes[1] = dims[1];
+    sizes[2] = dims[2];
+    sizes[3] = dims[3];
+    if (status == VX_SUCCESS) status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, sizes, sizeof sizes);
     if (status == VX_SUCCESS) status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DATA_TYPE, &dtype, sizeof dtype);
   }
   return status;

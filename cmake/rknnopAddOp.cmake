@@ -356,9 +356,12 @@ function(rknnop_add_op name)
     if(_arch STREQUAL "aarch64")
       set(_boards "RK1808/RK1806/RK3399Pro")
       set(_cxx_name aarch64-linux-gnu-g++)
+      set(_board_exports "${_module_dir}/board-exports/linux-aarch64.txt")  # checked after linking
     else()
       set(_boards "RV1109/RV1126")
       set(_cxx_name arm-linux-gnueabihf-g++)
+      set(_board_exports "${_module_dir}/board-exports/linux-armhf.txt"
+                         "${_module_dir}/board-exports/linux-armhf-puma.txt")
     endif()
     if(NOT _cxx)
       string(REGEX REPLACE "-g\\+\\+$" "" _triple "${_cxx_name}")
@@ -428,6 +431,7 @@ function(rknnop_add_op name)
       COMMAND "${CMAKE_COMMAND}" -E make_directory "${_out}/${_arch}"
       ${_link_cmd}
       DEPENDS ${_objects} "${_map}" rknnop_openvx_stub_${_arch} "${_module_dir}/rknnopCheckKernelLibrary.cmake"
+              ${_board_exports}
       COMMENT "rknnop: linking ${_arch} lib${_lower}.so (${_boards})"
       VERBATIM)
     add_custom_target(${name}_${_arch} ALL DEPENDS "${_lib}")  # e.g. `cmake --build . -t ResizeArea_armhf`

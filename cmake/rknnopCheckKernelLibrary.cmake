@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: MIT
 # cmake -DLIBRARY=lib.so -DOP=Name -DARCH=aarch64 -DREADELF=readelf [-DRENAME_TO=final.so]
-#       [-DMAX_GLIBC=2.28] [-DMAX_GLIBCXX=3.4.25] [-DMAX_CXXABI=1.3.11] -P rknnopCheckKernelLibrary.cmake
+#       [-DMAX_GLIBC=2.28] [-DMAX_GLIBCXX=3.4.25] [-DMAX_CXXABI=1.3.11] [-DBOARD_EXPORTS=dir]
+#       -P rknnopCheckKernelLibrary.cmake
 #
 # Build-time gate of rknnop_add_op: a kernel library must load on the boards (glibc 2.28, GCC 8's
-# libstdc++) and export only vx_kernel_<Op>_list. On failure the library is deleted (so the next build
+# libstdc++), import only OpenVX functions its boards' driver exports (BOARD_EXPORTS, default
+# board-exports/ beside this file: the driver's export lists, scripts/board-exports.sh), and export
+# only vx_kernel_<Op>_list. On failure the library is deleted (so the next build
 # relinks it) and the build stops with one "rknnop:" line per problem. With RENAME_TO, a library that
 # passes is renamed into place, so the final path only ever holds a checked library.
 cmake_minimum_required(VERSION 3.21)
@@ -21,6 +24,20 @@ if(NOT DEFINED MAX_GLIBCXX)
 endif()
 if(NOT DEFINED MAX_CXXABI)
   set(MAX_CXXABI 1.3.11)
+endif()
+if(NOT DEFINED BOARD_EXPORTS)
+  set(BOARD_EXPORTS "${CMAKE_CURRENT_LIST_DIR}/board-exports")
+endif()
+# The driver builds (rockchip-linux/rknpu drivers/<variant>) a board library of ARCH is loaded by.
+if(ARCH STREQUAL "aarch64")
+  set(_board_variants linux-aarch64)
+  set(_board_names_linux-aarch64 "RK1808")
+elseif(ARCH STREQUAL "armhf")
+  set(_board_variants linux-armhf linux-armhf-puma)
+  set(_board_names_linux-armhf "RK1806")
+  set(_board_names_linux-armhf-puma "RV1109/RV1126")
+else()
+  set(_board_variants)  # the toolkit's PC simulator: its own libOpenVX
 endif()
 set(_allowed_needed libc.so.6 libm.so.6 libOpenVX.so)
 if(RENAME_TO)
@@ -41,6 +58,7 @@ string(REPLACE "\n" ";" _lines "${_out}")
 
 set(_problems)
 set(_exports)
+set(_vx_imports)
 foreach(_line IN LISTS _lines)
   if(_line MATCHES "\\(NEEDED\\)[^[]*\\[([^]]+)\\]")
     if(NOT CMAKE_MATCH_1 IN_LIST _allowed_needed)
@@ -60,6 +78,9 @@ foreach(_line IN LISTS _lines)
   set(_ndx "${CMAKE_MATCH_4}")
   set(_name "${CMAKE_MATCH_5}")
   if(_ndx STREQUAL "UND")
+    if(_name MATCHES "^(vx[A-Za-z0-9_]*)(@.*)?$")
+      list(APPEND _vx_imports "${CMAKE_MATCH_1}")
+    endif()
     if(_name MATCHES "^([^@]+)@+((GLIBC|GLIBCXX|CXXABI)_([0-9.]+))$")
       set(_sym "${CMAKE_MATCH_1}")
       set(_ver "${CMAKE_MATCH_2}")
@@ -102,6 +123,24 @@ list(REMOVE_ITEM _exports "${_list}")
 foreach(_extra IN LISTS _exports)
   string(CONCAT _p "${_what}: exports ${_extra}, but a kernel library may export only ${_list}")
   list(APPEND _problems "${_p}")
+endforeach()
+
+list(REMOVE_DUPLICATES _vx_imports)
+foreach(_variant IN LISTS _board_variants)
+  set(_list_file "${BOARD_EXPORTS}/${_variant}.txt")
+  if(NOT EXISTS "${_list_file}")
+    list(APPEND _problems "${_what}: ${_list_file} is missing (the functions ${_board_names_${_variant}}'s driver exports)")
+    continue()
+  endif()
+  file(STRINGS "${_list_file}" _board_exports REGEX "^vx")
+  foreach(_import IN LISTS _vx_imports)
+    if(NOT _import IN_LIST _board_exports)
+      string(CONCAT _p "${_what}: imports ${_import}, which ${_board_names_${_variant}}'s OpenVX driver "
+                       "(libOpenVX.so.1.2 of rknpu drivers/${_variant}) does not export: the library would not "
+                       "load on that board")
+      list(APPEND _problems "${_p}")
+    endif()
+  endforeach()
 endforeach()
 
 if(_problems)

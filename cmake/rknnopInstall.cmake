@@ -36,8 +36,16 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/rknnop-package/rknnopCon
   ARCH_INDEPENDENT)
 # rknnop_add_op and everything it reads at configure and build time: the list the Conan recipe reads too.
 file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/rknnopAddOpFiles.txt" _rknnop_add_op_files REGEX "^[^#]")
+set(_rknnop_add_op_subdir_files ${_rknnop_add_op_files})  # e.g. board-exports/*.txt: keep their folder
+list(FILTER _rknnop_add_op_files EXCLUDE REGEX "/")
+list(FILTER _rknnop_add_op_subdir_files INCLUDE REGEX "/")
 list(TRANSFORM _rknnop_add_op_files PREPEND "${CMAKE_CURRENT_LIST_DIR}/")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/rknnopAddOpFiles.txt")
+foreach(_file IN LISTS _rknnop_add_op_subdir_files)
+  cmake_path(GET _file PARENT_PATH _dir)
+  install(FILES "${CMAKE_CURRENT_LIST_DIR}/${_file}" DESTINATION "${RKNNOP_INSTALL_CMAKEDIR}/${_dir}"
+          COMPONENT rknnop_development)
+endforeach()
 install(FILES
     "${PROJECT_BINARY_DIR}/rknnop-package/rknnopConfig.cmake"
     "${PROJECT_BINARY_DIR}/rknnop-package/rknnopConfigVersion.cmake"

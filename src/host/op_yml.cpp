@@ -275,12 +275,15 @@ std::optional<std::size_t> trailing_number(std::string_view name) {
   return value;
 }
 
-// op.yml's entries in the IoMaps' order, or an explanation of why they cannot be matched.
+// op.yml's entries in the IoMaps' order, or an explanation of why they cannot be matched. One port
+// matches trivially: there is no order to get wrong (the toolkit's TruncateDiv names its one output
+// 'out0' in the .py and 'output' in op.yml).
 std::variant<std::vector<op_yml_entry>, std::string> match_ports(const std::vector<op_yml_entry>& entries,
                                                                  const std::vector<io_map>& maps,
                                                                  std::string_view list_name) {
   if (maps.size() != entries.size())
     return fmt::format("{} has {} IoMap entries, op.yml {}", list_name, maps.size(), entries.size());
+  if (entries.size() == 1) return entries;
   const auto by_name = [&](std::string_view name) -> const op_yml_entry* {
     const auto it = std::find_if(entries.begin(), entries.end(), [&](const op_yml_entry& e) { return e.name == name; });
     return it == entries.end() ? nullptr : &*it;
@@ -318,6 +321,8 @@ std::string names(const std::vector<op_yml_entry>& entries) {
 
 }  // namespace
 
+// Inputs and outputs are matched independently: an output list that cannot be matched says nothing
+// about the inputs' order (and the other way round).
 void apply_python_port_order(op_yml& op, std::string_view python_text, std::string_view source) {
   const auto inputs = io_maps(python_text, "def_input");
   const auto outputs = io_maps(python_text, "def_output");
@@ -327,27 +332,31 @@ void apply_python_port_order(op_yml& op, std::string_view python_text, std::stri
   }
   auto in = match_ports(op.inputs, *inputs, "def_input");
   auto out = match_ports(op.outputs, *outputs, "def_output");
-  for (const auto* failed : {std::get_if<std::string>(&in), std::get_if<std::string>(&out)})
-    if (failed) {
-      op.port_order_source = fmt::format("op.yml ({}: {})", source, *failed);
-      return;
-    }
-  auto& in_order = std::get<0>(in);
-  auto& out_order = std::get<0>(out);
-  op.port_order_source = fmt::format("{} (def_input/def_output)", source);
+  const std::string* in_failed = std::get_if<std::string>(&in);
+  const std::string* out_failed = std::get_if<std::string>(&out);
+  if (in_failed && out_failed) {
+    op.port_order_source = fmt::format("op.yml ({}: {}; {})", source, *in_failed, *out_failed);
+    return;
+  }
+  if (in_failed)
+    op.port_order_source = fmt::format("inputs: op.yml ({}: {}); outputs: {} (def_output)", source, *in_failed, source);
+  else if (out_failed)
+    op.port_order_source = fmt::format("inputs: {} (def_input); outputs: op.yml ({}: {})", source, source, *out_failed);
+  else
+    op.port_order_source = fmt::format("{} (def_input/def_output)", source);
   std::string changed;
-  if (in_order != op.inputs)
-    changed = fmt::format("inputs ({}) but the op's definition has ({})", names(op.inputs), names(in_order));
-  if (out_order != op.outputs)
+  if (!in_failed && std::get<0>(in) != op.inputs)
+    changed = fmt::format("inputs ({}) but the op's definition has ({})", names(op.inputs), names(std::get<0>(in)));
+  if (!out_failed && std::get<0>(out) != op.outputs)
     changed += fmt::format("{}outputs ({}) but the op's definition has ({})", changed.empty() ? "" : "; ",
-                           names(op.outputs), names(out_order));
+                           names(op.outputs), names(std::get<0>(out)));
   if (!changed.empty())
     op.port_order_warning = fmt::format(
         "op '{}': op.yml lists {}; using the order of {}'s def_input/def_output, "
         "the kernel's parameter order",
         op.name, changed, source);
-  op.inputs = std::move(in_order);
-  op.outputs = std::move(out_order);
+  if (!in_failed) op.inputs = std::move(std::get<0>(in));
+  if (!out_failed) op.outputs = std::move(std::get<0>(out));
 }
 
 }  // namespace rknnop::host

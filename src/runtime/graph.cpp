@@ -3,6 +3,7 @@
 // tensor shapes, initializers), processing, and deinitialization on release.
 #include "api.hpp"
 
+#include "local_data.hpp"
 #include "objects.hpp"
 
 #include <algorithm>
@@ -18,6 +19,7 @@ node::node(context* owner_context, graph* parent_graph, kernel* k)
     : reference(VX_TYPE_NODE, owner_context), parent(parent_graph), kern(k), params(k->params.size(), nullptr) {}
 
 void node::drop_holds() noexcept {
+  release_local_data();  // while the kernel (its name) is still held
   for (vx_reference& p : params) {
     if (p != nullptr) unhold(from_handle(p));
     p = nullptr;
@@ -26,7 +28,7 @@ void node::drop_holds() noexcept {
 }
 
 void graph::drop_holds() noexcept {
-  deinitialize_nodes();
+  deinitialize_nodes();  // unverified first, then the deinitializers, then the nodes go
   for (node* n : nodes) {
     n->parent = nullptr;
     unhold(n);
@@ -35,23 +37,34 @@ void graph::drop_holds() noexcept {
   order.clear();
 }
 
-void node::free_local_data() noexcept {
-  std::free(local_data_ptr);
+void node::release_local_data() noexcept {
+  void* const p = local_data_ptr;
   local_data_ptr = nullptr;
   local_data_size = 0;
+  if (p == nullptr) return;
+  if (!free_driver_block(p)) {
+    // Logged and echoed: on a board this is heap corruption, whatever RKNNOP_VX_LOG says.
+    std::fprintf(stderr,
+                 "[rknnop openvx] kernel '%s': node destroyed with local data pointer %p that the runtime did not "
+                 "allocate; the board's driver would free it with its own allocator and corrupt the heap (not freed "
+                 "here)\n",
+                 kern->name.c_str(), p);
+    log_to(this, VX_ERROR_INVALID_VALUE,
+           "kernel '%s': node destroyed with a local data pointer the runtime did not allocate (the board's driver "
+           "would free it with its own allocator)",
+           kern->name.c_str());
+  }
 }
 
 void graph::deinitialize_nodes() noexcept {
   std::lock_guard lock(mutex);
+  verified = false;  // the driver clears it first: local data can be set by the deinitializers
   for (node* n : nodes) {
     {
       std::lock_guard node_lock(n->mutex);
-      if (!n->initialized) {
-        n->free_local_data();  // an initializer that failed may have set some
-        continue;
-      }
+      if (!n->initialized) continue;  // a failed initializer's local data stays, as on the board
       n->initialized = false;
-      n->local_data_writable = true;
+      n->local_data_writable = !n->local_data_runtime_owned;
     }
     if (n->kern->deinitialize != nullptr) {
       const auto status = run_step(*n, RKNNOP_HOST_STEP_DEINITIALIZE, [n] {
@@ -62,7 +75,7 @@ void graph::deinitialize_nodes() noexcept {
     }
     std::lock_guard node_lock(n->mutex);
     n->local_data_writable = false;
-    n->free_local_data();
+    n->local_data_runtime_owned = false;  // as the driver does after a deinitializer; the block stays
   }
 }
 
@@ -187,8 +200,7 @@ vx_status validate_node(node& n) {
 
 // Long by design: the VSI driver's verification order (parameters, producers, cycles, validate, initialize).
 vx_status graph::verify() {
-  deinitialize_nodes();  // a second verify starts from scratch
-  verified = false;
+  deinitialize_nodes();  // a second verify starts from scratch (unverified, nodes deinitialized)
   order.clear();
 
   // Every required parameter set.
@@ -257,7 +269,7 @@ vx_status graph::verify() {
     if (n->kern->initialize != nullptr) {
       {
         std::lock_guard node_lock(n->mutex);
-        n->local_data_writable = true;
+        n->local_data_writable = n->local_data_size == 0;  // once set, local data stays for the node's life
       }
       const vx_status status = run_step(*n, RKNNOP_HOST_STEP_INITIALIZE, [n] {
         return n->kern->initialize(to_handle<vx_node>(n), n->params.data(), static_cast<vx_uint32>(n->params.size()));
@@ -278,7 +290,8 @@ vx_status graph::verify() {
       std::lock_guard node_lock(n->mutex);
       n->initialized = true;
       if (n->local_data_size > 0 && n->local_data_ptr == nullptr) {
-        n->local_data_ptr = std::calloc(1, n->local_data_size);
+        n->local_data_ptr = allocate_driver_block(n->local_data_size);
+        n->local_data_runtime_owned = n->local_data_ptr != nullptr;
         if (n->local_data_ptr == nullptr) missing = n->local_data_size;
       }
     }

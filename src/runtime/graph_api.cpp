@@ -4,6 +4,7 @@
 
 #include "objects.hpp"
 
+#include <cstdint>
 #include <cstring>
 
 using namespace rknnop::runtime;
@@ -159,12 +160,19 @@ vx_status vxQueryNode(vx_node node_handle, vx_enum attribute, void* ptr, vx_size
 
 namespace {
 
-// VX_NODE_LOCAL_DATA_SIZE / _PTR: only while the node's initializer or deinitializer runs.
+// VX_NODE_LOCAL_DATA_SIZE / _PTR by the board driver's rules (docs/runtime.md §9): the value is a
+// vx_size / pointer (8 bytes on aarch64, 4 on armhf) at a 4-byte aligned address, else -10; settable
+// only from the node's initializer (if the size was 0 when it started) or deinitializer (unless the
+// runtime owns the block), else -3 (as on a verified graph: vxSetNodeAttribute).
 vx_status set_local_data(node& n, vx_enum attribute, const void* ptr, vx_size size) {
   const bool is_size = attribute == VX_NODE_LOCAL_DATA_SIZE;
-  if (size != (is_size ? sizeof(vx_size) : sizeof(void*))) {
-    log_to(&n, VX_ERROR_INVALID_PARAMETERS, "vxSetNodeAttribute: local data %s of size %zu, expected %zu",
-           is_size ? "size" : "pointer", static_cast<std::size_t>(size), is_size ? sizeof(vx_size) : sizeof(void*));
+  const char* what = is_size ? "VX_NODE_LOCAL_DATA_SIZE" : "VX_NODE_LOCAL_DATA_PTR";
+  const std::size_t expected = is_size ? sizeof(vx_size) : sizeof(void*);
+  if (size != expected || reinterpret_cast<std::uintptr_t>(ptr) % 4 != 0) {
+    log_to(&n, VX_ERROR_INVALID_PARAMETERS,
+           "vxSetNodeAttribute(%s): a value of %zu bytes at %p; the driver takes exactly %zu bytes (sizeof(%s)) at a "
+           "4-byte aligned address",
+           what, static_cast<std::size_t>(size), ptr, expected, is_size ? "vx_size" : "void*");
     return VX_ERROR_INVALID_PARAMETERS;
   }
   {
@@ -174,11 +182,14 @@ vx_status set_local_data(node& n, vx_enum attribute, const void* ptr, vx_size si
         std::memcpy(&n.local_data_size, ptr, sizeof(vx_size));
       else
         std::memcpy(&n.local_data_ptr, ptr, sizeof(void*));
+      n.local_data_runtime_owned = false;  // as the driver does: the kernel has taken the block over
       return VX_SUCCESS;
     }
   }
   log_to(&n, VX_ERROR_NOT_SUPPORTED,
-         "vxSetNodeAttribute: local data can be set only while the node's initializer or deinitializer runs");
+         "vxSetNodeAttribute(%s): local data can be set only while the node's initializer runs and its size is "
+         "still 0, or while its deinitializer runs and the block is not the runtime's",
+         what);
   return VX_ERROR_NOT_SUPPORTED;
 }
 
@@ -188,6 +199,13 @@ vx_status vxSetNodeAttribute(vx_node node_handle, vx_enum attribute, const void*
   auto* n = find_as<node>(node_handle);
   if (n == nullptr) return VX_ERROR_INVALID_REFERENCE;
   if (ptr == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+  // The board driver refuses every node attribute once the graph is verified (docs/runtime.md §9):
+  // kernels set theirs from the initializer, which runs before that.
+  if (const graph* g = n->parent; g != nullptr && g->verified.load()) {
+    log_to(n, VX_ERROR_NOT_SUPPORTED, "vxSetNodeAttribute(0x%x): the node's graph is verified",
+           static_cast<unsigned>(attribute));
+    return VX_ERROR_NOT_SUPPORTED;
+  }
   if (attribute == VX_NODE_LOCAL_DATA_SIZE || attribute == VX_NODE_LOCAL_DATA_PTR)
     return set_local_data(*n, attribute, ptr, size);
   if (attribute != VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS) return VX_ERROR_NOT_SUPPORTED;
@@ -263,18 +281,43 @@ vx_status vxSetMetaFormatAttribute(vx_meta_format meta_handle, vx_enum attribute
       return VX_SUCCESS;
     }
     case VX_TENSOR_DIMS: {
-      if (size == 0 || size % dim_size != 0 || size / dim_size > max_tensor_dims) return VX_ERROR_INVALID_PARAMETERS;
-      const auto count = static_cast<vx_uint32>(size / dim_size);
+      // The board driver reads size / sizeof(vx_size) values of vx_size here in both modes (its
+      // vxQueryTensor answers uint32, this does not): refuse what it would garble (docs/runtime.md §9).
+      const auto bytes = static_cast<std::size_t>(size);
+      if (size == 0 || size % sizeof(vx_size) != 0) {
+        log_to(m, VX_ERROR_INVALID_PARAMETERS,
+               "vxSetMetaFormatAttribute(VX_TENSOR_DIMS, size %zu): the driver reads size / %zu values of vx_size "
+               "(not vx_uint32); pass rank * sizeof(vx_size) bytes",
+               bytes, sizeof(vx_size));
+        return VX_ERROR_INVALID_PARAMETERS;
+      }
+      if (size / sizeof(vx_size) > max_tensor_dims || reinterpret_cast<std::uintptr_t>(ptr) % 4 != 0) {
+        log_to(m, VX_ERROR_INVALID_PARAMETERS,
+               "vxSetMetaFormatAttribute(VX_TENSOR_DIMS, size %zu): more than %u dims, or a pointer not 4-byte aligned "
+               "(the driver refuses both with -10)",
+               bytes, max_tensor_dims);
+        return VX_ERROR_INVALID_PARAMETERS;
+      }
+      const auto count = static_cast<vx_uint32>(size / sizeof(vx_size));
+      if (m->has_num_dims && count != m->num_dims) {
+        log_to(m, VX_ERROR_INVALID_DIMENSION,
+               "vxSetMetaFormatAttribute(VX_TENSOR_DIMS, size %zu): %u vx_size values but VX_TENSOR_NUMBER_OF_DIMS is "
+               "%u (vx_uint32 dims where the driver reads vx_size?)",
+               bytes, count, m->num_dims);
+        return VX_ERROR_INVALID_DIMENSION;
+      }
       std::array<vx_uint32, max_tensor_dims> dims{};
       for (vx_uint32 i = 0; i < count; ++i) {
-        if (khronos) {
-          vx_size value = 0;
-          std::memcpy(&value, static_cast<const std::byte*>(ptr) + i * dim_size, sizeof value);
-          if (value > UINT32_MAX) return VX_ERROR_INVALID_DIMENSION;
-          dims[i] = static_cast<vx_uint32>(value);
-        } else {
-          std::memcpy(&dims[i], static_cast<const std::byte*>(ptr) + i * dim_size, sizeof dims[i]);
+        vx_size value = 0;
+        std::memcpy(&value, static_cast<const std::byte*>(ptr) + i * sizeof(vx_size), sizeof value);
+        if (value == 0 || value > UINT32_MAX) {
+          log_to(m, VX_ERROR_INVALID_DIMENSION,
+                 "vxSetMetaFormatAttribute(VX_TENSOR_DIMS, size %zu): dim %u is %llu, which the driver would keep as "
+                 "%u (two vx_uint32 dims in one vx_size?)",
+                 bytes, i, static_cast<unsigned long long>(value), static_cast<vx_uint32>(value));
+          return VX_ERROR_INVALID_DIMENSION;
         }
+        dims[i] = static_cast<vx_uint32>(value);
       }
       m->dims = dims;
       m->dims_count = count;

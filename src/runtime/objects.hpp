@@ -146,14 +146,17 @@ public:
   bool has_execution_parameters = false;
   vx_kernel_execution_parameters_t execution_parameters{};
   std::vector<uniform> uniforms;
-  // Local data (VX_NODE_LOCAL_DATA_SIZE / _PTR), as in Khronos' sample implementation: settable only
-  // while the node's initializer or deinitializer runs; a size set without a pointer gets a zeroed
-  // block from the runtime after the initializer; whatever pointer is still set when the node is
-  // deinitialized is freed by the runtime (a kernel that frees its own block sets the pointer to NULL).
+  // Local data (VX_NODE_LOCAL_DATA_SIZE / _PTR) by the board driver's rules (docs/runtime.md §9):
+  // settable while the initializer runs if the size was 0 when it started, and while the deinitializer
+  // runs unless the runtime owns the block; a size set without a pointer gets a zeroed block of the
+  // runtime's allocator after the initializer; it survives re-verification, and the node's destruction
+  // frees whatever pointer is still set with that allocator (a foreign one is reported, not freed).
   vx_size local_data_size = 0;
   void* local_data_ptr = nullptr;
   bool local_data_writable = false;
-  void free_local_data() noexcept;  // with `mutex` held
+  bool local_data_runtime_owned = false;  // the block was allocated by the runtime for a size alone
+  // The node's destruction (drop_holds, or the context's teardown before anything is deleted).
+  void release_local_data() noexcept;
   // What each callback step did the last time it ran (rknnopHostGetNodeStep*), by rknnop_host_step_e.
   struct step_record {
     bool called = false;
@@ -184,7 +187,8 @@ public:
   explicit graph(context* ctx) : reference(VX_TYPE_GRAPH, ctx) {}
   void drop_holds() noexcept override;
 
-  // Calls the deinitializer of every initialized node.
+  // Marks the graph unverified, then calls the deinitializer of every initialized node (local data
+  // stays: it goes with the node).
   void deinitialize_nodes() noexcept;
   vx_status verify();   // with `mutex` held
   vx_status process();  // with `mutex` held
@@ -193,7 +197,8 @@ public:
   std::recursive_mutex mutex;
   std::vector<node*> nodes;  // held, in creation order
   std::vector<node*> order;  // execution order found by verify
-  bool verified = false;
+  // Read by vxSetNodeAttribute from kernel callbacks (local data is not settable on a verified graph).
+  std::atomic<bool> verified{false};
 };
 
 class meta_format final : public reference {

@@ -120,6 +120,8 @@ void context::teardown() noexcept {
     kernels.clear();
   }
   for (reference* obj : doomed) unregister(obj);
+  for (reference* obj : doomed)  // while every kernel is alive: a foreign block is reported by name
+    if (obj->type == VX_TYPE_NODE) static_cast<node*>(obj)->release_local_data();
   for (reference* obj : doomed) delete obj;
   delete this;
 }

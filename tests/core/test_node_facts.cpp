@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The CPU kernel's initializer keeps each node's tensor facts (rank, dims, dtype) as node local data,
-// and the kernel then asks the driver no tensor questions. This program interposes vxQueryTensor,
-// vxQueryNode and vxSetNodeAttribute (its own definitions win over libOpenVX's and forward to them),
-// to count the kernel's questions and to play drivers that lack local data or hand back a block that
-// is not the kernel's. Its own executable: the interposers would change every other test's driver.
+// The CPU kernel keeps each node's tensor facts (rank, dims, dtype) as node local data, in a block the
+// driver allocates for the size the initializer sets, and then asks the driver no tensor questions.
+// The SDK must never hand the driver a pointer of its own (the board's driver frees any pointer still
+// set at node destruction with its own allocator: docs/runtime.md §9), on any path: first
+// verification, re-verification, a failing initializer, graph release. This program interposes
+// vxQueryTensor, vxQueryNode and vxSetNodeAttribute (its own definitions win over libOpenVX's and
+// forward to them), to count the kernel's questions and the pointers the SDK sets, and to play drivers
+// that lack local data or hand back a block that is not the kernel's. Its own executable: the
+// interposers would change every other test's driver.
 #include <rknnop/op.hpp>
 
 #include "vx_harness.hpp"
@@ -25,6 +29,7 @@ enum class driver {
 driver current = driver::full;
 void* foreign = nullptr;
 int tensor_queries = 0;
+int sdk_pointers = 0;  // non-NULL VX_NODE_LOCAL_DATA_PTR values set (the SDK must set none)
 
 template <class F>
 F next(const char* name) {
@@ -51,6 +56,11 @@ extern "C" vx_status vxQueryNode(vx_node n, vx_enum attribute, void* ptr, vx_siz
 extern "C" vx_status vxSetNodeAttribute(vx_node n, vx_enum attribute, const void* ptr, vx_size size) {
   static const auto real = next<vx_status (*)(vx_node, vx_enum, const void*, vx_size)>("vxSetNodeAttribute");
   const bool local = attribute == VX_NODE_LOCAL_DATA_SIZE || attribute == VX_NODE_LOCAL_DATA_PTR;
+  if (attribute == VX_NODE_LOCAL_DATA_PTR && ptr != nullptr && size == sizeof(void*)) {
+    void* value = nullptr;
+    std::memcpy(&value, ptr, sizeof value);
+    if (value != nullptr) ++sdk_pointers;
+  }
   if (local && current == driver::no_local_data) return VX_ERROR_NOT_SUPPORTED;
   if (attribute == VX_NODE_LOCAL_DATA_PTR && current == driver::own_block) return VX_ERROR_NOT_SUPPORTED;
   return real(n, attribute, ptr, size);
@@ -94,8 +104,9 @@ std::vector<float> ramp(std::size_t n) {
 struct affine_node {
   harness h{vx_kernel_Affine_list.entries[0]};
   vx_tensor x, y;
-  explicit affine_node(std::uint32_t n)
+  explicit affine_node(std::uint32_t n, bool with_failing_node = false)
       : x(h.tensor({n}, VX_TYPE_FLOAT16, rknnop::test::to_half(ramp(n)))), y(h.tensor<float>({n}, VX_TYPE_FLOAT16)) {
+    if (with_failing_node) add_failing_node();
     const float scale = 2.f, offset = 1.f;
     run_status = h.run({reinterpret_cast<vx_reference>(x), reinterpret_cast<vx_reference>(y),
                         reinterpret_cast<vx_reference>(h.scalar(VX_TYPE_FLOAT32, &scale)),
@@ -113,13 +124,94 @@ struct affine_node {
     const std::vector<float> x_values = ramp(n);  // exact in float16: halves from -3
     for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(got[i], x_values[i] * 2.f + 1.f) << "element " << i;
   }
+  // A second node, initialized after Affine's (created later, no data dependency), whose initializer fails.
+  void add_failing_node() {
+    const auto fail = [](vx_node, const vx_reference*, vx_uint32) -> vx_status { return VX_ERROR_NO_RESOURCES; };
+    const auto nothing = [](vx_node, const vx_reference*, vx_uint32) -> vx_status { return VX_SUCCESS; };
+    vx_kernel k = vxAddUserKernel(h.context(), "failing_init", 0x7FF00390, nothing, 0, nullptr, fail, nullptr);
+    ASSERT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
+    ASSERT_NE(vxCreateGenericNode(h.graph(), k), nullptr);
+  }
+  // The node's local data as the driver holds it.
+  void* local_data(vx_size* size = nullptr) const {
+    void* p = nullptr;
+    EXPECT_EQ(vxQueryNode(h.node(), VX_NODE_LOCAL_DATA_PTR, &p, sizeof p), VX_SUCCESS);
+    if (size) {
+      EXPECT_EQ(vxQueryNode(h.node(), VX_NODE_LOCAL_DATA_SIZE, size, sizeof *size), VX_SUCCESS);
+    }
+    return p;
+  }
   vx_status run_status;
 };
 
 class NodeFacts : public ::testing::Test {
 protected:
-  void TearDown() override { current = driver::full; }
+  void SetUp() override {
+    sdk_pointers = 0;
+    foreign_before = rknnopHostGetForeignLocalDataCount();
+  }
+  void TearDown() override {
+    current = driver::full;
+    EXPECT_EQ(sdk_pointers, 0) << "the SDK set a local data pointer of its own";
+    EXPECT_EQ(rknnopHostGetForeignLocalDataCount(), foreign_before)
+        << "a node was destroyed holding local data the runtime did not allocate";
+  }
+  vx_uint32 foreign_before = 0;
 };
+
+using facts_t = rknnop::detail::node_facts<Affine>;
+
+// The kernel's questions without facts: rank, dims and dtype of each of its two tensors.
+constexpr int questions_without_facts = 6;
+
+// --- each path leaves only the driver's block (TearDown checks every test the same way) --------
+
+TEST_F(NodeFacts, FirstVerificationReservesTheDriversBlock) {
+  affine_node a(5);
+  ASSERT_EQ(a.run_status, VX_SUCCESS) << a.h.last_log();
+  vx_size size = 0;
+  void* block = a.local_data(&size);
+  EXPECT_NE(block, nullptr);
+  EXPECT_EQ(size, sizeof(facts_t));
+  EXPECT_EQ(static_cast<const facts_t*>(block)->owner, &facts_t::tag);  // filled by the first kernel call
+  EXPECT_EQ(sdk_pointers, 0);
+}
+
+TEST_F(NodeFacts, ReVerificationKeepsTheBlockAndRefillsIt) {
+  affine_node a(5);
+  ASSERT_EQ(a.run_status, VX_SUCCESS) << a.h.last_log();
+  void* const block = a.local_data();
+  ASSERT_EQ(vxVerifyGraph(a.h.graph()), VX_SUCCESS) << a.h.last_log();
+  // The deinitializer marked the facts stale; the size stays set, so the block is the same one.
+  EXPECT_EQ(a.local_data(), block);
+  EXPECT_EQ(static_cast<const facts_t*>(block)->owner, nullptr);
+  EXPECT_EQ(a.questions_per_process(), questions_without_facts);
+  EXPECT_EQ(a.questions_per_process(), 0);
+  a.expect_output(5);
+  EXPECT_EQ(sdk_pointers, 0);
+}
+
+TEST_F(NodeFacts, FailingInitializerOfTheGraphLeavesNoBlockOfTheSdk) {
+  affine_node a(5, true);
+  EXPECT_EQ(a.run_status, VX_ERROR_NO_RESOURCES);
+  vx_size size = 0;
+  const void* block = a.local_data(&size);  // Affine's initializer ran, then was deinitialized
+  EXPECT_EQ(size, sizeof(facts_t));
+  EXPECT_NE(block, nullptr);  // the driver's: freed by the driver with the node (TearDown checks)
+  EXPECT_EQ(sdk_pointers, 0);
+}
+
+TEST_F(NodeFacts, GraphReleaseLeavesTheBlockToTheDriver) {
+  affine_node a(5);
+  ASSERT_EQ(a.run_status, VX_SUCCESS) << a.h.last_log();
+  vx_graph g = a.h.graph();
+  vx_node n = a.h.node();
+  ASSERT_EQ(vxRetainReference(reinterpret_cast<vx_reference>(n)), VX_SUCCESS);  // keep it to look at
+  ASSERT_EQ(vxReleaseGraph(&g), VX_SUCCESS);
+  EXPECT_NE(a.local_data(), nullptr);  // still the driver's until the node goes
+  EXPECT_EQ(sdk_pointers, 0);
+  ASSERT_EQ(vxReleaseNode(&n), VX_SUCCESS);
+}
 
 TEST_F(NodeFacts, KernelAsksNoTensorQuestionsOnceInitialized) {
   affine_node a(5);
@@ -134,7 +226,7 @@ TEST_F(NodeFacts, NewTensorsAfterVerifyAreQueriedAgain) {
   affine_node a(5);
   ASSERT_EQ(a.run_status, VX_SUCCESS) << a.h.last_log();
   // Other tensors, another shape: setting them un-verifies the graph; processing re-verifies, which
-  // deinitializes the node and initializes it with the new tensors' facts.
+  // deinitializes the node (its facts go stale) and initializes it; the first call refills the block.
   vx_tensor x = a.h.tensor({9}, VX_TYPE_FLOAT16, rknnop::test::to_half(ramp(9)));
   vx_tensor y = a.h.tensor<float>({9}, VX_TYPE_FLOAT16);
   ASSERT_EQ(vxSetParameterByIndex(a.h.node(), 0, reinterpret_cast<vx_reference>(x)), VX_SUCCESS);
@@ -143,10 +235,8 @@ TEST_F(NodeFacts, NewTensorsAfterVerifyAreQueriedAgain) {
   a.y = y;
   a.expect_output(9);
   EXPECT_EQ(a.questions_per_process(), 0);
+  a.expect_output(9);
 }
-
-// The kernel's questions without facts: rank, dims and dtype of each of its two tensors.
-constexpr int questions_without_facts = 6;
 
 TEST_F(NodeFacts, DriverWithoutLocalDataGetsTheQueries) {
   current = driver::no_local_data;
@@ -156,15 +246,13 @@ TEST_F(NodeFacts, DriverWithoutLocalDataGetsTheQueries) {
   EXPECT_EQ(a.questions_per_process(), questions_without_facts);
 }
 
-TEST_F(NodeFacts, BlockTheDriverAllocatedIsNotUsedOrFreed) {
-  affine_node warm(3);  // facts stored once, so the kernel asks for local data from now on
-  current = driver::own_block;
+TEST_F(NodeFacts, DriverRefusingPointersStillGivesItsBlock) {
+  affine_node warm(3);          // a block reserved once, so the kernel asks for local data from now on
+  current = driver::own_block;  // takes the size, refuses any pointer: the SDK never sets one
   affine_node a(7);
   ASSERT_EQ(a.run_status, VX_SUCCESS) << a.h.last_log();
-  void* p = nullptr;
-  ASSERT_EQ(vxQueryNode(a.h.node(), VX_NODE_LOCAL_DATA_PTR, &p, sizeof p), VX_SUCCESS);
-  EXPECT_NE(p, nullptr);  // the runtime's zeroed block: the deinitializer leaves it to the runtime
-  EXPECT_EQ(a.questions_per_process(), questions_without_facts);
+  EXPECT_NE(a.local_data(), nullptr);
+  EXPECT_EQ(a.questions_per_process(), 0);
   a.expect_output(7);
 }
 
@@ -188,7 +276,6 @@ TEST_F(NodeFacts, BlockNotFilledByThisOpIsNotUsedOrFreed) {
   ASSERT_EQ(vxQueryNode(a.h.node(), VX_NODE_LOCAL_DATA_PTR, &mine, sizeof mine), VX_SUCCESS);
   ASSERT_NE(mine, nullptr);
   // The node's own tensors and facts, but not marked as this op's block.
-  using facts_t = rknnop::detail::node_facts<Affine>;
   static facts_t copy;  // not from malloc: freeing it would fail under ASan
   std::memcpy(&copy, mine, sizeof copy);
   copy.owner = &copy;
@@ -196,7 +283,7 @@ TEST_F(NodeFacts, BlockNotFilledByThisOpIsNotUsedOrFreed) {
   current = driver::foreign_block;
   EXPECT_EQ(a.questions_per_process(), questions_without_facts);
   a.expect_output(5);
-  // `a` goes in this mode: its deinitializer sees the copy and leaves it; the runtime frees the real block.
+  // `a` goes in this mode: its deinitializer sees the copy; the runtime frees the real block.
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -74,14 +75,25 @@ protected:
     EXPECT_EQ(r.status, 0) << r.err;
     return out;
   }
-  rknnop_test::tool_result run(const fs::path& container) {
-    write_npy_file(npy_array::from_floats(std::vector<float>{8, 9, -7}, {3}), dir_ / "a.npy");
-    write_npy_file(npy_array::from_floats(std::vector<float>{2, 4, 2}, {3}), dir_ / "b.npy");
-    return rknnop_test::run_tool(
-        RKNNOP_RUN_EXE,
-        {container.string(), "--input", "input0=" + (dir_ / "a.npy").string(), "--input",
-         "input1=" + (dir_ / "b.npy").string(), "--output", "output0=" + (dir_ / "out.npy").string()},
-        dir_);
+  // output_shape: for kernels whose validator sets no meta format (the toolkit's own), the output's shape.
+  rknnop_test::tool_result run(const fs::path& container, std::string_view output = "output0",
+                               std::vector<float> a = {8, 9, -7}, std::vector<float> b = {2, 4, 2},
+                               std::string_view output_shape = {}) {
+    const std::size_t n = a.size();
+    write_npy_file(npy_array::from_floats(std::move(a), {n}), dir_ / "a.npy");
+    write_npy_file(npy_array::from_floats(std::move(b), {n}), dir_ / "b.npy");
+    std::vector<std::string> args{container.string(),
+                                  "--input",
+                                  "input0=" + (dir_ / "a.npy").string(),
+                                  "--input",
+                                  "input1=" + (dir_ / "b.npy").string(),
+                                  "--output",
+                                  std::string(output) + "=" + (dir_ / "out.npy").string()};
+    if (!output_shape.empty()) {
+      args.emplace_back("--output-shape");
+      args.push_back(std::string(output) + "=" + std::string(output_shape));
+    }
+    return rknnop_test::run_tool(RKNNOP_RUN_EXE, args, dir_);
   }
   fs::path dir_;
 };
@@ -101,6 +113,42 @@ TEST_F(PortOrder, ToolkitContainerBindsInputsInTheOrderOfItsPythonClass) {
   ASSERT_EQ(d.status, 0) << d.err;
   EXPECT_NE(d.out.find("parameter order: the .py section (def_input/def_output)"), std::string::npos) << d.out;
   EXPECT_NE(d.out.find("0 input  input0"), std::string::npos) << d.out;
+}
+
+// The toolkit's own TruncateDiv (v1.3.2-v1.7.5): its one output is 'out0' in the .py and 'output' in
+// op.yml. That output cannot be matched by name or number, which must not throw away the inputs' order.
+TEST_F(PortOrder, UnmatchedOutputNameKeepsTheInputsOrder) {
+  std::string yml(toolkit_yml);
+  yml.replace(yml.find("output0:"), 8, "output:");
+  const fs::path container = pack(yml, toolkit_py);
+  const auto r = run(container, "output", {6, 8, 10, 12}, {2, 2, 2, 2});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_npy_file(dir_ / "out.npy").to_floats(), (std::vector<float>{3, 4, 5, 6}));
+  const auto d = rknnop_test::run_tool(RKNNOP_RUN_EXE, {container.string(), "--describe"}, dir_);
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_NE(d.out.find("parameter order: the .py section (def_input/def_output)"), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("0 input  input0"), std::string::npos) << d.out;
+}
+
+// The toolkit's own file, when RKNNOP_TOOLKIT_SAMPLES names a folder holding it (the toolkit's
+// examples/common_function_demos/custom_op layout, or the file itself in the folder).
+TEST_F(PortOrder, ToolkitsOwnTruncateDivDividesInput0ByInput1) {
+  const char* samples = std::getenv("RKNNOP_TOOLKIT_SAMPLES");
+  if (samples == nullptr || *samples == '\0')
+    GTEST_SKIP() << "set RKNNOP_TOOLKIT_SAMPLES to a folder holding RKNN-Toolkit's "
+                    "rknn_custom_op_math/truncatediv/TruncateDiv.rknnop";
+  fs::path container = fs::path(samples) / "rknn_custom_op_math" / "truncatediv" / "TruncateDiv.rknnop";
+  if (!fs::exists(container)) container = fs::path(samples) / "TruncateDiv.rknnop";
+  if (!fs::exists(container))
+    GTEST_SKIP() << "RKNNOP_TOOLKIT_SAMPLES=" << samples
+                 << " holds neither rknn_custom_op_math/truncatediv/TruncateDiv.rknnop nor TruncateDiv.rknnop";
+  // Its validator sets no meta format, so the output's shape is given.
+  const auto r = run(container, "output", {6, 8, 10, 12}, {2, 2, 2, 2}, "4");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_npy_file(dir_ / "out.npy").to_floats(), (std::vector<float>{3, 4, 5, 6}));
+  const auto d = rknnop_test::run_tool(RKNNOP_RUN_EXE, {container.string(), "--describe"}, dir_);
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_NE(d.out.find("parameter order: the .py section (def_input/def_output)"), std::string::npos) << d.out;
 }
 
 TEST_F(PortOrder, AgreeingOrderGivesNoWarning) {
@@ -139,9 +187,34 @@ TEST(PortOrderUnit, MatchesByCommentLabelOrNumberAndExplainsFailures) {
   EXPECT_EQ(op.inputs.front().name, "input1");
   EXPECT_EQ(op.port_order_source, "op.yml (z.py has no def_input/def_output lists)");
 
+  // Directions are independent: an unmatched input list leaves the outputs matched (one port: trivially).
   op = parse_op_yml(toolkit_yml, "op.yml");
   apply_python_port_order(op, "def_input = [IoMap('a', 'in', '')]\ndef_output = [IoMap('b', 'out', '')]\n", "w.py");
-  EXPECT_EQ(op.port_order_source, "op.yml (w.py: def_input has 1 IoMap entries, op.yml 2)");
+  EXPECT_EQ(op.port_order_source,
+            "inputs: op.yml (w.py: def_input has 1 IoMap entries, op.yml 2); outputs: w.py (def_output)");
+  EXPECT_EQ(op.inputs.front().name, "input1");
+
+  op = parse_op_yml(toolkit_yml, "op.yml");
+  apply_python_port_order(op,
+                          "def_input = [IoMap('in0', 'in', ''), IoMap('in1', 'in', '')]\n"
+                          "def_output = [IoMap('a', 'out', ''), IoMap('b', 'out', '')]\n",
+                          "v.py");
+  EXPECT_EQ(op.port_order_source,
+            "inputs: v.py (def_input); outputs: op.yml (v.py: def_output has 2 IoMap "
+            "entries, op.yml 1)");
+  EXPECT_EQ(op.inputs.front().name, "input0");
+  ASSERT_TRUE(op.port_order_warning);
+
+  op = parse_op_yml(toolkit_yml, "op.yml");
+  apply_python_port_order(op,
+                          "def_input = [IoMap('a', 'in', ''), IoMap('b', 'in', '')]\n"
+                          "def_output = [IoMap('c', 'out', ''), IoMap('d', 'out', '')]\n",
+                          "u.py");
+  EXPECT_EQ(op.port_order_source,
+            "op.yml (u.py: def_input's IoMap 'a' (port 0) names no op.yml entry and no entry "
+            "ends in 0; def_output has 2 IoMap entries, op.yml 1)");
+  EXPECT_EQ(op.inputs.front().name, "input1");
+  EXPECT_FALSE(op.port_order_warning);
 }
 
 }  // namespace

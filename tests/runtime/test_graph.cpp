@@ -158,6 +158,29 @@ TEST_F(runtime_graph, process_verifies_first) {
   vxReleaseTensor(&out);
 }
 
+// As on the board's driver: no node attribute can be set once the graph is verified (kernels set
+// theirs from the initializer); changing a parameter un-verifies it again.
+TEST_F(runtime_graph, node_attributes_are_read_only_on_a_verified_graph) {
+  vx_tensor in = make_tensor({2, 2});
+  vx_tensor out = make_tensor({2, 2});
+  vx_node n = add_node(in, out, 0, 1.0f, false);
+  vx_kernel_execution_parameters_t p{};
+  p.workDim = 1;
+  p.globalWorkScale[0] = 1;
+  p.globalWorkSize[0] = 4;
+  ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS) << last_log(ref(ctx));
+  EXPECT_EQ(vxSetNodeAttribute(n, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &p, sizeof p), VX_ERROR_NOT_SUPPORTED);
+  EXPECT_NE(last_log(ref(n)).find("the node's graph is verified"), std::string::npos) << last_log(ref(n));
+  float scale = 2.0f;
+  vx_scalar s = vxCreateScalar(ctx, VX_TYPE_FLOAT32, &scale);
+  ASSERT_EQ(vxSetParameterByIndex(n, 3, ref(s)), VX_SUCCESS);  // un-verifies the graph
+  EXPECT_EQ(vxSetNodeAttribute(n, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &p, sizeof p), VX_SUCCESS);
+  vxReleaseScalar(&s);
+  vxReleaseNode(&n);
+  vxReleaseTensor(&in);
+  vxReleaseTensor(&out);
+}
+
 TEST_F(runtime_graph, missing_required_parameter) {
   vx_tensor in = make_tensor({2, 2});
   vx_node n = vxCreateGenericNode(graph, kernel);

@@ -139,32 +139,50 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     return result.code();
   }
 
-  // What the CPU kernel's initializer learnt about a node's tensors: rank, dims and dtype, which are
-  // fixed when a tensor is created. Kept as the node's local data (VX_NODE_LOCAL_DATA_PTR), so that
-  // the kernel asks the driver one question per call instead of three or four per tensor
-  // (docs/runtime.md §3). The kernel uses a block only if it is this op's and lists the very tensors
-  // it receives; otherwise, and on drivers without local data, it queries the tensors as before.
+  // What the CPU kernel learnt about a node's tensors: rank, dims and dtype, which are fixed when a
+  // tensor is created. Kept as the node's local data, so that the kernel asks the driver one question
+  // per call instead of three or four per tensor (docs/runtime.md §4). The block is the driver's: the
+  // initializer sets only VX_NODE_LOCAL_DATA_SIZE, the driver allocates (zeroed) and frees it, and the
+  // SDK never puts a pointer of its own there (the board's driver frees any pointer still set at node
+  // destruction with its own allocator, and refuses to clear one in most places: docs/runtime.md §9).
+  // The first kernel call after a verification fills the block from its own queries; the
+  // deinitializer marks it stale. A block is used only if this op filled it for the very tensors the
+  // kernel receives; otherwise, and on drivers without local data, the kernel queries as before.
   template <class Op>
   struct node_facts {
     static constexpr std::size_t tensors = op_model<Op>::input_count + op_model<Op>::output_count;
-    const void* owner;  // &tag: a block this op's initializer filled
+    const void* owner;  // &tag: this op filled the block; nullptr: not filled, or stale
     vx_reference refs[tensors];
     tensor_info info[tensors];
 
     static inline constinit char tag = 0;  // its address names the op (in this library)
-    // Set once an initializer of this op has stored facts: until then, the kernel does not ask.
-    static inline constinit bool stored = false;
+    // Set once an initializer of this op had a block reserved: until then, the kernel does not ask.
+    static inline constinit bool reserved = false;
 
-    // The node's facts for the tensors in `refs`, or nullptr.
-    static const node_facts* of(vx_node node, const vx_reference* refs) noexcept {
-      if (!__atomic_load_n(&stored, __ATOMIC_RELAXED)) return nullptr;
+    // The node's block (filled or not), or nullptr.
+    static node_facts* block(vx_node node) noexcept {
+      if (!__atomic_load_n(&reserved, __ATOMIC_RELAXED)) return nullptr;
       void* p = nullptr;
       if (vxQueryNode(node, VX_NODE_LOCAL_DATA_PTR, &p, sizeof p) != VX_SUCCESS || !p) return nullptr;
-      const auto* facts = static_cast<const node_facts*>(p);
-      if (facts->owner != &tag) return nullptr;
+      return static_cast<node_facts*>(p);
+    }
+    // The facts of a filled block for the tensors in `refs`, or nullptr.
+    static const tensor_info* known(const node_facts* facts, const vx_reference* refs) noexcept {
+      if (!facts || facts->owner != &tag) return nullptr;
       for (std::size_t i = 0; i < tensors; ++i)
         if (facts->refs[i] != refs[i]) return nullptr;
-      return facts;
+      return facts->info;
+    }
+    // Fills the node's block after the kernel queried its tensors itself; only a block of this size.
+    static void fill(vx_node node, node_facts* facts, const vx_reference* refs, const tensor_info* info) noexcept {
+      vx_size size = 0;
+      if (vxQueryNode(node, VX_NODE_LOCAL_DATA_SIZE, &size, sizeof size) != VX_SUCCESS || size != sizeof(node_facts))
+        return;
+      facts->owner = &tag;
+      for (std::size_t i = 0; i < tensors; ++i) {
+        facts->refs[i] = refs[i];
+        facts->info[i] = info[i];
+      }
     }
   };
 
@@ -180,8 +198,10 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     buffer_list buffers;
     invocation<Op> call;
     result = decode_params(refs, call, param_types::trust_validator);
-    const node_facts<Op>* facts = node_facts<Op>::of(node, refs);
-    if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false, facts ? facts->info : nullptr);
+    node_facts<Op>* const facts = node_facts<Op>::block(node);
+    const tensor_info* const known = node_facts<Op>::known(facts, refs);
+    if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false, known);
+    if (result.ok() && facts && !known) node_facts<Op>::fill(node, facts, refs, call.info);
     if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
     // Outputs are written back only when the kernel succeeded.
     for_each_field_index<typename model::outputs>([&](auto i) {
@@ -192,49 +212,30 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     return finish<Op>(node, result);
   }
 
-  // The CPU kernel's initializer: only an optimisation. It queries the node's tensors once and keeps
-  // what it learnt as the node's local data; whatever fails (a query, an allocation, a driver without
-  // local data), it stores nothing and succeeds, and the kernel queries the tensors itself.
+  // The CPU kernel's initializer: only an optimisation. It asks the driver for a local data block of
+  // node_facts' size (settable only while the size is still 0: on a re-verification the block is
+  // already there, and it asks nothing) and succeeds whatever the answer; it never allocates, so no
+  // path leaves a block of the SDK's behind.
   template <class Op>
-  RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_initialize_callback(vx_node node, const vx_reference* refs,
-                                                                     vx_uint32 num) noexcept {
-    using model = op_model<Op>;
-    using facts_t = node_facts<Op>;
-    if (!check_call(num, model::table_size, refs).ok()) return VX_SUCCESS;
-    auto* facts = static_cast<facts_t*>(std::malloc(sizeof(facts_t)));
-    if (!facts) return VX_SUCCESS;
-    *facts = facts_t{&facts_t::tag, {}, {}};
-    for (std::size_t i = 0; i < facts_t::tensors; ++i) {
-      facts->refs[i] = refs[i];
-      if (!query_tensor(refs[i], model::fields[i], facts->info[i]).ok()) {
-        std::free(facts);
-        return VX_SUCCESS;  // the kernel queries again and reports it
-      }
-    }
-    const vx_size size = sizeof(facts_t);
-    void* ptr = facts;
-    if (vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_SIZE, &size, sizeof size) != VX_SUCCESS ||
-        vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_PTR, &ptr, sizeof ptr) != VX_SUCCESS) {
-      std::free(facts);  // a block the driver allocates for the size instead is not ours: never used
-      return VX_SUCCESS;
-    }
-    __atomic_store_n(&facts_t::stored, true, __ATOMIC_RELAXED);
+  RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_initialize_callback(vx_node node, const vx_reference*,
+                                                                     vx_uint32) noexcept {
+    const vx_size size = sizeof(node_facts<Op>);
+    vx_size current = 0;
+    if (vxQueryNode(node, VX_NODE_LOCAL_DATA_SIZE, &current, sizeof current) != VX_SUCCESS) return VX_SUCCESS;
+    if (current == size ||
+        (current == 0 && vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_SIZE, &size, sizeof size) == VX_SUCCESS))
+      __atomic_store_n(&node_facts<Op>::reserved, true, __ATOMIC_RELAXED);
     return VX_SUCCESS;
   }
 
-  // Frees the initializer's block. The pointer is cleared first: a runtime frees a pointer that is
-  // still set when the node goes (Khronos' sample does), so a block it keeps is left to it.
+  // Marks the node's facts stale (a re-verification may give its virtual tensors other shapes); the
+  // block itself is the driver's. Called on re-verification, graph release and, on the board, again
+  // when the node is destroyed, also for a node that was never initialized.
   template <class Op>
   RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_callback(vx_node node, const vx_reference*,
                                                                        vx_uint32) noexcept {
-    void* p = nullptr;
-    if (vxQueryNode(node, VX_NODE_LOCAL_DATA_PTR, &p, sizeof p) != VX_SUCCESS || !p) return VX_SUCCESS;
-    if (static_cast<const node_facts<Op>*>(p)->owner != &node_facts<Op>::tag) return VX_SUCCESS;
-    void* const none = nullptr;
-    const vx_size zero = 0;
-    if (vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_PTR, &none, sizeof none) != VX_SUCCESS) return VX_SUCCESS;
-    vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_SIZE, &zero, sizeof zero);
-    std::free(p);
+    node_facts<Op>* const facts = node_facts<Op>::block(node);
+    if (facts && facts->owner == &node_facts<Op>::tag) facts->owner = nullptr;
     return VX_SUCCESS;
   }
 
@@ -303,12 +304,14 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
         meta_rank = actual.tensor_rank;
       }
       if (!metas || !metas[k]) return;
+      // The rank as the driver reports it (vx_dim_t), the dims as vx_size on every driver: VSI's reads
+      // size / sizeof(vx_size) values of vx_size here (docs/abi.md §8), though it reports uint32 dims.
       vx_dim_t rank = meta_rank;
-      vx_dim_t dims[max_tensor_rank] = {};
+      vx_size dims[max_tensor_rank] = {};
       for (std::uint32_t d = 0; d < meta_rank; ++d) dims[d] = meta_dims[d];
       vx_status st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_NUMBER_OF_DIMS, &rank, sizeof rank);
       if (st == VX_ERROR_NOT_SUPPORTED || st == VX_ERROR_NOT_IMPLEMENTED) return;  // runtime has no tensor metas
-      if (st == VX_SUCCESS) st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_DIMS, dims, sizeof(vx_dim_t) * meta_rank);
+      if (st == VX_SUCCESS) st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_DIMS, dims, sizeof(vx_size) * meta_rank);
       if (st == VX_SUCCESS) st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_DATA_TYPE, &meta_type, sizeof meta_type);
       if (st == VX_SUCCESS) {  // plain values: an implementation's default (Q7.8 for INT16) would misdescribe them
         const vx_int8 position = 0;

@@ -25,10 +25,13 @@
 #endif
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
-#ifndef VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS
-// Khronos headers have no program extension; the attribute is VSI's and only the VX kernel uses it.
+// Who declares the program extension (vx_kernel_execution_parameters_t and the node attribute):
+// rknnop's own headers define the attribute as a macro; VeriSilicon's <VX/vx_ext_program.h>
+// (TIM-VX 31af329, SDK 6.4.6) declares it as an enum value, so a macro test alone misses it: its
+// include guard _VX_EXT_PROGRAM_H_ is what says the struct is already there. Khronos' headers have
+// neither; then the attribute (VSI's, used only by the VX kernel) and the struct are declared here.
+#if !defined(VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS) && !defined(_VX_EXT_PROGRAM_H_)
 #define VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS 0x780300
-#define RKNNOP_DETAIL_NO_PROGRAM_EXTENSION 1
     typedef struct _vx_kernel_execution_parameters {
   vx_uint32 workDim;
   vx_size globalWorkOffset[3];

@@ -51,9 +51,11 @@ extern "C" {
 
 /* --- Khronos mode -------------------------------------------------------------------------------
  * Off by default (VSI semantics). When on, vxQueryTensor and vxSetMetaFormatAttribute use vx_size
- * for VX_TENSOR_NUMBER_OF_DIMS (size must be sizeof(vx_size)) and VX_TENSOR_DIMS (one vx_size per
- * dimension; size must be >= ndims * sizeof(vx_size), as in the Khronos sample implementation), for
- * kernels compiled against Khronos headers. vxCreateTensor keeps its uint32 signature. */
+ * for VX_TENSOR_NUMBER_OF_DIMS (size must be sizeof(vx_size)), and vxQueryTensor for VX_TENSOR_DIMS
+ * (one vx_size per dimension; size must be >= ndims * sizeof(vx_size), as in the Khronos sample
+ * implementation), for kernels compiled against Khronos headers. vxSetMetaFormatAttribute reads
+ * VX_TENSOR_DIMS as size / sizeof(vx_size) vx_size values in both modes, as the boards' driver does
+ * (docs/runtime.md §9). vxCreateTensor keeps its uint32 signature. */
 RKNNOP_HOST_API vx_status rknnopHostSetKhronosMode(vx_context context, vx_bool enabled);
 RKNNOP_HOST_API vx_status rknnopHostGetKhronosMode(vx_context context, vx_bool* enabled);
 
@@ -85,6 +87,13 @@ RKNNOP_HOST_API vx_status rknnopHostGetNodeStep(vx_node node, vx_enum step, vx_b
  * size needed including the NUL. */
 RKNNOP_HOST_API vx_status rknnopHostGetNodeStepLog(vx_node node, vx_enum step, vx_char* buffer, vx_size size,
                                                    vx_size* required_size);
+
+/* Node local data (VX_NODE_LOCAL_DATA_SIZE / _PTR) follows the board driver's rules (docs/runtime.md
+ * §9): a pointer still set when a node is destroyed must be a block the runtime allocated for a size
+ * set without a pointer. Anything else (a kernel's malloc'd block) the board's driver would free with
+ * its own allocator, corrupting the heap; the runtime logs it, does not free it, and counts it here
+ * (process-wide, since the program started), so that a test can fail on it. */
+RKNNOP_HOST_API vx_uint32 rknnopHostGetForeignLocalDataCount(void);
 
 /* --- Log ------------------------------------------------------------------------------------------
  * Messages are NUL-terminated and truncated to fit. */

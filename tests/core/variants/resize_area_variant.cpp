@@ -10,6 +10,12 @@
 #if defined(RKNNOP_TEST_KHRONOS_HEADERS) && (!defined(VX_VERSION_1_3) || defined(RKNNOP_OWN_OPENVX_DECLARATIONS))
 #error "RKNNOP_KHRONOS_OPENVX_INCLUDE must hold Khronos' OpenVX 1.3 headers (VX/vx.h, VX/vx_helper.h)"
 #endif
+#if defined(RKNNOP_TEST_VSI_STYLE_HEADERS) && defined(VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS)
+#error "VSI's headers declare VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS as an enum value: rknnop must not define it"
+#endif
+#if defined(RKNNOP_TEST_VSI_STYLE_HEADERS) && !defined(_VX_EXT_PROGRAM_H_)
+#error "the VSI-style <VX/vx_ext_program.h> was not included"
+#endif
 #if defined(__cpp_exceptions) && defined(RKNNOP_TEST_EXPECT_NO_EXCEPTIONS)
 #error "this variant must be compiled with -fno-exceptions"
 #endif

@@ -132,7 +132,8 @@ static vx_status VX_CALLBACK cpu_kernel_function(vx_node node, const vx_referenc
 
 static vx_status VX_CALLBACK validator(vx_node node, const vx_reference parameters[], uint32_t num,
                                        vx_meta_format metas[]) {
-  uint32_t dim_num = 0, dims[6] = {0};
+  uint32_t dim_num = 0, dims[6] = {0}, i;
+  vx_size sizes[6] = {0};
   vx_enum dtype = 0;
   vx_status status;
   if (num != 5) return VX_ERROR_INVALID_PARAMETERS;
@@ -145,7 +146,8 @@ static vx_status VX_CALLBACK validator(vx_node node, const vx_reference paramete
   }
   status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_NUMBER_OF_DIMS, &dim_num, sizeof dim_num);
   if (status != VX_SUCCESS) return status;
-  status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, dims, sizeof(uint32_t) * dim_num);
+  for (i = 0; i < dim_num && i < 6; ++i) sizes[i] = dims[i]; /* the driver reads vx_size dims here */
+  status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, sizes, sizeof(vx_size) * dim_num);
   if (status != VX_SUCCESS) return status;
   return vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DATA_TYPE, &dtype, sizeof dtype);
 }

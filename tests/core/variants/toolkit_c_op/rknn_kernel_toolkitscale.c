@@ -109,8 +109,8 @@ static vx_status VX_CALLBACK vxToolkitScaleKernel(vx_node node, const vx_referen
 static vx_status VX_CALLBACK vxToolkitScaleValidator(vx_node node, const vx_reference parameters[], uint32_t num,
                                                      vx_meta_format metas[]) {
   vx_status status;
-  vx_uint32 dim_num = 0, dims[_MAX_DIMS];
-  vx_size stride[_MAX_DIMS], count = 0;
+  vx_uint32 dim_num = 0, dims[_MAX_DIMS], i;
+  vx_size stride[_MAX_DIMS], count = 0, sizes[_MAX_DIMS];
   vx_enum dtype = VX_TYPE_FLOAT16, scalar_type = 0;
   (void)node;
   if (num != _PARAM_NUM) return VX_ERROR_INVALID_PARAMETERS;
@@ -121,7 +121,9 @@ static vx_status VX_CALLBACK vxToolkitScaleValidator(vx_node node, const vx_refe
   if (scalar_type != VX_TYPE_FLOAT32) return VX_ERROR_INVALID_TYPE;
   status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_NUMBER_OF_DIMS, &dim_num, sizeof(vx_uint32));
   if (status == VX_SUCCESS)
-    status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, dims, sizeof(vx_uint32) * dim_num);
+    for (i = 0; i < dim_num; ++i) sizes[i] = dims[i]; /* the driver reads vx_size dims here */
+  if (status == VX_SUCCESS)
+    status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, sizes, sizeof(vx_size) * dim_num);
   if (status == VX_SUCCESS) status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DATA_TYPE, &dtype, sizeof(vx_enum));
   return status;
 }
