@@ -9,6 +9,7 @@
 #include <rknnop/detail/log.hpp>
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/scratch.hpp>
+#include <rknnop/detail/threads.hpp>
 #include <rknnop/detail/vx_api.hpp>
 #include <rknnop/status.hpp>
 
@@ -200,6 +201,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
                                                                      vx_uint32 num) noexcept {
     using model = op_model<Op>;
     using facts_t = node_facts<Op>;
+    thread_hooks::node_initialized();  // the last node's deinitializer joins parallel_for's workers
     if (!check_call(num, model::table_size, refs).ok()) return VX_SUCCESS;
     auto* facts = static_cast<facts_t*>(std::malloc(sizeof(facts_t)));
     if (!facts) return VX_SUCCESS;
@@ -227,6 +229,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   template <class Op>
   RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_callback(vx_node node, const vx_reference*,
                                                                        vx_uint32) noexcept {
+    thread_hooks::node_deinitialized();
     void* p = nullptr;
     if (vxQueryNode(node, VX_NODE_LOCAL_DATA_PTR, &p, sizeof p) != VX_SUCCESS || !p) return VX_SUCCESS;
     if (static_cast<const node_facts<Op>*>(p)->owner != &node_facts<Op>::tag) return VX_SUCCESS;
