@@ -163,6 +163,9 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
       let_go();
     }
 
+    // The workers started and not joined (for tests).
+    static unsigned workers() noexcept { return __atomic_load_n(&workers_, __ATOMIC_ACQUIRE); }
+
     // Stops and joins every worker (the next run starts them again), after a run in progress.
     RKNNOP_DETAIL_COLD static void release() noexcept {
       add(&releasing_, 1);
