@@ -205,7 +205,7 @@ function(_rknnop_link_host_pthread name arch)
   endif()
   add_dependencies(${name} rknnop_pthread_stub)
   target_link_options(${name} PRIVATE "-L${CMAKE_BINARY_DIR}/rknnop-stub/host-pthread")
-  target_link_libraries(${name} PRIVATE -Wl,--as-needed -lpthread -Wl,--no-as-needed)  # only when used
+  target_link_libraries(${name} PRIVATE -Wl,--push-state,--as-needed -lpthread -Wl,--pop-state)  # only when used
 endfunction()
 
 function(_rknnop_sanitized_build out)
@@ -473,7 +473,7 @@ function(rknnop_add_op name)
     set(_lib "${_out}/${_arch}/lib${_lower}.so")
     set(_link_cmd COMMAND "${_cxx}" ${_flags} -shared -o "${_lib}.tmp" ${_objects}
                   "-Wl,--version-script=${_map}" -Wl,--gc-sections -static-libgcc -static-libstdc++
-                  "-L${_stub_dir}" -lOpenVX -Wl,--as-needed -lpthread -Wl,--no-as-needed)
+                  "-L${_stub_dir}" -lOpenVX -Wl,--push-state,--as-needed -lpthread -Wl,--pop-state)
     if(_check_enabled)
       list(APPEND _link_cmd COMMAND "${CMAKE_COMMAND}" "-DLIBRARY=${_lib}.tmp" "-DRENAME_TO=${_lib}"
            "-DOP=${name}" "-DARCH=${_arch}" "-DREADELF=${RKNNOP_READELF}"

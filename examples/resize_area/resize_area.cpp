@@ -44,8 +44,8 @@ struct ResizeArea {
     const float sy = scale(src.h(), dst.h(), p.align_corners), sx = scale(src.w(), dst.w(), p.align_corners);
     const std::size_t WC = std::size_t(dst.w()) * src.c();  // sx + 3 > cells per output (and sy + 3)
     rknnop::tap_table columns(dst.w(), src.w(), std::size_t(sx) + 3, src.c()), rows(dst.h(), src.h(), std::size_t(sy) + 3, 1);
-    for (std::uint32_t ox = 0; ox < dst.w(); ++ox) cells(src.w(), sx, ox, [&](auto x, float w) { columns.add(ox, x, w); });
-    for (std::uint32_t oy = 0; oy < dst.h(); ++oy) cells(src.h(), sy, oy, [&](auto y, float w) { rows.add(oy, y, w); });
+    for (auto [t, n, in_n, s] : {std::tuple{&columns, dst.w(), src.w(), sx}, std::tuple{&rows, dst.h(), src.h(), sy}})
+      for (std::uint32_t o = 0; o < n; ++o) cells(in_n, s, o, [&](auto i, float w) { t->add(o, i, w); });
     const std::size_t floats_per_row = WC + std::size_t(sy + 1) * src.w() * src.c();  // a range: >= 64K floats
     const bool ok = columns && rows && rknnop::parallel_for(std::size_t(dst.n()) * dst.h(), 65536 / floats_per_row + 1, [&](std::size_t begin, std::size_t end) {
       rknnop::tap_rows sums(columns);  // each input row's weighted column sums, computed once

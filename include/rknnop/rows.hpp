@@ -254,7 +254,7 @@ public:
     const float* acc = rows_.data() + 2 * group * out_;  // a row of zeros: TensorFlow's sums start from 0
     while (k) {
       // Up to 4 rows at once; they are consecutive, so they lie in at most two groups, both kept.
-      std::size_t m = k >= 4 ? 4 : k >= 2 ? 2 : 1;
+      std::size_t m = k >= 2 ? 2 : 1;
       const float* r[4];
       float w[4];
       for (std::size_t j = 0; j < m; ++j) {
@@ -266,7 +266,6 @@ public:
       for (std::size_t j = 0; j + 1 < m; ++j) together = together && holds(image + t[j].offset * in_, r[j]);
       if (!together) m = 1, r[0] = (*this)(image, height, t[0].offset);
       const float s = k == m ? scale : 1.f;
-      if (m == 4) detail::add_rows<4>(out, acc, r, w, s, out_);
       if (m == 2) detail::add_rows<2>(out, acc, r, w, s, out_);
       if (m == 1) detail::add_rows<1>(out, acc, r, w, s, out_);
       t += m, k -= m, acc = out;
