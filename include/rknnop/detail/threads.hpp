@@ -154,7 +154,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
       if (workers_ < wanted) start_workers(wanted);
       __atomic_store_n(&current_, &j, __ATOMIC_SEQ_CST);
       add(&generation_, 1);
-      futex(&generation_, FUTEX_WAKE_PRIVATE, INT_MAX);
+      if (workers_) futex(&generation_, FUTEX_WAKE_PRIVATE, INT_MAX);
       work(j);
       // A worker counts itself in active_ before it looks at current_: once current_ is null and
       // active_ is 0, every chunk is done and no worker touches `j` any more.
