@@ -12,6 +12,7 @@
 #include <vector>
 
 int main(int argc, char** argv) {
+  rknnop::detail::thread_pool::set_threads(1);  // one thread: bench_threads compares thread counts
   constexpr std::uint32_t H = 480, W = 640, C = 3;
   const std::uint32_t dims[4] = {W, H, C, 1}, row_dims[4] = {W, 1, 1, 1}, nhwc[4] = {C, W, H, 1};
   std::vector<float> x(std::size_t(H) * W * C), y(x.size()), z(x.size());

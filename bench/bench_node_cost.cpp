@@ -81,6 +81,7 @@ private:
 }  // namespace
 
 int main(int argc, char** argv) {
+  rknnop::detail::thread_pool::set_threads(1);  // one thread: bench_threads compares thread counts
   using dims = std::vector<std::uint32_t>;
   struct node_case {
     const char* name;

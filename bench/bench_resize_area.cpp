@@ -60,6 +60,7 @@ struct images {
 }  // namespace
 
 int main(int argc, char** argv) {
+  rknnop::detail::thread_pool::set_threads(1);  // one thread: bench_threads compares thread counts
 #if RKNNOP_BENCH_HAVE_OPENCV
   cv::setNumThreads(1);  // rknnop's kernel is single-threaded
 #endif

@@ -52,6 +52,12 @@ inline void evict_caches() {
   keep(junk.data());
 }
 
+inline double wall_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 inline double thread_cpu_seconds() {
   timespec t{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -75,8 +81,11 @@ inline std::string load_average() {
   return cut == std::string::npos ? s : s.substr(0, cut);
 }
 
+// wall: time with the monotonic clock instead of this thread's CPU time (for contenders that use
+// other threads).
 inline int run(int argc, char** argv, const char* title, const std::vector<contender>& contenders,
-               const std::vector<ratio>& ratios) {
+               const std::vector<ratio>& ratios, bool wall = false) {
+  double (*const clock)() = wall ? &wall_seconds : &thread_cpu_seconds;
   int rounds = 31, calls = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--calls") && i + 1 < argc) {
@@ -124,12 +133,12 @@ inline int run(int argc, char** argv, const char* title, const std::vector<conte
         evict_caches();
       else
         contenders[i].run();
-      const double start = thread_cpu_seconds();
+      const double start = clock();
       for (int k = 0; k < contenders[i].repeat; ++k) contenders[i].run();
-      times[i].push_back((thread_cpu_seconds() - start) / contenders[i].repeat);
+      times[i].push_back((clock() - start) / contenders[i].repeat);
     }
-  std::printf("# %s: %d interleaved rounds, CPU time of this thread per call; load %s\n", title, rounds,
-              load_average().c_str());
+  std::printf("# %s: %d interleaved rounds, %s per call; load %s\n", title, rounds,
+              wall ? "wall time" : "CPU time of this thread", load_average().c_str());
   std::printf("%-28s %12s %12s\n", "contender", "min (us)", "median (us)");
   auto index = [&](const std::string& name) {
     for (std::size_t i = 0; i < contenders.size(); ++i)

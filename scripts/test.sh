@@ -101,10 +101,11 @@ tsan() {
     -DRKNNOP_BUILD_EXAMPLES=OFF -DRKNNOP_BUILD_BENCHMARKS=OFF -DRKNNOP_INSTALL=OFF \
     -DRKNNOP_WARNINGS_AS_ERRORS=OFF >"$out/tsan-configure.log" 2>&1 ||
     { cat "$out/tsan-configure.log" >&2; return 1; }
-  cmake --build "$out/tsan" -j "$jobs" --target rknnop_host_thread_tests rknnop_live_set_tests
+  cmake --build "$out/tsan" -j "$jobs" --target rknnop_host_thread_tests rknnop_live_set_tests parallel_tests
   stamp "ThreadSanitizer test"
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$out/tsan/tests/host/rknnop_host_thread_tests"
   TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/runtime/rknnop_live_set_tests"
+  TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/core/parallel_tests"  # rknnop::parallel_for's pool
 }
 
 # What a new user does: `cmake -S . -B b -DCMAKE_BUILD_TYPE=Release && cmake --build b`, with

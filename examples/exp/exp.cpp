@@ -2,6 +2,7 @@
 // TensorFlow's Exp as an RKNN custom op: y = e^x element-wise on a tensor of any rank (1..6),
 // float16 (what the board delivers) or float32, computed in float32 and rounded once on the way out.
 #include <rknnop/op.hpp>
+#include <rknnop/parallel.hpp>
 
 #include <cmath>
 
@@ -23,7 +24,10 @@ struct Exp {
   static constexpr auto cpu = [](const inputs& in, outputs& out, const auto&) {
     const float* x = in.x.data();
     float* y = out.y.data();
-    for (std::size_t i = 0, n = in.x.size(); i < n; ++i) y[i] = std::exp(x[i]);
+    // Ranges of >= 16K elements across the cores (each element on its own: identical for any count).
+    rknnop::parallel_for(in.x.size(), 16384, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) y[i] = std::exp(x[i]);
+    });
   };
 
   // VX kernel (exp.vx): one work-item per 8 consecutive elements of a row (x = dims[0], y = dims[1],

@@ -2,6 +2,7 @@
 // TensorFlow's ResizeArea as an RKNN custom op: every output pixel is the exact average of the input
 // area it covers (fractional edge cells weighted, indices clamped, float32 accumulation).
 #include <rknnop/op.hpp>
+#include <rknnop/parallel.hpp>
 #include <rknnop/rows.hpp>
 
 #include <cmath>
@@ -36,24 +37,23 @@ struct ResizeArea {
   };
 
   // Like TensorFlow: per output pixel, sum over rows of (weighted row sum * row weight), then scale.
-  // Separable: column cells are tabulated once per call, each input row's weighted sums computed once.
+  // Separable: the cells of columns and rows are tabulated once per call; each input row's weighted
+  // sums are computed once per range of output rows, and the ranges run on the board's cores.
   static constexpr auto cpu = [](const inputs& in, outputs& out, const params& p) {
     const auto& src = in.images; auto& dst = out.output;
     const float sy = scale(src.h(), dst.h(), p.align_corners), sx = scale(src.w(), dst.w(), p.align_corners);
-    const std::size_t C = src.c(), WC = std::size_t(dst.w()) * C;
-    rknnop::tap_table columns(dst.w(), src.w(), std::size_t(sx) + 3, C);  // sx + 3 > cells per output
-    for (std::uint32_t ox = 0; ox < dst.w(); ++ox) cells(src.w(), sx, ox, [&](auto x, float w) { columns.add(ox, x, w); });
-    rknnop::tap_rows sums(columns);  // each input row's weighted column sums, computed once
-    if (!columns || !sums) return rknnop::error("out of memory");
-    for (std::size_t row = 0; row < std::size_t(dst.n()) * dst.h(); ++row) {  // output rows of every image
-      float* row_out = dst.data() + row * WC;
-      cells(src.h(), sy, std::int64_t(row % dst.h()), [&, first = true](auto y, float wy) mutable {
-        const float* s = sums(&src(row / dst.h(), 0, 0, 0), src.h(), std::size_t(y));
-        rknnop::add_product(row_out, first ? nullptr : row_out, s, wy, WC), first = false;
-      });
-      rknnop::multiply(row_out, float(1.0 / double(sy * sx)), WC);  // TF: 1.0 is a double
-    }
-    return rknnop::ok;
+    const std::size_t WC = std::size_t(dst.w()) * src.c();  // sx + 3 > cells per output (and sy + 3)
+    rknnop::tap_table columns(dst.w(), src.w(), std::size_t(sx) + 3, src.c()), rows(dst.h(), src.h(), std::size_t(sy) + 3, 1);
+    for (auto [t, n, in_n, s] : {std::tuple{&columns, dst.w(), src.w(), sx}, std::tuple{&rows, dst.h(), src.h(), sy}})
+      for (std::uint32_t o = 0; o < n; ++o) cells(in_n, s, o, [&](auto i, float w) { t->add(o, i, w); });
+    const std::size_t floats_per_row = WC + std::size_t(sy + 1) * src.w() * src.c();  // a range: >= 64K floats
+    const bool ok = columns && rows && rknnop::parallel_for(std::size_t(dst.n()) * dst.h(), 65536 / floats_per_row + 1, [&](std::size_t begin, std::size_t end) {
+      rknnop::tap_rows sums(columns);  // each input row's weighted column sums, computed once
+      for (std::size_t row = begin; sums && row < end; ++row)  // output rows of every image; TF: 1.0 is a double
+        sums.combine(dst.data() + row * WC, &src(row / dst.h(), 0, 0, 0), src.h(), rows, row % dst.h(), float(1.0 / double(sy * sx)));
+      return bool(sums);
+    });
+    return ok ? rknnop::ok : rknnop::error("out of memory");
   };
 
   // VX kernel (resize_area.vx): one work-item per output element (x = channel, y = column, z = row).

@@ -2,6 +2,7 @@
 // TensorFlow's TruncateDiv as an RKNN custom op: z = x / y rounded toward zero, with TensorFlow's
 // (numpy) broadcasting, for float16/float32 and the integer dtypes. See README.md for the design.
 #include <rknnop/op.hpp>
+#include <rknnop/parallel.hpp>
 
 #include <cmath>
 
@@ -52,41 +53,52 @@ struct TruncateDiv {
     const auto type = in.x.dtype();
     const bool real = type == rknnop::dtype::float32 || type == rknnop::dtype::float16;
     // Per output dim: its size and each input's element step (0 where that input is broadcast).
-    std::size_t size[6] = {}, step_x[6] = {}, step_y[6] = {}, at[6] = {}, sx = 1, sy = 1;
+    std::size_t size[6] = {}, step_x[6] = {}, step_y[6] = {}, sx = 1, sy = 1;
     const std::uint32_t rank = out.z.rank();
     for (std::uint32_t d = 0; d < rank; ++d) {
       size[d] = out.z.dim(d);
       step_x[d] = in.x.dim(d) == 1 ? 0 : sx, sx *= in.x.dim(d);
       step_y[d] = in.y.dim(d) == 1 ? 0 : sy, sy *= in.y.dim(d);
     }
-    std::size_t ix = 0, iy = 0;
-    for (std::size_t i = 0; i < out.z.size(); i += size[0]) {
-      for (std::size_t k = 0; k < size[0]; ++k) {
-        const std::size_t jx = ix + k * step_x[0], jy = iy + k * step_y[0];
-        const float a = in.x[jx], b = in.y[jy];
-        if (real) {  // float16: TensorFlow's half arithmetic rounds the quotient to half before trunc
-          const float q = a / b;
-          out.z[i + k] = std::trunc(type == rknnop::dtype::float16 ? float(rknnop::float16(q)) : q);
-          continue;
+    // Output rows (runs of dims[0]) [begin, end); the first error in row order.
+    auto rows = [&](std::size_t begin, std::size_t end) -> rknnop::status {
+      std::size_t at[6] = {}, ix = 0, iy = 0;
+      for (std::size_t d = 1, rest = begin; d < rank; rest /= size[d], ++d)  // row `begin`'s position
+        at[d] = rest % size[d], ix += at[d] * step_x[d], iy += at[d] * step_y[d];
+      for (std::size_t i = begin * size[0]; i < end * size[0]; i += size[0]) {
+        for (std::size_t k = 0; k < size[0]; ++k) {
+          const std::size_t jx = ix + k * step_x[0], jy = iy + k * step_y[0];
+          const float a = in.x[jx], b = in.y[jy];
+          if (real) {  // float16: TensorFlow's half arithmetic rounds the quotient to half before trunc
+            const float q = a / b;
+            out.z[i + k] = std::trunc(type == rknnop::dtype::float16 ? float(rknnop::float16(q)) : q);
+            continue;
+          }
+          if (b == 0.f) return rknnop::error("Integer division by zero: y[{}] is 0", jy);
+          if (std::fabs(a) >= 0x1p24f || std::fabs(b) >= 0x1p24f)
+            return rknnop::error(
+                "int32 operands must lie within +-(2^24 - 1) (the kernel divides in float), "
+                "x[{}] or y[{}] does not",
+                jx, jy);
+          auto q = std::int32_t(a) / std::int32_t(b);           // C++ division truncates toward zero, like TensorFlow
+          if (type == rknnop::dtype::int8) q = std::int8_t(q);  // -128 / -1 wraps to -128, as in TensorFlow
+          if (type == rknnop::dtype::int16) q = std::int16_t(q);
+          out.z[i + k] = float(q);
         }
-        if (b == 0.f) return rknnop::error("Integer division by zero: y[{}] is 0", jy);
-        if (std::fabs(a) >= 0x1p24f || std::fabs(b) >= 0x1p24f)
-          return rknnop::error(
-              "int32 operands must lie within +-(2^24 - 1) (the kernel divides in float), "
-              "x[{}] or y[{}] does not",
-              jx, jy);
-        auto q = std::int32_t(a) / std::int32_t(b);           // C++ division truncates toward zero, like TensorFlow
-        if (type == rknnop::dtype::int8) q = std::int8_t(q);  // -128 / -1 wraps to -128, as in TensorFlow
-        if (type == rknnop::dtype::int16) q = std::int16_t(q);
-        out.z[i + k] = float(q);
+        for (std::uint32_t d = 1; d < rank; ++d) {  // next row: carry through the outer dims
+          ix += step_x[d], iy += step_y[d];
+          if (++at[d] < size[d]) break;
+          ix -= step_x[d] * size[d], iy -= step_y[d] * size[d], at[d] = 0;
+        }
       }
-      for (std::uint32_t d = 1; d < rank; ++d) {  // next row: carry through the outer dims
-        ix += step_x[d], iy += step_y[d];
-        if (++at[d] < size[d]) break;
-        ix -= step_x[d] * size[d], iy -= step_y[d] * size[d], at[d] = 0;
-      }
-    }
-    return rknnop::ok;
+      return rknnop::ok;
+    };
+    // Rows across the cores (>= 16K elements per thread); on a failure, the rows again on this thread,
+    // for the first error in row order whatever the thread count.
+    const std::size_t count = size[0] ? out.z.size() / size[0] : 0;
+    const bool ok = rknnop::parallel_for(count, 16384 / (size[0] + 1) + 1,
+                                         [&](std::size_t begin, std::size_t end) { return rows(begin, end).ok(); });
+    return ok ? rknnop::ok : rows(0, count);
   };
 
   // VX kernel (truncate_div.vx, float16 tensors): one work-item per output element, x/y/z = dims[0..2].

@@ -255,7 +255,13 @@ public:
           view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(call.data[k]), info.dims,
                     info.rank, info.dtype);
       });
-      if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
+      if (result.ok()) {
+        // rknnop::parallel_for splits the kernel's work into the context's thread number at most.
+        const int threads = context_ ? context_->GetThreadNum() : 0;
+        thread_pool::thread_limit::enable();
+        const thread_pool::thread_limit limit(threads > 0 ? unsigned(threads) : 0u);
+        result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
+      }
       for_each_field_index<typename model::outputs>([&](auto i) {
         if (!result.ok()) return;
         constexpr std::size_t k = model::input_count + i;
@@ -340,6 +346,9 @@ bool register_op(std::string_view provider = "rknnop", std::string_view arch = "
   namespace {                                                                                                    \
   [[maybe_unused]] const bool RKNNOP_DETAIL_MINDSPORE_UNIQUE(rknnop_detail_mindspore_registered_, __COUNTER__) = \
       ::rknnop::mindspore::register_op<Name>(__VA_ARGS__);                                                       \
+  [[gnu::destructor]] void RKNNOP_DETAIL_MINDSPORE_UNIQUE(rknnop_detail_mindspore_unload_, __COUNTER__)() {      \
+    ::rknnop::detail::thread_hooks::unload(); /* joins parallel_for's workers */                                 \
+  }                                                                                                              \
   }                                                                                                              \
   static_assert(true, "RKNNOP_MINDSPORE_REGISTER_OP(Name) takes a trailing semicolon")
 

@@ -59,7 +59,10 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
                 "library symbol vx_kernel_<name>_list by the name in op.yml");                                    \
   namespace {                                                                                                     \
   constinit ::rknnop::detail::storage_for<Name> rknnop_detail_storage_##Name{};                                   \
-  [[gnu::destructor]] void rknnop_detail_unload_##Name() { ::rknnop::detail::scratch_cache::drain(); }            \
+  [[gnu::destructor]] void rknnop_detail_unload_##Name() {                                                        \
+    ::rknnop::detail::thread_hooks::unload(); /* joins parallel_for's workers */                                  \
+    ::rknnop::detail::scratch_cache::drain();                                                                     \
+  }                                                                                                               \
   }                                                                                                               \
   extern "C" {                                                                                                    \
   RKNNOP_EXPORT constinit ::rknnop::detail::list_for<Name> vx_kernel_##Name##_list{rknnop_detail_storage_##Name}; \

@@ -10,6 +10,7 @@
 
 #include <cstddef>  // std::size_t
 #include <cstdint>  // std::uint32_t, std::uintptr_t
+#include <cstring>  // std::memset
 #include <utility>  // std::index_sequence
 
 namespace rknnop {
@@ -30,6 +31,31 @@ struct [[gnu::packed, gnu::may_alias]] float4_unaligned {
 inline float4 load4(const float* p) noexcept { return reinterpret_cast<const float4_unaligned*>(p)->v; }
 inline void store4(float* p, float4 v) noexcept { reinterpret_cast<float4_unaligned*>(p)->v = v; }
 #endif
+
+// out[i] = (acc[i] + r[0][i] * w[0] + ... + r[K-1][i] * w[K-1]) * scale for i < n, added in that
+// order (scale 1 changes nothing: x * 1 is exact); acc may be out.
+template <std::size_t K>
+void add_rows(float* out, const float* acc, const float* const* rows, const float* weights, float scale,
+              std::size_t n) noexcept {
+  const float* r[K];  // locals: the stores below may alias anything, the caller's arrays included
+  float w[K];
+  for (std::size_t j = 0; j < K; ++j) r[j] = rows[j], w[j] = weights[j];
+  std::size_t i = 0;
+  [&]<std::size_t... J>(std::index_sequence<J...>) {
+#ifdef RKNNOP_DETAIL_FLOAT4
+    for (; i + 4 <= n; i += 4) {
+      float4 sum = load4(acc + i);
+      ((sum += load4(r[J] + i) * w[J]), ...);
+      store4(out + i, sum * scale);
+    }
+#endif
+    for (; i < n; ++i) {
+      float sum = acc[i];
+      ((sum += r[J][i] * w[J]), ...);
+      out[i] = sum * scale;
+    }
+  }(std::make_index_sequence<K>{});
+}
 
 }  // namespace detail
 
@@ -109,10 +135,19 @@ public:
   }
 
 private:
+  friend class tap_rows;
   struct tap {
     std::uint32_t offset;  // input * channels
     float weight;
   };
+
+#ifdef RKNNOP_DETAIL_FLOAT4
+  static constexpr std::size_t group = 8;  // rows per apply_wide<group> call (tap_rows' unit)
+  bool wide() const noexcept { return channels_ == 3 || channels_ == 4; }
+#else
+  static constexpr std::size_t group = 4;
+  bool wide() const noexcept { return false; }
+#endif
 
   // Outputs from `first` on, one channel at a time (one out-of-line copy: it runs on few outputs).
   [[gnu::noinline]] void apply_scalar(const float* in, float* out, std::size_t first) const noexcept {
@@ -137,13 +172,13 @@ private:
     const tap* first = taps_.data();
     for (std::size_t o = 0; o < wide_end; ++o, first += max_taps, out += channels)
       [&]<std::size_t... R>(std::index_sequence<R...>) {
-        if constexpr (Rows == 4) {
-          // Hints for the same place 4 rows down, where a caller walking down an image goes next:
-          // two of the 4 rows per output, alternating, which reaches every cache line of each row
-          // while outputs are under 32 bytes apart. Never dereferenced, so computed as integers:
-          // past the last row they point nowhere valid.
-          const std::uintptr_t below =
-              reinterpret_cast<std::uintptr_t>(in + first->offset) + (4 + 2 * (o & 1)) * in_stride * sizeof(float);
+        if constexpr (Rows > 1) {
+          // Hints for the same place Rows rows down, where a caller walking down an image goes
+          // next: two of the Rows rows per output, in turn, which reaches every cache line of each
+          // row while outputs are at most 16 bytes apart (3 or 4 channels). Never dereferenced, so
+          // computed as integers: past the last row they point nowhere valid.
+          const std::uintptr_t below = reinterpret_cast<std::uintptr_t>(in + first->offset) +
+                                       (Rows + 2 * (o & (Rows / 2 - 1))) * in_stride * sizeof(float);
           __builtin_prefetch(reinterpret_cast<const void*>(below));
           __builtin_prefetch(reinterpret_cast<const void*>(below + in_stride * sizeof(float)));
         }
@@ -168,37 +203,87 @@ private:
 };
 
 // The rows of images through a tap_table (the first pass of a separable kernel), computed on demand
-// four at a time and kept while they are asked for again: a second pass that walks rows in order,
-// each one or a few times, gets every row computed once, with the table's loads shared by 4 rows.
+// eight at a time and kept while they are asked for again: a second pass that walks rows in order,
+// each one or a few times, gets every row computed once (or twice, near an image's last rows), with
+// the table's loads shared by 8 rows.
 //   rknnop::tap_rows sums(columns);           // after the taps are added; test it like a pointer
 //   const float* s = sums(image, height, y);  // row y < height of the image whose row 0 is at `image`
-// Input rows are dense (columns.input_floats() apart). A returned row is valid until the next call;
-// nullptr when y >= height. Rows are keyed by address: the images must not change while it is in use.
+// Input rows are dense (columns.input_floats() apart). A returned row is valid until the next call,
+// and so are the rows of the same group of 8 and of the group before it (a second pass reading up to
+// 9 consecutive rows in order finds them all valid); nullptr when y >= height. Rows are keyed by
+// address: the images must not change while it is in use.
 class tap_rows {
 public:
   explicit tap_rows(const tap_table& table) noexcept
-      : table_(table), in_(table.input_floats()), out_(table.output_floats()), rows_(8 * out_) {}
+      : table_(table), in_(table.input_floats()), out_(table.output_floats()), rows_((2 * group + 1) * out_) {}
 
   explicit operator bool() const noexcept { return bool(rows_); }
 
   const float* operator()(const float* image, std::size_t height, std::size_t y) noexcept {
     if (y >= height) return nullptr;
     const float* const row = image + y * in_;
-    for (std::size_t k = 0; k < 8; ++k)
+    for (std::size_t k = 0; k < 2 * group; ++k)
       if (key_[k] == row) return rows_.data() + k * out_;
-    half_ ^= 4;  // slots 0-3 or 4-7, whichever was filled less recently
-    const std::size_t n = height - y < 4 ? height - y : 4;
-    table_.apply(row, rows_.data() + half_ * out_, n, in_, out_);
-    for (std::size_t k = 0; k < 4; ++k) key_[half_ + k] = k < n ? row + k * in_ : nullptr;
-    return rows_.data() + half_ * out_;
+    half_ ^= group;  // slots 0-7 or 8-15, whichever was filled less recently
+    float* const out = rows_.data() + half_ * out_;
+    // A whole group: rows y.., or the image's last 8 (recomputing rows is exact, only slower).
+    const std::size_t start = height < group || y + group <= height ? y : height - group;
+    const std::size_t n = height - start < group ? height - start : group;
+    const float* const first = image + start * in_;
+#ifdef RKNNOP_DETAIL_FLOAT4
+    if (n == group && table_.wide())
+      table_.apply_wide<group>(first, out, in_, out_);
+    else
+#endif
+      for (std::size_t r = 0; r < n; ++r) table_.apply_scalar(first + r * in_, out + r * out_, 0);
+    for (std::size_t k = 0; k < group; ++k) key_[half_ + k] = k < n ? first + k * in_ : nullptr;
+    return out + (y - start) * out_;
+  }
+
+  // Output row o of a second pass along the rows, `vertical` (a tap_table of one channel, whose
+  // inputs are rows of the image): out = (((0 + row(y0) * w0) + row(y1) * w1) + ...) * scale, per
+  // element, in the order the taps were added. False when a row could not be computed (y >= height).
+  //   rknnop::tap_table rows(out_h, in_h, max_taps, 1);  // rows.add(oy, y, w) ...
+  //   sums.combine(out_row, image, in_h, rows, oy, scale);
+  bool combine(float* out, const float* image, std::size_t height, const tap_table& vertical, std::size_t o,
+               float scale) noexcept {
+    if (o >= vertical.outputs_) return false;
+    const tap_table::tap* t = vertical.taps_.data() + o * vertical.max_taps_;
+    std::size_t k = vertical.count_[o];
+    if (!k) std::memset(out, 0, out_ * sizeof(float));   // no taps: a sum of nothing
+    const float* acc = rows_.data() + 2 * group * out_;  // a row of zeros: TensorFlow's sums start from 0
+    while (k) {
+      // Up to 4 rows at once; they are consecutive, so they lie in at most two groups, both kept.
+      std::size_t m = k >= 2 ? 2 : 1;
+      const float* r[4];
+      float w[4];
+      for (std::size_t j = 0; j < m; ++j) {
+        r[j] = (*this)(image, height, t[j].offset);
+        w[j] = t[j].weight;
+        if (!r[j]) return false;
+      }
+      bool together = true;  // still there after the later rows were computed (never seen otherwise)
+      for (std::size_t j = 0; j + 1 < m; ++j) together = together && holds(image + t[j].offset * in_, r[j]);
+      if (!together) m = 1, r[0] = (*this)(image, height, t[0].offset);
+      const float s = k == m ? scale : 1.f;
+      if (m == 2) detail::add_rows<2>(out, acc, r, w, s, out_);
+      if (m == 1) detail::add_rows<1>(out, acc, r, w, s, out_);
+      t += m, k -= m, acc = out;
+    }
+    return true;
   }
 
 private:
+  bool holds(const float* row, const float* slot) const noexcept {
+    return key_[std::size_t(slot - rows_.data()) / out_] == row;
+  }
+
+  static constexpr std::size_t group = tap_table::group;
   const tap_table& table_;
-  std::size_t in_, out_;      // floats per input and output row
-  buffer<float> rows_;        // 8 output rows
-  const float* key_[8] = {};  // the input row each slot holds
-  std::size_t half_ = 4;
+  std::size_t in_, out_;              // floats per input and output row
+  buffer<float> rows_;                // 2 groups of output rows, then a row of zeros
+  const float* key_[2 * group] = {};  // the input row each slot holds
+  std::size_t half_ = group;
 };
 
 }  // namespace rknnop

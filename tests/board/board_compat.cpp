@@ -3,8 +3,10 @@
 //   rknnop_board_compat --op Name --lib ARCH FILE [--strip ARCH TOOL] [--max-stripped BYTES] ...
 // Fails unless each library is a shared object for ARCH that needs no GLIBC_ above 2.28, no
 // GLIBCXX_ above 3.4.25, no CXXABI_ above 1.3.11 (Debian 10 era boards: glibc 2.28, GCC 8's
-// libstdc++), exports exactly vx_kernel_<Name>_list and needs only libc.so.6, libm.so.6 and
-// libOpenVX.so. Prints each library's size and, with --strip, the size of a stripped copy.
+// libstdc++), exports exactly vx_kernel_<Name>_list and needs only libc.so.6, libm.so.6,
+// libpthread.so.0 and libOpenVX.so; a library calling pthread_create/pthread_join (rknnop::parallel_for)
+// must need libpthread.so.0, where glibc 2.28 has them. Prints each library's size and, with --strip, the size of a
+// stripped copy.
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
@@ -28,7 +30,7 @@ namespace host = rknnop::host;
 constexpr std::string_view max_glibc = "GLIBC_2.28";
 constexpr std::string_view max_glibcxx = "GLIBCXX_3.4.25";
 constexpr std::string_view max_cxxabi = "CXXABI_1.3.11";
-constexpr std::array<std::string_view, 3> allowed_needed{"libc.so.6", "libm.so.6", "libOpenVX.so"};
+constexpr std::array<std::string_view, 4> allowed_needed{"libc.so.6", "libm.so.6", "libpthread.so.0", "libOpenVX.so"};
 
 struct arch_info {
   std::uint16_t machine;
@@ -94,8 +96,17 @@ std::vector<std::string> check(const std::string& op, const std::string& arch, c
   for (const std::string& needed : info.needed) {
     bool ok = false;
     for (std::string_view allowed : allowed_needed) ok = ok || needed == allowed;
-    if (!ok) problems.push_back(what + ": needs " + needed + " (boards give kernel libraries libc, libm, libOpenVX)");
+    if (!ok)
+      problems.push_back(what + ": needs " + needed +
+                         " (boards give kernel libraries libc, libm, libpthread, libOpenVX)");
   }
+  bool threads = false, pthread_needed = false;
+  for (const host::elf_symbol& s : info.undefined)
+    threads = threads || s.name == "pthread_create" || s.name == "pthread_join";
+  for (const std::string& needed : info.needed) pthread_needed = pthread_needed || needed == "libpthread.so.0";
+  if (threads && !pthread_needed)
+    problems.push_back(
+        what + ": calls pthread_create/pthread_join but does not need libpthread.so.0 (glibc 2.28 has them there)");
 
   std::string needed;
   for (const std::string& n : info.needed) needed += (needed.empty() ? "" : " ") + n;

@@ -9,6 +9,7 @@
 #include <rknnop/detail/log.hpp>
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/scratch.hpp>
+#include <rknnop/detail/threads.hpp>
 #include <rknnop/detail/vx_api.hpp>
 #include <rknnop/status.hpp>
 
@@ -219,6 +220,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   template <class Op>
   RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_initialize_callback(vx_node node, const vx_reference*,
                                                                      vx_uint32) noexcept {
+    thread_hooks::node_initialized();  // the last node's deinitializer joins parallel_for's workers
     const vx_size size = sizeof(node_facts<Op>);
     vx_size current = 0;
     if (vxQueryNode(node, VX_NODE_LOCAL_DATA_SIZE, &current, sizeof current) != VX_SUCCESS) return VX_SUCCESS;
@@ -234,6 +236,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   template <class Op>
   RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_callback(vx_node node, const vx_reference*,
                                                                        vx_uint32) noexcept {
+    thread_hooks::node_deinitialized();
     node_facts<Op>* const facts = node_facts<Op>::block(node);
     if (facts && facts->owner == &node_facts<Op>::tag) facts->owner = nullptr;
     return VX_SUCCESS;

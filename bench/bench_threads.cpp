@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// rknnop::parallel_for in the examples, side by side in one process, wall time: each kernel with 1
+// thread and with 2 (the pool's thread count set between calls), ResizeArea against OpenCV's
+// cv::resize(INTER_AREA) with cv::setNumThreads(2), and a tiny ResizeArea node through the host
+// runtime (where parallel_for must cost nothing: the work is below its threshold). Ratios: 2 threads
+// / 1 thread (goal <= 0.60), 2 threads / OpenCV 2 threads (goal <= 1.0), tiny node default / 1 thread
+// (goal <= 1.05). On a machine with fewer than 2 free cores the 2-thread figures are pessimistic.
+#include "exp/exp.cpp"
+#include "resize_area/resize_area.cpp"
+#include "side_by_side.hpp"
+
+#include <rknnop/host/openvx_host.h>
+
+#if RKNNOP_BENCH_HAVE_OPENCV
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+#endif
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using pool = rknnop::detail::thread_pool;
+
+struct resize_images {
+  std::uint32_t h, w, out_h, out_w;
+  std::vector<float> src, dst;
+  ResizeArea::inputs in;
+  ResizeArea::outputs out;
+  ResizeArea::params p{};
+  resize_images(std::uint32_t in_h, std::uint32_t in_w, std::uint32_t oh, std::uint32_t ow)
+      : h(in_h), w(in_w), out_h(oh), out_w(ow), src(std::size_t(in_h) * in_w * 3), dst(std::size_t(oh) * ow * 3) {
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = float((i * 2654435761u) % 256);
+    const std::uint32_t in_dims[4] = {3, in_w, in_h, 1}, out_dims[4] = {3, ow, oh, 1};
+    in.images.bind(src.data(), in_dims, 4, VX_TYPE_FLOAT32);
+    out.output.bind(dst.data(), out_dims, 4, VX_TYPE_FLOAT32);
+    p.size = {std::int32_t(oh), std::int32_t(ow)};
+  }
+  void kernel(unsigned threads) {
+    pool::set_threads(threads);
+    if (!ResizeArea::cpu(in, out, p).ok()) std::abort();
+    bench::keep(dst.data());
+  }
+#if RKNNOP_BENCH_HAVE_OPENCV
+  void opencv() {
+    const cv::Mat s(int(h), int(w), CV_32FC3, src.data());
+    cv::Mat d(int(out_h), int(out_w), CV_32FC3, dst.data());
+    cv::resize(s, d, d.size(), 0, 0, cv::INTER_AREA);
+    bench::keep(dst.data());
+  }
+#endif
+};
+
+struct exp_tensor {
+  std::vector<float> x, y;
+  Exp::inputs in;
+  Exp::outputs out;
+  explicit exp_tensor(std::uint32_t n) : x(n), y(n) {
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = -4.f + 8.f * float(i % 1000) / 1000.f;
+    const std::uint32_t dims[4] = {640, 480, 3, 1};
+    in.x.bind(x.data(), dims, 4, VX_TYPE_FLOAT32);
+    out.y.bind(y.data(), dims, 4, VX_TYPE_FLOAT32);
+  }
+  void kernel(unsigned threads) {
+    pool::set_threads(threads);
+    Exp::cpu(in, out, rknnop::detail::no_params{});
+    bench::keep(y.data());
+  }
+};
+
+// One verified ResizeArea node (float16 1x4x4x3 -> 2x2) in the host runtime.
+class tiny_node {
+public:
+  tiny_node() : context_(vxCreateContext()) {
+    vx_kernel_description_t* d = vx_kernel_ResizeArea_list.entries[0];
+    vx_kernel k = vxAddUserKernel(context_, d->name, d->enumeration, d->function, d->numParams, d->validate,
+                                  d->initialize, d->deinitialize);
+    for (vx_uint32 i = 0; i < d->numParams; ++i)
+      vxAddParameterToKernel(k, i, d->parameters[i].direction, d->parameters[i].data_type, d->parameters[i].state);
+    vxFinalizeKernel(k);
+    graph_ = vxCreateGraph(context_);
+    vx_node node = vxCreateGenericNode(graph_, k);
+    std::uint32_t in_dims[4] = {3, 4, 4, 1}, out_dims[4] = {3, 2, 2, 1};
+    vx_tensor in = vxCreateTensor(context_, 4, in_dims, VX_TYPE_FLOAT16, 0);
+    vx_tensor out = vxCreateTensor(context_, 4, out_dims, VX_TYPE_FLOAT16, 0);
+    const std::int32_t size[2] = {2, 2};
+    vx_array a = vxCreateArray(context_, VX_TYPE_INT32, 2);
+    vxAddArrayItems(a, 2, size, sizeof(std::int32_t));
+    const vx_bool align = vx_false_e;
+    vxSetParameterByIndex(node, 0, reinterpret_cast<vx_reference>(in));
+    vxSetParameterByIndex(node, 1, reinterpret_cast<vx_reference>(out));
+    vxSetParameterByIndex(node, 2, reinterpret_cast<vx_reference>(a));
+    vxSetParameterByIndex(node, 3, reinterpret_cast<vx_reference>(vxCreateScalar(context_, VX_TYPE_BOOL, &align)));
+    if (vxVerifyGraph(graph_) != VX_SUCCESS) std::abort();
+  }
+  tiny_node(const tiny_node&) = delete;
+  tiny_node& operator=(const tiny_node&) = delete;
+  ~tiny_node() { vxReleaseContext(&context_); }
+  void process(unsigned threads) {
+    pool::set_threads(threads);
+    if (vxProcessGraph(graph_) != VX_SUCCESS) std::abort();
+  }
+
+private:
+  vx_context context_;
+  vx_graph graph_ = nullptr;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#if RKNNOP_BENCH_HAVE_OPENCV
+  cv::setNumThreads(2);
+#endif
+  resize_images half(480, 640, 240, 320), seven_thirds(480, 640, 206, 274), full_hd(1080, 1920, 540, 960);
+  exp_tensor exp(3 * 480 * 640);
+  tiny_node tiny;
+  std::vector<bench::contender> contenders;
+  std::vector<bench::ratio> ratios;
+  // Warm caches, a few calls per measurement (the pool's workers stay awake between them, as they do
+  // for a model's consecutive nodes).
+  for (auto [im, tag, repeat] :
+       {std::tuple{&half, std::string("2x"), 4}, std::tuple{&seven_thirds, std::string("7:3"), 4},
+        std::tuple{&full_hd, std::string("1080p_2x"), 1}}) {
+    const std::string one = "resize_" + tag + "_1t", two = "resize_" + tag + "_2t";
+    contenders.push_back({one, [im] { im->kernel(1); }, repeat});
+    contenders.push_back({two, [im] { im->kernel(2); }, repeat});
+    ratios.push_back({"resize " + tag + " 2 threads/1", two, one});
+#if RKNNOP_BENCH_HAVE_OPENCV
+    const std::string cv = "opencv_" + tag + "_2t";
+    contenders.push_back({cv, [im] { im->opencv(); }, repeat});
+    ratios.push_back({"resize " + tag + " 2t/opencv 2t", two, cv});
+#endif
+  }
+  contenders.push_back({"exp_1x3x480x640_1t", [&] { exp.kernel(1); }, 2});
+  contenders.push_back({"exp_1x3x480x640_2t", [&] { exp.kernel(2); }, 2});
+  ratios.push_back({"exp 1x3x480x640 2 threads/1", "exp_1x3x480x640_2t", "exp_1x3x480x640_1t"});
+  contenders.push_back({"node_resize_tiny_1t", [&] { tiny.process(1); }, 200});
+  contenders.push_back({"node_resize_tiny_2t", [&] { tiny.process(2); }, 200});
+  ratios.push_back({"node resize tiny 2 threads/1", "node_resize_tiny_2t", "node_resize_tiny_1t"});
+  return bench::run(argc, argv, "bench_threads (float32 NHWC kernels; the tiny node on float16)", contenders, ratios,
+                    true);
+}

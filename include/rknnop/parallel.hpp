@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Splitting a CPU kernel's work across the board's cores, with results bit-identical to one thread.
+//
+//   rknnop::parallel_for(rows, grain, [&](std::size_t begin, std::size_t end) {
+//     for (std::size_t r = begin; r < end; ++r) ...;   // rows [begin, end): write only their output
+//   });
+//
+// [0, count) (nothing when count is 0) is cut into at most rknnop::thread_count() consecutive ranges of at least
+// `grain` items (one range, run inline on the calling thread, when count < 2 * grain): range k of n is [k*q + min(k,
+// r), (k+1)*q + min(k+1, r)) with q = count / n, r = count % n. The ranges depend only on count, grain and the thread
+// count, never on timing; as long as an item's result does not depend on which range holds it (no reduction across
+// items), the output is the same bit for bit for every thread count. f runs on the calling thread and on the library's
+// workers, concurrently, and must not throw; it may return void, or bool (false: a failure, e.g. out of memory, which
+// parallel_for reports after every range ran).
+//
+// Thread count: RKNNOP_THREADS in the environment (1 turns threads off), else the online cores; under
+// MindSpore Lite, the context's thread number. Workers (at most cores - 1 per library) are created
+// on first use and kept; a worker that cannot be created leaves its ranges to the calling thread,
+// never an error. When another thread of the process is already in a parallel_for of this library,
+// the ranges run inline. docs/runtime.md §10 says how this meets the drivers.
+
+#include <rknnop/config.hpp>
+#include <rknnop/detail/threads.hpp>
+
+#include <cstddef>      // std::size_t
+#include <type_traits>  // std::is_same_v, std::invoke_result_t
+
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
+    namespace rknnop {
+  // The number of ranges a parallel_for splits its work into at most (1: one thread).
+  inline unsigned thread_count() noexcept { return detail::thread_pool::threads(); }
+
+  template <class F>
+  bool parallel_for(std::size_t count, std::size_t grain, F && f) noexcept {
+    using result = std::invoke_result_t<F&, std::size_t, std::size_t>;
+    static_assert(std::is_same_v<result, void> || std::is_same_v<result, bool>,
+                  "rknnop: parallel_for's function returns void or bool");
+    auto call = [&f](std::size_t begin, std::size_t end) noexcept -> bool {
+      if constexpr (std::is_same_v<result, bool>)
+        return f(begin, end);
+      else
+        return f(begin, end), true;
+    };
+    if (count == 0) return true;
+    if (grain == 0) grain = 1;
+    const std::size_t most = count / grain, threads = thread_count();
+    const std::size_t n = most < threads ? most : threads;
+    if (n <= 1) return call(0, count);
+    struct job {
+      decltype(call)& run;
+      std::size_t q, r;
+      bool ok;
+    } j{call, count / n, count % n, true};
+    detail::thread_pool::run(
+        n,
+        [](void* context, std::size_t k) noexcept {
+          job& jb = *static_cast<job*>(context);
+          const std::size_t begin = k * jb.q + (k < jb.r ? k : jb.r);
+          const std::size_t end = begin + jb.q + (k < jb.r ? 1 : 0);
+          if (!jb.run(begin, end)) __atomic_store_n(&jb.ok, false, __ATOMIC_RELAXED);
+        },
+        &j);
+    return j.ok;
+  }
+
+}  // namespace rknnop
+
+RKNNOP_DETAIL_END_HIDDEN

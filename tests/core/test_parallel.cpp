@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+// rknnop::parallel_for (<rknnop/parallel.hpp>): the fixed partition, bit-identical kernels for 1, 2, 3
+// and 7 threads (ResizeArea, Exp, TruncateDiv, shapes from tiny to large, odd sizes), RKNNOP_THREADS,
+// the inline fallbacks (another thread's run; pthread_create failing), and the workers' lifetime: at
+// most cores - 1, joined at the last node's deinitialize and when a kernel library is dlclose()d
+// (threads counted in /proc/self/task). Its own program: it interposes pthread_create.
+#include "exp/exp.cpp"
+#include "resize_area/resize_area.cpp"
+#include "truncate_div/truncate_div.cpp"
+
+#include <rknnop/parallel.hpp>
+
+#include "vx_harness.hpp"
+
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+std::atomic<bool> refuse_threads{false};
+
+}  // namespace
+
+// pthread_create as the program sees it: refuses while refuse_threads is set (the pool in this
+// executable calls it; a dlopen()ed kernel library binds its own, to libc).
+extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*), void* arg) {
+  using create_fn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+  static const auto real = reinterpret_cast<create_fn>(dlsym(RTLD_NEXT, "pthread_create"));
+  if (refuse_threads.load()) return EAGAIN;
+  return real(thread, attr, start, arg);
+}
+
+namespace {
+
+using pool = rknnop::detail::thread_pool;
+
+int threads_in_process() {
+  int n = 0;
+  if (DIR* d = opendir("/proc/self/task")) {
+    while (const dirent* e = readdir(d))
+      if (e->d_name[0] != '.') ++n;
+    closedir(d);
+  }
+  return n;
+}
+
+// Sets the thread count for one test, and puts the environment's back afterwards.
+struct thread_count {
+  explicit thread_count(unsigned n) { pool::set_threads(n); }
+  thread_count(const thread_count&) = delete;
+  thread_count& operator=(const thread_count&) = delete;
+  ~thread_count() { pool::set_threads(0); }
+};
+
+constexpr unsigned counts[] = {2, 3, 7};
+
+TEST(ParallelFor, RangesAreFixedConsecutiveAndCoverEveryItemOnce) {
+  for (unsigned threads : {1u, 2u, 3u, 7u})
+    for (std::size_t count : {0u, 1u, 5u, 6u, 7u, 13u, 64u, 1000u, 1001u})
+      for (std::size_t grain : {0u, 1u, 2u, 3u, 100u}) {
+        const thread_count set(threads);
+        std::vector<std::atomic<int>> seen(count);
+        std::vector<std::atomic<std::size_t>> ends(count + 1);
+        std::atomic<unsigned> calls{0};
+        const bool ok = rknnop::parallel_for(count, grain, [&](std::size_t begin, std::size_t end) {
+          ++calls;
+          ends[begin] = end;
+          for (std::size_t i = begin; i < end; ++i) ++seen[i];
+        });
+        EXPECT_TRUE(ok);
+        for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(seen[i].load(), 1) << "item " << i;
+        // n = min(threads, count / grain) ranges (one at least), sizes q or q + 1, the larger first.
+        const std::size_t g = grain ? grain : 1, most = count / g;
+        const std::size_t n = count == 0 ? 0 : std::max<std::size_t>(1, std::min<std::size_t>(threads, most));
+        ASSERT_EQ(calls.load(), n) << count << " items, grain " << grain << ", " << threads << " threads";
+        std::size_t at = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+          const std::size_t size = count / n + (k < count % n ? 1 : 0);
+          ASSERT_EQ(ends[at].load(), at + size) << "range " << k;
+          if (n > 1) {
+            EXPECT_GE(size, g);
+          }
+          at += size;
+        }
+        EXPECT_EQ(at, count);
+      }
+}
+
+TEST(ParallelFor, AFailingRangeIsReportedAfterEveryRangeRan) {
+  const thread_count set(4);
+  std::atomic<int> ran{0};
+  EXPECT_FALSE(rknnop::parallel_for(100, 1, [&](std::size_t begin, std::size_t) { return ++ran, begin != 0; }));
+  EXPECT_EQ(ran.load(), 4);
+  EXPECT_TRUE(rknnop::parallel_for(100, 1, [&](std::size_t, std::size_t) { return true; }));
+}
+
+TEST(ParallelFor, EnvironmentSetsTheThreadCountAndOneMeansThisThreadOnly) {
+  const char* old = std::getenv("RKNNOP_THREADS");
+  const std::string saved = old ? old : "";
+  const unsigned cores = pool::cores();
+  for (auto [value, expected] : {std::pair{"1", 1u},
+                                 {"3", 3u},
+                                 {"17", 17u},
+                                 {"0", cores},
+                                 {"abc", cores},
+                                 {"2x", cores},
+                                 {"", cores},
+                                 {"100000", cores}}) {
+    setenv("RKNNOP_THREADS", value, 1);
+    pool::set_threads(0);  // read the environment again
+    EXPECT_EQ(rknnop::thread_count(), expected) << "RKNNOP_THREADS=" << value;
+  }
+  setenv("RKNNOP_THREADS", "1", 1);
+  pool::set_threads(0);
+  const pthread_t self = pthread_self();
+  std::atomic<int> elsewhere{0}, calls{0};
+  rknnop::parallel_for(1 << 20, 1, [&](std::size_t, std::size_t) {
+    ++calls;
+    if (!pthread_equal(pthread_self(), self)) ++elsewhere;
+  });
+  EXPECT_EQ(calls.load(), 1);
+  EXPECT_EQ(elsewhere.load(), 0);
+  if (old)
+    setenv("RKNNOP_THREADS", saved.c_str(), 1);
+  else
+    unsetenv("RKNNOP_THREADS");
+  pool::set_threads(0);
+}
+
+TEST(ParallelFor, AThreadThatCannotBeCreatedLeavesItsRangesToTheCaller) {
+  pool::release();  // no worker left: the next run must create them
+  refuse_threads = true;
+  const thread_count set(4);
+  std::vector<std::atomic<int>> seen(1000);
+  const pthread_t self = pthread_self();
+  std::atomic<int> elsewhere{0};
+  EXPECT_TRUE(rknnop::parallel_for(seen.size(), 1, [&](std::size_t begin, std::size_t end) {
+    if (!pthread_equal(pthread_self(), self)) ++elsewhere;
+    for (std::size_t i = begin; i < end; ++i) ++seen[i];
+  }));
+  refuse_threads = false;
+  for (auto& s : seen) ASSERT_EQ(s.load(), 1);
+  EXPECT_EQ(elsewhere.load(), 0);
+  EXPECT_EQ(pool::workers(), 0u);
+}
+
+TEST(ParallelFor, NoMoreWorkersThanCoresAndReleaseJoinsThem) {
+  pool::release();
+  const int before = threads_in_process();
+  {
+    const thread_count set(7);
+    std::atomic<int> sum{0};
+    for (int round = 0; round < 5; ++round)
+      rknnop::parallel_for(7000, 1, [&](std::size_t begin, std::size_t end) { sum += int(end - begin); });
+    EXPECT_EQ(sum.load(), 5 * 7000);
+  }
+  const unsigned workers = pool::workers();
+  EXPECT_EQ(workers, pool::cores() - 1);  // created lazily, kept between runs, never more
+  EXPECT_EQ(threads_in_process(), before + int(workers));
+  pool::release();
+  EXPECT_EQ(pool::workers(), 0u);
+  EXPECT_EQ(threads_in_process(), before);
+}
+
+TEST(ParallelFor, ConcurrentCallersGetCorrectResults) {
+  const thread_count set(3);
+  std::vector<std::vector<int>> out(4, std::vector<int>(20000));
+  std::vector<std::thread> callers;
+  for (std::size_t t = 0; t < out.size(); ++t)
+    callers.emplace_back([&, t] {
+      for (int round = 0; round < 20; ++round)
+        rknnop::parallel_for(out[t].size(), 64, [&](std::size_t begin, std::size_t end) {
+          for (std::size_t i = begin; i < end; ++i) out[t][i] = int(i * (t + 1)) + round;
+        });
+    });
+  for (auto& c : callers) c.join();
+  for (std::size_t t = 0; t < out.size(); ++t)
+    for (std::size_t i = 0; i < out[t].size(); ++i) ASSERT_EQ(out[t][i], int(i * (t + 1)) + 19);
+}
+
+// --- the examples: one thread vs 2, 3 and 7 ------------------------------------------------------
+
+std::vector<float> random_values(std::size_t n, unsigned seed, float lo, float hi) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng);
+  return v;
+}
+
+struct resize_case {
+  std::uint32_t n, h, w, c, out_h, out_w;
+  bool align;
+};
+
+std::vector<float> resize(const resize_case& k, const std::vector<float>& src) {
+  std::vector<float> dst(std::size_t(k.n) * k.out_h * k.out_w * k.c);
+  ResizeArea::inputs in;
+  ResizeArea::outputs out;
+  const std::uint32_t in_dims[4] = {k.c, k.w, k.h, k.n}, out_dims[4] = {k.c, k.out_w, k.out_h, k.n};
+  in.images.bind(const_cast<float*>(src.data()), in_dims, 4, VX_TYPE_FLOAT32);
+  out.output.bind(dst.data(), out_dims, 4, VX_TYPE_FLOAT32);
+  const ResizeArea::params p{{std::int32_t(k.out_h), std::int32_t(k.out_w)}, k.align};
+  EXPECT_TRUE(ResizeArea::cpu(in, out, p).ok());
+  return dst;
+}
+
+TEST(ParallelExamples, ResizeAreaIsBitIdenticalForEveryThreadCount) {
+  const resize_case cases[] = {
+      {1, 1, 1, 1, 1, 1, false},         {1, 4, 4, 3, 2, 2, false},         {1, 5, 7, 3, 3, 2, true},
+      {1, 37, 53, 3, 17, 29, false},     {1, 13, 11, 4, 29, 31, false},     {2, 97, 131, 3, 45, 67, true},
+      {1, 480, 640, 3, 240, 320, false}, {1, 480, 640, 3, 206, 274, false}, {1, 479, 643, 3, 211, 97, false},
+      {1, 301, 257, 1, 149, 255, false}, {1, 200, 180, 7, 67, 61, true},    {3, 161, 123, 4, 80, 60, false},
+      {1, 240, 320, 2, 480, 640, false},
+  };
+  for (const resize_case& k : cases) {
+    const auto src = random_values(std::size_t(k.n) * k.h * k.w * k.c, k.h * 31 + k.w, -100.f, 100.f);
+    std::vector<float> one;
+    {
+      const thread_count set(1);
+      one = resize(k, src);
+    }
+    for (unsigned threads : counts) {
+      const thread_count set(threads);
+      const auto many = resize(k, src);
+      ASSERT_EQ(std::memcmp(one.data(), many.data(), one.size() * sizeof(float)), 0)
+          << k.n << "x" << k.h << "x" << k.w << "x" << k.c << " -> " << k.out_h << "x" << k.out_w << ", " << threads
+          << " threads";
+    }
+  }
+}
+
+TEST(ParallelExamples, ExpIsBitIdenticalForEveryThreadCount) {
+  for (std::uint32_t size : {1u, 7u, 16384u, 2u * 16384u + 5u, 100003u, 3u * 480u * 640u}) {
+    const auto x = random_values(size, size, -20.f, 20.f);
+    auto run = [&] {
+      std::vector<float> y(size);
+      Exp::inputs in;
+      Exp::outputs out;
+      const std::uint32_t dims[1] = {size};
+      in.x.bind(const_cast<float*>(x.data()), dims, 1, VX_TYPE_FLOAT32);
+      out.y.bind(y.data(), dims, 1, VX_TYPE_FLOAT32);
+      Exp::cpu(in, out, rknnop::detail::no_params{});
+      return y;
+    };
+    std::vector<float> one;
+    {
+      const thread_count set(1);
+      one = run();
+    }
+    for (unsigned threads : counts) {
+      const thread_count set(threads);
+      ASSERT_EQ(std::memcmp(one.data(), run().data(), size * sizeof(float)), 0) << size << ", " << threads;
+    }
+  }
+}
+
+struct division {
+  std::vector<std::uint32_t> x_dims, y_dims;  // innermost first
+  vx_enum dtype;
+};
+
+std::pair<std::vector<float>, std::string> divide(const division& d, const std::vector<float>& x,
+                                                  const std::vector<float>& y) {
+  TruncateDiv::inputs in;
+  TruncateDiv::outputs out;
+  std::vector<std::uint32_t> z_dims(std::max(d.x_dims.size(), d.y_dims.size()));
+  std::size_t n = 1;
+  for (std::size_t i = 0; i < z_dims.size(); ++i) {
+    const std::uint32_t a = i < d.x_dims.size() ? d.x_dims[i] : 1, b = i < d.y_dims.size() ? d.y_dims[i] : 1;
+    z_dims[i] = a == 1 ? b : a;
+    n *= z_dims[i];
+  }
+  std::vector<float> z(n, -1.f);
+  in.x.bind(const_cast<float*>(x.data()), d.x_dims.data(), std::uint32_t(d.x_dims.size()), d.dtype);
+  in.y.bind(const_cast<float*>(y.data()), d.y_dims.data(), std::uint32_t(d.y_dims.size()), d.dtype);
+  out.z.bind(z.data(), z_dims.data(), std::uint32_t(z_dims.size()), d.dtype);
+  const rknnop::status s = TruncateDiv::cpu(in, out, rknnop::detail::no_params{});
+  return {z, s.ok() ? "" : std::string(s.message())};
+}
+
+TEST(ParallelExamples, TruncateDivIsBitIdenticalAndReportsTheSameFirstError) {
+  const division cases[] = {
+      {{211, 157, 3}, {211, 157, 3}, VX_TYPE_FLOAT32},
+      {{211, 157, 3}, {1, 157, 1}, VX_TYPE_FLOAT32},
+      {{1, 157, 3}, {211, 1, 3}, VX_TYPE_FLOAT32},
+      {{640, 480, 3}, {640}, VX_TYPE_FLOAT32},
+      {{5}, {5}, VX_TYPE_FLOAT32},
+      {{97, 1031}, {97, 1031}, VX_TYPE_INT32},
+  };
+  for (const division& d : cases) {
+    std::size_t nx = 1, ny = 1;
+    for (auto v : d.x_dims) nx *= v;
+    for (auto v : d.y_dims) ny *= v;
+    auto x = random_values(nx, unsigned(nx), -1000.f, 1000.f), y = random_values(ny, unsigned(ny) + 1, -50.f, 50.f);
+    if (d.dtype == VX_TYPE_INT32) {
+      for (float& v : x) v = std::trunc(v);
+      for (float& v : y) v = std::trunc(v) == 0.f ? 3.f : std::trunc(v);
+    }
+    for (bool with_zero : {false, true}) {
+      if (with_zero && d.dtype != VX_TYPE_INT32) continue;
+      if (with_zero) y[ny / 2] = 0.f, y[ny - 3] = 0.f;  // the first in row order is reported
+      std::pair<std::vector<float>, std::string> one;
+      {
+        const thread_count set(1);
+        one = divide(d, x, y);
+      }
+      EXPECT_EQ(one.second.empty(), !with_zero) << one.second;
+      for (unsigned threads : counts) {
+        const thread_count set(threads);
+        const auto many = divide(d, x, y);
+        EXPECT_EQ(many.second, one.second) << threads << " threads";
+        if (!with_zero) {
+          ASSERT_EQ(std::memcmp(one.first.data(), many.first.data(), one.first.size() * sizeof(float)), 0)
+              << threads << " threads";
+        }
+      }
+    }
+  }
+}
+
+// --- a kernel library's workers: joined at the last deinitialize, and at dlclose -----------------
+
+#ifdef RKNNOP_TEST_RESIZE_AREA_LIBRARY
+struct library {
+  void* handle = dlopen(RKNNOP_TEST_RESIZE_AREA_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  vx_kernel_description_t* cpu() const {
+    auto** list = handle ? static_cast<vx_kernel_description_t**>(dlsym(handle, "vx_kernel_ResizeArea_list")) : nullptr;
+    return list ? list[0] : nullptr;
+  }
+};
+
+// One 480x640x3 -> 240x320 node (enough work for two ranges), run `runs` times.
+void run_node(vx_kernel_description_t* d, bool with_initializers, int runs) {
+  vx_kernel_description_t copy = *d;
+  if (!with_initializers) copy.initialize = copy.deinitialize = nullptr;
+  rknnop::test::harness h(&copy);
+  const std::vector<rknnop::float16> pixels(480 * 640 * 3, rknnop::float16(1.5f));
+  vx_tensor in = h.tensor<rknnop::float16>({3, 640, 480, 1}, VX_TYPE_FLOAT16, pixels);
+  vx_tensor out = h.tensor<rknnop::float16>({3, 320, 240, 1}, VX_TYPE_FLOAT16);
+  const vx_bool align = vx_false_e;
+  ASSERT_EQ(h.run({reinterpret_cast<vx_reference>(in), reinterpret_cast<vx_reference>(out),
+                   reinterpret_cast<vx_reference>(h.array({240, 320})),
+                   reinterpret_cast<vx_reference>(h.scalar(VX_TYPE_BOOL, &align))}),
+            VX_SUCCESS);
+  for (int r = 1; r < runs; ++r) ASSERT_EQ(vxProcessGraph(h.graph()), VX_SUCCESS);
+  EXPECT_EQ(float(rknnop::test::harness::read<rknnop::float16>(out)[0]), 1.5f);
+}
+
+TEST(ParallelLibrary, WorkersAreJoinedAtTheLastDeinitializeAndAtDlclose) {
+  if (pool::cores() < 2) GTEST_SKIP() << "one online core: a kernel library starts no worker";
+  setenv("RKNNOP_THREADS", "2", 1);  // read by the library on its first run
+  const int before = threads_in_process();
+  {
+    library lib;
+    ASSERT_NE(lib.cpu(), nullptr) << dlerror();
+    // Through the runtime with the initializer/deinitializer: the node's going joins the worker.
+    run_node(lib.cpu(), true, 3);
+    EXPECT_EQ(threads_in_process(), before) << "a worker outlived the library's last node";
+    // Without them (a driver that never calls them): the worker stays until the library goes.
+    run_node(lib.cpu(), false, 3);
+    EXPECT_EQ(threads_in_process(), before + 1);
+    ASSERT_EQ(dlclose(lib.handle), 0);
+  }
+  EXPECT_EQ(threads_in_process(), before) << "a worker outlived dlclose";
+  unsetenv("RKNNOP_THREADS");
+}
+#endif
+
+}  // namespace
