@@ -231,8 +231,8 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   }
 
   // Marks the node's facts stale (a re-verification may give its virtual tensors other shapes); the
-  // block itself is the driver's. Called on re-verification, graph release and, on the board, again
-  // when the node is destroyed, also for a node that was never initialized.
+  // block itself is the driver's. Called on re-verification and when the node goes (on the board at
+  // node destruction, also for a node that was never initialized).
   template <class Op>
   RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_callback(vx_node node, const vx_reference*,
                                                                        vx_uint32) noexcept {
