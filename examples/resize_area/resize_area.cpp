@@ -42,7 +42,8 @@ struct ResizeArea {
   static constexpr auto cpu = [](const inputs& in, outputs& out, const params& p) {
     const auto& src = in.images; auto& dst = out.output;
     const float sy = scale(src.h(), dst.h(), p.align_corners), sx = scale(src.w(), dst.w(), p.align_corners);
-    const std::size_t WC = std::size_t(dst.w()) * src.c();  // sx + 3 > cells per output (and sy + 3)
+    const std::size_t WC = std::size_t(dst.w()) * src.c();
+    // Column and row cells; sx + 3 (sy + 3) taps > the cells an output covers.
     rknnop::tap_table columns(dst.w(), src.w(), std::size_t(sx) + 3, src.c()), rows(dst.h(), src.h(), std::size_t(sy) + 3, 1);
     for (auto [t, n, in_n, s] : {std::tuple{&columns, dst.w(), src.w(), sx}, std::tuple{&rows, dst.h(), src.h(), sy}})
       for (std::uint32_t o = 0; o < n; ++o) cells(in_n, s, o, [&](auto i, float w) { t->add(o, i, w); });

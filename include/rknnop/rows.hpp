@@ -248,21 +248,23 @@ public:
   bool combine(float* out, const float* image, std::size_t height, const tap_table& vertical, std::size_t o,
                float scale) noexcept {
     if (o >= vertical.outputs_) return false;
+    if (!out_) return true;  // rows of no floats
     const tap_table::tap* t = vertical.taps_.data() + o * vertical.max_taps_;
     std::size_t k = vertical.count_[o];
     if (!k) std::memset(out, 0, out_ * sizeof(float));   // no taps: a sum of nothing
     const float* acc = rows_.data() + 2 * group * out_;  // a row of zeros: TensorFlow's sums start from 0
     while (k) {
-      // Up to 4 rows at once; they are consecutive, so they lie in at most two groups, both kept.
+      // Two rows per pass. Consecutive rows lie in at most two groups, both kept; rows far apart
+      // may not (the second row's group can replace the first's): then one row per pass.
       std::size_t m = k >= 2 ? 2 : 1;
-      const float* r[4];
-      float w[4];
+      const float* r[2];
+      float w[2];
       for (std::size_t j = 0; j < m; ++j) {
         r[j] = (*this)(image, height, t[j].offset);
         w[j] = t[j].weight;
         if (!r[j]) return false;
       }
-      bool together = true;  // still there after the later rows were computed (never seen otherwise)
+      bool together = true;  // the first rows still there after the later ones were computed
       for (std::size_t j = 0; j + 1 < m; ++j) together = together && holds(image + t[j].offset * in_, r[j]);
       if (!together) m = 1, r[0] = (*this)(image, height, t[0].offset);
       const float s = k == m ? scale : 1.f;
