@@ -5,7 +5,7 @@
 // rknnop::parallel_for (<rknnop/parallel.hpp>), and the hooks the CPU kernel's initializer and
 // deinitializer and the library's unload call. pthread_create/pthread_join, GCC atomic builtins and
 // Linux futexes: nothing of libstdc++ (std::thread and std::mutex would need it on the boards), no
-// exception, few imports (ResizeArea's board library must stay within 32 KiB).
+// exception, few imports (ResizeArea's board library has a size budget: tests/board).
 //
 // One pool per kernel library (everything here is hidden): at most cores - 1 workers, created on the
 // first parallel_for that needs them and kept between calls; joined when the library's last
@@ -17,9 +17,9 @@
 
 #include <linux/futex.h>  // FUTEX_WAIT_PRIVATE, FUTEX_WAKE_PRIVATE
 #include <pthread.h>      // pthread_create, pthread_join
-#include <signal.h>       // sigprocmask
-#include <sys/syscall.h>  // SYS_futex
-#include <unistd.h>       // sysconf, getpid, syscall
+#include <signal.h>       // SIG_SETMASK
+#include <sys/syscall.h>  // SYS_futex, SYS_getpid, SYS_rt_sigprocmask
+#include <unistd.h>       // sysconf, syscall
 
 #include <climits>  // INT_MAX
 
@@ -54,8 +54,8 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
   // The pool of one library. Every word shared between threads is read and written with atomic
   // builtins (compare-exchange for the read-modify-writes: one helper on AArch64); futexes only put a
-  // thread to sleep until a word changes. 32-bit words: what a futex waits on.
-// Control code, compiled for size by GCC (each board library carries it; ResizeArea has a 32 KiB budget).
+  // thread to sleep until a word changes. 32-bit words: what a futex waits on. Control code, compiled
+  // for size by GCC (every board library using it carries it).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC push_options
 #pragma GCC optimize("Os")
