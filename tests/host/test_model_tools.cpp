@@ -193,9 +193,7 @@ TEST_F(ModelTools, UpdateWithTheSameLibraryGivesTheSameBytes) {
 
 TEST_F(ModelTools, ExtractThenUpdateGivesTheSameBytes) {
   auto s = scale_spec();
-  s.blobs = {{model_blob_kind::shader, {'S', 'H', 'D', 'R'}},
-             {model_blob_kind::lib_x86_64, scale_library()},
-             {model_blob_kind::lib_aarch64, {0x7f, 'E', 'L', 'F', 2}}};
+  s.blobs = {{model_blob_kind::shader, {'S', 'H', 'D', 'R'}}, {model_blob_kind::lib_x86_64, scale_library()}};
   const std::string model_path = write_model(s);
   const std::string op = (dir_ / "extracted.rknnop").string();
   ASSERT_EQ(pack({"extract", model_path, "-o", op}).status, 0);
@@ -246,6 +244,13 @@ TEST_F(ModelTools, UpdateRefusesALibraryThatDoesNotFit) {
   expect_one_line_failure(
       pack({"update", write_model(s, "rank1.rknn"), write_container(RKNNOP_TEST_SCALE_SO), "-o", out}), "rknnop-pack",
       "node 'testscale_0' (TestScale): FAILED: output 0 ('output')");
+  // A container whose aarch64 section holds the x86-64 library.
+  container wrong = read_container_file(write_container(RKNNOP_TEST_SCALE_SO));
+  wrong.lib_aarch64 = wrong.lib_x86_64;
+  write_container_file(wrong, dir_ / "wrong.rknnop");
+  expect_one_line_failure(pack({"update", model_path, (dir_ / "wrong.rknnop").string(), "-o", out}), "rknnop-pack",
+                          "the container's aarch64 library is an ELF64 x86-64 shared object, expected a shared object "
+                          "for aarch64");
   // A container without the aarch64 library the model has.
   auto a = scale_spec();
   a.blobs.emplace_back(model_blob_kind::lib_aarch64, std::vector<std::uint8_t>{0x7f, 'E', 'L', 'F'});

@@ -2,6 +2,7 @@
 #include "model_update.hpp"
 
 #include <rknnop/host/container.hpp>
+#include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/op_yml.hpp>
@@ -14,6 +15,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <tuple>
 #include <vector>
 
 namespace rknnop_pack {
@@ -47,20 +50,35 @@ const model_op& select_op(const model& m, const std::string& name, std::string_v
 }
 
 // The container's op.yml must describe the op as the model does: the model keeps its description and
-// its nodes' params, so a different port or param list would bind the wrong values.
-void check_same_op(const model& m, const model_op& op, const op_yml& yml, const std::string& container) {
+// its nodes' params (bound by name), so params must agree in name, type and order. Ports are bound by
+// position (docs/runtime.md: the graph's connection list), so only their count and types must agree;
+// other port names are reported. Returns the notes to print.
+std::vector<std::string> check_same_op(const model& m, const model_op& op, const op_yml& yml,
+                                       const std::string& container) {
   const std::string head = fmt::format("{}: refusing to update op '{}' from {}", m.source, op.name, container);
   if (yml.name != op.name) throw error(fmt::format("{}: the container's op is '{}'", head, yml.name));
+  if (op.params != yml.params)
+    throw error(fmt::format("{}: params differ: the model's op description has {}, the container's op.yml {}", head,
+                            entries_text(op.params), entries_text(yml.params)));
+  std::vector<std::string> notes;
   for (const auto& [what, mine, theirs] :
-       {std::tuple{"inputs", &op.inputs, &yml.inputs}, std::tuple{"outputs", &op.outputs, &yml.outputs},
-        std::tuple{"params", &op.params, &yml.params}}) {
-    if (*mine != *theirs)
+       {std::tuple{"inputs", &op.inputs, &yml.inputs}, std::tuple{"outputs", &op.outputs, &yml.outputs}}) {
+    const bool same_types = mine->size() == theirs->size() &&
+                            std::equal(mine->begin(), mine->end(), theirs->begin(),
+                                       [](const op_yml_entry& a, const op_yml_entry& b) { return a.type == b.type; });
+    if (!same_types)
       throw error(fmt::format("{}: {} differ: the model's op description has {}, the container's op.yml {}", head, what,
                               entries_text(*mine), entries_text(*theirs)));
+    if (*mine != *theirs)
+      notes.push_back(
+          fmt::format("{} are named {} in the model and {} in the container; the board binds them by "
+                      "position, the model's names are kept",
+                      what, entries_text(*mine), entries_text(*theirs)));
   }
   if (yml.kernel_index.value_or(0) != op.kernel_index.value_or(0))
     throw error(fmt::format("{}: kernel_index differs: the model's op description has {}, the container's op.yml {}",
                             head, op.kernel_index.value_or(0), yml.kernel_index.value_or(0)));
+  return notes;
 }
 
 int run_update(const std::string& model_path, const std::string& container_path, const std::string& out,
@@ -71,19 +89,29 @@ int run_update(const std::string& model_path, const std::string& container_path,
   op_yml yml = parse_op_yml(text_of(c.op_yml), container_path + " (op.yml section)");
   if (!c.op_py.empty()) apply_python_port_order(yml, text_of(c.op_py), "the .py section");
   const model_op& op = select_op(m, op_name.empty() ? yml.name : op_name, "name one with --op");
-  check_same_op(m, op, yml, container_path);
+  std::vector<std::string> notes = check_same_op(m, op, yml, container_path);
 
   std::vector<std::pair<model_blob_kind, std::vector<std::uint8_t>>> blobs;
-  std::vector<std::string> kept;
   const auto take = [&](model_blob_kind kind, const std::vector<std::uint8_t>& fresh) {
     const bool model_has = !m.blob(op, kind).empty();
+    if (!fresh.empty() && kind != model_blob_kind::shader) {  // a library for the wrong machine would not load
+      const std::uint16_t machine = kind == model_blob_kind::lib_x86_64    ? elf_machine::x86_64
+                                    : kind == model_blob_kind::lib_aarch64 ? elf_machine::aarch64
+                                                                           : elf_machine::arm;
+      const elf_info info = inspect_elf(fresh, fmt::format("{} ({})", container_path, model_blob_description(kind)));
+      if (info.machine != machine || !info.is_shared_object())
+        throw error(
+            fmt::format("{}: refusing to update op '{}': the container's {} is an {}, expected a {} shared "
+                        "object",
+                        m.source, op.name, model_blob_description(kind), info.summary(), machine_name(machine)));
+    }
     if (!fresh.empty()) {
       blobs.emplace_back(kind, fresh);
       return;
     }
     if (!model_has) return;
     if (kind == model_blob_kind::shader && op.kernel_index.value_or(0) == 0) {
-      kept.push_back("the model's shader (kernel_index 0 never reads it)");
+      notes.push_back("kept the model's shader: the container has none, and kernel_index 0 never reads it");
       return;
     }
     throw error(
@@ -115,7 +143,7 @@ int run_update(const std::string& model_path, const std::string& container_path,
   write_file_atomically(out, bytes);
   fmt::print("{}: op '{}' updated from {} ({} node(s) checked against its library): {} bytes{}\n", out, op.name,
              container_path, nodes, bytes.size(), bytes == original ? ", identical to the input" : "");
-  for (const std::string& k : kept) fmt::print("  kept {}\n", k);
+  for (const std::string& note : notes) fmt::print("  note: {}\n", note);
   return 0;
 }
 

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -255,8 +256,14 @@ int run(const model& m, const std::string& node_name, const std::vector<std::str
 }  // namespace
 
 bool is_model_invocation(int argc, char** argv) noexcept {
-  for (int i = 1; i < argc; ++i)
-    if (argv[i][0] != '-' && is_rknn_model_file(argv[i])) return true;
+  // By the bytes; a missing file named .rknn comes here too, for the model mode's own message.
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with('-')) continue;
+    if (is_rknn_model_file(argv[i])) return true;
+    std::error_code ec;
+    if (arg.ends_with(".rknn") && !std::filesystem::exists(argv[i], ec)) return true;
+  }
   return false;
 }
 
