@@ -101,8 +101,8 @@ int run_update(const std::string& model_path, const std::string& container_path,
       const elf_info info = inspect_elf(fresh, fmt::format("{} ({})", container_path, model_blob_description(kind)));
       if (info.machine != machine || !info.is_shared_object())
         throw error(
-            fmt::format("{}: refusing to update op '{}': the container's {} is an {}, expected a {} shared "
-                        "object",
+            fmt::format("{}: refusing to update op '{}': the container's {} is an {}, expected a shared object "
+                        "for {}",
                         m.source, op.name, model_blob_description(kind), info.summary(), machine_name(machine)));
     }
     if (!fresh.empty()) {
