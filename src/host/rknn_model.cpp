@@ -406,14 +406,14 @@ model_port parse_port(const json& c, std::size_t index, const graph_index& g, co
       throw error(fmt::format("{}: connection {}: right_node must be an object", where, index));
     const json* n = member(*right_node, "node_id");
     const json* t = member(*right_node, "tensor_id");
-    std::uint64_t nid = 0, tid = 0;
-    if (n == nullptr || !as_unsigned(*n) || (nid = *as_unsigned(*n)) >= node_count)
+    const std::uint64_t nid = n != nullptr && as_unsigned(*n) ? *as_unsigned(*n) : node_count;
+    if (nid >= node_count)
       throw error(fmt::format("{}: port {}: right_node.node_id must name one of the {} nodes, found {}", where,
                               port.index, node_count, n ? found(*n) : std::string("nothing")));
     if (t == nullptr || !as_unsigned(*t))
       throw error(fmt::format("{}: port {}: right_node.tensor_id must be a whole number, found {}", where, port.index,
                               t ? found(*t) : std::string("nothing")));
-    tid = *as_unsigned(*t);
+    const std::uint64_t tid = *as_unsigned(*t);
     port.from_node = static_cast<std::int64_t>(nid);
     port.from_port = static_cast<std::int64_t>(tid);
   } else {

@@ -111,7 +111,7 @@ int run_update(const std::string& model_path, const std::string& container_path,
     }
     if (!model_has) return;
     if (kind == model_blob_kind::shader && op.kernel_index.value_or(0) == 0) {
-      notes.push_back("kept the model's shader: the container has none, and kernel_index 0 never reads it");
+      notes.emplace_back("kept the model's shader: the container has none, and kernel_index 0 never reads it");
       return;
     }
     throw error(
