@@ -936,6 +936,95 @@ model_file build_model_file(std::string graph_json, std::string_view ops_json, c
   return file;
 }
 
+model_file wrap_op_as_model(const op_yml& op,
+                            const std::vector<std::pair<model_blob_kind, std::vector<std::uint8_t>>>& blobs,
+                            const std::vector<std::vector<std::uint32_t>>& input_dims,
+                            const std::vector<std::vector<std::uint32_t>>& output_dims,
+                            const std::vector<decoded_param>& params) {
+  if (input_dims.size() != op.inputs.size() || output_dims.size() != op.outputs.size())
+    throw error(fmt::format("op '{}': {} input and {} output shape(s) given, the op has {} and {}", op.name,
+                            input_dims.size(), output_dims.size(), op.inputs.size(), op.outputs.size()));
+  const std::string lower_name = lower(op.name);
+  // The op description, in toolkit 1.3.0's member order.
+  json description = json::object();
+  description["name"] = op.name;
+  const auto entries = [](const std::vector<op_yml_entry>& list) {
+    json map = json::object();
+    for (const op_yml_entry& e : list) map[e.name] = json{{"type", std::string(vx_type_name(e.type))}};
+    return map;
+  };
+  description["params"] = entries(op.params);
+  description["inputs"] = entries(op.inputs);
+  description["outputs"] = entries(op.outputs);
+  description["kernel_index"] = op.kernel_index.value_or(0);
+  // The node's params, as JSON values.
+  json node_params = json::object();
+  for (const op_yml_entry& e : op.params) {
+    const auto it =
+        std::find_if(params.begin(), params.end(), [&](const decoded_param& p) { return p.name == e.name; });
+    if (it == params.end()) throw error(fmt::format("op '{}': no value for param '{}'", op.name, e.name));
+    if (it->value.is_array())
+      node_params[e.name] = it->value.items;
+    else if (it->value.type == vx_type::bool_)
+      node_params[e.name] = it->value.to_string() == "true" ? 1 : 0;
+    else if (e.type == vx_type::float16 || e.type == vx_type::float32 || e.type == vx_type::float64)
+      node_params[e.name] = json::parse(it->value.to_string()).get<double>();  // 2.0, as Python writes a float
+    else
+      node_params[e.name] = json::parse(it->value.to_string());
+  }
+  // Tensors: outputs first, then inputs (the demo model's numbering), all float16 unquantized.
+  json tensors = json::array();
+  json connection = json::array();
+  json graph_ports = json::array();
+  const auto add_tensor = [&](const std::vector<std::uint32_t>& dims, std::string_view direction, std::size_t port) {
+    const std::size_t id = tensors.size();
+    json t = json::object();
+    t["tensor_id"] = id;
+    t["size"] = dims;
+    t["dim_num"] = dims.size();
+    t["dtype"] = json{{"qnt_type", "VSI_NN_QNT_TYPE_NONE"}, {"vx_type", "VSI_NN_TYPE_FLOAT16"}};
+    tensors.push_back(std::move(t));
+    json c = json::object();
+    c["node_id"] = 0;
+    c["left"] = direction;
+    c["left_tensor_id"] = port;
+    c["right_tensor"] = json{{"type", "norm_tensor"}, {"tensor_id", id}};
+    connection.push_back(std::move(c));
+    json g = json::object();
+    g["left"] = direction;
+    g["left_tensor_id"] = port;
+    g["right"] = "norm_tensor";
+    g["right_tensor_id"] = id;
+    graph_ports.push_back(std::move(g));
+  };
+  for (std::size_t i = 0; i < output_dims.size(); ++i) add_tensor(output_dims[i], "output", i);
+  for (std::size_t i = 0; i < input_dims.size(); ++i) add_tensor(input_dims[i], "input", i);
+  json node = json::object();
+  node["lid"] = lower_name + "_0";
+  node["name"] = lower_name + "_0";
+  node["op"] = upper(op.name);
+  node["uid"] = 0;
+  node["input_num"] = op.inputs.size();
+  node["output_num"] = op.outputs.size();
+  node["nn"] = json{{lower_name, node_params}};
+  json graph = json::object();
+  graph["name"] = op.name + "Model";
+  graph["version"] = "1.3.0";
+  graph["node_num"] = 1;
+  graph["norm_tensor_num"] = tensors.size();
+  graph["const_tensor_num"] = 0;
+  graph["virtual_tensor_num"] = 0;
+  graph["input_num"] = op.inputs.size();
+  graph["output_num"] = op.outputs.size();
+  graph["nodes"] = json::array({node});
+  graph["norm_tensor"] = tensors;
+  graph["const_tensor"] = json::array();
+  graph["virtual_tensor"] = json::array();
+  graph["connection"] = connection;
+  graph["graph"] = graph_ports;
+  return build_model_file(python_json(graph), python_json(json::array({description})), {{blobs}});
+}
+
 std::string to_python_json(std::string_view json_text, std::string_view source) {
   return python_json(parse_json(json_text, std::string(source)));
 }

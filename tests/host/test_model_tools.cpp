@@ -260,4 +260,29 @@ TEST_F(ModelTools, UpdateRefusesALibraryThatDoesNotFit) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+TEST_F(ModelTools, WrapMakesAOneNodeModelThatPassesTheCheck) {
+  const std::string op = write_container(RKNNOP_TEST_SCALE_SO), out = (dir_ / "wrapped.rknn").string();
+  const tool_result w = pack({"wrap", op, "--input-shape", "input=1,4,3", "--param", "bias=5", "--param", "scale=2",
+                              "--param", "negate=true", "-o", out});
+  ASSERT_EQ(w.status, 0) << w.err;
+  const model m = model::read(out);
+  ASSERT_EQ(m.nodes.size(), 1u);
+  EXPECT_EQ(m.nodes[0].params[0].json, "[5]");
+  EXPECT_EQ(m.nodes[0].params[1].json, "2.0");  // a float, as Python writes it
+  EXPECT_EQ(m.nodes[0].params[2].json, "1");    // bools as the toolkit writes them
+  EXPECT_EQ(m.nodes[0].outputs[0].tensor->dims, (std::vector<std::uint32_t>{3, 4, 1}));  // the op's inference
+  EXPECT_EQ(m.blob(m.ops[0], model_blob_kind::lib_x86_64).size(), scale_library().size());
+  const tool_result c = run({out, "--check"});
+  EXPECT_EQ(c.status, 0) << c.out << c.err;
+  // Given output dims that the op does not infer: the check names both.
+  const tool_result bad = pack({"wrap", op, "--input-shape", "input=1,4,3", "--output-shape", "output=4,3", "--param",
+                                "bias=5", "--param", "scale=0.5", "--param", "negate=true", "-o", out});
+  ASSERT_EQ(bad.status, 0) << bad.err;
+  const tool_result f = run({out, "--check"});
+  EXPECT_EQ(f.status, 1);
+  EXPECT_CONTAINS(f.out, "the op's shape inference gives dims [3, 4, 1] (rank 3), the model has [3, 4] (rank 2)");
+  expect_one_line_failure(pack({"wrap", op, "--input-shape", "input=1,4,3", "-o", out}), "rknnop-pack",
+                          "--param bias=VALUE is needed (VX_TYPE_ARRAY)");
+}
+
 }  // namespace

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "model_update.hpp"
 
+#include <rknnop/host/cli.hpp>
 #include <rknnop/host/container.hpp>
+#include <rknnop/host/npy.hpp>
+#include <rknnop/host/param_value.hpp>
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
@@ -16,6 +19,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -24,6 +28,12 @@ namespace rknnop_pack {
 namespace {
 
 using namespace rknnop::host;
+
+#if RKNNOP_HOST_HAS_SESSION
+constexpr bool can_infer_shapes = true;  // wrap runs the op's shape inference for outputs not given
+#else
+constexpr bool can_infer_shapes = false;
+#endif
 
 std::string_view text_of(const std::vector<std::uint8_t>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
@@ -168,6 +178,73 @@ int run_extract(const std::string& model_path, const std::string& out, const std
   return 0;
 }
 
+// A one-node model around the container's op; output dims from the op's own shape inference
+// unless given.
+int run_wrap(const std::string& container_path, const std::string& out, const std::vector<std::string>& input_texts,
+             const std::vector<std::string>& output_texts, const std::vector<std::string>& param_texts) {
+  const container c = read_container_file(container_path);
+  op_yml yml = parse_op_yml(text_of(c.op_yml), container_path + " (op.yml section)");
+  if (!c.op_py.empty()) apply_python_port_order(yml, text_of(c.op_py), "the .py section");
+  const auto shapes = [&](std::string_view option, const std::vector<std::string>& texts,
+                          const std::vector<op_yml_entry>& ports, bool required) {
+    std::vector<std::optional<std::vector<std::size_t>>> by_port(ports.size());
+    for (const auto& [name, text] : parse_assignments(option, texts, "1,32,32,3")) {
+      const auto it = std::find_if(ports.begin(), ports.end(), [&](const op_yml_entry& e) { return e.name == name; });
+      if (it == ports.end())
+        throw usage_error(
+            fmt::format("{} '{}': op '{}' has no such port ({})", option, name, yml.name, entries_text(ports)));
+      by_port[static_cast<std::size_t>(it - ports.begin())] = parse_numpy_shape(option, name, text, "1,32,32,3");
+    }
+    for (std::size_t i = 0; required && i < ports.size(); ++i)
+      if (!by_port[i])
+        throw usage_error(fmt::format("{} {}=1,32,32,3 is needed for port '{}'", option, ports[i].name, ports[i].name));
+    return by_port;
+  };
+  const auto inputs = shapes("--input-shape", input_texts, yml.inputs, true);
+  auto outputs = shapes("--output-shape", output_texts, yml.outputs, !can_infer_shapes);
+  std::vector<decoded_param> params;
+  for (const auto& [name, text] : parse_assignments("--param", param_texts, "VALUE")) {
+    const op_yml_entry* e = yml.find_param(name);
+    if (e == nullptr)
+      throw usage_error(
+          fmt::format("--param '{}': op '{}' has no such param ({})", name, yml.name, entries_text(yml.params)));
+    params.push_back({name, parse_param_value(name, e->type, text)});
+  }
+  for (const op_yml_entry& e : yml.params)
+    if (std::none_of(params.begin(), params.end(), [&](const decoded_param& p) { return p.name == e.name; }))
+      throw usage_error(fmt::format("--param {}=VALUE is needed ({})", e.name, vx_type_name(e.type)));
+#if RKNNOP_HOST_HAS_SESSION
+  if (std::any_of(outputs.begin(), outputs.end(), [](const auto& o) { return !o; })) {
+    session s = session::load(container_path);
+    for (std::size_t i = 0; i < yml.inputs.size(); ++i) {
+      npy_array zeros;
+      zeros.dtype = npy_dtype::float16;
+      zeros.shape = *inputs[i];
+      zeros.data.assign(zeros.element_count() * npy_item_size(zeros.dtype), 0);
+      s.set_input(yml.inputs[i].name, zeros);
+    }
+    for (const decoded_param& p : params) s.set_param(p.name, p.value);
+    (void)s.run();
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+      if (!outputs[i]) outputs[i] = s.output(yml.outputs[i].name).shape;
+  }
+#endif
+  std::vector<std::vector<std::uint32_t>> input_dims, output_dims;
+  for (const auto& shape : inputs) input_dims.push_back(to_openvx_dims(*shape));
+  for (const auto& shape : outputs) output_dims.push_back(to_openvx_dims(*shape));
+  std::vector<std::pair<model_blob_kind, std::vector<std::uint8_t>>> blobs;
+  for (const auto& [kind, bytes] :
+       {std::pair{model_blob_kind::shader, &c.shader}, std::pair{model_blob_kind::lib_x86_64, &c.lib_x86_64},
+        std::pair{model_blob_kind::lib_aarch64, &c.lib_aarch64}, std::pair{model_blob_kind::lib_armhf, &c.lib_armhf}})
+    if (!bytes->empty() || kind == model_blob_kind::shader)
+      blobs.emplace_back(kind, *bytes);  // as the toolkit: always a shader pair
+  const std::vector<std::uint8_t> bytes = wrap_op_as_model(yml, blobs, input_dims, output_dims, params).serialize();
+  (void)model::parse(bytes, out);  // what we write must read back
+  write_file_atomically(out, bytes);
+  fmt::print("{}: a one-node model around op '{}' from {} ({} bytes)\n", out, yml.name, container_path, bytes.size());
+  return 0;
+}
+
 }  // namespace
 
 model_commands::model_commands(CLI::App& app) {
@@ -180,12 +257,19 @@ model_commands::model_commands(CLI::App& app) {
   extract_->add_option("model", model_, ".rknn model")->required();
   extract_->add_option("-o,--output", output_, "The .rknnop to write")->required();
   extract_->add_option("--op", op_, "The op (default: the only one)");
+  wrap_ = app.add_subcommand("wrap", "Write a one-node .rknn model around a .rknnop's op (to try --check)");
+  wrap_->add_option("container", container_, "The op's .rknnop")->required();
+  wrap_->add_option("-o,--output", output_, "The .rknn model to write")->required();
+  wrap_->add_option("--input-shape", input_shapes_, "NAME=1,32,32,3: each input's NumPy shape")->required();
+  wrap_->add_option("--output-shape", output_shapes_, "NAME=1,64,64,3 (default: the op's shape inference)");
+  wrap_->add_option("-p,--param", params_, "NAME=VALUE for each param (arrays as 64,64)");
 }
 
-bool model_commands::parsed() const { return update_->parsed() || extract_->parsed(); }
+bool model_commands::parsed() const { return update_->parsed() || extract_->parsed() || wrap_->parsed(); }
 
 int model_commands::run() const {
   if (update_->parsed()) return run_update(model_, container_, output_, op_);
+  if (wrap_->parsed()) return run_wrap(container_, output_, input_shapes_, output_shapes_, params_);
   return run_extract(model_, output_, op_);
 }
 

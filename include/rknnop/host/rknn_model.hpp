@@ -174,6 +174,15 @@ struct model_op_blobs {
 [[nodiscard]] model_file build_model_file(std::string graph_json, std::string_view ops_json,
                                           const std::vector<model_op_blobs>& blobs, std::uint64_t version = 2);
 
+/// A one-node model around an op (what `rknnop-pack wrap` writes; docs/rknn-model.md §5): `op`'s
+/// description with `blobs` embedded as the toolkit embeds them, one node `<lower>_0` with `params`
+/// (op.yml's order; bools as 0/1, as the toolkit writes them), and float16 tensors of the given dims
+/// (innermost first) on its ports, in the toolkit demo model's layout.
+[[nodiscard]] model_file wrap_op_as_model(
+    const op_yml& op, const std::vector<std::pair<model_blob_kind, std::vector<std::uint8_t>>>& blobs,
+    const std::vector<std::vector<std::uint32_t>>& input_dims,
+    const std::vector<std::vector<std::uint32_t>>& output_dims, const std::vector<decoded_param>& params);
+
 /// `value` as Python's json.dumps writes it (", " and ": " separators, ASCII only), member order kept.
 /// Throws on invalid JSON.
 [[nodiscard]] std::string to_python_json(std::string_view json_text, std::string_view source);
