@@ -561,12 +561,16 @@ bool is_rknn_model_file(const std::filesystem::path& path) noexcept {
   const std::string_view magic(reinterpret_cast<const char*>(head.data()), 8);
   if (magic == rknn_encrypted_magic) return true;
   if (magic != rknn_model_magic) return false;
+  // The config section (a model's JSON) sits where a .rknnop keeps its x86-64 library (ELF): a
+  // non-empty section starting with '{'. (A container's empty x86-64 section is no JSON either.)
   const auto export_size = detail::load_le<std::uint64_t>(head.data() + 16);
-  if (export_size > rknn_model_max_file_size ||
-      std::fseek(file.get(), static_cast<long>(24 + export_size + 8), SEEK_SET) != 0)
+  const auto seek_limit = static_cast<std::uint64_t>(std::numeric_limits<long>::max()) - 64;
+  if (export_size > std::min(rknn_model_max_file_size, seek_limit) ||
+      std::fseek(file.get(), static_cast<long>(24 + export_size), SEEK_SET) != 0)
     return false;
-  std::array<char, 1> first{};
-  return std::fread(first.data(), 1, 1, file.get()) == 1 && first[0] == '{';
+  std::array<std::uint8_t, 9> config{};  // the length field and the first byte
+  if (std::fread(config.data(), 1, config.size(), file.get()) != config.size()) return false;
+  return detail::load_le<std::uint64_t>(config.data()) > 0 && config[8] == '{';
 }
 
 std::string_view model_blob_key(model_blob_kind kind) noexcept {

@@ -224,6 +224,11 @@ TEST(RknnModel, DetectsModelsByContentNotName) {
     rknnop.insert(rknnop.end(), {static_cast<std::uint8_t>(v), 0, 0, 0, 0, 0, 0, 0});
   rknnop.insert(rknnop.end(), {0x7f, 'E', 'L', 'F'});
   EXPECT_FALSE(is_rknn_model_file(write("op.rknn", rknnop)));
+  // Empty shader and x86-64 sections, then an aarch64 length whose first byte is '{' (123 bytes).
+  std::vector<std::uint8_t> empty_x86(rknn_model_magic.begin(), rknn_model_magic.end());
+  for (const std::uint64_t v : {2, 0, 0, 123})
+    empty_x86.insert(empty_x86.end(), {static_cast<std::uint8_t>(v), 0, 0, 0, 0, 0, 0, 0});
+  EXPECT_FALSE(is_rknn_model_file(write("empty_x86.rknnop", empty_x86)));
   EXPECT_FALSE(is_rknn_model_file(dir / "missing.rknn"));
   EXPECT_FALSE(is_rknn_model_file(dir));
 }
