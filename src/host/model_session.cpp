@@ -18,6 +18,8 @@ namespace rknnop::host {
 
 namespace {
 
+constexpr std::uint64_t max_tensor_elements = std::uint64_t{1} << 28;  // 512 MiB of float16
+
 // The npy dtype of each tensor type the session creates (as session.cpp maps them).
 std::optional<npy_dtype> npy_dtype_for_vx(std::int32_t vx) {
   switch (vx) {
@@ -80,6 +82,14 @@ const model_tensor& port_tensor(const model& m, const model_node& node, std::str
         fmt::format("{}: node '{}': {} {} ('{}') is quantized ({}); rknnop runs custom-op tensors unquantized, "
                     "as the toolkit makes them",
                     m.source, node.name, direction, port.index, entry.name, t.qnt_type));
+  // The model's dims size the buffers made here: refuse what no PC run needs before allocating it.
+  std::uint64_t elements = 1;
+  for (const std::uint32_t d : t.dims)
+    elements = d == 0 || elements <= max_tensor_elements / d ? elements * d : max_tensor_elements + 1;
+  if (elements > max_tensor_elements)
+    throw error(fmt::format(
+        "{}: node '{}': {} {} ('{}') has dims [{}]: more than the {} elements rknnop runs on the PC", m.source,
+        node.name, direction, port.index, entry.name, fmt::join(t.dims, ", "), max_tensor_elements));
   if (!t.vx_tensor_type() || !npy_dtype_for_vx(*t.vx_tensor_type()))
     throw error(fmt::format("{}: node '{}': {} {} ('{}') has dtype.vx_type '{}', which rknnop cannot create", m.source,
                             node.name, direction, port.index, entry.name, t.vx_type));

@@ -50,6 +50,8 @@ struct sample {
 const sample v130{"v1.3.0", {"resize_area_v1.3.0.rknn"}, 32366, 1325, "1.2.0", false};
 const sample v132{"v1.3.2+", {"resize_area_v1.3.2.rknn", "resize_area.rknn"}, 32416, 1375, "1.3.0", true};
 
+void PrintTo(const sample* s, std::ostream* os) { *os << s->label; }  // stable test names in ctest
+
 class ToolkitModel : public ::testing::TestWithParam<const sample*> {
 protected:
   void SetUp() override {

@@ -125,6 +125,18 @@ TEST_F(ModelTools, CheckNamesTheParamWhoseTypeDiffers) {
   EXPECT_CONTAINS(q.out, "param 'negate' expected VX_TYPE_BOOL (true/false or 0/1), found an integer '3'");
 }
 
+TEST_F(ModelTools, CheckRefusesHugeTensorsBeforeAllocating) {
+  auto s = scale_spec();
+  s.input_dims = "[4294967295, 4294967295, 4294967295]";
+  const tool_result r = run({write_model(s), "--check"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_CONTAINS(r.out,
+                  "input 0 ('input') has dims [4294967295, 4294967295, 4294967295]: more than the 268435456 "
+                  "elements rknnop runs on the PC");
+  expect_one_line_failure(run({(dir_ / "model.rknn").string(), "--random-inputs", "1"}), "rknnop-run",
+                          "more than the 268435456 elements");
+}
+
 TEST_F(ModelTools, CheckFailsWithoutALibraryForThisHost) {
   auto s = scale_spec();
   s.blobs = {{model_blob_kind::lib_aarch64, {0x7f, 'E', 'L', 'F'}}};
