@@ -771,7 +771,7 @@ std::vector<decoded_param> decode_node_params(const model& m, const model_node& 
   const model_op& op = m.ops[*node.custom_op];
   const std::string at = fmt::format("{}: node '{}' (op {})", m.source, node.name, op.name);
   for (const model_param& p : node.params)
-    if (op.to_op_yml().find_param(p.name) == nullptr) {
+    if (std::none_of(op.params.begin(), op.params.end(), [&](const op_yml_entry& e) { return e.name == p.name; })) {
       std::string names;
       for (const op_yml_entry& e : op.params) names += (names.empty() ? "" : ", ") + e.name;
       throw error(fmt::format("{}: param '{}' is not a param of op '{}' ({})", at, p.name, op.name,

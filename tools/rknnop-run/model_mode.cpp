@@ -121,8 +121,10 @@ int describe(const model& m) {
     const model_op& op = m.ops[*node.custom_op];
     fmt::print("node {} '{}' ({}, custom op {})\n", node.index, node.name, node.op, op.name);
     for (const model_param& p : node.params) {
-      const op_yml_entry* e = op.to_op_yml().find_param(p.name);
-      fmt::print("  param {} = {} ({})\n", p.name, p.json, e ? vx_type_name(e->type) : "not in the op description");
+      const auto e = std::find_if(op.params.begin(), op.params.end(),
+                                  [&](const op_yml_entry& entry) { return entry.name == p.name; });
+      fmt::print("  param {} = {} ({})\n", p.name, p.json,
+                 e != op.params.end() ? vx_type_name(e->type) : "not in the op description");
     }
     for (const auto& [direction, ports, entries] :
          {std::tuple{"input", &node.inputs, &op.inputs}, std::tuple{"output", &node.outputs, &op.outputs}})
@@ -187,24 +189,23 @@ npy_array random_input(std::uint64_t seed, std::size_t port, const model_tensor&
   a.shape = t.shape();
   const std::int32_t type = *t.vx_tensor_type();
   if (type == vx_type::float16 || type == vx_type::float32) {
-    std::vector<float> values(npy_array{npy_dtype::float32, a.shape, {}}.element_count());
+    std::vector<float> values(a.element_count());
     for (float& v : values) v = static_cast<float>(static_cast<double>(engine() >> 11) * 0x1p-52 - 1.0);  // [-1, 1)
     return npy_array::from_floats(values, a.shape, type == vx_type::float16 ? npy_dtype::float16 : npy_dtype::float32);
   }
-  for (const npy_dtype d : {npy_dtype::int8, npy_dtype::uint8, npy_dtype::int16, npy_dtype::uint16, npy_dtype::int32}) {
-    a.dtype = d;
-    const std::string_view descr = npy_descr(d);
-    const std::size_t size = npy_item_size(d);
-    const bool matches = (descr[1] == 'i' ? (size == 1   ? vx_type::int8
-                                             : size == 2 ? vx_type::int16
-                                                         : vx_type::int32)
-                                          : (size == 1 ? vx_type::uint8 : vx_type::uint16)) == type;
-    if (!matches) continue;
-    a.data.resize(a.element_count() * size);
-    for (std::size_t i = 0; i < a.element_count(); ++i) a.data[i * size] = static_cast<std::uint8_t>(engine() % 16);
-    return a;
+  // Integer tensors: small non-negative values (0..15) in the low byte, little-endian.
+  switch (type) {
+    case vx_type::int8: a.dtype = npy_dtype::int8; break;
+    case vx_type::uint8: a.dtype = npy_dtype::uint8; break;
+    case vx_type::int16: a.dtype = npy_dtype::int16; break;
+    case vx_type::uint16: a.dtype = npy_dtype::uint16; break;
+    case vx_type::int32: a.dtype = npy_dtype::int32; break;
+    default: throw error(fmt::format("--random-inputs: tensor type {} is not supported", t.vx_type));
   }
-  throw error(fmt::format("--random-inputs: tensor type {} is not supported", t.vx_type));
+  const std::size_t size = npy_item_size(a.dtype);
+  a.data.resize(a.element_count() * size);
+  for (std::size_t i = 0; i < a.element_count(); ++i) a.data[i * size] = static_cast<std::uint8_t>(engine() % 16);
+  return a;
 }
 
 int run(const model& m, const std::string& node_name, const std::vector<std::string>& input_texts,
