@@ -190,6 +190,10 @@ TEST_F(ModelTools, RunFailuresAreOneLine) {
                           "the custom_op_data (op blobs) section at offset");
   write_file_atomically(dir_ / "enc.rknn", rknnop_test::bytes_of("CYPTRKNN\x02\0\0\0\0\0\0\0"));
   expect_one_line_failure(run({(dir_ / "enc.rknn").string(), "--check"}), "rknnop-run", "an encrypted model");
+  write_file_atomically(dir_ / "empty.rknn", std::vector<std::uint8_t>{});
+  expect_one_line_failure(run({(dir_ / "empty.rknn").string(), "--describe"}), "rknnop-run",
+                          "empty.rknn: not an .rknn model: 0 bytes");
+  expect_one_line_failure(run({(dir_ / "missing.rknn").string(), "--check"}), "rknnop-run", "cannot open");
 }
 
 TEST_F(ModelTools, UpdateWithTheSameLibraryGivesTheSameBytes) {

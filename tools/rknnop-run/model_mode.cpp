@@ -16,6 +16,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -256,14 +257,31 @@ int run(const model& m, const std::string& node_name, const std::vector<std::str
 
 }  // namespace
 
+namespace {
+
+// True when the file starts like a .rknnop container or a kernel library (what the op mode reads).
+bool starts_like_an_op(const char* path) noexcept {
+  std::array<char, 8> head{};
+  std::FILE* file = std::fopen(path, "rb");
+  if (file == nullptr) return false;
+  const std::size_t got = std::fread(head.data(), 1, head.size(), file);
+  std::fclose(file);
+  const std::string_view bytes(head.data(), got);
+  return bytes == rknn_model_magic || bytes.starts_with(
+                                          "\x7f"
+                                          "ELF");
+}
+
+}  // namespace
+
 bool is_model_invocation(int argc, char** argv) noexcept {
-  // By the bytes; a missing file named .rknn comes here too, for the model mode's own message.
+  // By the bytes. A file named .rknn that is neither a container nor a library (missing, empty,
+  // truncated, another format) comes here too, for the model reader's message.
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg.starts_with('-')) continue;
     if (is_rknn_model_file(argv[i])) return true;
-    std::error_code ec;
-    if (arg.ends_with(".rknn") && !std::filesystem::exists(argv[i], ec)) return true;
+    if (arg.ends_with(".rknn") && !starts_like_an_op(argv[i])) return true;
   }
   return false;
 }
