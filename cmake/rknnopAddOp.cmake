@@ -584,12 +584,49 @@ function(rknnop_add_op name)
     list(APPEND _pack_args --shader "${_shader}")
     list(APPEND _pack_deps "${_shader}")
   endif()
-  list(APPEND _pack_args --x86 "$<TARGET_FILE:${name}>")
-  foreach(_arch IN LISTS RKNNOP_BOARD_ARCHITECTURES)
-    get_target_property(_lib ${name} RKNNOP_LIBRARY_${_arch})
-    if(_lib)
-      list(APPEND _pack_args --${_arch} "${_lib}")
+  # Lean shipped libraries (docs/abi.md §9): in a Release/MinSizeRel build (or with
+  # RKNNOP_STRIP_SHIPPED_LIBRARIES ON) the container gets stripped copies, and the debug info stays
+  # beside it as <out>/debug/<arch>/lib<lower>.so.debug, named by each copy's .gnu_debuglink.
+  set(_strip "${RKNNOP_STRIP_SHIPPED_LIBRARIES}")
+  if(_strip STREQUAL "" OR _strip STREQUAL "AUTO")
+    set(_strip OFF)
+    if(CMAKE_BUILD_TYPE MATCHES "^(Release|MinSizeRel)$")
+      set(_strip ON)
     endif()
+  endif()
+  set(_shipped_libs)
+  foreach(_arch IN ITEMS x86_64 LISTS RKNNOP_BOARD_ARCHITECTURES)
+    if(_arch STREQUAL "x86_64")
+      set(_lib "$<TARGET_FILE:${name}>")
+      set(_lib_dependency ${name})  # the target: a target-level and a file-level dependency
+      set(_flag --x86)
+      set(_objcopy "${CMAKE_OBJCOPY}")
+    else()
+      get_target_property(_lib ${name} RKNNOP_LIBRARY_${_arch})
+      set(_lib_dependency "${_lib}")
+      set(_flag --${_arch})
+      string(TOUPPER "${_arch}" _ARCH)
+      string(REGEX REPLACE "g\\+\\+$" "objcopy" _objcopy "${RKNNOP_${_ARCH}_CXX}")
+    endif()
+    if(NOT _lib)
+      continue()
+    endif()
+    if(_strip AND (NOT _objcopy OR NOT EXISTS "${_objcopy}"))
+      _rknnop_status_once(no_objcopy_${_arch} "rknnop: no objcopy for ${_arch} ('${_objcopy}'): its library is packed "
+                                              "unstripped")
+    elseif(_strip)
+      set(_shipped "${_work}/shipped/${_arch}/lib${_lower}.so")
+      set(_debug "${_out}/debug/${_arch}/lib${_lower}.so.debug")
+      add_custom_command(OUTPUT "${_shipped}" "${_debug}"
+        COMMAND "${CMAKE_COMMAND}" "-DOBJCOPY=${_objcopy}" "-DLIBRARY=${_lib}" "-DOUTPUT=${_shipped}"
+                "-DDEBUG_FILE=${_debug}" -P "${_module_dir}/rknnopStripLibrary.cmake"
+        DEPENDS ${_lib_dependency} "${_module_dir}/rknnopStripLibrary.cmake"
+        COMMENT "rknnop: stripping ${_arch} lib${_lower}.so for ${name}.rknnop (debug info: ${_debug})"
+        VERBATIM)
+      list(APPEND _shipped_libs "${_shipped}")
+      set(_lib "${_shipped}")
+    endif()
+    list(APPEND _pack_args ${_flag} "${_lib}")
   endforeach()
   if(DEFINED ARG_PYTHON)
     list(APPEND _pack_args --py-file "${_py}")
@@ -597,7 +634,7 @@ function(rknnop_add_op name)
   set(_container "${_out}/${name}.rknnop")
   add_custom_command(OUTPUT "${_container}"
     COMMAND ${name}_emitter --pack "${_container}" ${_pack_args}
-    DEPENDS ${name}_emitter ${name} "${_py}" ${_pack_deps} ${_board_libs} ${_checks}
+    DEPENDS ${name}_emitter ${name} "${_py}" ${_pack_deps} ${_board_libs} ${_shipped_libs} ${_checks}
     COMMENT "rknnop: packing ${name}.rknnop"
     VERBATIM)
   add_custom_target(${name}_rknnop ALL DEPENDS "${_container}" ${_checks})

@@ -9,7 +9,7 @@
 # Usage: scripts/fuzz.sh [--seconds N] [--only TARGET]... [--keep-corpus DIR]
 #   --seconds N        per target (default 20; CI's `scripts/test.sh fuzz` uses 20)
 #   --only TARGET      run only this target (repeatable): fuzz_container, fuzz_npy,
-#                      fuzz_param_value, fuzz_op_yml, fuzz_elf, fuzz_decode
+#                      fuzz_param_value, fuzz_op_yml, fuzz_elf, fuzz_rknn_model, fuzz_decode
 #   --keep-corpus DIR  also write the grown corpora to DIR/<target>/ (reuse it with the next run)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (build jobs, default 2),
 #   RKNNOP_FUZZ_WORKERS (parallel fuzzing processes per target, default 1),
@@ -30,7 +30,7 @@ workers=${RKNNOP_FUZZ_WORKERS:-1}
 seconds=20
 only=()
 keep=""
-all_targets=(fuzz_container fuzz_npy fuzz_param_value fuzz_op_yml fuzz_elf fuzz_decode)
+all_targets=(fuzz_container fuzz_npy fuzz_param_value fuzz_op_yml fuzz_elf fuzz_rknn_model fuzz_decode)
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; }
 while [ $# -gt 0 ]; do

@@ -8,6 +8,9 @@
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/op_yml.hpp>
+#if RKNNOP_HOST_HAS_MODEL
+#include "model_update.hpp"  // update / extract / wrap: the custom ops inside a .rknn model
+#endif
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -283,6 +286,9 @@ int main(int argc, char** argv) try {
   auto* unpack = app.add_subcommand("unpack", "Write the sections of a .rknnop as files");
   unpack->add_option("file", unpack_file, ".rknnop file")->required();
   unpack->add_option("-d,--directory", unpack_dir, "Output directory")->required();
+#if RKNNOP_HOST_HAS_MODEL
+  const rknnop_pack::model_commands model_commands(app);
+#endif
 
   try {
     app.parse(argc, argv);
@@ -302,6 +308,9 @@ int main(int argc, char** argv) try {
     if (*inspect) return run_inspect(inspect_file, verify);
     if (*pack) return run_pack(version, shader, x86, aarch64, armhf, yml, py, out);
     if (*unpack) return run_unpack(unpack_file, unpack_dir);
+#if RKNNOP_HOST_HAS_MODEL
+    if (model_commands.parsed()) return model_commands.run();
+#endif
   } catch (const error& e) {
     std::fflush(stdout);
     fmt::print(stderr, "rknnop-pack: {}\n", e.detail());

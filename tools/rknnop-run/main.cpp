@@ -10,6 +10,9 @@
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/session.hpp>
 #include <rknnop/host/vx_type.hpp>
+#if RKNNOP_HOST_HAS_MODEL
+#include "model_mode.hpp"  // rknnop-run MODEL.rknn --describe | --check | run a node
+#endif
 #if RKNNOP_VXC_HAS_BRIDGE
 #include <rknnop/vxc/vxc.hpp>  // VX kernels (kernel_index != 0) run their .vx on POCL
 #endif
@@ -41,6 +44,9 @@ std::string status_line(const step_report& s) {
 
 // Long by design: the option table reads top to bottom like the --help text.
 int main(int argc, char** argv) try {
+#if RKNNOP_HOST_HAS_MODEL
+  if (rknnop_run::is_model_invocation(argc, argv)) return rknnop_run::model_main(argc, argv);
+#endif
   CLI::App app{"Run an RKNN-Toolkit v1 custom op on the PC through rknnop's host OpenVX runtime", "rknnop-run"};
   std::string op_path, op_yml, tensor_type_name;
   std::vector<std::string> inputs, params, outputs, output_shapes;

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+#include "model_update.hpp"
+
+#include <rknnop/host/cli.hpp>
+#include <rknnop/host/container.hpp>
+#include <rknnop/host/npy.hpp>
+#include <rknnop/host/param_value.hpp>
+#include <rknnop/host/elf.hpp>
+#include <rknnop/host/error.hpp>
+#include <rknnop/host/file_io.hpp>
+#include <rknnop/host/op_yml.hpp>
+#include <rknnop/host/rknn_model.hpp>
+#include <rknnop/host/vx_type.hpp>
+#if RKNNOP_HOST_HAS_SESSION
+#include <rknnop/host/model_session.hpp>
+#endif
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+namespace rknnop_pack {
+
+namespace {
+
+using namespace rknnop::host;
+
+#if RKNNOP_HOST_HAS_SESSION
+constexpr bool can_infer_shapes = true;  // wrap runs the op's shape inference for outputs not given
+#else
+constexpr bool can_infer_shapes = false;
+#endif
+
+std::string_view text_of(const std::vector<std::uint8_t>& bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+std::string entries_text(const std::vector<op_yml_entry>& entries) {
+  std::vector<std::string> parts;
+  for (const op_yml_entry& e : entries) parts.push_back(fmt::format("{} {}", e.name, vx_type_name(e.type)));
+  return parts.empty() ? std::string("none") : fmt::format("{}", fmt::join(parts, ", "));
+}
+
+const model_op& select_op(const model& m, const std::string& name, std::string_view hint) {
+  if (!name.empty()) {
+    if (const model_op* op = m.find_op(name)) return *op;
+  } else if (m.ops.size() == 1) {
+    return m.ops[0];
+  }
+  std::vector<std::string> names;
+  for (const model_op& op : m.ops) names.push_back(op.name);
+  throw error(fmt::format(
+      "{}: {} (custom ops in the model: {})", m.source,
+      name.empty() ? fmt::format("{} custom ops; {}", m.ops.size(), hint) : fmt::format("no custom op '{}'", name),
+      names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+}
+
+// The container's op.yml must describe the op as the model does: the model keeps its description and
+// its nodes' params (bound by name), so params must agree in name, type and order. Ports are bound by
+// position (docs/runtime.md: the graph's connection list), so only their count and types must agree;
+// other port names are reported. Returns the notes to print.
+std::vector<std::string> check_same_op(const model& m, const model_op& op, const op_yml& yml,
+                                       const std::string& container) {
+  const std::string head = fmt::format("{}: refusing to update op '{}' from {}", m.source, op.name, container);
+  if (yml.name != op.name) throw error(fmt::format("{}: the container's op is '{}'", head, yml.name));
+  if (op.params != yml.params)
+    throw error(fmt::format("{}: params differ: the model's op description has {}, the container's op.yml {}", head,
+                            entries_text(op.params), entries_text(yml.params)));
+  std::vector<std::string> notes;
+  for (const auto& [what, mine, theirs] :
+       {std::tuple{"inputs", &op.inputs, &yml.inputs}, std::tuple{"outputs", &op.outputs, &yml.outputs}}) {
+    const bool same_types = mine->size() == theirs->size() &&
+                            std::equal(mine->begin(), mine->end(), theirs->begin(),
+                                       [](const op_yml_entry& a, const op_yml_entry& b) { return a.type == b.type; });
+    if (!same_types)
+      throw error(fmt::format("{}: {} differ: the model's op description has {}, the container's op.yml {}", head, what,
+                              entries_text(*mine), entries_text(*theirs)));
+    if (*mine != *theirs)
+      notes.push_back(
+          fmt::format("{} are named {} in the model and {} in the container; the board binds them by "
+                      "position, the model's names are kept",
+                      what, entries_text(*mine), entries_text(*theirs)));
+  }
+  if (yml.kernel_index.value_or(0) != op.kernel_index.value_or(0))
+    throw error(fmt::format("{}: kernel_index differs: the model's op description has {}, the container's op.yml {}",
+                            head, op.kernel_index.value_or(0), yml.kernel_index.value_or(0)));
+  return notes;
+}
+
+int run_update(const std::string& model_path, const std::string& container_path, const std::string& out,
+               const std::string& op_name) {
+  const std::vector<std::uint8_t> original = read_model_bytes(model_path);
+  const model m = model::parse(original, model_path);
+  const container c = read_container_file(container_path);
+  op_yml yml = parse_op_yml(text_of(c.op_yml), container_path + " (op.yml section)");
+  if (!c.op_py.empty()) apply_python_port_order(yml, text_of(c.op_py), "the .py section");
+  const model_op& op = select_op(m, op_name.empty() ? yml.name : op_name, "name one with --op");
+  std::vector<std::string> notes = check_same_op(m, op, yml, container_path);
+
+  std::vector<std::pair<model_blob_kind, std::vector<std::uint8_t>>> blobs;
+  const auto take = [&](model_blob_kind kind, const std::vector<std::uint8_t>& fresh) {
+    const bool model_has = !m.blob(op, kind).empty();
+    if (!fresh.empty() && kind != model_blob_kind::shader) {  // a library for the wrong machine would not load
+      const std::uint16_t machine = kind == model_blob_kind::lib_x86_64    ? elf_machine::x86_64
+                                    : kind == model_blob_kind::lib_aarch64 ? elf_machine::aarch64
+                                                                           : elf_machine::arm;
+      const elf_info info = inspect_elf(fresh, fmt::format("{} ({})", container_path, model_blob_description(kind)));
+      if (info.machine != machine || !info.is_shared_object())
+        throw error(
+            fmt::format("{}: refusing to update op '{}': the container's {} is an {}, expected a shared object "
+                        "for {}",
+                        m.source, op.name, model_blob_description(kind), info.summary(), machine_name(machine)));
+    }
+    if (!fresh.empty()) {
+      blobs.emplace_back(kind, fresh);
+      return;
+    }
+    if (!model_has) return;
+    if (kind == model_blob_kind::shader && op.kernel_index.value_or(0) == 0) {
+      notes.emplace_back("kept the model's shader: the container has none, and kernel_index 0 never reads it");
+      return;
+    }
+    throw error(
+        fmt::format("{}: refusing to update op '{}': {} has no {} but the model's op has one ({} bytes); "
+                    "an update would drop it",
+                    m.source, op.name, container_path, model_blob_description(kind), m.blob(op, kind).size()));
+  };
+  take(model_blob_kind::shader, c.shader);
+  take(model_blob_kind::lib_x86_64, c.lib_x86_64);
+  take(model_blob_kind::lib_aarch64, c.lib_aarch64);
+  take(model_blob_kind::lib_armhf, c.lib_armhf);
+
+  const model_file updated = replace_op_blobs(m, op.name, blobs);
+  const std::vector<std::uint8_t> bytes = updated.serialize();
+  const model written = model::parse(bytes, out);  // what we write must read back
+#if RKNNOP_HOST_HAS_SESSION
+  // The new library must fit every node of the op: its table, the params, the model's dims.
+  std::size_t nodes = 0;
+  for (const model_node& node : written.nodes) {
+    if (!node.custom_op || written.ops[*node.custom_op].name != op.name) continue;
+    const model_node_check r = check_model_node(written, node);
+    if (!r.passed)
+      throw error(fmt::format("{}: refusing to update op '{}' from {}: {}", m.source, op.name, container_path, r.line));
+    ++nodes;
+  }
+#else
+  const std::size_t nodes = 0;
+#endif
+  write_file_atomically(out, bytes);
+  fmt::print("{}: op '{}' updated from {} ({} node(s) checked against its library): {} bytes{}\n", out, op.name,
+             container_path, nodes, bytes.size(), bytes == original ? ", identical to the input" : "");
+  for (const std::string& note : notes) fmt::print("  note: {}\n", note);
+  return 0;
+}
+
+int run_extract(const std::string& model_path, const std::string& out, const std::string& op_name) {
+  const model m = model::read(model_path);
+  const model_op& op = select_op(m, op_name, "name one with --op");
+  container c;
+  c.version = 2;
+  const auto copy = [&](model_blob_kind kind, std::vector<std::uint8_t>& to) {
+    const auto bytes = m.blob(op, kind);
+    to.assign(bytes.begin(), bytes.end());
+  };
+  copy(model_blob_kind::shader, c.shader);
+  copy(model_blob_kind::lib_x86_64, c.lib_x86_64);
+  copy(model_blob_kind::lib_aarch64, c.lib_aarch64);
+  copy(model_blob_kind::lib_armhf, c.lib_armhf);
+  const std::string yml = op.op_yml_text();
+  c.op_yml.assign(yml.begin(), yml.end());
+  write_container_file(c, out);
+  fmt::print("{}: op '{}' from {} (the model carries no .py; op.yml made from its op description)\n", out, op.name,
+             model_path);
+  return 0;
+}
+
+// A one-node model around the container's op; output dims from the op's own shape inference
+// unless given.
+int run_wrap(const std::string& container_path, const std::string& out, const std::vector<std::string>& input_texts,
+             const std::vector<std::string>& output_texts, const std::vector<std::string>& param_texts) {
+  const container c = read_container_file(container_path);
+  op_yml yml = parse_op_yml(text_of(c.op_yml), container_path + " (op.yml section)");
+  if (!c.op_py.empty()) apply_python_port_order(yml, text_of(c.op_py), "the .py section");
+  const auto shapes = [&](std::string_view option, const std::vector<std::string>& texts,
+                          const std::vector<op_yml_entry>& ports, bool required) {
+    std::vector<std::optional<std::vector<std::size_t>>> by_port(ports.size());
+    for (const auto& [name, text] : parse_assignments(option, texts, "1,32,32,3")) {
+      const auto it = std::find_if(ports.begin(), ports.end(), [&](const op_yml_entry& e) { return e.name == name; });
+      if (it == ports.end())
+        throw usage_error(
+            fmt::format("{} '{}': op '{}' has no such port ({})", option, name, yml.name, entries_text(ports)));
+      by_port[static_cast<std::size_t>(it - ports.begin())] = parse_numpy_shape(option, name, text, "1,32,32,3");
+    }
+    for (std::size_t i = 0; required && i < ports.size(); ++i)
+      if (!by_port[i])
+        throw usage_error(fmt::format("{} {}=1,32,32,3 is needed for port '{}'", option, ports[i].name, ports[i].name));
+    return by_port;
+  };
+  const auto inputs = shapes("--input-shape", input_texts, yml.inputs, true);
+  auto outputs = shapes("--output-shape", output_texts, yml.outputs, !can_infer_shapes);
+  std::vector<decoded_param> params;
+  for (const auto& [name, text] : parse_assignments("--param", param_texts, "VALUE")) {
+    const op_yml_entry* e = yml.find_param(name);
+    if (e == nullptr)
+      throw usage_error(
+          fmt::format("--param '{}': op '{}' has no such param ({})", name, yml.name, entries_text(yml.params)));
+    params.push_back({name, parse_param_value(name, e->type, text)});
+  }
+  for (const op_yml_entry& e : yml.params)
+    if (std::none_of(params.begin(), params.end(), [&](const decoded_param& p) { return p.name == e.name; }))
+      throw usage_error(fmt::format("--param {}=VALUE is needed ({})", e.name, vx_type_name(e.type)));
+#if RKNNOP_HOST_HAS_SESSION
+  if (std::any_of(outputs.begin(), outputs.end(), [](const auto& o) { return !o; })) {
+    session s = session::load(container_path);
+    for (std::size_t i = 0; i < yml.inputs.size(); ++i) {
+      npy_array zeros;
+      zeros.dtype = npy_dtype::float16;
+      zeros.shape = *inputs[i];
+      zeros.data.assign(zeros.element_count() * npy_item_size(zeros.dtype), 0);
+      s.set_input(yml.inputs[i].name, zeros);
+    }
+    for (const decoded_param& p : params) s.set_param(p.name, p.value);
+    (void)s.run();
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+      if (!outputs[i]) outputs[i] = s.output(yml.outputs[i].name).shape;
+  }
+#endif
+  std::vector<std::vector<std::uint32_t>> input_dims, output_dims;
+  for (const auto& shape : inputs) input_dims.push_back(to_openvx_dims(*shape));
+  for (const auto& shape : outputs) output_dims.push_back(to_openvx_dims(*shape));
+  std::vector<std::pair<model_blob_kind, std::vector<std::uint8_t>>> blobs;
+  for (const auto& [kind, bytes] :
+       {std::pair{model_blob_kind::shader, &c.shader}, std::pair{model_blob_kind::lib_x86_64, &c.lib_x86_64},
+        std::pair{model_blob_kind::lib_aarch64, &c.lib_aarch64}, std::pair{model_blob_kind::lib_armhf, &c.lib_armhf}})
+    if (!bytes->empty() || kind == model_blob_kind::shader)
+      blobs.emplace_back(kind, *bytes);  // as the toolkit: always a shader pair
+  const std::vector<std::uint8_t> bytes = wrap_op_as_model(yml, blobs, input_dims, output_dims, params).serialize();
+  (void)model::parse(bytes, out);  // what we write must read back
+  write_file_atomically(out, bytes);
+  fmt::print("{}: a one-node model around op '{}' from {} ({} bytes)\n", out, yml.name, container_path, bytes.size());
+  return 0;
+}
+
+}  // namespace
+
+model_commands::model_commands(CLI::App& app) {
+  update_ = app.add_subcommand("update", "Replace a custom op's shader and libraries inside a .rknn model");
+  update_->add_option("model", model_, ".rknn model")->required();
+  update_->add_option("container", container_, "The rebuilt op's .rknnop")->required();
+  update_->add_option("-o,--output", output_, "The new .rknn model")->required();
+  update_->add_option("--op", op_, "The op to replace (default: the container's op name)");
+  extract_ = app.add_subcommand("extract", "Write a custom op embedded in a .rknn model as a .rknnop");
+  extract_->add_option("model", model_, ".rknn model")->required();
+  extract_->add_option("-o,--output", output_, "The .rknnop to write")->required();
+  extract_->add_option("--op", op_, "The op (default: the only one)");
+  wrap_ = app.add_subcommand("wrap", "Write a one-node .rknn model around a .rknnop's op (to try --check)");
+  wrap_->add_option("container", container_, "The op's .rknnop")->required();
+  wrap_->add_option("-o,--output", output_, "The .rknn model to write")->required();
+  wrap_->add_option("--input-shape", input_shapes_, "NAME=1,32,32,3: each input's NumPy shape")->required();
+  wrap_->add_option("--output-shape", output_shapes_, "NAME=1,64,64,3 (default: the op's shape inference)");
+  wrap_->add_option("-p,--param", params_, "NAME=VALUE for each param (arrays as 64,64)");
+}
+
+bool model_commands::parsed() const { return update_->parsed() || extract_->parsed() || wrap_->parsed(); }
+
+int model_commands::run() const {
+  if (update_->parsed()) return run_update(model_, container_, output_, op_);
+  if (wrap_->parsed()) return run_wrap(container_, output_, input_shapes_, output_shapes_, params_);
+  return run_extract(model_, output_, op_);
+}
+
+}  // namespace rknnop_pack
