@@ -19,8 +19,10 @@ arches=("$@")
 [ ${#arches[@]} -gt 0 ] || arches=(aarch64 armhf)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-# Target packages: GoogleTest (static), {fmt} and yaml-cpp (rknnop::host, rknnop-run).
+# Target packages: GoogleTest (static), {fmt} and yaml-cpp (rknnop::host, rknnop-run), nlohmann/json (.rknn models).
 deb_packages=(libgtest-dev libfmt-dev libfmt9 libyaml-cpp-dev libyaml-cpp0.7)
+# Architecture-independent ones, downloaded as they are: nlohmann/json (the .rknn model reader).
+deb_packages_all=(nlohmann-json3-dev)
 
 stamp() { printf '\n=== %s: %s (%ss since start)\n' "$(date +%H:%M:%S)" "$1" "$SECONDS"; }
 
@@ -41,6 +43,7 @@ fetch_deps() {
   rm -rf "$dir" && mkdir -p "$dir/debs"
   local pkgs=()
   for p in "${deb_packages[@]}"; do pkgs+=("$p:$debarch"); done
+  pkgs+=("${deb_packages_all[@]}")
   (cd "$dir/debs" && apt-get download "${pkgs[@]}" >&2 2>/dev/null) || {
     echo "run-cross-tests: apt-get download ${pkgs[*]} failed" >&2; return 1; }
   for deb in "$dir"/debs/*.deb; do dpkg -x "$deb" "$dir"; done
@@ -96,7 +99,7 @@ run_arch() {
   # Also excluded (RKNNOP_CROSS_EXCLUDE overrides): tests that exec the project's tools or python3
   # directly (no binfmt_misc here, so the kernel cannot run a foreign binary: they need to prefix
   # RKNNOP_TEST_EMULATOR) or that expect x86-64 facts of "the host" library.
-  local exclude=${RKNNOP_CROSS_EXCLUDE-'^(emit\.python\.check|Elf\.HostKernelLibrary|PackTool\..*|SessionLoad\.ElfOfAnotherArchitecture|RunTool\..*)$'}
+  local exclude=${RKNNOP_CROSS_EXCLUDE-'^(emit\.python\.check|Elf\.HostKernelLibrary|PackTool\..*|SessionLoad\.ElfOfAnotherArchitecture|RunTool\..*|ModelTools\..*)$'}
   local args=(-E '^(package\.|compile_fail\.|board\.)')
   [ -n "$exclude" ] && args=(-E "^(package\\.|compile_fail\\.|board\\.)|$exclude")
   # shellcheck disable=SC2086
