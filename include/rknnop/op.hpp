@@ -54,9 +54,8 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 // looks the symbol up by the name written in op.yml.
 #define RKNNOP_EXPORT_OP(Name)                                                                                    \
   static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)");           \
-  static_assert(::rknnop::detail::op_model<Name>::name == #Name,                                                  \
-                "rknnop: RKNNOP_EXPORT_OP(X) needs X::name == \"X\": the runtime finds the op's "                 \
-                "library symbol vx_kernel_<name>_list by the name in op.yml");                                    \
+  static_assert(::rknnop::detail::check_export_name<Name, ::rknnop::detail::fixed_string<sizeof(#Name) - 1>(#Name)>(), \
+                "rknnop: RKNNOP_EXPORT_OP(X) needs X::name == \"X\" (see above)");                             \
   namespace {                                                                                                     \
   constinit ::rknnop::detail::storage_for<Name> rknnop_detail_storage_##Name{};                                   \
   [[gnu::destructor]] void rknnop_detail_unload_##Name() { ::rknnop::detail::scratch_cache::drain(); }            \

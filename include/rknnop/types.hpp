@@ -7,22 +7,32 @@
 #include <rknnop/float16.hpp>
 
 #include <array>        // std::array params
+#include <concepts>     // enum name tables
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width scalar types
 #include <cstdlib>      // std::malloc, std::calloc for buffer<T>
-#include <cstring>      // std::memset for buffer<T>
-#include <type_traits>  // type mapping
+#include <cstring>           // std::memset for buffer<T>
+#include <initializer_list>  // int_array defaults
+#include <string_view>       // enum names
+#include <type_traits>       // type mapping
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
     namespace rknnop {
   // A variable-length int32 array param holding at most Max items (the runtime's arrays are int32).
+  // Like std::array, `int_array<4> pads;` leaves it unset (a required param) and `int_array<4> pads{};`
+  // or `int_array<4> pads = {1, 1};` gives the param a default (empty, or those items): the members
+  // have no initializers of their own, so that rknnop can tell the two apart (docs/first-op.md §4).
   template <std::size_t Max>
   class RKNNOP_DETAIL_USER_TYPE int_array {
     static_assert(Max > 0, "rknnop: int_array<Max> needs Max > 0");
 
   public:
     RKNNOP_DETAIL_HIDDEN constexpr int_array() noexcept = default;
+    // The first Max items of `items` (more are a compile error in constant evaluation).
+    RKNNOP_DETAIL_HIDDEN constexpr int_array(std::initializer_list<std::int32_t> items) noexcept : items_{}, count_(0) {
+      for (std::int32_t v : items) items_[count_++] = v;
+    }
     RKNNOP_DETAIL_HIDDEN constexpr std::size_t size() const noexcept { return count_; }
     RKNNOP_DETAIL_HIDDEN constexpr bool empty() const noexcept { return count_ == 0; }
     RKNNOP_DETAIL_HIDDEN static constexpr std::size_t max_size() noexcept { return Max; }
@@ -36,9 +46,27 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     RKNNOP_DETAIL_HIDDEN constexpr void resize(std::size_t n) noexcept { count_ = n <= Max ? n : Max; }
 
   private:
-    std::int32_t items_[Max] = {};
-    std::size_t count_ = 0;
+    std::int32_t items_[Max];
+    std::size_t count_;
   };
+
+  // One enumerator of an enum param and the name TensorFlow's string attribute spells it with.
+  template <class E>
+  struct enum_name {
+    E value;
+    std::string_view name;
+  };
+
+  namespace customize {
+  // Specialize for an enum used as a param (an int32 scalar on the board; its names in op.yml's
+  // comments, `rknnop-run --param mode=REFLECT` and the generated Python class):
+  //   template <> struct rknnop::customize::enum_names<pad_mode> {
+  //     static constexpr rknnop::enum_name<pad_mode> table[] = {{pad_mode::reflect, "REFLECT"},
+  //                                                              {pad_mode::symmetric, "SYMMETRIC"}};
+  //   };
+  template <class E>
+  struct enum_names;  // undefined: an enum without a name table is not a param type
+  }  // namespace customize
 
   // Scratch memory for kernels: zero-filled, freed on scope exit, no exceptions and no libstdc++ (so
   // kernel libraries stay loadable on the boards' old userland). Test it like a pointer:
@@ -91,8 +119,10 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
   namespace detail {
 
+  // Not a tensor element type: VX_TYPE_INVALID, so that tensor<double> still declares and the op's gate
+  // (model.hpp) reports it naming the op, the field and the type.
   template <class T>
-  struct element_dtype;  // undefined: not a tensor element type
+  struct element_dtype : std::integral_constant<vx_enum, VX_TYPE_INVALID> {};
   template <>
   struct element_dtype<float16> : std::integral_constant<vx_enum, VX_TYPE_FLOAT16> {};
   template <>
@@ -109,10 +139,17 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   struct element_dtype<std::int32_t> : std::integral_constant<vx_enum, VX_TYPE_INT32> {};
 
   template <class T>
-  concept tensor_element = requires { element_dtype<T>::value; };
+  concept tensor_element = element_dtype<T>::value != VX_TYPE_INVALID;
 
   // Bytes of a tensor element or scalar value (BOOL: 4); 0 for anything else.
   constexpr std::size_t dtype_size(vx_enum type) noexcept { return vx_type_size(type, vx_use_scalar); }
+
+  // An enum param: an enum with a customize::enum_names table, carried as a VX_TYPE_INT32 scalar.
+  template <class T>
+  concept enum_param_type = std::is_enum_v<T> && requires {
+    { customize::enum_names<T>::table[0].value } -> std::convertible_to<T>;
+    { customize::enum_names<T>::table[0].name } -> std::convertible_to<std::string_view>;
+  };
 
   // Scalar param types -> VX scalar type (and the exact storage size the driver copies).
   template <class T>
@@ -127,6 +164,8 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
       return VX_TYPE_FLOAT32;
     else if constexpr (std::is_same_v<T, double>)
       return VX_TYPE_FLOAT64;
+    else if constexpr (enum_param_type<T>)
+      return VX_TYPE_INT32;
     else if constexpr (std::is_integral_v<T> && sizeof(T) <= 8) {
       constexpr bool s = std::is_signed_v<T>;
       if constexpr (sizeof(T) == 1)

@@ -63,6 +63,25 @@ void check_shape(std::string_view what, std::string_view name, std::string_view 
       throw error(fmt::format("{} '{}'{}: shape ({}) has a zero dimension", what, name, from, fmt::join(shape, ", ")));
 }
 
+// What rknnop's op.yml comments add to a row of describe(): accepted dtypes, array limits, enum names,
+// the default (or "required").
+std::string field_details(const op_yml_entry& e, bool written_by_rknnop) {
+  std::vector<std::string> parts;
+  if (!e.dtypes.empty()) parts.push_back(fmt::format("dtypes {}", fmt::join(e.dtypes, "|")));
+  if (!e.layout.empty()) parts.push_back(fmt::format("layout {}", e.layout));
+  if (e.items) parts.push_back(fmt::format("{} {} int32 items", e.items_exact ? "exactly" : "at most", *e.items));
+  if (!e.enumerators.empty()) {
+    std::vector<std::string> names;
+    for (const op_yml_enumerator& n : e.enumerators) names.push_back(fmt::format("{}={}", n.name, n.value));
+    parts.push_back(fmt::format("enum {}", fmt::join(names, ", ")));
+  }
+  if (e.default_text)
+    parts.push_back(fmt::format("default {}", e.default_text->empty() ? "(empty)" : *e.default_text));
+  else if (e.type != VX_TYPE_TENSOR && written_by_rknnop)
+    parts.push_back("required");
+  return parts.empty() ? std::string() : fmt::format("  {}", fmt::join(parts, "; "));
+}
+
 }  // namespace
 
 // --- session ------------------------------------------------------------------------------------
@@ -153,7 +172,39 @@ struct session::state {
     if (value.type != e.type)
       throw error(fmt::format("param '{}': expected {} (op.yml), got a {} value", name, type_text(e.type),
                               type_text(value.type)));
+    if (!e.enumerators.empty()) {
+      std::int32_t v = 0;
+      std::memcpy(&v, value.scalar_data(), sizeof v);
+      if (std::none_of(e.enumerators.begin(), e.enumerators.end(),
+                       [&](const op_yml_enumerator& n) { return n.value == v; }))
+        throw error(fmt::format("param '{}': {} is not a value of the op's enum ({})", name, v, enum_list(e)));
+    }
+    if (value.is_array() && e.items && !e.items_exact && value.items.size() > *e.items)
+      throw error(fmt::format("param '{}': expected at most {} int32 items, got {}", name, *e.items,
+                              value.items.size()));
     params.insert_or_assign(std::string(name), std::move(value));
+  }
+
+  static std::string enum_list(const op_yml_entry& e) {
+    std::vector<std::string> names;
+    for (const op_yml_enumerator& n : e.enumerators) names.push_back(fmt::format("{} = {}", n.name, n.value));
+    return fmt::format("{}", fmt::join(names, ", "));
+  }
+
+  // Text as --param gives it: an enum param by name only, an array with op.yml's item count.
+  [[nodiscard]] param_value parse(const op_yml_entry& e, std::string_view text) const {
+    if (!e.enumerators.empty()) {
+      for (const op_yml_enumerator& n : e.enumerators)
+        if (n.name == text) return make_param_value(e.name, e.type, std::int64_t{n.value});
+      std::vector<std::string_view> names;
+      for (const op_yml_enumerator& n : e.enumerators) names.push_back(n.name);
+      throw error(fmt::format("param '{}': expected one of {} (an enum, given by name), got '{}'", e.name,
+                              fmt::join(names, ", "), text));
+    }
+    if (e.type == VX_TYPE_ARRAY && text.empty() && !(e.items && e.items_exact))
+      return make_param_value(e.name, e.type, std::span<const std::int32_t>(), std::size_t{0});
+    return parse_param_value(e.name, e.type, text,
+                             e.items && e.items_exact ? std::optional<std::size_t>(*e.items) : std::nullopt);
   }
 
   run_report run();
@@ -180,12 +231,14 @@ std::string session::describe() const {
                   static_cast<std::uint32_t>(k.enumeration), k.num_params);
   out += fmt::format("  parameter order: {}\n", op.port_order_source);
   if (op.port_order_warning) out += fmt::format("  warning: {}\n", *op.port_order_warning);
+  out += "  inputs are created as VX_TYPE_FLOAT16 tensors (as on the board) unless a tensor type is given\n";
   std::size_t index = 0;
   const auto row = [&](std::string_view role, const op_yml_entry& e) {
     const kernel_parameter& p = k.parameters.at(index);
-    out += fmt::format("  {} {:<6} {:<20} {:<16} descriptor {{{}, {}, {}}}\n", index, role, e.name, type_text(e.type),
+    out += fmt::format("  {} {:<6} {:<20} {:<16} descriptor {{{}, {}, {}}}{}\n", index, role, e.name, type_text(e.type),
                        p.direction == VX_INPUT ? "VX_INPUT" : "VX_OUTPUT", type_text(p.data_type),
-                       p.state == VX_PARAMETER_STATE_REQUIRED ? "REQUIRED" : "OPTIONAL");
+                       p.state == VX_PARAMETER_STATE_REQUIRED ? "REQUIRED" : "OPTIONAL",
+                       field_details(e, op.schema_fingerprint.has_value()));
     ++index;
   };
   for (const op_yml_entry& e : op.inputs) row("input", e);
@@ -227,7 +280,7 @@ void session::set_param(std::string_view name, const param_value& value) { state
 
 void session::set_param(std::string_view name, std::string_view text) {
   const op_yml_entry& e = state_->entry("param", name);
-  state_->set_param(name, parse_param_value(name, e.type, text));
+  state_->set_param(name, state_->parse(e, text));
 }
 
 void session::set_param(std::string_view name, bool value) {
@@ -266,7 +319,12 @@ run_report session::state::run() {
   for (const op_yml_entry& e : op.inputs)
     if (!inputs.contains(e.name)) missing.push_back("input '" + e.name + "'");
   for (const op_yml_entry& e : op.params)
-    if (!params.contains(e.name)) missing.push_back("param '" + e.name + "'");
+    if (!params.contains(e.name)) {
+      if (e.default_text)  // the op struct's default member initializer (op.yml's rknnop-field comment)
+        set_param(e.name, parse(e, *e.default_text));
+      else
+        missing.push_back("param '" + e.name + "'");
+    }
   if (!missing.empty()) throw error(fmt::format("{}: not set: {}", op_label(), fmt::join(missing, ", ")));
   results.clear();
 

@@ -57,6 +57,10 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
           vx_int32 b = 0;  // vx_bool: a 4-byte enum
           std::memcpy(&b, storage, sizeof b);
           value = b != 0;
+        } else if constexpr (std::is_enum_v<F>) {
+          vx_int32 v = 0;  // an enum param travels as VX_TYPE_INT32
+          std::memcpy(&v, storage, sizeof v);
+          value = static_cast<F>(v);
         } else {
           std::memcpy(&value, storage, sizeof value);
         }
