@@ -40,8 +40,8 @@ struct MirrorPad {
     if (p.mode != mirror_pad_mode::reflect && p.mode != mirror_pad_mode::symmetric)
       return rknnop::error("mode {} is neither REFLECT (0) nor SYMMETRIC (1)", static_cast<std::int32_t>(p.mode));
     if (p.paddings.size() != 2 * std::size_t{rank})
-      return rknnop::error("paddings must hold 2 values per input dimension ([{}, 2] for rank {}), got {} values",
-                           rank, rank, p.paddings.size());
+      return rknnop::error("paddings must hold 2 values per input dimension ([{}, 2] for rank {}), got {} values", rank,
+                           rank, p.paddings.size());
     const bool symmetric = p.mode == mirror_pad_mode::symmetric;
     std::uint32_t dims[6] = {};
     for (std::uint32_t d = 0; d < rank; ++d) {

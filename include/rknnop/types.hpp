@@ -6,11 +6,11 @@
 #include <rknnop/detail/vx_api.hpp>
 #include <rknnop/float16.hpp>
 
-#include <array>        // std::array params
-#include <concepts>     // enum name tables
-#include <cstddef>      // std::size_t
-#include <cstdint>      // fixed-width scalar types
-#include <cstdlib>      // std::malloc, std::calloc for buffer<T>
+#include <array>             // std::array params
+#include <concepts>          // enum name tables
+#include <cstddef>           // std::size_t
+#include <cstdint>           // fixed-width scalar types
+#include <cstdlib>           // std::malloc, std::calloc for buffer<T>
 #include <cstring>           // std::memset for buffer<T>
 #include <initializer_list>  // int_array defaults
 #include <string_view>       // enum names
@@ -66,7 +66,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   //   };
   template <class E>
   struct enum_names;  // undefined: an enum without a name table is not a param type
-  }  // namespace customize
+  }                   // namespace customize
 
   // Scratch memory for kernels: zero-filled, freed on scope exit, no exceptions and no libstdc++ (so
   // kernel libraries stay loadable on the boards' old userland). Test it like a pointer:

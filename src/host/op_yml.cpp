@@ -173,16 +173,15 @@ static void read_field_comments(op_yml& op, std::string_view text, std::string_v
       w = stop;
     }
     const std::string where_text = fmt::format("{}:{}", source, line_number);
-    if (words.size() < 2)
-      throw error(fmt::format("{}: '# rknnop-field:' needs a field name and its role", where_text));
+    if (words.size() < 2) throw error(fmt::format("{}: '# rknnop-field:' needs a field name and its role", where_text));
     const std::string name(words[0]);
     std::vector<op_yml_entry>* list = words[1] == "input"    ? &op.inputs
                                       : words[1] == "output" ? &op.outputs
                                       : words[1] == "param"  ? &op.params
                                                              : nullptr;
     if (list == nullptr)
-      throw error(fmt::format("{}: '# rknnop-field: {}': role '{}' is not input, output or param", where_text, name,
-                              words[1]));
+      throw error(
+          fmt::format("{}: '# rknnop-field: {}': role '{}' is not input, output or param", where_text, name, words[1]));
     const auto entry = std::find_if(list->begin(), list->end(), [&](const op_yml_entry& e) { return e.name == name; });
     if (entry == list->end())
       throw error(fmt::format("{}: '# rknnop-field: {}': op.yml has no {} '{}'", where_text, name, words[1], name));

@@ -10,6 +10,7 @@
 #include <rknnop/openvx.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <utility>
 
@@ -37,6 +38,19 @@ std::optional<npy_dtype> npy_dtype_for(std::int32_t vx) {
     case VX_TYPE_UINT16: return npy_dtype::uint16;
     default: return std::nullopt;
   }
+}
+
+std::int32_t vx_type_for(npy_dtype d) {
+  switch (d) {
+    case npy_dtype::float16: return VX_TYPE_FLOAT16;
+    case npy_dtype::float32: return VX_TYPE_FLOAT32;
+    case npy_dtype::int32: return VX_TYPE_INT32;
+    case npy_dtype::int8: return VX_TYPE_INT8;
+    case npy_dtype::uint8: return VX_TYPE_UINT8;
+    case npy_dtype::int16: return VX_TYPE_INT16;
+    case npy_dtype::uint16: return VX_TYPE_UINT16;
+  }
+  return VX_TYPE_FLOAT16;
 }
 
 std::string type_text(std::int32_t t) {
@@ -103,6 +117,8 @@ struct session::state {
   std::map<std::string, param_value, std::less<>> params;
   std::map<std::string, tensor_result, std::less<>> results;
   std::function<void(void*)> hook;
+  bool allow_lossy = false;
+  std::vector<std::string> notes;
 
   explicit state(op_library lib) : library(std::move(lib)) {}
 
@@ -143,7 +159,8 @@ struct session::state {
   void set_input(std::string_view name, const npy_array& data, std::optional<std::int32_t> tensor_type,
                  std::string_view source) {
     (void)entry("input", name);
-    const std::int32_t type = tensor_type.value_or(VX_TYPE_FLOAT16);
+    std::int32_t type = tensor_type.value_or(VX_TYPE_FLOAT16);
+    if (type == tensor_type_of_data) type = vx_type_for(data.dtype);
     check_tensor_type("input", name, type);
     check_shape("input", name, source, data.shape);
     const std::string from = source.empty() ? std::string() : fmt::format(" ({})", source);
@@ -158,13 +175,43 @@ struct session::state {
     if (wanted == data.dtype) {
       in.bytes = data.data;
     } else if (type == VX_TYPE_FLOAT16 || type == VX_TYPE_FLOAT32) {
-      const std::vector<float> values = data.to_floats();
-      in.bytes = npy_array::from_floats(values, data.shape, wanted).data;
+      conversion_report r;
+      in.bytes = convert_to_float(data, wanted, r).data;
+      note_conversion(name, from, data, type, r);
     } else {
       throw error(fmt::format("input '{}'{}: cannot store {} data in a {} tensor; save the array as {}", name, from,
                               npy_descr(data.dtype), type_text(type), npy_descr(wanted)));
     }
     inputs.insert_or_assign(std::string(name), std::move(in));
+  }
+
+  // The precision rule of set_input: losses are errors unless allowed, rounding is a note.
+  void note_conversion(std::string_view name, std::string_view from, const npy_array& data, std::int32_t type,
+                       const conversion_report& r) {
+    const std::string what = fmt::format("converting {} to {}", npy_descr(data.dtype), type_text(type));
+    // The original value as its own dtype prints it: 1e-08 for a float32, not its double expansion.
+    const auto shown = [&](double v) {
+      return data.dtype == npy_dtype::float32 || data.dtype == npy_dtype::float16
+                 ? fmt::format("{}", static_cast<float>(v))
+                 : fmt::format("{}", v);
+    };
+    if (r.first_lossy && !allow_lossy)
+      throw error(fmt::format(
+          "input '{}'{}: element {} (index {}) = {} {} {}; keep the data's dtype (rknnop-run --tensor-type npy) or "
+          "accept it (--allow-lossy, session::allow_lossy)",
+          name, from, *r.first_lossy, numpy_index(data.shape, *r.first_lossy), shown(r.first_lossy_value),
+          std::isinf(r.first_lossy_result)   ? "overflows to inf"
+          : std::isnan(r.first_lossy_result) ? "becomes NaN"
+                                             : "is flushed to zero",
+          what));
+    if (r.rounded == 0 && r.lossy == 0) return;
+    std::string line = fmt::format("input '{}'{}: {} of {} values rounded {} (largest relative change {:.3g})", name,
+                                   from, r.rounded, r.count, what, r.largest_relative);
+    if (r.lossy != 0)
+      line +=
+          fmt::format("; {} lost (overflow, NaN or flushed to zero), allowed: the first, element {} = {}, became {}",
+                      r.lossy, *r.first_lossy, shown(r.first_lossy_value), r.first_lossy_result);
+    notes.push_back(std::move(line));
   }
 
   void set_param(std::string_view name, param_value value) {
@@ -180,8 +227,8 @@ struct session::state {
         throw error(fmt::format("param '{}': {} is not a value of the op's enum ({})", name, v, enum_list(e)));
     }
     if (value.is_array() && e.items && !e.items_exact && value.items.size() > *e.items)
-      throw error(fmt::format("param '{}': expected at most {} int32 items, got {}", name, *e.items,
-                              value.items.size()));
+      throw error(
+          fmt::format("param '{}': expected at most {} int32 items, got {}", name, *e.items, value.items.size()));
     params.insert_or_assign(std::string(name), std::move(value));
   }
 
@@ -298,6 +345,9 @@ void session::set_param_float(std::string_view name, double value) {
 void session::set_param(std::string_view name, std::span<const std::int32_t> items) {
   state_->set_param(name, make_param_value(name, state_->entry("param", name).type, items));
 }
+
+void session::allow_lossy(bool allow) noexcept { state_->allow_lossy = allow; }
+const std::vector<std::string>& session::conversion_notes() const noexcept { return state_->notes; }
 
 void session::on_context(std::function<void(void*)> hook) { state_->hook = std::move(hook); }
 

@@ -23,23 +23,23 @@ namespace defaults_test {
 using rknnop::detail::has_default_member_initializer;
 
 struct params {
-  float alpha = 0.2f;                             // 0
-  float beta;                                     // 1
-  bool flag{};                                    // 2: {} is a default too (false)
-  bool flag_required;                             // 3
-  std::int64_t big = -(std::int64_t{1} << 40);    // 4
-  std::uint64_t huge;                             // 5
-  rknnop::float16 half = rknnop::float16(0.5f);   // 6
-  rknnop::float16 half_required;                  // 7
-  double real = 1e300;                            // 8: no narrowing in the probe
-  std::array<std::int32_t, 3> exact = {1};        // 9: {1, 0, 0}
-  std::array<std::int32_t, 3> exact_required;     // 10
-  rknnop::int_array<4> bounded = {7, 8};          // 11
-  rknnop::int_array<4> bounded_empty{};           // 12
-  rknnop::int_array<4> bounded_required;          // 13
-  mode m = mode::symmetric;                       // 14
-  mode m_required;                                // 15
-  char letter = 'x';                              // 16
+  float alpha = 0.2f;                            // 0
+  float beta;                                    // 1
+  bool flag{};                                   // 2: {} is a default too (false)
+  bool flag_required;                            // 3
+  std::int64_t big = -(std::int64_t{1} << 40);   // 4
+  std::uint64_t huge;                            // 5
+  rknnop::float16 half = rknnop::float16(0.5f);  // 6
+  rknnop::float16 half_required;                 // 7
+  double real = 1e300;                           // 8: no narrowing in the probe
+  std::array<std::int32_t, 3> exact = {1};       // 9: {1, 0, 0}
+  std::array<std::int32_t, 3> exact_required;    // 10
+  rknnop::int_array<4> bounded = {7, 8};         // 11
+  rknnop::int_array<4> bounded_empty{};          // 12
+  rknnop::int_array<4> bounded_required;         // 13
+  mode m = mode::symmetric;                      // 14
+  mode m_required;                               // 15
+  char letter = 'x';                             // 16
 };
 
 static_assert(has_default_member_initializer<params, 0> && !has_default_member_initializer<params, 1>);

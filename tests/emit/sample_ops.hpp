@@ -112,8 +112,8 @@ enum plain_enum : unsigned char { first = 3, second = 7 };
 
 template <>
 struct rknnop::customize::enum_names<emit_samples::pad_mode> {
-  static constexpr rknnop::enum_name<emit_samples::pad_mode> table[] = {{emit_samples::pad_mode::reflect, "REFLECT"},
-                                                                        {emit_samples::pad_mode::symmetric, "SYMMETRIC"}};
+  static constexpr rknnop::enum_name<emit_samples::pad_mode> table[] = {
+      {emit_samples::pad_mode::reflect, "REFLECT"}, {emit_samples::pad_mode::symmetric, "SYMMETRIC"}};
 };
 template <>
 struct rknnop::customize::enum_names<emit_samples::plain_enum> {

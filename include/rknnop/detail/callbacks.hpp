@@ -137,6 +137,22 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 #endif
   }
 
+  // RKNNOP_GUARD_BUFFERS: whether the kernel wrote outside a tensor's buffer (before the outputs are
+  // copied out, so a wrong `infer` fails the node instead of giving short or corrupted results).
+  template <class Op>
+  outcome check_guards(const invocation<Op>& call, const buffer_list& buffers) noexcept {
+    if constexpr (buffer_list::guard == 0) {
+      return {};
+    } else {
+      using model = op_model<Op>;
+      for (std::size_t k = 0; k < model::input_count + model::output_count; ++k) {
+        const buffer_list::overrun_report r = buffers.overrun(call.data[k]);
+        if (r.changed != 0) return overrun_failure(model::fields[k], call.info[k], r);
+      }
+      return {};
+    }
+  }
+
   template <class Op>
   vx_status finish(vx_node node, const outcome& result) noexcept {
     if (!result.ok()) report(op_model<Op>::name, node, result.code(), result.message().message());
@@ -187,6 +203,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     const node_facts<Op>* facts = node_facts<Op>::of(node, refs);
     if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false, facts ? facts->info : nullptr);
     if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
+    if (result.ok()) result = check_guards<Op>(call, buffers);
     // Outputs are written back only when the kernel succeeded.
     for_each_field_index<typename model::outputs>([&](auto i) {
       if (!result.ok()) return;

@@ -45,9 +45,9 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   // for the emitter only, so kernel libraries do not carry it.
   struct param_extra {
     bool has_default = false;
-    std::int64_t int_default = 0;    // BOOL, CHAR, signed integers, enums
-    std::uint64_t uint_default = 0;  // unsigned integers
-    double float_default = 0;        // FLOAT16, FLOAT32, FLOAT64
+    std::int64_t int_default = 0;                 // BOOL, CHAR, signed integers, enums
+    std::uint64_t uint_default = 0;               // unsigned integers
+    double float_default = 0;                     // FLOAT16, FLOAT32, FLOAT64
     const std::int32_t* items_default = nullptr;  // arrays
     std::size_t items_default_count = 0;
     const enum_desc* enumerators = nullptr;  // enums

@@ -143,7 +143,8 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
                         "docs/first-op.md); see rknnop_error_enum_param_has_no_rknnop_customize_enum_names<Op, "
                         "field, E> below");
           (void)sizeof(
-              rknnop_error_enum_param_has_no_rknnop_customize_enum_names<Op, field_name_as_template_arg<Op, S, i>(), F>);
+              rknnop_error_enum_param_has_no_rknnop_customize_enum_names<Op, field_name_as_template_arg<Op, S, i>(),
+                                                                         F>);
           good = false;
         } else if constexpr (enum_param_type<F>) {
           if constexpr (!valid_enum_names<F>()) {

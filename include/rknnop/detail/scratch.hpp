@@ -6,7 +6,7 @@
 
 #include <rknnop/config.hpp>
 
-#include <cstddef>  // std::size_t
+#include <cstddef>  // std::size_t, std::ptrdiff_t
 #include <cstdlib>  // posix_memalign, std::free
 #include <cstring>  // std::memcpy, std::memset
 
@@ -86,23 +86,64 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
       for (std::size_t i = 0; i < count_; ++i) scratch_cache::release(items_[i]);
     }
     // 16-byte aligned. Small requests share blocks: a call's tensors usually come from one block
-    // (each block taken and returned is two atomic read-modify-writes).
+    // (each block taken and returned is two atomic read-modify-writes). With RKNNOP_GUARD_BUFFERS, each
+    // request gets `guard` bytes of a known pattern before it and from its last byte to `guard` bytes
+    // past its 16-byte rounding, which overrun() checks after the kernel.
     void* allocate(std::size_t bytes) noexcept {
-      const std::size_t need = bytes ? (bytes + 15) & ~std::size_t{15} : 16;
-      if (need < bytes) return nullptr;  // overflow
+      const std::size_t body = bytes ? (bytes + 15) & ~std::size_t{15} : 16;
+      if (body < bytes || body > ~std::size_t{0} - 2 * guard) return nullptr;  // overflow
+      const std::size_t need = body + 2 * guard;
+      char* p = nullptr;
       if (need <= spare_) {
-        void* p = cursor_;
+        p = cursor_;
         cursor_ += need;
         spare_ -= need;
-        return p;
+      } else {
+        if (count_ == capacity) return nullptr;
+        p = static_cast<char*>(scratch_cache::take(need < shared_block ? shared_block : need));
+        if (!p) return nullptr;
+        items_[count_++] = p;
+        cursor_ = p + need;
+        spare_ = scratch_cache::capacity_of(p) - need;
       }
-      if (count_ == capacity) return nullptr;
-      void* p = scratch_cache::take(need < shared_block ? shared_block : need);
-      if (!p) return nullptr;
-      items_[count_++] = p;
-      cursor_ = static_cast<char*>(p) + need;
-      spare_ = scratch_cache::capacity_of(p) - need;
-      return p;
+      if constexpr (guard != 0) {
+        for (std::size_t i = 0; i < guard; ++i) p[i] = guard_byte(i);
+        for (std::size_t i = guard + bytes; i < need; ++i) p[i] = guard_byte(i);
+        if (guarded_count_ < capacity) guarded_[guarded_count_++] = {p + guard, bytes};
+      }
+      return p + guard;
+    }
+
+    // Where a kernel wrote outside a buffer allocate() returned: the first and last changed guard byte
+    // on one side, as offsets from the buffer's start (negative: before it; >= size: past its end; past
+    // the end wins when both sides changed), and how many guard bytes differ. Nothing found (or no
+    // guards in this build): changed == 0.
+    struct overrun_report {
+      std::ptrdiff_t first = 0, last = 0;
+      std::size_t size = 0;
+      std::size_t changed = 0;
+    };
+    overrun_report overrun(const void* payload) const noexcept {
+      overrun_report r;
+      if constexpr (guard != 0) {
+        for (std::size_t g = 0; g < guarded_count_; ++g) {
+          if (guarded_[g].payload != payload) continue;
+          const char* base = guarded_[g].payload - guard;
+          const std::size_t bytes = guarded_[g].bytes;
+          const std::size_t end = guard + ((bytes ? (bytes + 15) & ~std::size_t{15} : 16)) + guard;
+          r.size = bytes;
+          for (std::size_t i = 0; i < end; ++i) {
+            if (i == guard) i = guard + bytes;
+            if (base[i] == guard_byte(i)) continue;
+            const auto offset = static_cast<std::ptrdiff_t>(i) - static_cast<std::ptrdiff_t>(guard);
+            if (r.changed == 0 || (offset >= 0 && r.first < 0)) r.first = offset;
+            r.last = offset;
+            ++r.changed;
+          }
+          return r;
+        }
+      }
+      return r;
     }
     void* allocate_zeroed(std::size_t count, std::size_t size) noexcept {
       if (size && count > ~std::size_t{0} / size) return nullptr;
@@ -112,8 +153,19 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     }
 
     static constexpr std::size_t shared_block = 4096;  // the least a block is taken for
+    static constexpr std::size_t guard = RKNNOP_GUARD_BUFFERS ? 64 : 0;
 
   private:
+    static constexpr char guard_byte(std::size_t i) noexcept {
+      return static_cast<char>(0xA5u ^ ((i * 0x3Bu) & 0xFFu));  // varies, so a memset-like overrun differs
+    }
+    struct guarded_buffer {
+      const char* payload;
+      std::size_t bytes;
+    };
+    guarded_buffer guarded_[guard != 0 ? capacity : 1];  // the first guarded_count_ are set
+    std::size_t guarded_count_ = 0;
+
     void* items_[capacity];  // the first count_ are set: no per-call zeroing of the rest
     std::size_t count_ = 0;
     char* cursor_ = nullptr;  // the unused rest of the last block taken

@@ -56,7 +56,8 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     }
     if (f.kind == field_kind::array) {
       std::string out;
-      for (std::size_t k = 0; k < e.items_default_count; ++k) fmt::format_to(std::back_inserter(out), "{}{}", k ? "," : "", e.items_default[k]);
+      for (std::size_t k = 0; k < e.items_default_count; ++k)
+        fmt::format_to(std::back_inserter(out), "{}{}", k ? "," : "", e.items_default[k]);
       return out;
     }
     switch (f.vx_type) {
@@ -79,7 +80,8 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     auto it = std::back_inserter(out);
     if (f.kind == field_kind::input || f.kind == field_kind::output) {
       out += " dtypes=";
-      for (std::uint32_t k = 0; k < f.accepted_count; ++k) fmt::format_to(it, "{}{}", k ? "," : "", dtype_name(f.accepted[k]));
+      for (std::uint32_t k = 0; k < f.accepted_count; ++k)
+        fmt::format_to(it, "{}{}", k ? "," : "", dtype_name(f.accepted[k]));
       if (f.layout[0] != '\0') fmt::format_to(it, " layout={}", f.layout);
     } else if (f.kind == field_kind::array) {
       fmt::format_to(it, " items{}{}", f.exact ? "=" : "<=", f.capacity);

@@ -239,10 +239,10 @@ def _rknnop_output_shapes(op, count, shapes):
       const detail::field_desc& f = op.fields[i];
       const detail::param_extra e = extra(i);
       const std::string default_arg =
-          e.has_default ? fmt::format(", default={}", e.enumerator_count != 0
-                                                          ? fmt::format("'{}'", detail::default_text(f, e))
-                                                          : detail::python_default(f, e))
-                        : std::string();
+          e.has_default
+              ? fmt::format(", default={}", e.enumerator_count != 0 ? fmt::format("'{}'", detail::default_text(f, e))
+                                                                    : detail::python_default(f, e))
+              : std::string();
       if (e.enumerator_count != 0) {
         fmt::format_to(it, "        p['{}'] = _rknnop_enum(self.op, node_def, '{}', {{", f.name, f.name);
         for (std::size_t k = 0; k < e.enumerator_count; ++k)

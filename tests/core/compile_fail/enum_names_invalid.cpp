@@ -4,12 +4,12 @@
 enum class pad_mode { reflect, symmetric };
 template <>
 struct rknnop::customize::enum_names<pad_mode> {
-  static constexpr rknnop::enum_name<pad_mode> table[] = {
-      {pad_mode::reflect, "REFLECT"},
+  static constexpr rknnop::enum_name<pad_mode> table[] = {{pad_mode::reflect, "REFLECT"},
 #ifdef RKNNOP_COMPILE_FAIL
-      {pad_mode::reflect, "SYMMETRIC"}};
+                                                          { pad_mode::reflect,
+                                                            "SYMMETRIC" }};
 #else
-      {pad_mode::symmetric, "SYMMETRIC"}};
+                                                           {pad_mode::symmetric, "SYMMETRIC"}};
 #endif
 };
 struct BadNames {
