@@ -68,9 +68,25 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   struct enum_names;  // undefined: an enum without a name table is not a param type
   }                   // namespace customize
 
+  namespace detail {
+  // RKNNOP_GUARD_BUFFERS: buffer<T> overruns seen when a buffer was freed, for the callback to report
+  // after the kernel (a destructor cannot fail the node). One record per library, not per thread: two
+  // nodes of the op running at once may see each other's overrun, which is still an overrun.
+  struct scratch_guard {
+    static constexpr std::size_t bytes = RKNNOP_GUARD_BUFFERS ? 64 : 0;  // before and after each buffer
+    static constexpr unsigned char pattern(std::size_t i) noexcept {
+      return static_cast<unsigned char>(0x5Au ^ ((i * 0x3Bu) & 0xFFu));
+    }
+    static inline constinit std::size_t overruns = 0;  // counts; the last one's bytes and size below
+    static inline constinit long long first = 0, last = 0;
+    static inline constinit std::size_t size = 0;
+  };
+  }  // namespace detail
+
   // Scratch memory for kernels: zero-filled, freed on scope exit, no exceptions and no libstdc++ (so
   // kernel libraries stay loadable on the boards' old userland). Test it like a pointer:
   //   rknnop::buffer<float> rows(n); if (!rows) return rknnop::error("out of memory");
+  // On the PC (RKNNOP_GUARD_BUFFERS) guard bytes around it catch a kernel writing outside it.
   template <class T>
   class RKNNOP_DETAIL_USER_TYPE buffer {
     static_assert(std::is_trivially_copyable_v<T>, "rknnop: buffer<T> holds trivially copyable T only");
@@ -80,7 +96,14 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
         : data_(allocate(count)), size_(data_ ? count : 0) {}
     RKNNOP_DETAIL_HIDDEN buffer(const buffer&) = delete;
     buffer& operator=(const buffer&) = delete;
-    RKNNOP_DETAIL_HIDDEN ~buffer() { std::free(data_); }
+    RKNNOP_DETAIL_HIDDEN ~buffer() {
+      if constexpr (guard != 0) {
+        if (data_) check_guards();
+        std::free(data_ ? reinterpret_cast<unsigned char*>(data_) - guard : nullptr);
+      } else {
+        std::free(data_);
+      }
+    }
 
     RKNNOP_DETAIL_HIDDEN explicit operator bool() const noexcept { return data_ != nullptr; }
     RKNNOP_DETAIL_HIDDEN std::size_t size() const noexcept { return size_; }
@@ -90,15 +113,47 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     RKNNOP_DETAIL_HIDDEN const T& operator[](std::size_t i) const noexcept { return data_[i]; }
 
   private:
+    static constexpr std::size_t guard = detail::scratch_guard::bytes;
+
     // Small blocks from malloc, zeroed here: glibc's calloc skips its per-thread cache, malloc does
     // not (a kernel's small tables then cost a few instructions per call). Large ones from calloc,
     // which gets fresh zero pages without writing them.
     RKNNOP_DETAIL_HIDDEN static T* allocate(std::size_t count) noexcept {
-      if (count > ~std::size_t{0} / sizeof(T)) return nullptr;  // not calloc's to refuse: sanitizers abort there
-      if (count > small_bytes / sizeof(T)) return static_cast<T*>(std::calloc(count, sizeof(T)));
-      void* p = std::malloc(count ? count * sizeof(T) : 1);
-      if (p) std::memset(p, 0, count * sizeof(T));
-      return static_cast<T*>(p);
+      if (count > (~std::size_t{0} - 2 * guard) / sizeof(T))
+        return nullptr;  // not calloc's to refuse: sanitizers abort there
+      const std::size_t bytes = count * sizeof(T), total = bytes + 2 * guard;
+      unsigned char* p = nullptr;
+      if (count > small_bytes / sizeof(T)) {
+        p = static_cast<unsigned char*>(std::calloc(total, 1));
+      } else {
+        p = static_cast<unsigned char*>(std::malloc(total ? total : 1));
+        if (p) std::memset(p + guard, 0, bytes);
+      }
+      if (p && guard != 0)
+        for (std::size_t i = 0; i < guard; ++i) {
+          p[i] = detail::scratch_guard::pattern(i);
+          p[guard + bytes + i] = detail::scratch_guard::pattern(guard + i);
+        }
+      return p ? reinterpret_cast<T*>(p + guard) : nullptr;
+    }
+    RKNNOP_DETAIL_HIDDEN void check_guards() const noexcept {
+      const unsigned char* p = reinterpret_cast<const unsigned char*>(data_) - guard;
+      const std::size_t bytes = size_ * sizeof(T);
+      long long first = 0, last = 0;
+      bool changed = false;
+      for (std::size_t i = 0; i < 2 * guard; ++i) {
+        const std::size_t at = i < guard ? i : bytes + i;  // the bytes before, then the bytes after
+        if (p[at] == detail::scratch_guard::pattern(i)) continue;
+        const long long offset = static_cast<long long>(at) - static_cast<long long>(guard);
+        if (!changed || (offset >= 0 && first < 0)) first = offset;
+        last = offset;
+        changed = true;
+      }
+      if (!changed) return;
+      detail::scratch_guard::first = first;
+      detail::scratch_guard::last = last;
+      detail::scratch_guard::size = bytes;
+      __atomic_add_fetch(&detail::scratch_guard::overruns, 1, __ATOMIC_RELEASE);
     }
     static constexpr std::size_t small_bytes = 1024;  // glibc's per-thread cache takes blocks up to 1032 bytes
 

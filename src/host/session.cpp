@@ -238,22 +238,6 @@ struct session::state {
     return fmt::format("{}", fmt::join(names, ", "));
   }
 
-  // Text as --param gives it: an enum param by name only, an array with op.yml's item count.
-  [[nodiscard]] param_value parse(const op_yml_entry& e, std::string_view text) const {
-    if (!e.enumerators.empty()) {
-      for (const op_yml_enumerator& n : e.enumerators)
-        if (n.name == text) return make_param_value(e.name, e.type, std::int64_t{n.value});
-      std::vector<std::string_view> names;
-      for (const op_yml_enumerator& n : e.enumerators) names.push_back(n.name);
-      throw error(fmt::format("param '{}': expected one of {} (an enum, given by name), got '{}'", e.name,
-                              fmt::join(names, ", "), text));
-    }
-    if (e.type == VX_TYPE_ARRAY && text.empty() && !(e.items && e.items_exact))
-      return make_param_value(e.name, e.type, std::span<const std::int32_t>(), std::size_t{0});
-    return parse_param_value(e.name, e.type, text,
-                             e.items && e.items_exact ? std::optional<std::size_t>(*e.items) : std::nullopt);
-  }
-
   run_report run();
 };
 
@@ -327,7 +311,7 @@ void session::set_param(std::string_view name, const param_value& value) { state
 
 void session::set_param(std::string_view name, std::string_view text) {
   const op_yml_entry& e = state_->entry("param", name);
-  state_->set_param(name, state_->parse(e, text));
+  state_->set_param(name, parse_param_value(e, text));
 }
 
 void session::set_param(std::string_view name, bool value) {
@@ -371,7 +355,7 @@ run_report session::state::run() {
   for (const op_yml_entry& e : op.params)
     if (!params.contains(e.name)) {
       if (e.default_text)  // the op struct's default member initializer (op.yml's rknnop-field comment)
-        set_param(e.name, parse(e, *e.default_text));
+        set_param(e.name, parse_param_value(e, *e.default_text));
       else
         missing.push_back("param '" + e.name + "'");
     }

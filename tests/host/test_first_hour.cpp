@@ -3,6 +3,7 @@
 // param defaults and enum params (examples/mirror_pad), a kernel writing outside its output
 // (kernels/wrong_infer.cpp), the precision rule of input conversion, a kernel's error printed once.
 #include <rknnop/host/npy.hpp>
+#include <rknnop/host/op_yml.hpp>
 #include <rknnop/host/session.hpp>
 
 #include "test_util.hpp"
@@ -62,6 +63,33 @@ TEST(FirstHour, DescribeShowsDtypesLimitsDefaults) {
   EXPECT_NE(d.find("enum REFLECT=0, SYMMETRIC=1; default REFLECT"), std::string::npos) << d;
 }
 
+TEST(FirstHour, FieldCommentsAreReadStrictly) {
+  const std::string body =
+      "name: Op\ninputs:\n  x:\n    type: VX_TYPE_TENSOR\noutputs:\n  y:\n    type: VX_TYPE_TENSOR\n"
+      "params:\n  m:\n    type: VX_TYPE_INT32\n  a:\n    type: VX_TYPE_ARRAY\n";
+  const op_yml op = parse_op_yml(
+      "# rknnop-field: x input dtypes=float32,float16 layout=NHWC\n"
+      "# rknnop-field: m param enum=REFLECT:0,SYMMETRIC:1 default=SYMMETRIC\n"
+      "# rknnop-field: a param items<=4 default=\n" +
+          body,
+      "op.yml");
+  EXPECT_EQ(op.inputs[0].dtypes, (std::vector<std::string>{"float32", "float16"}));
+  EXPECT_EQ(op.inputs[0].layout, "NHWC");
+  EXPECT_EQ(op.params[0].enumerators, (std::vector<op_yml_enumerator>{{"REFLECT", 0}, {"SYMMETRIC", 1}}));
+  EXPECT_EQ(op.params[0].default_text, "SYMMETRIC");
+  EXPECT_EQ(op.params[1].items, 4u);
+  EXPECT_FALSE(op.params[1].items_exact);
+  EXPECT_EQ(op.params[1].default_text, "");
+  RKNNOP_EXPECT_ERROR(parse_op_yml("# rknnop-field: z param default=1\n" + body, "op.yml"),
+                      "op.yml:1: '# rknnop-field: z': op.yml has no param 'z'");
+  RKNNOP_EXPECT_ERROR(parse_op_yml("\n# rknnop-field: m param enum=REFLECT\n" + body, "op.yml"),
+                      "op.yml:2: '# rknnop-field: m': 'enum=REFLECT' is not enum=NAME:int32,...");
+  RKNNOP_EXPECT_ERROR(parse_op_yml("# rknnop-field: a param colour=red\n" + body, "op.yml"),
+                      "'colour=red' is not a key rknnop writes for param VX_TYPE_ARRAY 'a'");
+  RKNNOP_EXPECT_ERROR(parse_op_yml("# rknnop-field: a param items<=0\n" + body, "op.yml"),
+                      "'items<=0' is not an item count in 1..4096");
+}
+
 // --- a kernel writing outside its output ---------------------------------------------------------
 
 TEST(FirstHour, KernelWritingPastTheOutputFails) {
@@ -80,6 +108,16 @@ TEST(FirstHour, KernelWritingBeforeTheOutputFails) {
   s.set_param("before", std::int32_t{1});
   RKNNOP_EXPECT_ERROR(
       s.run(), "output 'y': the CPU kernel wrote before the start of its buffer: bytes -4..-1 of a 20-byte buffer");
+}
+
+TEST(FirstHour, KernelWritingPastItsScratchBufferFails) {
+  session s = session::load(RKNNOP_WRONG_INFER_RKNNOP);
+  s.set_input("x", std::vector<float>{1, 2, 3, 4, 5}, {5});
+  s.set_param("shrink", std::int32_t{0});
+  s.set_param("scratch_overrun", true);
+  RKNNOP_EXPECT_ERROR(s.run(),
+                      "rknnop: WrongInfer: the CPU kernel wrote past the end of an rknnop::buffer: bytes 20..23 "
+                      "of a 20-byte buffer");
 }
 
 TEST(FirstHour, CorrectKernelPassesTheGuards) {

@@ -230,8 +230,10 @@ int main(int argc, char** argv) try {
     std::vector<parity::param_data> param_values;
     for (const auto& e : yml.params) {
       const auto it = param_texts.find(e.name);
-      if (it == param_texts.end()) throw usage_error("--param " + e.name + "=VALUE is missing");
-      param_values.push_back(param_from(e.name, host::parse_param_value(e.name, e.type, it->second)));
+      if (it == param_texts.end() && !e.default_text) throw usage_error("--param " + e.name + "=VALUE is missing");
+      // Given, else the op struct's default (op.yml's rknnop-field comment); enum params by name.
+      param_values.push_back(
+          param_from(e.name, host::parse_param_value(e, it != param_texts.end() ? it->second : *e.default_text)));
     }
 
     // Case 0 from the files; random cases shaped by --shape, else by the file.

@@ -43,7 +43,7 @@ std::string status_line(const step_report& s) {
 // Long by design: the option table reads top to bottom like the --help text.
 int main(int argc, char** argv) try {
   // Kernel libraries' messages reach the user once, in this tool's error line (from the node's log),
-  // not also on their own stderr (docs/first-op.md §8). A user's RKNNOP_LOG wins.
+  // not also on their own stderr (docs/first-op.md §9). A user's RKNNOP_LOG wins.
   setenv("RKNNOP_LOG", "off", 0);
   CLI::App app{"Run an RKNN-Toolkit v1 custom op on the PC through rknnop's host OpenVX runtime", "rknnop-run"};
   std::string op_path, op_yml, tensor_type_name;

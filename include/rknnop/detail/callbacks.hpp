@@ -140,7 +140,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   // RKNNOP_GUARD_BUFFERS: whether the kernel wrote outside a tensor's buffer (before the outputs are
   // copied out, so a wrong `infer` fails the node instead of giving short or corrupted results).
   template <class Op>
-  outcome check_guards(const invocation<Op>& call, const buffer_list& buffers) noexcept {
+  outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std::size_t scratch_overruns) noexcept {
     if constexpr (buffer_list::guard == 0) {
       return {};
     } else {
@@ -149,6 +149,8 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
         const buffer_list::overrun_report r = buffers.overrun(call.data[k]);
         if (r.changed != 0) return overrun_failure(model::fields[k], call.info[k], r);
       }
+      if (__atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE) != scratch_overruns)
+        return scratch_overrun_failure();
       return {};
     }
   }
@@ -202,8 +204,9 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     result = decode_params(refs, call, param_types::trust_validator);
     const node_facts<Op>* facts = node_facts<Op>::of(node, refs);
     if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false, facts ? facts->info : nullptr);
+    const std::size_t scratch_overruns = __atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE);
     if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
-    if (result.ok()) result = check_guards<Op>(call, buffers);
+    if (result.ok()) result = check_guards<Op>(call, buffers, scratch_overruns);
     // Outputs are written back only when the kernel succeeded.
     for_each_field_index<typename model::outputs>([&](auto i) {
       if (!result.ok()) return;

@@ -254,6 +254,13 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
                 first, last, r.first / static_cast<std::ptrdiff_t>(element), r.size, info.elements);
   }
 
+  // The one line for a kernel that wrote outside an rknnop::buffer it allocated (scratch_guard).
+  RKNNOP_DETAIL_COLD inline outcome scratch_overrun_failure() noexcept {
+    return outcome(VX_FAILURE, error("the CPU kernel wrote {} an rknnop::buffer: bytes {}..{} of a {}-byte buffer",
+                                     scratch_guard::first < 0 ? "before the start of" : "past the end of",
+                                     scratch_guard::first, scratch_guard::last, scratch_guard::size));
+  }
+
   // Converts the kernel's result to the tensor's dtype and copies it into the tensor.
   inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
                               void* kernel_data) noexcept {
