@@ -92,7 +92,7 @@ std::string field_details(const op_yml_entry& e, bool written_by_rknnop) {
   if (e.default_text)
     parts.push_back(fmt::format("default {}", e.default_text->empty() ? "(empty)" : *e.default_text));
   else if (e.type != VX_TYPE_TENSOR && written_by_rknnop)
-    parts.push_back("required");
+    parts.emplace_back("required");
   return parts.empty() ? std::string() : fmt::format("  {}", fmt::join(parts, "; "));
 }
 

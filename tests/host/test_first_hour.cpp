@@ -39,6 +39,20 @@ TEST(FirstHour, EnumParamByNameAndItsDefault) {
                                                            5, 4, 4, 5, 6, 6, 5, 5, 4, 4, 5, 6, 6, 5}));
 }
 
+#ifdef RKNNOP_LEAKY_RELU_RKNNOP
+// docs/first-op.md §3: LeakyRelu (tests/docs/first_op) without --param alpha uses its default 0.2.
+TEST(FirstHour, FirstOpWalkThroughResult) {
+  session s = session::load(RKNNOP_LEAKY_RELU_RKNNOP);
+  s.set_input("features", std::vector<float>{-2.0f, -0.5f, 0.0f, 1.5f}, {1, 4});
+  s.run();
+  // float16 of -0.4 and -0.1 (the output is float16, as the input tensor was).
+  EXPECT_EQ(s.output("activations").values, (std::vector<float>{-0.39990234375f, -0.0999755859375f, 0.0f, 1.5f}));
+  s.set_param("alpha", 0.5f);
+  s.run();
+  EXPECT_EQ(s.output("activations").values, (std::vector<float>{-1.0f, -0.25f, 0.0f, 1.5f}));
+}
+#endif
+
 TEST(FirstHour, EnumParamRefusesNumbersAndUnknownNames) {
   session s = mirror_pad();
   RKNNOP_EXPECT_ERROR(s.set_param("mode", "1"),

@@ -232,7 +232,8 @@ def _rknnop_output_shapes(op, count, shapes):
     out +=
         "\n    def load_params_from_tf(self, node_def, tensor_data_map):\n"
         "        \"\"\"The op struct's params by name: each from the NodeDef's attr of that name or, when\n"
-        "        there is none, from the node's next constant input (in tensor_data_map's order).\"\"\"\n";
+        "        there is none, from its default (the C++ default member initializer) if it has one, else\n"
+        "        from the node's next constant input (in tensor_data_map's order).\"\"\"\n";
     if (any_scalar || any_array) out += "        consts = iter(list(tensor_data_map.values()))\n";
     out += "        p = dict()\n";
     for (std::size_t i = first_param; i < op.fields.size(); ++i) {

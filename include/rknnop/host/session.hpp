@@ -73,7 +73,8 @@ public:
                         std::int32_t tensor_type = 0x00F /* VX_TYPE_FLOAT16 */);
 
   void set_param(std::string_view name, const param_value& value);
-  /// Parsed with op.yml's type for the param ("64,64", "true", "0.5").
+  /// Parsed with op.yml's type for the param ("64,64", "true", "0.5"); an enum param by name only
+  /// ("REFLECT"). A param never set takes its default from op.yml's rknnop-field comment, if any.
   void set_param(std::string_view name, std::string_view text);
   void set_param(std::string_view name, const char* text) { set_param(name, std::string_view(text)); }
   void set_param(std::string_view name, bool value);
