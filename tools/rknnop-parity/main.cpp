@@ -100,14 +100,14 @@ parity::tensor_data tensor_from_npy(const host::npy_array& a, vx_type float_type
     const host::npy_array converted = host::convert_to_float(a, to, r);
     const std::string what = "input '" + name + "' (" + file + "): ";
     if (r.first_lossy && !allow_lossy)
-      throw host::error(
-          fmt::format("{}element {} (index {}) = {} {} converting {} to {}; use --tensor-type "
-                      "VX_TYPE_FLOAT32 or accept it with --allow-lossy",
-                      what, *r.first_lossy, host::numpy_index(a.shape, *r.first_lossy), r.first_lossy_value,
-                      std::isinf(r.first_lossy_result)   ? "overflows to inf"
-                      : std::isnan(r.first_lossy_result) ? "becomes NaN"
-                                                         : "is flushed to zero",
-                      host::npy_descr(a.dtype), host::npy_descr(to)));
+      throw host::error(fmt::format(
+          "{}element {} (index {}) = {} {} converting {} to {}; use --tensor-type "
+          "VX_TYPE_FLOAT32 or accept it with --allow-lossy",
+          what, *r.first_lossy, host::numpy_index(a.shape, *r.first_lossy), static_cast<float>(r.first_lossy_value),
+          std::isinf(r.first_lossy_result)   ? "overflows to inf"
+          : std::isnan(r.first_lossy_result) ? "becomes NaN"
+                                             : "is flushed to zero",
+          host::npy_descr(a.dtype), host::npy_descr(to)));
     if (r.rounded != 0 || r.lossy != 0)
       fmt::print(stderr,
                  "rknnop-parity: note: {}{} of {} values rounded, {} lost converting {} to {} (largest relative "
