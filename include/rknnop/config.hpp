@@ -10,9 +10,20 @@
 //   RKNNOP_VX_KHRONOS_DIMS    1: tensors report dims as vx_size (Khronos OpenVX 1.2/1.3);
 //                             0 (default): as vx_uint32, as the VSI driver on RKNN boards does.
 //   RKNNOP_NO_EXCEPTIONS      force the exception-free build (detected from -fno-exceptions anyway).
+//   RKNNOP_GUARD_BUFFERS      1: put guard bytes around every tensor buffer a kernel gets and fail the
+//                             node naming the tensor when the kernel wrote into them (docs/first-op.md
+//                             §7). Default 1 on x86 (the PC library rknnop-run loads), 0 on the boards.
 
 #ifndef RKNNOP_VX_KHRONOS_DIMS
 #define RKNNOP_VX_KHRONOS_DIMS 0
+#endif
+
+#ifndef RKNNOP_GUARD_BUFFERS
+#if defined(__x86_64__) || defined(__i386__)
+#define RKNNOP_GUARD_BUFFERS 1
+#else
+#define RKNNOP_GUARD_BUFFERS 0
+#endif
 #endif
 
 #if defined(__cpp_exceptions) && !defined(RKNNOP_NO_EXCEPTIONS)

@@ -114,7 +114,9 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     }
 
   private:
-    std::uint16_t bits_ = 0;
+    // No initializer, like float: `float16 scale;` in params is a required param, `float16 scale{};` one
+    // with a default (docs/first-op.md §4); float16{} is zero.
+    std::uint16_t bits_;
   };
 
   static_assert(sizeof(float16) == 2 && alignof(float16) == 2);

@@ -52,22 +52,21 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 // Defines the exported descriptor list `vx_kernel_<Name>_list` for op struct Name (at namespace
 // scope, once per op, in the library's source). Name must equal Name::name, because the runtime
 // looks the symbol up by the name written in op.yml.
-#define RKNNOP_EXPORT_OP(Name)                                                                                    \
-  static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)");           \
-  static_assert(::rknnop::detail::op_model<Name>::name == #Name,                                                  \
-                "rknnop: RKNNOP_EXPORT_OP(X) needs X::name == \"X\": the runtime finds the op's "                 \
-                "library symbol vx_kernel_<name>_list by the name in op.yml");                                    \
-  namespace {                                                                                                     \
-  constinit ::rknnop::detail::storage_for<Name> rknnop_detail_storage_##Name{};                                   \
-  [[gnu::destructor]] void rknnop_detail_unload_##Name() {                                                        \
-    ::rknnop::detail::thread_hooks::unload(); /* joins parallel_for's workers */                                  \
-    ::rknnop::detail::scratch_cache::drain();                                                                     \
-  }                                                                                                               \
-  }                                                                                                               \
-  extern "C" {                                                                                                    \
-  RKNNOP_EXPORT constinit ::rknnop::detail::list_for<Name> vx_kernel_##Name##_list{rknnop_detail_storage_##Name}; \
-  }                                                                                                               \
-  RKNNOP_DETAIL_EMITTER_SCHEMA(Name)                                                                              \
+#define RKNNOP_EXPORT_OP(Name)                                                                                         \
+  static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)");                \
+  static_assert(::rknnop::detail::check_export_name<Name, ::rknnop::detail::fixed_string<sizeof(#Name) - 1>(#Name)>(), \
+                "rknnop: RKNNOP_EXPORT_OP(X) needs X::name == \"X\" (see above)");                                     \
+  namespace {                                                                                                          \
+  constinit ::rknnop::detail::storage_for<Name> rknnop_detail_storage_##Name{};                                        \
+  [[gnu::destructor]] void rknnop_detail_unload_##Name() {                                                             \
+    ::rknnop::detail::thread_hooks::unload(); /* joins parallel_for's workers */                                       \
+    ::rknnop::detail::scratch_cache::drain();                                                                          \
+  }                                                                                                                    \
+  }                                                                                                                    \
+  extern "C" {                                                                                                         \
+  RKNNOP_EXPORT constinit ::rknnop::detail::list_for<Name> vx_kernel_##Name##_list{rknnop_detail_storage_##Name};      \
+  }                                                                                                                    \
+  RKNNOP_DETAIL_EMITTER_SCHEMA(Name)                                                                                   \
   static_assert(true, "RKNNOP_EXPORT_OP(Name) takes a trailing semicolon")
 
 RKNNOP_DETAIL_END_HIDDEN

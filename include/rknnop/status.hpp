@@ -5,7 +5,8 @@
 
 #include <cstddef>      // std::size_t
 #include <cstdio>       // std::snprintf, std::fputs
-#include <cstring>      // std::memcpy
+#include <cstdlib>      // std::getenv: RKNNOP_LOG
+#include <cstring>      // std::memcpy, std::strcmp
 #include <string_view>  // messages and names
 #include <type_traits>  // argument classification
 
@@ -143,7 +144,11 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   using log_sink = void (*)(const char* line, void* user) noexcept;
 
   namespace detail {
+  // RKNNOP_LOG=off in the environment silences it: rknnop's host tools set it, since they print each
+  // message once from the node's OpenVX log (with the step that failed).
   inline void stderr_sink(const char* line, void*) noexcept {
+    const char* setting = std::getenv("RKNNOP_LOG");
+    if (setting != nullptr && std::strcmp(setting, "off") == 0) return;
     std::fputs(line, stderr);
     std::fputc('\n', stderr);
   }

@@ -24,9 +24,19 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   concept layout_tag =
       std::is_same_v<T, layout::any> || std::is_same_v<T, layout::nhwc> || std::is_same_v<T, layout::nchw>;
 
+  template <class... Ts>
+  struct first_unsupported_element {
+    using type = void;
+  };
+  template <class T, class... Ts>
+  struct first_unsupported_element<T, Ts...> {
+    using type = std::conditional_t<tensor_element<T>, typename first_unsupported_element<Ts...>::type, T>;
+  };
+
   template <class First, class... Rest>
   struct element_list {
     using first = First;
+    using unsupported = typename first_unsupported_element<First, Rest...>::type;  // void: all supported
     template <template <class...> class X>
     using apply = X<First, First, Rest...>;  // X<kernel type, accepted types...>
     static constexpr vx_enum accepted[] = {element_dtype<First>::value, element_dtype<Rest>::value...};
@@ -169,6 +179,16 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   struct is_tensor<tensor<Spec...>> : std::true_type {};
   template <class T>
   concept tensor_field = is_tensor<T>::value;
+
+  // The first element type of a tensor field that is not a tensor element type; void if none.
+  template <class T>
+  struct unsupported_element {
+    using type = void;
+  };
+  template <class... Spec>
+  struct unsupported_element<tensor<Spec...>> {
+    using type = typename tensor_spec<Spec...>::elements::unsupported;
+  };
   }  // namespace detail
 
   // Work sizes of an op's VX (shader) kernel, set by its `vx` function. Mirrors

@@ -6,8 +6,11 @@
 
 #include <rknnop/float16.hpp>  // the SDK's exact conversions (round to nearest even)
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -199,6 +202,72 @@ npy_array npy_array::from_floats(std::span<const float> values, std::vector<std:
     throw error(fmt::format("npy_array::from_floats supports <f2 and <f4, not {}", npy_descr(dtype)));
   }
   return array;
+}
+
+namespace {
+double element_as_double(const npy_array& a, std::size_t i) {
+  const std::uint8_t* p = a.data.data();
+  switch (a.dtype) {
+    case npy_dtype::float16: return rknnop::float16::to_float(detail::load_le<std::uint16_t>(p + 2 * i));
+    case npy_dtype::float32: return std::bit_cast<float>(detail::load_le<std::uint32_t>(p + 4 * i));
+    case npy_dtype::int32: return static_cast<std::int32_t>(detail::load_le<std::uint32_t>(p + 4 * i));
+    case npy_dtype::int8: return static_cast<std::int8_t>(p[i]);
+    case npy_dtype::uint8: return p[i];
+    case npy_dtype::int16: return static_cast<std::int16_t>(detail::load_le<std::uint16_t>(p + 2 * i));
+    case npy_dtype::uint16: return detail::load_le<std::uint16_t>(p + 2 * i);
+  }
+  return 0;
+}
+}  // namespace
+
+npy_array convert_to_float(const npy_array& array, npy_dtype to, conversion_report& report) {
+  if (to != npy_dtype::float16 && to != npy_dtype::float32)
+    throw error(fmt::format("convert_to_float supports <f2 and <f4, not {}", npy_descr(to)));
+  report = {};
+  npy_array out;
+  out.dtype = to;
+  out.shape = array.shape;
+  const std::size_t n = array.data.size() / npy_item_size(array.dtype);
+  out.data.reserve(n * npy_item_size(to));
+  report.count = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = element_as_double(array, i);
+    double c = 0;
+    if (to == npy_dtype::float16) {
+      // Every supported dtype converts to float exactly below float16's range, so one rounding.
+      const std::uint16_t h = rknnop::float16::from_float(static_cast<float>(v));
+      detail::append_le<std::uint16_t>(out.data, h);
+      c = rknnop::float16::to_float(h);
+    } else {
+      const float f = static_cast<float>(v);
+      detail::append_le<std::uint32_t>(out.data, std::bit_cast<std::uint32_t>(f));
+      c = f;
+    }
+    if (std::isnan(v) || c == v) continue;
+    const bool lost = (std::isinf(c) && !std::isinf(v)) || std::isnan(c) || (c == 0 && v != 0);
+    if (lost) {
+      if (!report.first_lossy) {
+        report.first_lossy = i;
+        report.first_lossy_value = v;
+        report.first_lossy_result = c;
+      }
+      ++report.lossy;
+      continue;
+    }
+    ++report.rounded;
+    report.largest_relative = std::max(report.largest_relative, std::fabs(c - v) / std::fabs(v));
+  }
+  return out;
+}
+
+std::string numpy_index(std::span<const std::size_t> shape, std::size_t index) {
+  std::vector<std::size_t> at(shape.size());
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] == 0) break;
+    at[d] = index % shape[d];
+    index /= shape[d];
+  }
+  return fmt::format("[{}]", fmt::join(at, ", "));
 }
 
 // Long by design: the .npy header fields in file order, one bounds-checked read and message each.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <map>
 #include <optional>
 #include <variant>
@@ -150,6 +151,92 @@ static std::optional<std::string> schema_comment(std::string_view text) {
   return std::nullopt;
 }
 
+// "# rknnop-field: <name> <role> key=value ...": what rknnop's emitter knows beyond the toolkit's keys
+// (docs/op-yml.md §6). Read line by line (YAML parsers drop comments); strict like the keys.
+static void read_field_comments(op_yml& op, std::string_view text, std::string_view source) {
+  constexpr std::string_view marker = "# rknnop-field:";
+  std::size_t line_number = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    ++line_number;
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    if (!line.starts_with(marker)) continue;
+    line.remove_prefix(marker.size());
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    std::vector<std::string_view> words;
+    for (std::size_t w = 0; w < line.size();) {
+      while (w < line.size() && line[w] == ' ') ++w;
+      const std::size_t stop = std::min(line.find(' ', w), line.size());
+      if (stop > w) words.push_back(line.substr(w, stop - w));
+      w = stop;
+    }
+    const std::string where_text = fmt::format("{}:{}", source, line_number);
+    if (words.size() < 2) throw error(fmt::format("{}: '# rknnop-field:' needs a field name and its role", where_text));
+    const std::string name(words[0]);
+    std::vector<op_yml_entry>* list = words[1] == "input"    ? &op.inputs
+                                      : words[1] == "output" ? &op.outputs
+                                      : words[1] == "param"  ? &op.params
+                                                             : nullptr;
+    if (list == nullptr)
+      throw error(
+          fmt::format("{}: '# rknnop-field: {}': role '{}' is not input, output or param", where_text, name, words[1]));
+    const auto entry = std::find_if(list->begin(), list->end(), [&](const op_yml_entry& e) { return e.name == name; });
+    if (entry == list->end())
+      throw error(fmt::format("{}: '# rknnop-field: {}': op.yml has no {} '{}'", where_text, name, words[1], name));
+    for (std::size_t k = 2; k < words.size(); ++k) {
+      const std::string_view word = words[k];
+      const std::size_t eq = word.find('=');
+      const std::string_view key = word.substr(0, eq == std::string_view::npos ? word.size() : eq);
+      const std::string_view value = eq == std::string_view::npos ? std::string_view() : word.substr(eq + 1);
+      const auto bad = [&](std::string_view why) {
+        return error(fmt::format("{}: '# rknnop-field: {}': '{}' {}", where_text, name, word, why));
+      };
+      if (eq == std::string_view::npos) throw bad("is not key=value");
+      if (key == "dtypes" && list != &op.params) {
+        for (std::size_t p = 0; p <= value.size();) {
+          const std::size_t comma = std::min(value.find(',', p), value.size());
+          entry->dtypes.emplace_back(value.substr(p, comma - p));
+          p = comma + 1;
+        }
+      } else if (key == "layout" && list != &op.params) {
+        if (value != "NHWC" && value != "NCHW") throw bad("is not NHWC or NCHW");
+        entry->layout = std::string(value);
+      } else if ((key == "items" || key == "items<") && entry->type == vx_type::array) {
+        const bool at_most = key == "items<";
+        const std::string_view digits = at_most ? value.substr(value.starts_with('=') ? 1 : 0) : value;
+        std::size_t n = 0;
+        const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+        if (ec != std::errc() || ptr != digits.data() + digits.size() || digits.empty() || n == 0 || n > 4096)
+          throw bad("is not an item count in 1..4096");
+        entry->items = n;
+        entry->items_exact = !at_most;
+      } else if (key == "enum" && entry->type == vx_type::int32) {
+        for (std::size_t p = 0; p < value.size();) {
+          const std::size_t comma = std::min(value.find(',', p), value.size());
+          const std::string_view item = value.substr(p, comma - p);
+          const std::size_t colon = item.find(':');
+          std::int32_t number = 0;
+          const std::string_view digits = colon == std::string_view::npos ? std::string_view() : item.substr(colon + 1);
+          const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+          if (colon == std::string_view::npos || !is_identifier(item.substr(0, colon)) || digits.empty() ||
+              ec != std::errc() || ptr != digits.data() + digits.size())
+            throw bad("is not enum=NAME:int32,...");
+          entry->enumerators.push_back(op_yml_enumerator{std::string(item.substr(0, colon)), number});
+          p = comma + 1;
+        }
+        if (entry->enumerators.empty()) throw bad("names no enumerator");
+      } else if (key == "default" && list == &op.params) {
+        entry->default_text = std::string(value);
+      } else {
+        throw bad(fmt::format("is not a key rknnop writes for {} {} '{}'", words[1],
+                              vx_type_name(entry->type).empty() ? "?" : std::string(vx_type_name(entry->type)), name));
+      }
+    }
+  }
+}
+
 op_yml parse_op_yml(std::string_view text, std::string_view source) {
   YAML::Node root;
   try {
@@ -205,6 +292,7 @@ op_yml parse_op_yml(std::string_view text, std::string_view source) {
   if (op.outputs.empty())
     throw error(fmt::format("{}: op '{}' has no outputs; declare at least one VX_TYPE_TENSOR output", source, op.name));
   op.schema_fingerprint = schema_comment(text);
+  read_field_comments(op, text, source);
   return op;
 }
 

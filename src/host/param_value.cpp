@@ -279,6 +279,24 @@ param_value parse_param_value(std::string_view name, std::int32_t type, std::str
   return make_float(name, type, value, shown);
 }
 
+param_value parse_param_value(const op_yml_entry& e, std::string_view text) {
+  if (!e.enumerators.empty()) {
+    for (const op_yml_enumerator& n : e.enumerators)
+      if (n.name == text) return make_param_value(e.name, e.type, std::int64_t{n.value});
+    std::vector<std::string_view> names;
+    for (const op_yml_enumerator& n : e.enumerators) names.push_back(n.name);
+    throw error(fmt::format("param '{}': expected one of {} (an enum, given by name), got '{}'", e.name,
+                            fmt::join(names, ", "), text));
+  }
+  const bool exact = e.items && e.items_exact;
+  if (e.type == vx_type::array && text.empty() && !exact)
+    return make_param_value(e.name, e.type, std::span<const std::int32_t>(), std::size_t{0});
+  param_value v = parse_param_value(e.name, e.type, text, exact ? std::optional<std::size_t>(*e.items) : std::nullopt);
+  if (v.is_array() && e.items && !exact && v.items.size() > *e.items)
+    throw error(fmt::format("param '{}': expected at most {} int32 items, got {}", e.name, *e.items, v.items.size()));
+  return v;
+}
+
 param_value make_param_value(std::string_view name, std::int32_t type, bool value) {
   check_type_known(name, type);
   if (type != vx_type::bool_) fail(name, type, fmt::format("a bool ({})", value));

@@ -10,6 +10,7 @@
 #include <rknnop/openvx.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <utility>
 
@@ -39,6 +40,19 @@ std::optional<npy_dtype> npy_dtype_for(std::int32_t vx) {
   }
 }
 
+std::int32_t vx_type_for(npy_dtype d) {
+  switch (d) {
+    case npy_dtype::float16: return VX_TYPE_FLOAT16;
+    case npy_dtype::float32: return VX_TYPE_FLOAT32;
+    case npy_dtype::int32: return VX_TYPE_INT32;
+    case npy_dtype::int8: return VX_TYPE_INT8;
+    case npy_dtype::uint8: return VX_TYPE_UINT8;
+    case npy_dtype::int16: return VX_TYPE_INT16;
+    case npy_dtype::uint16: return VX_TYPE_UINT16;
+  }
+  return VX_TYPE_FLOAT16;
+}
+
 std::string type_text(std::int32_t t) {
   const std::string_view name = vx_type_name(t);
   return name.empty() ? fmt::format("type 0x{:x}", t) : std::string(name);
@@ -63,6 +77,25 @@ void check_shape(std::string_view what, std::string_view name, std::string_view 
       throw error(fmt::format("{} '{}'{}: shape ({}) has a zero dimension", what, name, from, fmt::join(shape, ", ")));
 }
 
+// What rknnop's op.yml comments add to a row of describe(): accepted dtypes, array limits, enum names,
+// the default (or "required").
+std::string field_details(const op_yml_entry& e, bool written_by_rknnop) {
+  std::vector<std::string> parts;
+  if (!e.dtypes.empty()) parts.push_back(fmt::format("dtypes {}", fmt::join(e.dtypes, "|")));
+  if (!e.layout.empty()) parts.push_back(fmt::format("layout {}", e.layout));
+  if (e.items) parts.push_back(fmt::format("{} {} int32 items", e.items_exact ? "exactly" : "at most", *e.items));
+  if (!e.enumerators.empty()) {
+    std::vector<std::string> names;
+    for (const op_yml_enumerator& n : e.enumerators) names.push_back(fmt::format("{}={}", n.name, n.value));
+    parts.push_back(fmt::format("enum {}", fmt::join(names, ", ")));
+  }
+  if (e.default_text)
+    parts.push_back(fmt::format("default {}", e.default_text->empty() ? "(empty)" : *e.default_text));
+  else if (e.type != VX_TYPE_TENSOR && written_by_rknnop)
+    parts.emplace_back("required");
+  return parts.empty() ? std::string() : fmt::format("  {}", fmt::join(parts, "; "));
+}
+
 }  // namespace
 
 // --- session ------------------------------------------------------------------------------------
@@ -84,6 +117,8 @@ struct session::state {
   std::map<std::string, param_value, std::less<>> params;
   std::map<std::string, tensor_result, std::less<>> results;
   std::function<void(void*)> hook;
+  bool allow_lossy = false;
+  std::vector<std::string> notes;
 
   explicit state(op_library lib) : library(std::move(lib)) {}
 
@@ -124,7 +159,8 @@ struct session::state {
   void set_input(std::string_view name, const npy_array& data, std::optional<std::int32_t> tensor_type,
                  std::string_view source) {
     (void)entry("input", name);
-    const std::int32_t type = tensor_type.value_or(VX_TYPE_FLOAT16);
+    std::int32_t type = tensor_type.value_or(VX_TYPE_FLOAT16);
+    if (type == tensor_type_of_data) type = vx_type_for(data.dtype);
     check_tensor_type("input", name, type);
     check_shape("input", name, source, data.shape);
     const std::string from = source.empty() ? std::string() : fmt::format(" ({})", source);
@@ -139,8 +175,9 @@ struct session::state {
     if (wanted == data.dtype) {
       in.bytes = data.data;
     } else if (type == VX_TYPE_FLOAT16 || type == VX_TYPE_FLOAT32) {
-      const std::vector<float> values = data.to_floats();
-      in.bytes = npy_array::from_floats(values, data.shape, wanted).data;
+      conversion_report r;
+      in.bytes = convert_to_float(data, wanted, r).data;
+      note_conversion(name, from, data, type, r);
     } else {
       throw error(fmt::format("input '{}'{}: cannot store {} data in a {} tensor; save the array as {}", name, from,
                               npy_descr(data.dtype), type_text(type), npy_descr(wanted)));
@@ -148,12 +185,57 @@ struct session::state {
     inputs.insert_or_assign(std::string(name), std::move(in));
   }
 
+  // The precision rule of set_input: losses are errors unless allowed, rounding is a note.
+  void note_conversion(std::string_view name, std::string_view from, const npy_array& data, std::int32_t type,
+                       const conversion_report& r) {
+    const std::string what = fmt::format("converting {} to {}", npy_descr(data.dtype), type_text(type));
+    // The original value as its own dtype prints it: 1e-08 for a float32, not its double expansion.
+    const auto shown = [&](double v) {
+      return data.dtype == npy_dtype::float32 || data.dtype == npy_dtype::float16
+                 ? fmt::format("{}", static_cast<float>(v))
+                 : fmt::format("{}", v);
+    };
+    if (r.first_lossy && !allow_lossy)
+      throw error(fmt::format(
+          "input '{}'{}: element {} (index {}) = {} {} {}; keep the data's dtype (rknnop-run --tensor-type npy) or "
+          "accept it (--allow-lossy, session::allow_lossy)",
+          name, from, *r.first_lossy, numpy_index(data.shape, *r.first_lossy), shown(r.first_lossy_value),
+          std::isinf(r.first_lossy_result)   ? "overflows to inf"
+          : std::isnan(r.first_lossy_result) ? "becomes NaN"
+                                             : "is flushed to zero",
+          what));
+    if (r.rounded == 0 && r.lossy == 0) return;
+    std::string line = fmt::format("input '{}'{}: {} of {} values rounded {} (largest relative change {:.3g})", name,
+                                   from, r.rounded, r.count, what, r.largest_relative);
+    if (r.lossy != 0)
+      line +=
+          fmt::format("; {} lost (overflow, NaN or flushed to zero), allowed: the first, element {} = {}, became {}",
+                      r.lossy, *r.first_lossy, shown(r.first_lossy_value), r.first_lossy_result);
+    notes.push_back(std::move(line));
+  }
+
   void set_param(std::string_view name, param_value value) {
     const op_yml_entry& e = entry("param", name);
     if (value.type != e.type)
       throw error(fmt::format("param '{}': expected {} (op.yml), got a {} value", name, type_text(e.type),
                               type_text(value.type)));
+    if (!e.enumerators.empty()) {
+      std::int32_t v = 0;
+      std::memcpy(&v, value.scalar_data(), sizeof v);
+      if (std::none_of(e.enumerators.begin(), e.enumerators.end(),
+                       [&](const op_yml_enumerator& n) { return n.value == v; }))
+        throw error(fmt::format("param '{}': {} is not a value of the op's enum ({})", name, v, enum_list(e)));
+    }
+    if (value.is_array() && e.items && !e.items_exact && value.items.size() > *e.items)
+      throw error(
+          fmt::format("param '{}': expected at most {} int32 items, got {}", name, *e.items, value.items.size()));
     params.insert_or_assign(std::string(name), std::move(value));
+  }
+
+  static std::string enum_list(const op_yml_entry& e) {
+    std::vector<std::string> names;
+    for (const op_yml_enumerator& n : e.enumerators) names.push_back(fmt::format("{} = {}", n.name, n.value));
+    return fmt::format("{}", fmt::join(names, ", "));
   }
 
   run_report run();
@@ -180,12 +262,14 @@ std::string session::describe() const {
                   static_cast<std::uint32_t>(k.enumeration), k.num_params);
   out += fmt::format("  parameter order: {}\n", op.port_order_source);
   if (op.port_order_warning) out += fmt::format("  warning: {}\n", *op.port_order_warning);
+  out += "  inputs are created as VX_TYPE_FLOAT16 tensors (as on the board) unless a tensor type is given\n";
   std::size_t index = 0;
   const auto row = [&](std::string_view role, const op_yml_entry& e) {
     const kernel_parameter& p = k.parameters.at(index);
-    out += fmt::format("  {} {:<6} {:<20} {:<16} descriptor {{{}, {}, {}}}\n", index, role, e.name, type_text(e.type),
+    out += fmt::format("  {} {:<6} {:<20} {:<16} descriptor {{{}, {}, {}}}{}\n", index, role, e.name, type_text(e.type),
                        p.direction == VX_INPUT ? "VX_INPUT" : "VX_OUTPUT", type_text(p.data_type),
-                       p.state == VX_PARAMETER_STATE_REQUIRED ? "REQUIRED" : "OPTIONAL");
+                       p.state == VX_PARAMETER_STATE_REQUIRED ? "REQUIRED" : "OPTIONAL",
+                       field_details(e, op.schema_fingerprint.has_value()));
     ++index;
   };
   for (const op_yml_entry& e : op.inputs) row("input", e);
@@ -227,7 +311,7 @@ void session::set_param(std::string_view name, const param_value& value) { state
 
 void session::set_param(std::string_view name, std::string_view text) {
   const op_yml_entry& e = state_->entry("param", name);
-  state_->set_param(name, parse_param_value(name, e.type, text));
+  state_->set_param(name, parse_param_value(e, text));
 }
 
 void session::set_param(std::string_view name, bool value) {
@@ -245,6 +329,9 @@ void session::set_param_float(std::string_view name, double value) {
 void session::set_param(std::string_view name, std::span<const std::int32_t> items) {
   state_->set_param(name, make_param_value(name, state_->entry("param", name).type, items));
 }
+
+void session::allow_lossy(bool allow) noexcept { state_->allow_lossy = allow; }
+const std::vector<std::string>& session::conversion_notes() const noexcept { return state_->notes; }
 
 void session::on_context(std::function<void(void*)> hook) { state_->hook = std::move(hook); }
 
@@ -266,7 +353,12 @@ run_report session::state::run() {
   for (const op_yml_entry& e : op.inputs)
     if (!inputs.contains(e.name)) missing.push_back("input '" + e.name + "'");
   for (const op_yml_entry& e : op.params)
-    if (!params.contains(e.name)) missing.push_back("param '" + e.name + "'");
+    if (!params.contains(e.name)) {
+      if (e.default_text)  // the op struct's default member initializer (op.yml's rknnop-field comment)
+        set_param(e.name, parse_param_value(e, *e.default_text));
+      else
+        missing.push_back("param '" + e.name + "'");
+    }
   if (!missing.empty()) throw error(fmt::format("{}: not set: {}", op_label(), fmt::join(missing, ", ")));
   results.clear();
 

@@ -59,8 +59,10 @@ TEST(ScratchCache, SmallBuffersOfOneCallShareABlock) {
   auto* b = static_cast<char*>(buffers.allocate(24));
   auto* c = static_cast<char*>(buffers.allocate(1));
   ASSERT_TRUE(a && b && c);
-  EXPECT_EQ(b, a + 96);  // carved from the same block, in order, 16-byte aligned
-  EXPECT_EQ(c, b + 32);
+  // Carved from the same block, in order, 16-byte aligned (with RKNNOP_GUARD_BUFFERS, guard bytes between).
+  constexpr std::size_t guards = 2 * buffer_list::guard;
+  EXPECT_EQ(b, a + 96 + guards);
+  EXPECT_EQ(c, b + 32 + guards);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a) % 16, 0u);  // on 32-bit ARM too, where malloc gives 8
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(c) % 16, 0u);
   std::memset(a, 1, 96);  // each fits in its own bytes (ASan)
@@ -73,6 +75,31 @@ TEST(ScratchCache, SmallBuffersOfOneCallShareABlock) {
   EXPECT_TRUE(big + buffer_list::shared_block * 4 <= a || big >= a + buffer_list::shared_block);
   std::memset(big, 4, buffer_list::shared_block * 4);
   EXPECT_EQ(buffers.allocate(~std::size_t{0} - 3), nullptr);  // rounding up would overflow
+}
+
+// RKNNOP_GUARD_BUFFERS (on by default on x86): a write just outside a buffer is found, with its
+// offsets; the bytes of the 16-byte rounding past a buffer's end are guarded too.
+TEST(ScratchCache, GuardBytesFindWritesOutsideABuffer) {
+  using rknnop::detail::buffer_list;
+  if (buffer_list::guard == 0) GTEST_SKIP() << "RKNNOP_GUARD_BUFFERS is 0 in this build (no guard bytes)";
+  buffer_list buffers;
+  auto* a = static_cast<char*>(buffers.allocate(10));
+  auto* b = static_cast<char*>(buffers.allocate(16));
+  ASSERT_TRUE(a && b);
+  std::memset(a, 7, 10);
+  EXPECT_EQ(buffers.overrun(a).changed, 0u);  // its own bytes are free to write
+  a[10] = static_cast<char>(~a[10]);          // inside the rounding to 16 bytes: still caught
+  a[12] = static_cast<char>(~a[12]);
+  const buffer_list::overrun_report past = buffers.overrun(a);
+  EXPECT_EQ(past.changed, 2u);
+  EXPECT_EQ(past.first, 10);
+  EXPECT_EQ(past.last, 12);
+  EXPECT_EQ(past.size, 10u);
+  b[-3] = static_cast<char>(~b[-3]);
+  const buffer_list::overrun_report before = buffers.overrun(b);
+  EXPECT_EQ(before.changed, 1u);
+  EXPECT_EQ(before.first, -3);
+  EXPECT_EQ(buffers.overrun(nullptr).changed, 0u);  // not one of its buffers
 }
 
 // rknnop::buffer, kernels' scratch: zero-filled whatever the block held before (small blocks are

@@ -186,6 +186,36 @@ def check_two_by_two(m):
     assert op.compute_output_tensor({}, [2.0, 3], {}) == [6.0, 2.0]
 
 
+def check_defaults(m):
+    op = m.Defaults()
+    required = dict(required=Attr(f=0.5), half_required=Attr(f=2.0), mode_required=Attr(s=b'REFLECT'))
+    consts = {'s': [3, 4], 'p': [9]}
+    params = op.load_params_from_tf(NodeDef(**required), consts)
+    assert params == {'alpha': 0.2, 'required': 0.5, 'flag': True, 'count': -3, 'small': 200, 'half': 1.5,
+                      'half_required': 2.0, 'twice': 1e-300, 'size': [64, 48], 'size_required': [3, 4],
+                      'pads': [1, 2], 'pads_empty': [], 'pads_required': [9], 'mode': 1, 'mode_required': 0,
+                      'which': 7}, params
+    assert type(params['alpha']) is float and type(params['flag']) is bool
+    # An attr the node has wins over the default; TensorFlow's string attr maps to the enum's value.
+    given = dict(required, alpha=Attr(f=0.1), mode=Attr(s=b'REFLECT'), which=Attr(s=b'FIRST'),
+                 size=Attr(list=[1, 2]))
+    params = op.load_params_from_tf(NodeDef(**given), consts)
+    assert params['alpha'] == 0.1 and params['mode'] == 0 and params['which'] == 3 and params['size'] == [1, 2]
+    expect_error(ValueError, "attr 'mode' = 'EDGE' is not one of REFLECT, SYMMETRIC", op.load_params_from_tf,
+                 NodeDef(**dict(required, mode=Attr(s=b'EDGE'))), consts)
+    expect_error(ValueError, "attr 'mode' holds a 'i' value, expected a string, one of REFLECT, SYMMETRIC",
+                 op.load_params_from_tf, NodeDef(**dict(required, mode=Attr(i=1))), consts)
+    no_mode = dict(required)
+    del no_mode['mode_required']
+    expect_error(ValueError, "no attr 'mode_required' (one of REFLECT, SYMMETRIC) and the param has no default",
+                 op.load_params_from_tf, NodeDef(**no_mode), consts)
+    # Without a default, a missing scalar still comes from the next constant input.
+    no_required = dict(required)
+    del no_required['required']
+    params = op.load_params_from_tf(NodeDef(**no_required), {'r': 4.0, 's': [3, 4], 'p': [9]})
+    assert params['required'] == 4.0 and params['size_required'] == [3, 4], params
+
+
 def check_yaml(directory):
     try:
         import yaml
@@ -208,13 +238,14 @@ def check_yaml(directory):
 
 def main(directory):
     files = sorted(os.path.basename(p) for p in glob.glob(os.path.join(directory, 'rknn_op_*.py')))
-    assert files == ['rknn_op_alltypes.py', 'rknn_op_reserved.py', 'rknn_op_resizearea.py',
+    assert files == ['rknn_op_alltypes.py', 'rknn_op_defaults.py', 'rknn_op_reserved.py', 'rknn_op_resizearea.py',
                      'rknn_op_twobytwo.py'], files
     install_stand_ins()
     modules = dict((f, load(directory, f)) for f in files)
     check_resize_area(modules['rknn_op_resizearea.py'])
     check_all_types(modules['rknn_op_alltypes.py'])
     check_two_by_two(modules['rknn_op_twobytwo.py'])
+    check_defaults(modules['rknn_op_defaults.py'])
     check_yaml(directory)
     print('generated Python and op.yml: OK (%d files)' % len(files))
 

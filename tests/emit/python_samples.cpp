@@ -42,5 +42,6 @@ int main(int argc, char** argv) {
   failures += generate<emit_samples::AllTypes>(dir) != 0;
   failures += generate<emit_samples::TwoByTwo>(dir, {"--target-platform", "RV1126", "--kernel-index", "1"}) != 0;
   failures += generate<emit_samples::Reserved>(dir) != 0;
+  failures += generate<emit_samples::Defaults>(dir) != 0;
   return failures == 0 ? 0 : 1;
 }

@@ -105,4 +105,53 @@ struct pass {
   static constexpr auto cpu = nothing;
 };
 
+enum class pad_mode { reflect = 0, symmetric = 1 };
+enum plain_enum : unsigned char { first = 3, second = 7 };
+
+}  // namespace emit_samples
+
+template <>
+struct rknnop::customize::enum_names<emit_samples::pad_mode> {
+  static constexpr rknnop::enum_name<emit_samples::pad_mode> table[] = {
+      {emit_samples::pad_mode::reflect, "REFLECT"}, {emit_samples::pad_mode::symmetric, "SYMMETRIC"}};
+};
+template <>
+struct rknnop::customize::enum_names<emit_samples::plain_enum> {
+  static constexpr rknnop::enum_name<emit_samples::plain_enum> table[] = {{emit_samples::first, "FIRST"},
+                                                                          {emit_samples::second, "SECOND"}};
+};
+
+namespace emit_samples {
+
+// Every param kind with a default member initializer, next to ones without (required), and enums.
+struct Defaults {
+  static constexpr std::string_view name = "Defaults";
+  struct inputs {
+    any_tensor x;
+  };
+  struct outputs {
+    any_tensor y;
+  };
+  struct params {
+    float alpha = 0.2f;
+    float required;
+    bool flag = true;
+    std::int32_t count = -3;
+    std::uint8_t small = 200;
+    rknnop::float16 half = rknnop::float16(1.5f);
+    rknnop::float16 half_required;
+    double twice = 1e-300;
+    std::array<std::int32_t, 2> size = {64, 48};
+    std::array<std::int32_t, 2> size_required;
+    rknnop::int_array<4> pads = {1, 2};
+    rknnop::int_array<4> pads_empty{};
+    rknnop::int_array<4> pads_required;
+    pad_mode mode = pad_mode::symmetric;
+    pad_mode mode_required;
+    plain_enum which = second;
+  };
+  static constexpr auto infer = same_shape;
+  static constexpr auto cpu = nothing;
+};
+
 }  // namespace emit_samples

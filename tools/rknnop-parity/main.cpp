@@ -18,9 +18,12 @@
 #include <rknnop/vxc/signature_of.hpp>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>  // setenv
 #include <cstring>
 #include <map>
 #include <optional>
@@ -83,13 +86,37 @@ std::optional<vx_type> tensor_type_for(host::npy_dtype d) {
 
 // An .npy input as the board would see it: float data in `float_type` (FLOAT16 by default),
 // integer data in its own type.
-parity::tensor_data tensor_from_npy(const host::npy_array& a, vx_type float_type) {
+// Float data converts under the rule of rknnop-run (session::set_input): a lost value (inf, NaN,
+// flushed to zero) is an error unless --allow-lossy, rounding is a note.
+parity::tensor_data tensor_from_npy(const host::npy_array& a, vx_type float_type, const std::string& name,
+                                    const std::string& file, bool allow_lossy) {
   parity::tensor_data t;
   t.dims = host::to_openvx_dims(a.shape);
   if (t.dims.empty()) t.dims = {1};
   const bool is_float = a.dtype == host::npy_dtype::float16 || a.dtype == host::npy_dtype::float32;
   if (is_float) {
-    return parity::tensor_data::from_floats(std::move(t.dims), float_type, a.to_floats());
+    const host::npy_dtype to = float_type == vx_type::float16 ? host::npy_dtype::float16 : host::npy_dtype::float32;
+    host::conversion_report r;
+    const host::npy_array converted = host::convert_to_float(a, to, r);
+    const std::string what = "input '" + name + "' (" + file + "): ";
+    if (r.first_lossy && !allow_lossy)
+      throw host::error(fmt::format(
+          "{}element {} (index {}) = {} {} converting {} to {}; use --tensor-type "
+          "VX_TYPE_FLOAT32 or accept it with --allow-lossy",
+          what, *r.first_lossy, host::numpy_index(a.shape, *r.first_lossy), static_cast<float>(r.first_lossy_value),
+          std::isinf(r.first_lossy_result)   ? "overflows to inf"
+          : std::isnan(r.first_lossy_result) ? "becomes NaN"
+                                             : "is flushed to zero",
+          host::npy_descr(a.dtype), host::npy_descr(to)));
+    if (r.rounded != 0 || r.lossy != 0)
+      fmt::print(stderr,
+                 "rknnop-parity: note: {}{} of {} values rounded, {} lost converting {} to {} (largest relative "
+                 "change {:.3g})\n",
+                 what, r.rounded, r.count, r.lossy, host::npy_descr(a.dtype), host::npy_descr(to), r.largest_relative);
+    t.dtype = float_type;
+    t.bytes.resize(converted.data.size());
+    std::memcpy(t.bytes.data(), converted.data.data(), converted.data.size());
+    return t;
   }
   t.dtype = *tensor_type_for(a.dtype);
   t.bytes.resize(a.data.size());
@@ -110,6 +137,8 @@ parity::param_data param_from(const std::string& name, const host::param_value& 
 
 // Long by design: the option table and the case set-up read top to bottom like the --help text.
 int main(int argc, char** argv) try {
+  // Kernel libraries' messages reach the user once, in this tool's report, not also on their own stderr.
+  setenv("RKNNOP_LOG", "off", 0);
   CLI::App app{"Compare an op's CPU kernel with its VX kernel (run on POCL) through rknnop's host OpenVX runtime",
                "rknnop-parity"};
   std::string op_path, op_yml_path, vx_path, seed_text, range_text = "-4,4", tensor_type_name;
@@ -130,6 +159,10 @@ int main(int argc, char** argv) try {
   app.add_option("--range", range_text, "LOW,HIGH of the random values (default -4,4)");
   app.add_option("--tensor-type", tensor_type_name,
                  "VX type of float inputs: VX_TYPE_FLOAT16 (default, as on the board) or VX_TYPE_FLOAT32");
+  bool allow_lossy = false;
+  app.add_flag("--allow-lossy", allow_lossy,
+               "Accept float inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a "
+               "nonzero value to zero (an error otherwise)");
   app.add_option("--abs-tol", abs_tol, "Absolute tolerance (default 1e-3)");
   app.add_option("--rel-tol", rel_tol, "Relative tolerance (default 2e-3): pass when |vx-cpu| <= abs + rel*|cpu|");
 
@@ -197,8 +230,10 @@ int main(int argc, char** argv) try {
     std::vector<parity::param_data> param_values;
     for (const auto& e : yml.params) {
       const auto it = param_texts.find(e.name);
-      if (it == param_texts.end()) throw usage_error("--param " + e.name + "=VALUE is missing");
-      param_values.push_back(param_from(e.name, host::parse_param_value(e.name, e.type, it->second)));
+      if (it == param_texts.end() && !e.default_text) throw usage_error("--param " + e.name + "=VALUE is missing");
+      // Given, else the op struct's default (op.yml's rknnop-field comment); enum params by name.
+      param_values.push_back(
+          param_from(e.name, host::parse_param_value(e, it != param_texts.end() ? it->second : *e.default_text)));
     }
 
     // Case 0 from the files; random cases shaped by --shape, else by the file.
@@ -212,7 +247,7 @@ int main(int argc, char** argv) try {
       const auto shape = shape_texts.find(e.name);
       if (file != input_files.end()) {
         const host::npy_array a = host::read_npy_file(file->second);
-        from_files.inputs.push_back(tensor_from_npy(a, float_type));
+        from_files.inputs.push_back(tensor_from_npy(a, float_type, e.name, file->second, allow_lossy));
       } else if (have_files) {
         throw usage_error("--input " + e.name + "=FILE.npy is missing (every input needs a file, or none)");
       }

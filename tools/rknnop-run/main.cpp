@@ -2,7 +2,7 @@
 // rknnop-run: runs one custom op on the PC the way the RKNN v1 board runtime runs it.
 //   rknnop-run OP.rknnop|libop.so [--op-yml op.yml] --input NAME=FILE.npy ... --param NAME=VALUE ...
 //              --output NAME=FILE.npy ... [--output-shape NAME=1,32,32,3] [--kernel-index N]
-//              [--tensor-type VX_TYPE_FLOAT16] [--describe] [--vx file.vx]
+//              [--tensor-type VX_TYPE_FLOAT16|npy] [--allow-lossy] [--describe] [--vx file.vx]
 // Every failure is one line "rknnop-run: ..." and a non-zero exit status.
 
 #include <rknnop/host/cli.hpp>
@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>  // setenv
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ std::string status_line(const step_report& s) {
 
 // Long by design: the option table reads top to bottom like the --help text.
 int main(int argc, char** argv) try {
+  // Kernel libraries' messages reach the user once, in this tool's error line (from the node's log),
+  // not also on their own stderr (docs/first-op.md §9). A user's RKNNOP_LOG wins.
+  setenv("RKNNOP_LOG", "off", 0);
 #if RKNNOP_HOST_HAS_MODEL
   if (rknnop_run::is_model_invocation(argc, argv)) return rknnop_run::model_main(argc, argv);
 #endif
@@ -60,7 +64,13 @@ int main(int argc, char** argv) try {
   app.add_option("--output-shape", output_shapes,
                  "NAME=1,32,32,3: give the output this NumPy shape instead of a virtual tensor");
   app.add_option("--kernel-index", kernel_index, "Kernel of vx_kernel_<Name>_list to run (default: op.yml's)");
-  app.add_option("--tensor-type", tensor_type_name, "VX tensor type of the inputs (default VX_TYPE_FLOAT16)");
+  app.add_option("--tensor-type", tensor_type_name,
+                 "VX tensor type of the inputs: VX_TYPE_FLOAT16 (default, what the board hands a custom op), "
+                 "VX_TYPE_FLOAT32, ..., or npy (each .npy's own dtype)");
+  bool allow_lossy = false;
+  app.add_flag("--allow-lossy", allow_lossy,
+               "Accept inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a nonzero "
+               "value to zero (an error otherwise)");
   app.add_flag("--describe", describe, "Print inputs, outputs and params with their VX types and exit");
   std::string vx_file;
 #if RKNNOP_VXC_HAS_BRIDGE
@@ -85,9 +95,13 @@ int main(int argc, char** argv) try {
     if (!op_yml.empty()) options.op_yml = op_yml;
     options.kernel_index = kernel_index;
     std::optional<std::int32_t> tensor_type;
-    if (!tensor_type_name.empty()) {
+    if (tensor_type_name == "npy") {
+      tensor_type = tensor_type_of_data;
+    } else if (!tensor_type_name.empty()) {
       tensor_type = vx_type_from_name(tensor_type_name);
-      if (!tensor_type) throw failure(fmt::format("--tensor-type '{}': not a VX type name", tensor_type_name));
+      if (!tensor_type)
+        throw failure(
+            fmt::format("--tensor-type '{}': not a VX type name (or npy: each .npy's own dtype)", tensor_type_name));
     }
     // Parse the command line fully before loading, so syntax errors come first.
     const auto input_list = parse_assignments("--input", inputs, "FILE.npy");
@@ -112,7 +126,9 @@ int main(int argc, char** argv) try {
       s.on_context([&bridge, shader](void* ctx) { bridge = rknnop::vxc::attach(ctx, shader); });
     }
 #endif
+    s.allow_lossy(allow_lossy);
     for (const auto& [name, file] : input_list) s.set_input(name, std::filesystem::path(file), tensor_type);
+    for (const std::string& note : s.conversion_notes()) fmt::print(stderr, "rknnop-run: note: {}\n", note);
     for (const auto& [name, value] : param_list) s.set_param(name, std::string_view(value));
     for (const auto& [name, text] : shape_list)
       s.set_output_shape(name, parse_numpy_shape("--output-shape", name, text, "1,32,32,3", zero_dims::allowed));

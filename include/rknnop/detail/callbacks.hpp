@@ -58,6 +58,10 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
           vx_int32 b = 0;  // vx_bool: a 4-byte enum
           std::memcpy(&b, storage, sizeof b);
           value = b != 0;
+        } else if constexpr (std::is_enum_v<F>) {
+          vx_int32 v = 0;  // an enum param travels as VX_TYPE_INT32
+          std::memcpy(&v, storage, sizeof v);
+          value = static_cast<F>(v);
         } else {
           std::memcpy(&value, storage, sizeof value);
         }
@@ -134,6 +138,24 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 #endif
   }
 
+  // RKNNOP_GUARD_BUFFERS: whether the kernel wrote outside a tensor's buffer (before the outputs are
+  // copied out, so a wrong `infer` fails the node instead of giving short or corrupted results).
+  template <class Op>
+  outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std::size_t scratch_overruns) noexcept {
+    if constexpr (buffer_list::guard == 0) {
+      return {};
+    } else {
+      using model = op_model<Op>;
+      for (std::size_t k = 0; k < model::input_count + model::output_count; ++k) {
+        const buffer_list::overrun_report r = buffers.overrun(call.data[k]);
+        if (r.changed != 0) return overrun_failure(model::fields[k], call.info[k], r);
+      }
+      if (__atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE) != scratch_overruns)
+        return scratch_overrun_failure();
+      return {};
+    }
+  }
+
   template <class Op>
   vx_status finish(vx_node node, const outcome& result) noexcept {
     if (!result.ok()) report(op_model<Op>::name, node, result.code(), result.message().message());
@@ -203,7 +225,9 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     const tensor_info* const known = node_facts<Op>::known(facts, refs);
     if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false, known);
     if (result.ok() && facts && !known) node_facts<Op>::fill(node, facts, refs, call.info);
+    const std::size_t scratch_overruns = __atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE);
     if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
+    if (result.ok()) result = check_guards<Op>(call, buffers, scratch_overruns);
     // Outputs are written back only when the kernel succeeded.
     for_each_field_index<typename model::outputs>([&](auto i) {
       if (!result.ok()) return;

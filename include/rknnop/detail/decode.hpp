@@ -238,6 +238,29 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     return true;
   }
 
+  // The one line for a kernel that wrote outside a tensor's buffer (buffer_list::overrun).
+  RKNNOP_DETAIL_COLD inline outcome overrun_failure(const field_desc& f, const tensor_info& info,
+                                                    const buffer_list::overrun_report& r) noexcept {
+    const auto first = static_cast<long long>(r.first), last = static_cast<long long>(r.last);
+    if (r.first < 0)
+      return fail(VX_FAILURE, f,
+                  "the CPU kernel wrote before the start of its buffer: bytes {}..{} of a {}-byte buffer of {} "
+                  "elements; check the indices the kernel computes",
+                  first, last, r.size, info.elements);
+    const std::size_t element = info.elements != 0 && r.size >= info.elements ? r.size / info.elements : 1;
+    return fail(VX_FAILURE, f,
+                "the CPU kernel wrote past the end of its buffer: bytes {}..{} (from element {}) of a {}-byte "
+                "buffer of {} elements; `infer` set smaller dims than `cpu` writes",
+                first, last, r.first / static_cast<std::ptrdiff_t>(element), r.size, info.elements);
+  }
+
+  // The one line for a kernel that wrote outside an rknnop::buffer it allocated (scratch_guard).
+  RKNNOP_DETAIL_COLD inline outcome scratch_overrun_failure() noexcept {
+    return outcome(VX_FAILURE, error("the CPU kernel wrote {} an rknnop::buffer: bytes {}..{} of a {}-byte buffer",
+                                     scratch_guard::first < 0 ? "before the start of" : "past the end of",
+                                     scratch_guard::first, scratch_guard::last, scratch_guard::size));
+  }
+
   // Converts the kernel's result to the tensor's dtype and copies it into the tensor.
   inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
                               void* kernel_data) noexcept {

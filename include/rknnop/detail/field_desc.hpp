@@ -34,6 +34,26 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     std::size_t param_index = 0;      // position in the parameter table
   };
 
+  // One enumerator of an enum param: its value and TensorFlow's name for it.
+  struct enum_desc {
+    std::int32_t value = 0;
+    std::string_view name;
+  };
+
+  // What emission and the host tools know about a param beyond its field_desc: its default (the
+  // default member initializer in `params`, if any) and, for an enum, its names. Built by schema.hpp
+  // for the emitter only, so kernel libraries do not carry it.
+  struct param_extra {
+    bool has_default = false;
+    std::int64_t int_default = 0;                 // BOOL, CHAR, signed integers, enums
+    std::uint64_t uint_default = 0;               // unsigned integers
+    double float_default = 0;                     // FLOAT16, FLOAT32, FLOAT64
+    const std::int32_t* items_default = nullptr;  // arrays
+    std::size_t items_default_count = 0;
+    const enum_desc* enumerators = nullptr;  // enums
+    std::size_t enumerator_count = 0;
+  };
+
   constexpr const char* role_name(field_kind k) noexcept {
     switch (k) {
       case field_kind::input: return "input";

@@ -15,8 +15,10 @@
 
 #include <array>        // field tables
 #include <cstddef>      // std::size_t
+#include <cstdint>      // INT32_MIN, INT32_MAX: enum values
 #include <string_view>  // names
 #include <type_traits>  // checks
+#include <utility>      // std::cmp_less: enum values
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
@@ -94,6 +96,34 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   struct rknnop_error_param_type_has_no_vx_mapping;
   template <class Op, fixed_string Field>
   struct rknnop_error_duplicate_field_name;
+  template <class Op, fixed_string Field, class Element>
+  struct rknnop_error_tensor_element_type_not_supported;
+  template <class Op, fixed_string Field, class Enum>
+  struct rknnop_error_enum_param_has_no_rknnop_customize_enum_names;
+  template <class Op, fixed_string Field, class Enum>
+  struct rknnop_error_enum_names_table_is_invalid;
+  template <fixed_string MacroArgument, fixed_string OpName>
+  struct rknnop_error_export_op_argument_differs_from_op_name;
+
+  // An enum's name table is usable when it is non-empty, its names are distinct C identifiers and its
+  // values are distinct and fit int32 (the board's VX_TYPE_INT32 scalar).
+  template <class E>
+  consteval bool valid_enum_names() {
+    constexpr auto& table = customize::enum_names<E>::table;
+    const auto identifier = [](std::string_view n) {
+      if (n.empty() || (n[0] >= '0' && n[0] <= '9')) return false;
+      for (char c : n)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+      return true;
+    };
+    for (std::size_t i = 0; i < std::size(table); ++i) {
+      const auto v = static_cast<std::underlying_type_t<E>>(table[i].value);
+      if (!identifier(table[i].name) || std::cmp_less(v, INT32_MIN) || std::cmp_greater(v, INT32_MAX)) return false;
+      for (std::size_t j = 0; j < i; ++j)
+        if (table[j].name == table[i].name || table[j].value == table[i].value) return false;
+    }
+    return true;
+  }
 
   template <class Op, class S, std::size_t I>
   constexpr auto field_name_as_template_arg() {
@@ -106,7 +136,26 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
     for_each_field_index<S>([&](auto i) {
       using F = std::remove_cvref_t<decltype(field<i>(std::declval<S&>()))>;
       if constexpr (Param) {
-        if constexpr (!param_field<F>) {
+        if constexpr (std::is_enum_v<F> && !enum_param_type<F>) {
+          static_assert(enum_param_type<F>,
+                        "rknnop: an enum param needs a name table: specialize rknnop::customize::enum_names<E> "
+                        "with `static constexpr rknnop::enum_name<E> table[] = {{E::a, \"A\"}, ...};` (see "
+                        "docs/first-op.md); see rknnop_error_enum_param_has_no_rknnop_customize_enum_names<Op, "
+                        "field, E> below");
+          (void)sizeof(
+              rknnop_error_enum_param_has_no_rknnop_customize_enum_names<Op, field_name_as_template_arg<Op, S, i>(),
+                                                                         F>);
+          good = false;
+        } else if constexpr (enum_param_type<F>) {
+          if constexpr (!valid_enum_names<F>()) {
+            static_assert(always_false_v<F>,
+                          "rknnop: an enum param's rknnop::customize::enum_names<E>::table needs distinct names "
+                          "that are C identifiers (TensorFlow's spelling, e.g. \"REFLECT\") and distinct values "
+                          "that fit int32; see rknnop_error_enum_names_table_is_invalid<Op, field, E> below");
+            (void)sizeof(rknnop_error_enum_names_table_is_invalid<Op, field_name_as_template_arg<Op, S, i>(), F>);
+            good = false;
+          }
+        } else if constexpr (!param_field<F>) {
           static_assert(param_field<F>,
                         "rknnop: a param must be a scalar (bool, char, int8_t..uint64_t, rknnop::float16, float, "
                         "double) or an int32 array (std::array<std::int32_t, N> or rknnop::int_array<Max>); "
@@ -121,6 +170,14 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
                         "rknnop_error_input_or_output_field_must_be_rknnop_tensor<Op, field, type> below");
           (void)sizeof(
               rknnop_error_input_or_output_field_must_be_rknnop_tensor<Op, field_name_as_template_arg<Op, S, i>(), F>);
+          good = false;
+        } else if constexpr (!std::is_void_v<typename unsupported_element<F>::type>) {
+          static_assert(always_false_v<F>,
+                        "rknnop: a tensor's element types must be among rknnop::float16, float, std::int8_t, "
+                        "std::uint8_t, std::int16_t, std::uint16_t, std::int32_t (the VX tensor types); see "
+                        "rknnop_error_tensor_element_type_not_supported<Op, field, type> below");
+          (void)sizeof(rknnop_error_tensor_element_type_not_supported<Op, field_name_as_template_arg<Op, S, i>(),
+                                                                      typename unsupported_element<F>::type>);
           good = false;
         }
       }
@@ -156,6 +213,11 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
   }
 
   // One gate per rule, in the order a user meets them; each failure is one static_assert.
+  template <class Op>
+  consteval std::string_view op_model_name() {
+    return std::string_view(Op::name);
+  }
+
   template <class Op>
   consteval bool check_op() {
     if constexpr (!has_name<Op>) {
@@ -221,6 +283,24 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
           always_false_v<Op>,
           "rknnop: wrong VX kernel work-size signature; `vx` must be callable as "
           "rknnop::status(const inputs&, const outputs&, const params&, rknnop::work_size&) (or return void)");
+      return false;
+    } else {
+      return true;
+    }
+  }
+
+  // RKNNOP_EXPORT_OP(X) spells the symbol vx_kernel_X_list; the runtime looks up vx_kernel_<name>_list.
+  template <class Op, fixed_string Argument>
+  consteval bool check_export_name() {
+    if constexpr (!has_name<Op>) {
+      return true;  // check_op reported it
+    } else if constexpr (Argument.view() != op_model_name<Op>()) {
+      static_assert(always_false_v<Op>,
+                    "rknnop: RKNNOP_EXPORT_OP(X) needs X::name == \"X\": the runtime finds the op's library "
+                    "symbol vx_kernel_<name>_list by the name in op.yml; see "
+                    "rknnop_error_export_op_argument_differs_from_op_name<X, name> below");
+      (void)sizeof(rknnop_error_export_op_argument_differs_from_op_name<
+                   Argument, fixed_string<op_model_name<Op>().size()>(op_model_name<Op>())>);
       return false;
     } else {
       return true;

@@ -7,6 +7,7 @@
 #include <rknnop/detail/field_desc.hpp>
 #include <rknnop/detail/schema.hpp>
 #include <rknnop/detail/vx_api.hpp>
+#include <rknnop/emit/op_yml.hpp>  // default_text
 #include <rknnop/emit/options.hpp>
 
 #include <array>        // Python keywords
@@ -79,9 +80,12 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
   inline constexpr std::string_view python_scalar_helper = R"py(
 
-def _rknnop_scalar(op, node_def, consts, name, convert, low=None, high=None):
-    """Scalar param `name`: the NodeDef's attr of that name, else the node's next constant input."""
-    if name in node_def.attr:
+def _rknnop_scalar(op, node_def, consts, name, convert, low=None, high=None, default=None):
+    """Scalar param `name`: the NodeDef's attr of that name, else its default (the C++ default member
+    initializer), else the node's next constant input."""
+    if name not in node_def.attr and default is not None:
+        value = default
+    elif name in node_def.attr:
         attr = node_def.attr[name]
         field = attr.WhichOneof('value')
         fields = {bool: ('b', 'i'), int: ('i', 'b'), float: ('f', 'i')}[convert]
@@ -102,11 +106,13 @@ def _rknnop_scalar(op, node_def, consts, name, convert, low=None, high=None):
 
   inline constexpr std::string_view python_array_helper = R"py(
 
-def _rknnop_array(op, node_def, consts, name, exactly=None, at_most=None):
-    """int32 array param `name`: the NodeDef's list attr of that name, else the node's next
-    constant input."""
+def _rknnop_array(op, node_def, consts, name, exactly=None, at_most=None, default=None):
+    """int32 array param `name`: the NodeDef's list attr of that name, else its default (the C++
+    default member initializer), else the node's next constant input."""
     attr = node_def.attr[name] if name in node_def.attr else None
-    if attr is not None and attr.WhichOneof('value') == 'list':
+    if attr is None and default is not None:
+        values = list(default)
+    elif attr is not None and attr.WhichOneof('value') == 'list':
         values = [int(v) for v in attr.list.i]
     else:
         values = [int(v) for v in np.asarray(_rknnop_next_const(op, consts, name)).reshape(-1).tolist()]
@@ -121,6 +127,42 @@ def _rknnop_array(op, node_def, consts, name, exactly=None, at_most=None):
             raise ValueError("rknnop: %s: param '%s' value %d does not fit in int32" % (op, name, v))
     return values
 )py";
+
+  inline constexpr std::string_view python_enum_helper = R"py(
+
+def _rknnop_enum(op, node_def, name, names, default=None):
+    """Enum param `name`: the NodeDef's string attr of that name (or its default) mapped to the C++
+    enum's value by the op's name table."""
+    if name in node_def.attr:
+        attr = node_def.attr[name]
+        if attr.WhichOneof('value') != 's':
+            raise ValueError("rknnop: %s: attr '%s' holds a '%s' value, expected a string, one of %s"
+                             % (op, name, attr.WhichOneof('value'), ', '.join(names)))
+        text = attr.s.decode('utf-8') if isinstance(attr.s, bytes) else str(attr.s)
+    elif default is not None:
+        text = default
+    else:
+        raise ValueError("rknnop: %s: the TensorFlow node has no attr '%s' (one of %s) and the param has no "
+                         "default" % (op, name, ', '.join(names)))
+    if text not in names:
+        raise ValueError("rknnop: %s: attr '%s' = '%s' is not one of %s" % (op, name, text, ', '.join(names)))
+    return names[text]
+)py";
+
+  // A default as a Python literal.
+  inline std::string python_default(const field_desc& f, const param_extra& e) {
+    if (f.kind == field_kind::array) {
+      std::string out = "[";
+      for (std::size_t k = 0; k < e.items_default_count; ++k)
+        fmt::format_to(std::back_inserter(out), "{}{}", k ? ", " : "", e.items_default[k]);
+      return out + "]";
+    }
+    if (f.vx_type == VX_TYPE_BOOL) return e.int_default != 0 ? "True" : "False";
+    const std::string text = default_text(f, e);
+    if (f.vx_type == VX_TYPE_FLOAT16 || f.vx_type == VX_TYPE_FLOAT32 || f.vx_type == VX_TYPE_FLOAT64)
+      return text.find_first_of(".en") == std::string::npos ? text + ".0" : text;  // "1" -> "1.0"
+    return text;
+  }
 
   inline constexpr std::string_view python_const_helper = R"py(
 
@@ -152,9 +194,14 @@ def _rknnop_output_shapes(op, count, shapes):
     std::string out;
     auto it = std::back_inserter(out);
     const std::size_t first_param = op.input_count + op.output_count;
-    bool any_scalar = false, any_array = false;
+    bool any_scalar = false, any_array = false, any_enum = false;
+    const auto extra = [&](std::size_t i) -> detail::param_extra {
+      return i - first_param < op.param_extras.size() ? op.param_extras[i - first_param] : detail::param_extra{};
+    };
     for (std::size_t i = first_param; i < op.fields.size(); ++i) {
-      any_scalar = any_scalar || op.fields[i].kind == detail::field_kind::scalar;
+      const bool is_enum = extra(i).enumerator_count != 0;
+      any_enum = any_enum || is_enum;
+      any_scalar = any_scalar || (op.fields[i].kind == detail::field_kind::scalar && !is_enum);
       any_array = any_array || op.fields[i].kind == detail::field_kind::array;
     }
 
@@ -170,6 +217,7 @@ def _rknnop_output_shapes(op, count, shapes):
     if (any_scalar || any_array) out += detail::python_const_helper;
     if (any_scalar) out += detail::python_scalar_helper;
     if (any_array) out += detail::python_array_helper;
+    if (any_enum) out += detail::python_enum_helper;
     out += detail::python_shapes_helper;
 
     fmt::format_to(it, "\n\nclass {}(RKNNCustomOP):\n\n    op = '{}'\n\n    def_input = [\n", op.name, op.name);
@@ -184,20 +232,32 @@ def _rknnop_output_shapes(op, count, shapes):
     out +=
         "\n    def load_params_from_tf(self, node_def, tensor_data_map):\n"
         "        \"\"\"The op struct's params by name: each from the NodeDef's attr of that name or, when\n"
-        "        there is none, from the node's next constant input (in tensor_data_map's order).\"\"\"\n";
+        "        there is none, from its default (the C++ default member initializer) if it has one, else\n"
+        "        from the node's next constant input (in tensor_data_map's order).\"\"\"\n";
     if (any_scalar || any_array) out += "        consts = iter(list(tensor_data_map.values()))\n";
     out += "        p = dict()\n";
     for (std::size_t i = first_param; i < op.fields.size(); ++i) {
       const detail::field_desc& f = op.fields[i];
-      if (f.kind == detail::field_kind::array) {
-        fmt::format_to(it, "        p['{}'] = _rknnop_array(self.op, node_def, consts, '{}', {}={})\n", f.name, f.name,
-                       f.exact ? "exactly" : "at_most", f.capacity);
+      const detail::param_extra e = extra(i);
+      const std::string default_arg =
+          e.has_default
+              ? fmt::format(", default={}", e.enumerator_count != 0 ? fmt::format("'{}'", detail::default_text(f, e))
+                                                                    : detail::python_default(f, e))
+              : std::string();
+      if (e.enumerator_count != 0) {
+        fmt::format_to(it, "        p['{}'] = _rknnop_enum(self.op, node_def, '{}', {{", f.name, f.name);
+        for (std::size_t k = 0; k < e.enumerator_count; ++k)
+          fmt::format_to(it, "{}'{}': {}", k ? ", " : "", e.enumerators[k].name, e.enumerators[k].value);
+        fmt::format_to(it, "}}{})  # enum, VX_TYPE_INT32\n", default_arg);
+      } else if (f.kind == detail::field_kind::array) {
+        fmt::format_to(it, "        p['{}'] = _rknnop_array(self.op, node_def, consts, '{}', {}={}{})\n", f.name,
+                       f.name, f.exact ? "exactly" : "at_most", f.capacity, default_arg);
       } else {
         const detail::python_scalar s = detail::python_scalar_of(f.vx_type);
         fmt::format_to(it, "        p['{}'] = _rknnop_scalar(self.op, node_def, consts, '{}', {}", f.name, f.name,
                        s.convert);
         if (!s.low.empty()) fmt::format_to(it, ", {}, {}", s.low, s.high);
-        fmt::format_to(it, ")  # {}\n", detail::vx_type_name(f.vx_type));
+        fmt::format_to(it, "{})  # {}\n", default_arg, detail::vx_type_name(f.vx_type));
       }
     }
     out += "        return p\n";

@@ -10,6 +10,7 @@
 #include <filesystem>   // std::filesystem::path
 #include <optional>     // std::optional
 #include <span>         // std::span
+#include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
@@ -36,6 +37,24 @@ struct npy_array {
   [[nodiscard]] static npy_array from_floats(std::span<const float> values, std::vector<std::size_t> shape,
                                              npy_dtype dtype = npy_dtype::float32);
 };
+
+/// What converting an array to a float tensor type did (docs: README "Running an op on the PC").
+struct conversion_report {
+  std::size_t count = 0;                   ///< values converted
+  std::size_t rounded = 0;                 ///< values whose converted value differs from the original
+  double largest_relative = 0;             ///< the largest |converted - original| / |original| among them
+  std::size_t lossy = 0;                   ///< values that overflowed to inf, became NaN or were flushed to zero
+  std::optional<std::size_t> first_lossy;  ///< the flat index of the first such value
+  double first_lossy_value = 0;            ///< its original value
+  double first_lossy_result = 0;           ///< what it became
+};
+
+/// `array` as float16 or float32 data (`to`), rounded to nearest even, and what that changed. NaN and
+/// infinite values of the original are carried over (they are not losses).
+[[nodiscard]] npy_array convert_to_float(const npy_array& array, npy_dtype to, conversion_report& report);
+
+/// "[1, 2]": the NumPy index of flat element `index` of an array of this shape.
+[[nodiscard]] std::string numpy_index(std::span<const std::size_t> shape, std::size_t index);
 
 /// Parses a whole .npy file image; `source` names the file in diagnostics.
 [[nodiscard]] npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source);

@@ -14,9 +14,26 @@
 
 namespace rknnop::host {
 
+/// One name of an enum param and the int32 value the kernel receives for it.
+struct op_yml_enumerator {
+  std::string name;
+  std::int32_t value = 0;
+
+  friend bool operator==(const op_yml_enumerator&, const op_yml_enumerator&) = default;
+};
+
 struct op_yml_entry {
   std::string name;
   std::int32_t type = 0;  ///< vx_type_e value: VX_TYPE_TENSOR for ports, VX_TYPE_ARRAY or a scalar type for params
+  // What the toolkit's op.yml has no key for, from rknnop's `# rknnop-field:` comment lines
+  // (docs/op-yml.md §6); empty when the file has none (a hand-written op.yml).
+  // (Each initialised, so that `op_yml_entry{name, type}` stays quiet under -Wmissing-field-initializers.)
+  std::vector<std::string> dtypes = {};             ///< tensors: the accepted dtypes ("float16", ...)
+  std::string layout = {};                          ///< tensors: "NHWC"/"NCHW" or empty
+  std::optional<std::size_t> items = {};            ///< arrays: the item count (exact) or maximum
+  bool items_exact = false;                         ///< arrays: `items` is exact
+  std::vector<op_yml_enumerator> enumerators = {};  ///< enum params: the names the value is given by
+  std::optional<std::string> default_text = {};     ///< params: the default, as --param would spell it
 
   friend bool operator==(const op_yml_entry&, const op_yml_entry&) = default;
 };

@@ -6,6 +6,8 @@
 // Parsed from command-line text ("64,64", "true", "0.5") or built from typed C++ values, always
 // range-checked, with errors naming the param, the expected type and the offending text.
 
+#include <rknnop/host/op_yml.hpp>  // op_yml_entry
+
 #include <array>        // std::array
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int32_t, std::int64_t, std::uint64_t, std::uint8_t
@@ -37,6 +39,11 @@ struct param_value {
 /// ARRAY: comma-separated int32 items like 64,64 (at least one; exactly `array_length` if given).
 [[nodiscard]] param_value parse_param_value(std::string_view name, std::int32_t type, std::string_view text,
                                             std::optional<std::size_t> array_length = std::nullopt);
+
+/// Parses `text` for op.yml's param `entry` as rknnop-run's --param does: an enum param by name only
+/// (a number is refused, listing the names), an array with the item count or limit of rknnop's field
+/// comment (docs/op-yml.md §6), anything else as parse_param_value. Used for defaults too.
+[[nodiscard]] param_value parse_param_value(const op_yml_entry& entry, std::string_view text);
 
 /// Typed builders with the same checks and messages.
 [[nodiscard]] param_value make_param_value(std::string_view name, std::int32_t type, bool value);

@@ -42,6 +42,9 @@ struct tensor_result {
   npy_array array;                  ///< the raw data with its own dtype
 };
 
+/// set_input's tensor_type for "the .npy's own dtype" (rknnop-run --tensor-type npy).
+inline constexpr std::int32_t tensor_type_of_data = -1;
+
 class session {
 public:
   [[nodiscard]] static session load(const std::filesystem::path& op, const load_options& options = {});
@@ -55,8 +58,10 @@ public:
   /// Inputs, outputs and params with their op.yml types and the descriptor's table, one per line.
   [[nodiscard]] std::string describe() const;
 
-  /// `tensor_type`: the VX tensor type to create (default VX_TYPE_FLOAT16, as on the board);
-  /// float data converts to FLOAT16/FLOAT32, integer types need the same npy dtype.
+  /// `tensor_type`: the VX tensor type to create (default VX_TYPE_FLOAT16, as on the board;
+  /// tensor_type_of_data: the array's own dtype); data converts to FLOAT16/FLOAT32, integer types need
+  /// the same npy dtype. A conversion that overflows to inf, gives NaN or flushes a nonzero value to
+  /// zero throws naming the first such element, unless allow_lossy(true); rounding adds a note.
   void set_input(std::string_view name, const npy_array& data, std::optional<std::int32_t> tensor_type = {});
   void set_input(std::string_view name, const std::filesystem::path& npy_file,
                  std::optional<std::int32_t> tensor_type = {});
@@ -68,7 +73,8 @@ public:
                         std::int32_t tensor_type = 0x00F /* VX_TYPE_FLOAT16 */);
 
   void set_param(std::string_view name, const param_value& value);
-  /// Parsed with op.yml's type for the param ("64,64", "true", "0.5").
+  /// Parsed with op.yml's type for the param ("64,64", "true", "0.5"); an enum param by name only
+  /// ("REFLECT"). A param never set takes its default from op.yml's rknnop-field comment, if any.
   void set_param(std::string_view name, std::string_view text);
   void set_param(std::string_view name, const char* text) { set_param(name, std::string_view(text)); }
   void set_param(std::string_view name, bool value);
@@ -88,6 +94,11 @@ public:
   void set_param(std::string_view name, std::initializer_list<std::int32_t> items) {
     set_param(name, std::span<const std::int32_t>(items.begin(), items.size()));
   }
+
+  /// Accept inputs whose conversion loses values (see set_input); default false.
+  void allow_lossy(bool allow) noexcept;
+  /// One line per converted input that changed values: how many and the largest relative change.
+  [[nodiscard]] const std::vector<std::string>& conversion_notes() const noexcept;
 
   /// Called with the vx_context of each run after the kernel is registered, e.g. to install a
   /// shader executor (rknnopHostSetShaderExecutor) for kernel_index != 0.
