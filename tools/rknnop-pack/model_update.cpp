@@ -67,7 +67,13 @@ std::vector<std::string> check_same_op(const model& m, const model_op& op, const
                                        const std::string& container) {
   const std::string head = fmt::format("{}: refusing to update op '{}' from {}", m.source, op.name, container);
   if (yml.name != op.name) throw error(fmt::format("{}: the container's op is '{}'", head, yml.name));
-  if (op.params != yml.params)
+  // The op.yml's rknnop-field extras (defaults, accepted dtypes: docs/op-yml.md §6) are not in a model's
+  // description: names, types and order are what the nodes' params are bound by.
+  const auto same_name_and_type = [](const op_yml_entry& a, const op_yml_entry& b) {
+    return a.name == b.name && a.type == b.type;
+  };
+  if (op.params.size() != yml.params.size() ||
+      !std::equal(op.params.begin(), op.params.end(), yml.params.begin(), same_name_and_type))
     throw error(fmt::format("{}: params differ: the model's op description has {}, the container's op.yml {}", head,
                             entries_text(op.params), entries_text(yml.params)));
   std::vector<std::string> notes;
@@ -79,7 +85,7 @@ std::vector<std::string> check_same_op(const model& m, const model_op& op, const
     if (!same_types)
       throw error(fmt::format("{}: {} differ: the model's op description has {}, the container's op.yml {}", head, what,
                               entries_text(*mine), entries_text(*theirs)));
-    if (*mine != *theirs)
+    if (!std::equal(mine->begin(), mine->end(), theirs->begin(), same_name_and_type))
       notes.push_back(
           fmt::format("{} are named {} in the model and {} in the container; the board binds them by "
                       "position, the model's names are kept",
