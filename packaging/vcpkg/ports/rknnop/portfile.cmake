@@ -44,9 +44,10 @@ endif()
 
 set(_rknnop_feature_options -DRKNNOP_BUILD_HOST=OFF)
 if("tools" IN_LIST FEATURES)
-    # The tools go straight to tools/rknnop: rknnop computes their RPATH from CMAKE_INSTALL_BINDIR to
-    # lib/rknnop, and vcpkg's RPATH fixup keeps $ORIGIN-relative entries.
-    set(_rknnop_feature_options -DRKNNOP_BUILD_HOST=ON -DRKNNOP_INSTALL_TOOLS=ON "-DCMAKE_INSTALL_BINDIR=tools/${PORT}"
+    # The tools go straight to tools/rknnop (vcpkg_copy_tools would move them from bin/ after their
+    # RPATH, $ORIGIN/../lib/rknnop, was set): rknnop computes the RPATH from RKNNOP_INSTALL_TOOLS_DIR
+    # to lib/rknnop, and vcpkg's RPATH fixup keeps $ORIGIN-relative entries.
+    set(_rknnop_feature_options -DRKNNOP_BUILD_HOST=ON -DRKNNOP_INSTALL_TOOLS=ON "-DRKNNOP_INSTALL_TOOLS_DIR=tools/${PORT}"
         -DCMAKE_DISABLE_FIND_PACKAGE_OpenCL=ON)
 endif()
 vcpkg_cmake_configure(
