@@ -6,6 +6,15 @@
 #   <prefix>/share/pkgconfig/rknnop-kernel.pc       headers only (kernel libraries: nothing but libc)
 # Everything lives under share/: one x86-64 install serves native and cross (arm) consumers alike,
 # hence ARCH_INDEPENDENT in the version file.
+# With the host part built (RKNNOP_BUILD_HOST) and RKNNOP_INSTALL_TOOLS, component rknnop_tools adds
+# the compiled host part, for the build machine only (the package's component `host`):
+#   <prefix>/include/rknnop/{host,vxc,parity}/      their headers
+#   <prefix>/lib/librknnop_host.a, ...              rknnop::host (formats, loader, session, model),
+#                                                   rknnop::vxc and rknnop::parity (when built with OpenCL)
+#   <prefix>/lib/rknnop/libOpenVX.so                rknnop::openvx, the host runtime (a private directory:
+#                                                   in lib/ it would shadow a real OpenVX for other programs)
+#   <prefix>/share/rknnop/cmake/rknnopHostTargets.cmake
+#   <prefix>/bin/rknnop-run, ...                    the tools (tools/CMakeLists.txt)
 include_guard(GLOBAL)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -25,6 +34,33 @@ install(EXPORT rknnopTargets
         NAMESPACE rknnop::
         DESTINATION "${RKNNOP_INSTALL_CMAKEDIR}"
         COMPONENT rknnop_development)
+
+# The compiled host part (component rknnop_tools; see the header of this file).
+set(RKNNOP_INSTALLS_HOST OFF)
+set(RKNNOP_HOST_NEEDS_OPENCL OFF)
+if(RKNNOP_INSTALL_TOOLS AND TARGET rknnop_host AND TARGET rknnop_openvx)
+  set(RKNNOP_INSTALLS_HOST ON)
+  set(_rknnop_host_targets rknnop_openvx rknnop_host)
+  set(_rknnop_host_headers host)
+  foreach(_library vxc parity)
+    if(TARGET rknnop_${_library})
+      list(APPEND _rknnop_host_targets rknnop_${_library})
+      list(APPEND _rknnop_host_headers ${_library})
+      set(RKNNOP_HOST_NEEDS_OPENCL ON)
+    endif()
+  endforeach()
+  install(TARGETS ${_rknnop_host_targets} EXPORT rknnopHostTargets COMPONENT rknnop_tools
+          ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+          LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}/rknnop"
+          FILE_SET HEADERS DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+  foreach(_dir IN LISTS _rknnop_host_headers)
+    install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/rknnop/${_dir}" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/rknnop"
+            COMPONENT rknnop_tools)
+  endforeach()
+  install(EXPORT rknnopHostTargets NAMESPACE rknnop:: DESTINATION "${RKNNOP_INSTALL_CMAKEDIR}" COMPONENT rknnop_tools)
+  # The config checks that a consumer's machine is this one's kind before it reads the host targets.
+  set(RKNNOP_HOST_SYSTEM "${CMAKE_SYSTEM_NAME}-${CMAKE_SYSTEM_PROCESSOR}")
+endif()
 
 configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/rknnopConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/rknnop-package/rknnopConfig.cmake"

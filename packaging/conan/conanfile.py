@@ -12,6 +12,15 @@
 #         sha256: "<sha256sum of that archive>"
 # and source() downloads it when the recipe is used outside a checkout (conan-center-index layout).
 #
+# With -o "rknnop/*:tools=True" the package also builds and ships the command-line tools
+# (bin/rknnop-run, bin/rknnop-pack) and the host OpenVX runtime they load ops through
+# (lib/rknnop/libOpenVX.so, found through the tools' RPATH). Use it as a tool requirement:
+#     [tool_requires]                              def build_requirements(self):
+#     rknnop/0.1.0                                     self.tool_requires("rknnop/0.1.0", options={"tools": True})
+#     conan install . -o:b "rknnop/*:tools=True"
+# and the tools are on PATH in Conan's build environment (conanbuild.sh). rknnop-vxcheck and
+# rknnop-parity need OpenCL, which the recipe does not require: they are not built here.
+#
 # Consumers get CMake package `rknnop` with the project's own targets, and rknnop_add_op():
 #   rknnop::kernel  what a kernel library compiles against (headers + Boost.PFR, never {fmt})
 #   rknnop::rknnop  everything (adds {fmt} for <rknnop/emit.hpp>), the documented target
@@ -24,7 +33,8 @@ import re
 from conan import ConanFile
 from conan.errors import ConanException, ConanInvalidConfiguration
 from conan.tools.build import valid_min_cppstd
-from conan.tools.files import copy, get, load, save
+from conan.tools.cmake import CMake, CMakeDeps, CMakeToolchain, cmake_layout
+from conan.tools.files import copy, get, load, rm, rmdir, save
 from conan.tools.layout import basic_layout
 from conan.tools.scm import Version
 
@@ -68,8 +78,10 @@ class RknnopConan(ConanFile):
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"
     no_copy_source = True
+    # tools: also build the command-line tools and the host runtime (see the header of this file).
+    options = {"tools": [True, False]}
     # Boost.PFR is header-only; nothing of Boost needs compiling.
-    default_options = {"boost/*:header_only": True}
+    default_options = {"tools": False, "boost/*:header_only": True}
 
     _min_cppstd = "20"
 
@@ -111,20 +123,48 @@ class RknnopConan(ConanFile):
         # The files go to <source root>/src, which is layout()'s source folder.
         if self._checkout is not None:
             destination = os.path.join(self.export_sources_folder, "src")
-            for pattern in ("include/*", "cmake/*", "LICENSE"):
+            # CMakeLists.txt, src/ and tools/ build the tools (option tools).
+            for pattern in ("include/*", "cmake/*", "LICENSE", "CMakeLists.txt", "src/*", "tools/*"):
                 copy(self, pattern, self._checkout, destination)
 
     def layout(self):
-        basic_layout(self, src_folder="src")
+        if self.options.tools:
+            cmake_layout(self, src_folder="src")
+        else:
+            basic_layout(self, src_folder="src")
 
     def requirements(self):
         # Public headers include both (<boost/pfr/...> from rknnop/detail/reflect.hpp, <fmt/format.h>
         # from rknnop/emit/options.hpp). The same minimums as rknnop's CMake (cmake/rknnopDependencies.cmake).
         self.requires("boost/[>=1.75]", transitive_headers=True)
         self.requires("fmt/[>=8]", transitive_headers=True)
+        if self.options.tools:
+            # What the host library and the tools compile against (cmake/rknnopDependencies.cmake,
+            # src/host/CMakeLists.txt, tools/CMakeLists.txt): the same minimums.
+            self.requires("yaml-cpp/[>=0.7]")
+            self.requires("cli11/[>=2.1]")
+            self.requires("nlohmann_json/[>=3.9]")
+
+    def generate(self):
+        if not self.options.tools:
+            return
+        toolchain = CMakeToolchain(self)
+        toolchain.cache_variables.update({
+            "RKNNOP_BUILD_HOST": True,
+            "RKNNOP_INSTALL": True,
+            "RKNNOP_INSTALL_TOOLS": True,
+            "RKNNOP_BUILD_TESTS": False,
+            "RKNNOP_BUILD_EXAMPLES": False,
+            "RKNNOP_BUILD_BENCHMARKS": False,
+            # rknnop::vxc (rknnop-vxcheck, rknnop-parity) would use whatever OpenCL the machine has.
+            "CMAKE_DISABLE_FIND_PACKAGE_OpenCL": True,
+        })
+        toolchain.generate()
+        CMakeDeps(self).generate()
 
     def package_id(self):
-        self.info.clear()
+        if not self.info.options.tools:
+            self.info.clear()  # headers only: one package for every configuration
 
     def validate(self):
         # As conan-center's header-only C++20 recipes: a profile asking for an older standard makes the
@@ -135,6 +175,10 @@ class RknnopConan(ConanFile):
                 f"rknnop: {self.ref} is C++{self._min_cppstd} and the profile sets compiler.cppstd={cppstd}: "
                 f"set compiler.cppstd={self._min_cppstd} (or gnu{self._min_cppstd}) in the profile, or pass "
                 f"-s compiler.cppstd={self._min_cppstd} (`conan profile detect` writes gnu17 for GCC 12)")
+        if self.options.tools and self.settings.os != "Linux":
+            raise ConanInvalidConfiguration(
+                f"rknnop: {self.ref} with tools=True builds rknnop's host OpenVX runtime, which is Linux-only "
+                f"(os={self.settings.os})")
         minimum = self._compilers_minimum_version.get(str(self.settings.compiler))
         if minimum and Version(self.settings.compiler.version) < minimum:
             raise ConanInvalidConfiguration(
@@ -152,7 +196,11 @@ class RknnopConan(ConanFile):
         get(self, **sources[str(self.version)], strip_root=True)
 
     def build(self):
-        pass  # header-only
+        if self.options.tools:
+            cmake = CMake(self)
+            cmake.configure()
+            cmake.build(target="rknnop-run")
+            cmake.build(target="rknnop-pack")
 
     def package(self):
         copy(self, "LICENSE", self.source_folder, os.path.join(self.package_folder, "licenses"))
@@ -175,6 +223,18 @@ class RknnopConan(ConanFile):
                 raise ConanException(f"rknnop: cmake/rknnopAddOpFiles.txt lists {pattern}, which is missing")
             copy(self, pattern, cmake_source, cmake_dir)
         save(self, os.path.join(cmake_dir, "rknnop-conan-add-op.cmake"), _BUILD_MODULE)
+        if self.options.tools:
+            # rknnop's own install rules, component rknnop_tools: bin/ and lib/rknnop/libOpenVX.so.
+            # The host library it also installs (rknnop::host) is not described by package_info:
+            # left out rather than shipped unusable.
+            CMake(self).install(component="rknnop_tools")
+            for folder in ("host", "vxc", "parity"):
+                rmdir(self, os.path.join(self.package_folder, "include", "rknnop", folder))
+            rm(self, "*.a", os.path.join(self.package_folder, "lib"))
+            rm(self, "rknnopHostTargets*.cmake", cmake_dir)
+            for tool in ("rknnop-run", "rknnop-pack"):
+                if not os.path.isfile(os.path.join(self.package_folder, "bin", tool)):
+                    raise ConanException(f"rknnop: tools=True but the install made no bin/{tool}")
 
     def _dependency_component(self, name, component):
         # A dependency taken from the profile's [platform_requires] has no package and is not in
@@ -202,3 +262,12 @@ class RknnopConan(ConanFile):
         emit.requires = ["kernel"] + self._dependency_component("fmt", "fmt")
         emit.bindirs = []
         emit.libdirs = []
+
+        if self.options.tools:
+            # bin/ goes on PATH in the build environment of a tool_requires (and in the run environment
+            # of a requires). A component because Conan ignores the root's bindirs when there are some.
+            tools = self.cpp_info.components["tools"]
+            tools.set_property("cmake_target_name", "rknnop::tools")
+            tools.bindirs = ["bin"]
+            tools.libdirs = []
+            tools.includedirs = []

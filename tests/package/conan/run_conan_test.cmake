@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # package.conan: the Conan 2 recipe (packaging/conan) with the real client, offline.
 #   cmake -DRKNNOP_SOURCE_DIR=... -DWORK_DIR=... -DRKNNOP_VERSION=x.y.z -DBOOST_VERSION=... -DFMT_VERSION=...
+#         -DYAML_CPP_VERSION=... -DCLI11_VERSION=... -DNLOHMANN_JSON_VERSION=...
 #         -DCXX=... -DC=... -P run_conan_test.cmake
 # The client: $RKNNOP_CONAN, else `conan` on PATH; without one the test prints why and is skipped.
 # It runs in its own CONAN_HOME under WORK_DIR (the user's cache and remotes are never touched) with
@@ -10,7 +11,11 @@
 #   2. the detected profile's compiler.cppstd (gnu17 on GCC 12) makes the package Invalid, with the fix;
 #   3. `conan create` + test_package (a copy under WORK_DIR) builds an op with rknnop_add_op, with
 #      Conan's default generator (Unix Makefiles), board libraries included when the cross compilers exist;
-#   4. the release form: a recipe copy outside the checkout with a conandata.yml naming a local archive.
+#   4. option tools as a tool requirement: a consumer's [tool_requires] with -o:b "rknnop/*:tools=True"
+#      builds the tools package (yaml-cpp, CLI11, nlohmann_json from the system, as Boost and {fmt}); in
+#      the consumer's build environment (conanbuild.sh) rknnop-run and rknnop-pack are the package's,
+#      and they describe test_package's Gain.rknnop, wrap it in a model and --check the model;
+#   5. the release form: a recipe copy outside the checkout with a conandata.yml naming a local archive.
 cmake_minimum_required(VERSION 3.21)
 
 set(_test package.conan)
@@ -33,10 +38,13 @@ if(NOT _rc EQUAL 0 OR NOT _version MATCHES "Conan version 2\\.")
   return()
 endif()
 message(STATUS "${_test}: ${_conan}: ${_version}")
-if(NOT BOOST_VERSION OR NOT FMT_VERSION)
-  message(FATAL_ERROR "rknnop: ${_test}: the Boost ('${BOOST_VERSION}') or {fmt} ('${FMT_VERSION}') version "
-                      "rknnop's build found is unknown; the profile's [platform_requires] needs both")
-endif()
+foreach(_dependency BOOST FMT YAML_CPP CLI11 NLOHMANN_JSON)
+  if(NOT ${_dependency}_VERSION)
+    message(FATAL_ERROR "rknnop: ${_test}: the version of ${_dependency} that rknnop's build found is unknown; "
+                        "the profile's [platform_requires] needs it")
+  endif()
+  set(ENV{RKNNOP_CONAN_${_dependency}_VERSION} "${${_dependency}_VERSION}")
+endforeach()
 
 # conan <args...> EXPECT <0|FAIL> MATCH <regex> WHAT <description>
 function(conan)
@@ -68,8 +76,6 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 set(ENV{CONAN_HOME} "${WORK_DIR}/conan-home")
 set(ENV{CC} "${C}")    # what `conan profile detect` and the test_package build use
 set(ENV{CXX} "${CXX}")
-set(ENV{RKNNOP_CONAN_BOOST_VERSION} "${BOOST_VERSION}")
-set(ENV{RKNNOP_CONAN_FMT_VERSION} "${FMT_VERSION}")
 set(_recipe "${RKNNOP_SOURCE_DIR}/packaging/conan")
 set(_profile "${RKNNOP_SOURCE_DIR}/tests/package/conan/profile")
 
@@ -87,7 +93,39 @@ conan(create "${_recipe}" -pr:a "${_profile}" --build=missing -tf "${WORK_DIR}/t
       MATCH "rknnop/${RKNNOP_VERSION} \\(test package\\): rknnop test_package: rknnop_add_op\\(Gain\\) built .*rknnop test_package: OK"
       WHAT "conan create + test_package (rknnop_add_op, Unix Makefiles)")
 
-# 4. The release form the recipe documents: outside a checkout, source() fetches the archive listed in
+# 4. The tools, as a user gets them: [tool_requires] with the option tools in the build context.
+file(GLOB_RECURSE _container "${WORK_DIR}/test_package/*/Gain.rknnop")
+list(LENGTH _container _count)
+if(NOT _count EQUAL 1)
+  message(FATAL_ERROR "rknnop: ${_test}: expected one Gain.rknnop under ${WORK_DIR}/test_package, found '${_container}'")
+endif()
+file(WRITE "${WORK_DIR}/tools-consumer/conanfile.txt" "[tool_requires]\nrknnop/${RKNNOP_VERSION}\n")
+conan(install "${WORK_DIR}/tools-consumer" -pr:a "${_profile}" -o:b "rknnop/*:tools=True" --build=missing
+      --output-folder "${WORK_DIR}/tools-consumer/build" EXPECT 0
+      MATCH "rknnop/${RKNNOP_VERSION}: Package '[0-9a-f]+' (built|created)"
+      WHAT "[tool_requires] rknnop with -o:b rknnop/*:tools=True builds the tools package")
+set(_model "${WORK_DIR}/tools-consumer/gain.rknn")
+set(_script "${WORK_DIR}/tools-consumer/run-tools.sh")
+file(WRITE "${_script}" "set -e
+. '${WORK_DIR}/tools-consumer/build/conanbuild.sh'
+echo \"rknnop-run is $(command -v rknnop-run)\"
+echo \"rknnop-pack is $(command -v rknnop-pack)\"
+rknnop-run '${_container}' --describe
+rknnop-pack wrap '${_container}' --input-shape x=1,4,4,3 --param gain=2 -o '${_model}'
+rknnop-run '${_model}' --check
+")
+execute_process(COMMAND sh "${_script}" RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+file(APPEND "${WORK_DIR}/conan.log" "\n\$ sh ${_script}\n${_out}")
+set(_home "${WORK_DIR}/conan-home/p/")
+if(NOT _rc EQUAL 0 OR NOT _out MATCHES "rknnop-run is ${_home}[^\n]*/bin/rknnop-run\n"
+   OR NOT _out MATCHES "rknnop-pack is ${_home}[^\n]*/bin/rknnop-pack\n"
+   OR NOT _out MATCHES "1 custom-op node\\(s\\) checked, all pass")
+  message(FATAL_ERROR "rknnop: ${_test}: the tool_requires' rknnop-run / rknnop-pack (expected under ${_home}) on "
+                      "Gain.rknnop: exit code ${_rc}:\n${_out}")
+endif()
+message(STATUS "${_test}: the tools from [tool_requires] (conanbuild.sh) describe, wrap and --check Gain: ok")
+
+# 5. The release form the recipe documents: outside a checkout, source() fetches the archive listed in
 #    conandata.yml (here a local file:// archive of this tree) and checks its sha256.
 set(_release "rknnop-${RKNNOP_VERSION}")
 file(COPY "${RKNNOP_SOURCE_DIR}/include" "${RKNNOP_SOURCE_DIR}/cmake" "${RKNNOP_SOURCE_DIR}/LICENSE"

@@ -5,14 +5,18 @@
 # checkout with scripts/ and ports/) is $VCPKG_ROOT, else the executable's directory. Without them the
 # test prints why and is skipped.
 # Everything vcpkg writes goes under WORK_DIR (install root, buildtrees, packages, downloads; binary
-# caching off, so the port really runs). Offline: the registry's boost-pfr and fmt would download their
-# sources, so tests/package/vcpkg/overlay stands in for both with the system's packages; vcpkg-cmake and
+# caching off, so the port really runs). Offline: the registry's boost-pfr and fmt (and, for the feature
+# tools, yaml-cpp, cli11 and nlohmann-json) would download their sources, so tests/package/vcpkg/overlay
+# stands in for them with the system's packages; vcpkg-cmake and
 # vcpkg-cmake-config are the registry's own (scripts only). The system's cmake and ninja are used
 # (VCPKG_FORCE_SYSTEM_BINARIES).
 #   1. a port whose vcpkg.json version is not version.hpp's fails and says so (RKNNOP_SOURCE_DIR form);
-#   2. `vcpkg install rknnop` from this checkout; its rknnop.pc / rknnop-kernel.pc name each -I once;
+#   2. `vcpkg install "rknnop[tools]"` from this checkout; its rknnop.pc / rknnop-kernel.pc name each -I
+#      once; the tools are in tools/rknnop and the host runtime in lib/rknnop;
 #   3. tests/package/consumer, configured with vcpkg's toolchain and CMake's default generator
-#      (Unix Makefiles), builds an op with rknnop_add_op (board libraries when the cross compilers exist).
+#      (Unix Makefiles), builds an op with rknnop_add_op (board libraries when the cross compilers exist),
+#      runs tools/rknnop/rknnop-run --describe and --check on it (wrapped by rknnop-pack), and runs it
+#      through rknnop::host::session (find_package component host).
 cmake_minimum_required(VERSION 3.21)
 
 set(_test package.vcpkg)
@@ -77,7 +81,7 @@ set(ENV{CC} "${C}")
 set(ENV{CXX} "${CXX}")
 set(_triplet x64-linux)
 set(_installed "${WORK_DIR}/installed")
-set(_vcpkg_install "${_vcpkg}" install rknnop --vcpkg-root "${_root}" --triplet ${_triplet} --host-triplet ${_triplet}
+set(_vcpkg_install "${_vcpkg}" install --vcpkg-root "${_root}" --triplet ${_triplet} --host-triplet ${_triplet}
     "--x-buildtrees-root=${WORK_DIR}/buildtrees" "--x-packages-root=${WORK_DIR}/packages"
     "--downloads-root=${WORK_DIR}/downloads" --binarysource=clear
     "--overlay-ports=${RKNNOP_SOURCE_DIR}/tests/package/vcpkg/overlay")
@@ -88,17 +92,20 @@ file(READ "${WORK_DIR}/mismatched-port/rknnop/vcpkg.json" _manifest)
 string(REGEX REPLACE "\"version\": \"[^\"]*\"" "\"version\": \"${RKNNOP_VERSION}.1\"" _manifest "${_manifest}")
 file(WRITE "${WORK_DIR}/mismatched-port/rknnop/vcpkg.json" "${_manifest}")
 set(ENV{RKNNOP_SOURCE_DIR} "${RKNNOP_SOURCE_DIR}")
-step("a port version other than version.hpp's is refused" ${_vcpkg_install}
+step("a port version other than version.hpp's is refused" ${_vcpkg_install} rknnop
      "--x-install-root=${WORK_DIR}/mismatched-installed" "--overlay-ports=${WORK_DIR}/mismatched-port"
      EXPECT_FAILURE MATCH "rknnop: the port's version ${RKNNOP_VERSION}\\.1 \\(vcpkg\\.json\\) is not the sources' ${RKNNOP_VERSION}")
 unset(ENV{RKNNOP_SOURCE_DIR})
 
 # 2. The documented form: the overlay in this checkout builds this checkout.
-step("vcpkg install rknnop" ${_vcpkg_install} "--x-install-root=${_installed}"
+# ccache, when the caller uses it, reaches the port's build (vcpkg passes only listed variables).
+set(ENV{VCPKG_KEEP_ENV_VARS} "CMAKE_C_COMPILER_LAUNCHER;CMAKE_CXX_COMPILER_LAUNCHER;CCACHE_DIR")
+step("vcpkg install rknnop[tools]" ${_vcpkg_install} "rknnop[tools]" "--x-install-root=${_installed}"
      "--overlay-ports=${RKNNOP_SOURCE_DIR}/packaging/vcpkg/ports")
 set(_prefix "${_installed}/${_triplet}")
 foreach(_file include/rknnop/op.hpp share/rknnop/rknnopConfig.cmake share/rknnop/rknnopAddOp.cmake
-              share/rknnop/copyright share/rknnop/usage)
+              share/rknnop/copyright share/rknnop/usage share/rknnop/rknnopHostTargets.cmake
+              include/rknnop/host/session.hpp tools/rknnop/rknnop-run tools/rknnop/rknnop-pack lib/rknnop/libOpenVX.so)
   if(NOT EXISTS "${_prefix}/${_file}")
     message(FATAL_ERROR "rknnop: ${_test}: the installed port lacks ${_file}")
   endif()
@@ -148,9 +155,11 @@ step("configure the consumer with vcpkg's toolchain" "${CMAKE_COMMAND}" -S "${RK
      -B "${WORK_DIR}/consumer-build" "-DCMAKE_TOOLCHAIN_FILE=${_root}/scripts/buildsystems/vcpkg.cmake"
      "-DVCPKG_INSTALLED_DIR=${_installed}" -DVCPKG_TARGET_TRIPLET=${_triplet} -DVCPKG_MANIFEST_MODE=OFF
      "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_C_COMPILER=${C}" -DCMAKE_BUILD_TYPE=Release
-     -DCONSUMER_MODE=install -DCONSUMER_BOARD_LIBRARIES=ON
+     -DCONSUMER_MODE=install -DCONSUMER_BOARD_LIBRARIES=ON "-DCONSUMER_TOOLS_DIR=${_prefix}/tools/rknnop"
      MATCH "Build files have been written")
-step("build the consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer-build" -j 2)
+step("build the consumer (the port's tools on Tiny, rknnop::host::session)" "${CMAKE_COMMAND}" --build
+     "${WORK_DIR}/consumer-build" -j 2
+     MATCH "tiny\\.rknn: 1 custom-op node\\(s\\) checked, all pass.*host_session: Tiny ran through rknnop::host::session")
 step("run the consumer" "${WORK_DIR}/consumer-build/consumer_check" MATCH "rknnop ${RKNNOP_VERSION}")
 set(_expected Tiny/x86_64/libtiny.so Tiny/op.yml Tiny/rknn_op_tiny.py Tiny/Tiny.rknnop)
 foreach(_arch_cxx aarch64=aarch64-linux-gnu-g++ armhf=arm-linux-gnueabihf-g++)

@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: MIT
 # rknnop: header-only (headers, CMake package, rknnop_add_op() and the files it uses at the
 # consumer's build time). Nothing is compiled, so only the release configuration is installed.
+# Feature `tools` (vcpkg install "rknnop[tools]"): rknnop-run and rknnop-pack in tools/rknnop (their
+# RPATH finds lib/rknnop/libOpenVX.so, the host runtime), and the host library (component `host` of
+# the CMake package: rknnop::host, rknnop::openvx). rknnop-vxcheck and rknnop-parity need OpenCL,
+# which the port does not depend on: not built. Release only, like the rest.
 #
 # Where the sources come from. This port is an overlay for local use: it builds the rknnop checkout
 # it lives in (packaging/vcpkg/ports/rknnop/ of that checkout), or the tree named by the environment
@@ -38,16 +42,31 @@ if(NOT _rknnop_version STREQUAL VERSION)
         "${_rknnop_version} (${SOURCE_PATH}/include/rknnop/version.hpp): update the port's vcpkg.json")
 endif()
 
+set(_rknnop_feature_options -DRKNNOP_BUILD_HOST=OFF)
+if("tools" IN_LIST FEATURES)
+    # The tools go straight to tools/rknnop (vcpkg_copy_tools would move them from bin/ after their
+    # RPATH, $ORIGIN/../lib/rknnop, was set): rknnop computes the RPATH from RKNNOP_INSTALL_TOOLS_DIR
+    # to lib/rknnop, and vcpkg's RPATH fixup keeps $ORIGIN-relative entries.
+    set(_rknnop_feature_options -DRKNNOP_BUILD_HOST=ON -DRKNNOP_INSTALL_TOOLS=ON "-DRKNNOP_INSTALL_TOOLS_DIR=tools/${PORT}"
+        -DCMAKE_DISABLE_FIND_PACKAGE_OpenCL=ON)
+endif()
 vcpkg_cmake_configure(
     SOURCE_PATH "${SOURCE_PATH}"
     OPTIONS
         -DRKNNOP_BUILD_TESTS=OFF
         -DRKNNOP_BUILD_EXAMPLES=OFF
-        -DRKNNOP_BUILD_HOST=OFF
         -DRKNNOP_BUILD_BENCHMARKS=OFF
         -DRKNNOP_INSTALL=ON
+        ${_rknnop_feature_options}
 )
 vcpkg_cmake_install()
+if("tools" IN_LIST FEATURES)
+    foreach(_tool IN ITEMS rknnop-run rknnop-pack)
+        if(NOT EXISTS "${CURRENT_PACKAGES_DIR}/tools/${PORT}/${_tool}")
+            message(FATAL_ERROR "rknnop: feature tools: the install made no tools/${PORT}/${_tool}")
+        endif()
+    endforeach()
+endif()
 
 # rknnop installs its package (config, targets, rknnop_add_op's files) to share/rknnop/cmake;
 # vcpkg wants it in share/rknnop.
