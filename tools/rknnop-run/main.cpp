@@ -7,6 +7,7 @@
 
 #include <rknnop/host/cli.hpp>
 #include <rknnop/host/error.hpp>
+#include <rknnop/host/file_io.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/session.hpp>
 #include <rknnop/host/vx_type.hpp>
@@ -19,6 +20,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <new>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -41,6 +43,7 @@ std::string status_line(const step_report& s) {
 
 // Long by design: the option table reads top to bottom like the --help text.
 int main(int argc, char** argv) try {
+  install_interrupt_cleanup();  // SIGINT/SIGTERM remove the temporary file of an output being written
   CLI::App app{"Run an RKNN-Toolkit v1 custom op on the PC through rknnop's host OpenVX runtime", "rknnop-run"};
   std::string op_path, op_yml, tensor_type_name;
   std::vector<std::string> inputs, params, outputs, output_shapes;
@@ -74,6 +77,8 @@ int main(int argc, char** argv) try {
     return e.get_exit_code() == 0 ? 2 : e.get_exit_code();
   }
 
+  // What the tool is doing, for the one line an exhausted memory gets ("out of memory while ...").
+  std::string stage = "reading the command line";
   try {
     load_options options;
     if (!op_yml.empty()) options.op_yml = op_yml;
@@ -88,7 +93,11 @@ int main(int argc, char** argv) try {
     const auto param_list = parse_assignments("--param", params, "VALUE");
     const auto output_list = parse_assignments("--output", outputs, "FILE.npy");
     const auto shape_list = parse_assignments("--output-shape", output_shapes, "1,32,32,3");
+    // Output paths are checked before anything runs: a device, FIFO, symbolic link or missing folder
+    // is refused here, not after the kernel (docs/runtime.md, "Files").
+    for (const auto& [name, file] : output_list) check_output_path(file, fmt::format("--output {}", name));
 
+    stage = fmt::format("loading '{}'", op_path);
     session s = session::load(op_path, options);
     if (s.op().port_order_warning) fmt::print(stderr, "rknnop-run: warning: {}\n", *s.op().port_order_warning);
     if (describe) {
@@ -102,11 +111,19 @@ int main(int argc, char** argv) try {
       const rknnop::vxc::shader_location vx =
           rknnop::vxc::find_op_shader(op_path, op_yml, s.op().vx_file, s.kernel().name, vx_file);
       if (!vx.error.empty()) throw failure(vx.error.substr(std::string_view("rknnop: ").size()));
-      rknnop::vxc::shader_source_provider shader = rknnop::vxc::shader_file(vx.path);
+      // Read once, here, through the bounded reader: a regular file under the size limit, not /dev/zero.
+      stage = fmt::format("reading the shader '{}'", vx.path.string());
+      const std::vector<std::uint8_t> vx_bytes = read_file(vx.path);
+      rknnop::vxc::shader_source_provider shader =
+          rknnop::vxc::shader_text(std::string(vx_bytes.begin(), vx_bytes.end()), vx.path.filename().string());
       s.on_context([&bridge, shader](void* ctx) { bridge = rknnop::vxc::attach(ctx, shader); });
     }
 #endif
-    for (const auto& [name, file] : input_list) s.set_input(name, std::filesystem::path(file), tensor_type);
+    for (const auto& [name, file] : input_list) {
+      stage = fmt::format("reading input '{}' from '{}'", name, file);
+      s.set_input(name, std::filesystem::path(file), tensor_type);
+    }
+    stage = "setting the params";
     for (const auto& [name, value] : param_list) s.set_param(name, std::string_view(value));
     for (const auto& [name, text] : shape_list)
       s.set_output_shape(name, parse_numpy_shape("--output-shape", name, text, "1,32,32,3", zero_dims::allowed));
@@ -120,10 +137,12 @@ int main(int argc, char** argv) try {
       }
     }
 
+    stage = fmt::format("running op '{}' (kernel '{}')", s.op().name, s.kernel().name);
     const run_report report = s.run();
     fmt::print("{} (kernel '{}', kernel_index {})\n", s.op().name, s.kernel().name, s.kernel().kernel_index);
     for (const step_report& step : report.steps) fmt::print("  {}\n", status_line(step));
     for (const auto& [name, file] : output_list) {
+      stage = fmt::format("writing output '{}' to '{}'", name, file);
       const tensor_result& r = s.output(name);
       write_npy_file(r.array, file);
       fmt::print("  output '{}': shape ({}) {} -> {}\n", name, fmt::join(r.shape, ", "), vx_type_name(r.vx_type), file);
@@ -132,6 +151,9 @@ int main(int argc, char** argv) try {
   } catch (const error& e) {
     std::fflush(stdout);
     fmt::print(stderr, "rknnop-run: {}\n", e.detail());
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    fmt::print(stderr, "rknnop-run: out of memory while {}\n", error(stage).detail());
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "rknnop-run: {}\n", e.what());
