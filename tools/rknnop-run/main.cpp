@@ -94,7 +94,7 @@ int main(int argc, char** argv) try {
     const auto output_list = parse_assignments("--output", outputs, "FILE.npy");
     const auto shape_list = parse_assignments("--output-shape", output_shapes, "1,32,32,3");
     // Output paths are checked before anything runs: a device, FIFO, symbolic link or missing folder
-    // is refused here, not after the kernel (docs/runtime.md, "Files").
+    // is refused here, not after the kernel (docs/container.md §5, "Hostile files").
     for (const auto& [name, file] : output_list) check_output_path(file, fmt::format("--output {}", name));
 
     stage = fmt::format("loading '{}'", op_path);
