@@ -335,7 +335,7 @@ private:
         break;
       }
       if (tag == dt_needed || tag == dt_soname || tag == dt_rpath || tag == dt_runpath) {
-        string_refs_.push_back({tag, value});
+        string_refs_.emplace_back(tag, value);
         continue;
       }
       if (tag == dt_textrel) fail("DT_TEXTREL: relocations in read-only code (build with -fPIC)");
