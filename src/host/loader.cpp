@@ -109,6 +109,8 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
     throw error(fmt::format("{}: cannot fork the load probe: {}", label, std::strerror(why)));
   }
   if (child == 0) {  // only async-signal-safe calls besides dlopen itself; never returns
+    // The parent's interrupt cleanup would remove the parent's temporary files: not the probe's job.
+    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(signal_number, SIG_DFL);
     ::dup2(channel[1], STDERR_FILENO);
     ::dup2(channel[1], STDOUT_FILENO);
     void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -89,21 +90,29 @@ int run_unpack(const fs::path& file, const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw error(fmt::format("cannot create directory '{}': {}", dir.string(), ec.message()));
-  const auto put = [&](const fs::path& relative, const std::vector<std::uint8_t>& bytes) {
-    const fs::path target = dir / relative;
-    if (target.has_parent_path()) {
+  // Every target is checked before the first is written (no half-unpacked folder because the
+  // fourth path was a FIFO).
+  std::vector<std::pair<fs::path, const std::vector<std::uint8_t>*>> files;
+  const auto add = [&](const fs::path& relative, const std::vector<std::uint8_t>& bytes) {
+    files.emplace_back(dir / relative, &bytes);
+  };
+  if (!c.shader.empty()) add(fmt::format("rknn_kernel_{}.vx.bin", lower), c.shader);
+  if (!c.lib_x86_64.empty()) add(fs::path("x86_64") / fmt::format("lib{}.so", lower), c.lib_x86_64);
+  if (!c.lib_aarch64.empty()) add(fs::path("aarch64") / fmt::format("lib{}.so", lower), c.lib_aarch64);
+  if (!c.lib_armhf.empty()) add(fs::path("armhf") / fmt::format("lib{}.so", lower), c.lib_armhf);
+  add("op.yml", c.op_yml);
+  add(op.op_py_file.value_or(fmt::format("rknn_op_{}.py", lower)), c.op_py);
+  for (const auto& [target, bytes] : files) {
+    if (target.has_parent_path() && target.parent_path() != dir) {
       fs::create_directories(target.parent_path(), ec);
       if (ec) throw error(fmt::format("cannot create directory '{}': {}", target.parent_path().string(), ec.message()));
     }
-    write_file_atomically(target, bytes);
-    fmt::print("{} ({} bytes)\n", target.string(), bytes.size());
-  };
-  if (!c.shader.empty()) put(fmt::format("rknn_kernel_{}.vx.bin", lower), c.shader);
-  if (!c.lib_x86_64.empty()) put(fs::path("x86_64") / fmt::format("lib{}.so", lower), c.lib_x86_64);
-  if (!c.lib_aarch64.empty()) put(fs::path("aarch64") / fmt::format("lib{}.so", lower), c.lib_aarch64);
-  if (!c.lib_armhf.empty()) put(fs::path("armhf") / fmt::format("lib{}.so", lower), c.lib_armhf);
-  put("op.yml", c.op_yml);
-  put(op.op_py_file.value_or(fmt::format("rknn_op_{}.py", lower)), c.op_py);
+    check_output_path(target, fmt::format("unpack '{}'", target.string()));
+  }
+  for (const auto& [target, bytes] : files) {
+    write_file_atomically(target, *bytes);
+    fmt::print("{} ({} bytes)\n", target.string(), bytes->size());
+  }
   return 0;
 }
 
