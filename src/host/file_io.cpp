@@ -148,7 +148,7 @@ void check_output_path(const std::filesystem::path& path, std::string_view what)
 
 void write_file_atomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
   const std::string name = path.string();
-  check_output_path(path, fmt::format("'{}'", name));
+  check_output_path(path, "cannot write the output");
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   // A name no one else uses: "." + the file name + ".tmp." + 16 hex digits; O_EXCL makes a collision
   // fail instead of sharing the file. Registered before it exists, so no signal can come between
