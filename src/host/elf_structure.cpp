@@ -318,6 +318,7 @@ private:
       }
     }
     if (loads_.empty()) fail("no loadable (PT_LOAD) segment");
+    if (loads_.size() > 64) fail(fmt::format("{} loadable segments; a shared object has a handful", loads_.size()));
     if (dynamic_count != 1) fail(fmt::format("{} dynamic (PT_DYNAMIC) segments, expected 1", dynamic_count));
     if (dynamic_.filesz != dynamic_.memsz ||
         file_offset(dynamic_.vaddr, dynamic_.filesz, "the dynamic segment") != dynamic_.offset)
@@ -379,8 +380,11 @@ private:
 
   // Symbol names are identifiers (C++ mangling included): a mangled byte would make the loader look
   // for a symbol no library defines.
-  void check_symbol_name(std::uint32_t index, std::uint64_t symbol) const {
+  // Each byte of the string table is checked once: names may share tails.
+  void check_symbol_name(std::uint32_t index, std::uint64_t symbol) {
     for (std::uint64_t k = strtab_ + index; k < strtab_ + strsz_ && bytes_[k] != 0; ++k) {
+      if (checked_names_[k - strtab_]) break;
+      checked_names_[k - strtab_] = true;
       const auto c = static_cast<char>(bytes_[k]);
       const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
                          c == '.' || c == '$' || c == '@';
@@ -407,11 +411,19 @@ private:
       for (std::uint64_t i = 0; i < std::uint64_t{nbucket} + nchain; ++i)
         if (u32(table + 8 + 4 * i) >= std::max<std::uint32_t>(nchain, 1))
           fail(fmt::format("the hash table (DT_HASH) entry {} points past its {} chains", i, nchain));
-      // Chains must end: a cycle would make every symbol lookup loop forever.
+      // Chains must end: a cycle would make every symbol lookup loop forever. Each entry is walked
+      // once (0 not seen, 1 on the chain being walked, 2 known to end).
+      std::vector<std::uint8_t> state(nchain, 0);
+      std::vector<std::uint32_t> path;
       for (std::uint32_t b = 0; b < nbucket; ++b) {
-        std::uint64_t steps = 0;
-        for (std::uint32_t s = u32(table + 8 + 4 * b); s != 0; s = u32(table + 8 + 4 * (std::uint64_t{nbucket} + s)))
-          if (++steps > nchain) fail("a hash table (DT_HASH) chain does not end");
+        path.clear();
+        for (std::uint32_t s = u32(table + 8 + 4 * b); s != 0 && state[s] != 2;
+             s = u32(table + 8 + 4 * (std::uint64_t{nbucket} + s))) {
+          if (state[s] == 1) fail("a hash table (DT_HASH) chain does not end");
+          state[s] = 1;
+          path.push_back(s);
+        }
+        for (const std::uint32_t s : path) state[s] = 2;
       }
       count = nchain;
     }
@@ -447,7 +459,11 @@ private:
       count = std::max(count, gnu_count);
     }
     if (!any_hash) fail("no symbol hash table (DT_HASH or DT_GNU_HASH)");
+    constexpr std::uint64_t max_symbols = std::uint64_t{1} << 20;
+    if (count > max_symbols)
+      fail(fmt::format("{} symbols, more than the {} a kernel library could need", count, max_symbols));
     symbol_count_ = count;
+    checked_names_.assign(strsz_, false);
     const std::uint64_t symbol_size = is64_ ? 24 : 16;
     symtab_ = file_offset(*tag(dt_symtab), count * symbol_size, "the symbol table (DT_SYMTAB)");
     for (std::uint64_t i = 0; i < count; ++i) {
@@ -484,6 +500,10 @@ private:
       if (size % entry != 0) fail(fmt::format("{} size {} is not a multiple of {}", t.name, size, entry));
       const std::uint64_t at = file_offset(*address, size, t.name);
       const std::uint64_t count = size / entry;
+      constexpr std::uint64_t max_relocations = std::uint64_t{1} << 20;
+      if (count > max_relocations)
+        fail(fmt::format("{} has {} relocations, more than the {} a kernel library could need", t.name, count,
+                         max_relocations));
       const auto relative_run = tag(with_addend ? dt_relacount : dt_relcount);
       if (t.address_tag != dt_jmprel && relative_run && *relative_run > count)
         fail(fmt::format("DT_RELACOUNT {} exceeds the {} relocations", *relative_run, count));
@@ -526,6 +546,7 @@ private:
   // Long by design: the two GNU version structures, each a linked list of entries and auxiliaries.
   void check_versions() {
     std::uint64_t highest = 1;  // 0 local, 1 global
+    std::uint64_t auxiliaries = 0;
     const auto walk = [&](std::uint64_t address_tag, std::uint64_t number_tag, bool needed) {
       const auto address = tag(address_tag);
       if (!address) return;
@@ -544,6 +565,7 @@ private:
           highest = std::max<std::uint64_t>(highest, u16(at + 4) & 0x7fffu);
         std::uint64_t aux = vaddr + u32(at + (needed ? 8 : 12));
         for (std::uint16_t k = 0; k < count; ++k) {
+          if (++auxiliaries > 65536) fail(fmt::format("{} has more than 65536 auxiliary entries", name));
           const std::uint64_t a = file_offset(aux, needed ? 16 : 8, name);
           if (needed) {
             highest = std::max<std::uint64_t>(highest, u16(a + 6) & 0x7fffu);
@@ -615,6 +637,7 @@ private:
   std::uint64_t strtab_ = 0, strsz_ = 0, symtab_ = 0, symbol_count_ = 0;
   std::map<std::uint64_t, std::uint64_t> relative_targets_;
   std::map<std::uint64_t, relocation> relocations_;
+  std::vector<bool> checked_names_;
 };
 
 }  // namespace
