@@ -436,21 +436,27 @@ TEST(Interrupts, SigintAndSigtermAtManyPointsLeaveNothing) {
   const fs::path input = scratch / "in.npy";
   write_npy_file(npy_array{npy_dtype::float32, {1, 64, 64, 3}, std::vector<std::uint8_t>(64 * 64 * 3 * 4)}, input);
   const fs::path output = out / "o.npy";
-  // A 24 MB output: its write takes long enough to be hit.
+  // A 6 MB output: its write (and fsync) takes long enough to be hit at some of the points.
   const std::vector<std::string> args{resize_area.string(),       "-i", "images=" + input.string(), "-p",
-                                      "size=2048,2048",           "-p", "align_corners=false",      "-o",
+                                      "size=1024,1024",           "-p", "align_corners=false",      "-o",
                                       "output=" + output.string()};
-  const auto started = std::chrono::steady_clock::now();
-  spawned whole = spawn_run(args, tmp, scratch / "log.txt");
+  // How long a whole run takes: the shorter of two (a loaded machine makes single runs slow).
   int status = 0;
-  ::waitpid(whole.pid, &status, 0);
-  const auto full = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << rknnop_test::slurp(scratch / "log.txt");
-  fs::remove(output);
+  auto full = std::chrono::microseconds::max();
+  for (int k = 0; k < 2; ++k) {
+    const auto started = std::chrono::steady_clock::now();
+    ::waitpid(spawn_run(args, tmp, scratch / "log.txt").pid, &status, 0);
+    full = std::min(full,
+                    std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started));
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << rknnop_test::slurp(scratch / "log.txt");
+    fs::remove(output);
+  }
   int interrupted = 0;
-  constexpr int points = 24;
+  // 8 points over the first half (loading, extraction, the kernel), 24 over the rest and past the
+  // end (the output write and its fsync, where the old writer left a half-written temporary).
+  constexpr int points = 32;
   for (int i = 0; i < points; ++i) {
-    const auto delay = full * i / (points - 4);  // the last few land after a whole run
+    const auto delay = i < 8 ? full * i / 16 : full / 2 + full * (i - 8) * 6 / (10 * 24);
     const int signal_number = i % 2 == 0 ? SIGINT : SIGTERM;
     spawned run = spawn_run(args, tmp, scratch / "log.txt");
     std::this_thread::sleep_for(delay);
@@ -465,12 +471,13 @@ TEST(Interrupts, SigintAndSigtermAtManyPointsLeaveNothing) {
     for (const std::string& name : files_in(out)) {
       EXPECT_EQ(name, "o.npy") << "left behind: " << name;
       if (name == "o.npy") {  // an output that exists is whole
-        EXPECT_EQ(read_npy_file(output).shape, (std::vector<std::size_t>{1, 2048, 2048, 3}));
+        EXPECT_EQ(read_npy_file(output).shape, (std::vector<std::size_t>{1, 1024, 1024, 3}));
         fs::remove(output);
       }
     }
   }
-  EXPECT_GE(interrupted, points / 2) << "too few runs were interrupted to test anything";
+  // At least the points in the first half interrupt a run (timing on a loaded machine varies).
+  EXPECT_GE(interrupted, points / 4) << "too few runs were interrupted to test anything";
 }
 
 // --- 6. one validation: pack refuses what --verify rejects, --verify what rknnop-run rejects ----
