@@ -24,6 +24,7 @@
 #include <mutex>
 #include <sstream>
 #include <unistd.h>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -88,9 +89,15 @@ op_yml load_yml(const std::filesystem::path& library, const load_options& option
 constexpr std::size_t max_probe_report = 2048;
 
 std::string signal_description(int signal_number) {
-  const char* name = ::sigabbrev_np(signal_number);
+  // Own names: sigabbrev_np needs glibc 2.32, the boards' images have 2.28.
+  constexpr std::pair<int, std::string_view> names[] = {
+      {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"}, {SIGILL, "SIGILL"},   {SIGABRT, "SIGABRT"}, {SIGFPE, "SIGFPE"},
+      {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"}, {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"}};
+  std::string name = fmt::format("signal {}", signal_number);
+  for (const auto& [number, text] : names)
+    if (number == signal_number) name = std::string(text);
   const char* text = ::strsignal(signal_number);
-  return fmt::format("SIG{} ({})", name ? name : std::to_string(signal_number).c_str(), text ? text : "signal");
+  return text ? fmt::format("{} ({})", name, text) : name;
 }
 
 // dlopens and dlcloses `path` in a forked child first: a corrupt library that crashes the dynamic
