@@ -71,7 +71,8 @@ bool targets_armhf(const std::optional<op_yml>& op) {
 
 // Long by design: one section's checks in the order inspect prints them.
 std::string library_detail(const container& c, const library_slot& slot, const std::optional<op_yml>& op,
-                           std::string_view source, std::vector<std::string>& problems) {
+                           std::string_view source, std::vector<std::string>& problems,
+                           std::vector<std::string>& missing) {
   const auto& bytes = c.section(slot.kind);
   const std::string what = fmt::format("{} section", section_description(slot.kind));
   if (bytes.empty()) {
@@ -79,12 +80,13 @@ std::string library_detail(const container& c, const library_slot& slot, const s
                         (slot.kind == section_kind::lib_aarch64 && !targets_armhf(op)) ||
                         (slot.kind == section_kind::lib_armhf && targets_armhf(op));
     if (needed)
-      problems.push_back(fmt::format(
-          "{}: {} is empty{}", source, what,
-          slot.kind == section_kind::lib_x86_64
-              ? " (the toolkit's PC simulator needs it)"
-              : fmt::format(" but target_platform is {}",
-                            op && op->target_platform ? *op->target_platform : std::string("RK1808 (default)"))));
+      (slot.kind == section_kind::lib_x86_64 ? problems : missing)
+          .push_back(fmt::format(
+              "{}: {} is empty{}", source, what,
+              slot.kind == section_kind::lib_x86_64
+                  ? " (the toolkit's PC simulator needs it)"
+                  : fmt::format(" but target_platform is {}",
+                                op && op->target_platform ? *op->target_platform : std::string("RK1808 (default)"))));
     return "empty";
   }
   const std::string label = fmt::format("{} ({})", source, what);
@@ -121,7 +123,12 @@ std::string library_detail(const container& c, const library_slot& slot, const s
                           source, what, need, limit));
       }
     }
-    if (op) {
+    if (op && !info.exports_kernel_list(op->name)) {
+      const std::string symbol = kernel_list_symbol(op->name);
+      problems.push_back(fmt::format("{}: {} does not export {} (op.yml name is '{}'){}", source, what, symbol,
+                                     op->name, info.find_export(symbol) ? "; it is not a data object" : ""));
+      check_elf_structure(bytes, label);
+    } else if (op) {
       check_library_for_op(bytes, *op, std::nullopt, label);
     } else {
       check_elf_structure(bytes, label);
@@ -172,7 +179,15 @@ void check_library_for_op(std::span<const std::uint8_t> library, const op_yml& o
                           std::optional<std::uint32_t> kernel_index, std::string_view label) {
   const std::string symbol = kernel_list_symbol(op.name);
   const std::optional<elf_kernel_list> list = read_kernel_list(library, symbol, label);
-  if (!list) throw error(fmt::format("{}: does not export {} (op.yml name is '{}')", label, symbol, op.name));
+  if (!list) {
+    std::string others;
+    for (const elf_symbol& e : inspect_elf(library, label).exported)
+      if (e.name.starts_with("vx_kernel_") && e.name.ends_with("_list"))
+        others += (others.empty() ? "" : ", ") + e.name;
+    throw error(fmt::format(
+        "{}: does not export {} (op.yml name is '{}'){}", label, symbol, op.name,
+        others.empty() ? std::string("; it exports no vx_kernel_*_list at all") : "; it exports " + others));
+  }
   const std::size_t count = list->entries.size();
   if (count == 0)
     throw error(
@@ -268,7 +283,7 @@ container_report validate_container(const container& c, std::string_view source)
       case section_kind::lib_aarch64:
       case section_kind::lib_armhf:
         for (const library_slot& slot : library_slots)
-          if (slot.kind == kind) detail = library_detail(c, slot, op, source, problems);
+          if (slot.kind == kind) detail = library_detail(c, slot, op, source, problems, report.missing_sections);
         break;
       case section_kind::op_yml:
         detail = op ? fmt::format("op {}: {} input(s), {} output(s), {} param(s), kernel_index {}", op->name,
@@ -290,6 +305,7 @@ container_report validate_container(const container& c, std::string_view source)
   }
   // One line each, whatever the sections held (class names, symbol names come from the file).
   for (std::string& p : problems) p = escape_nonprintable(p);
+  for (std::string& p : report.missing_sections) p = escape_nonprintable(p);
   return report;
 }
 

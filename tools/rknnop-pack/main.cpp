@@ -43,12 +43,13 @@ int run_inspect(const fs::path& file, bool verify) {
                report.details[static_cast<std::size_t>(loc.kind)]);
   }
   if (!verify) return 0;
-  if (report.problems.empty()) {
+  if (report.problems.empty() && report.missing_sections.empty()) {
     fmt::print("{}: verify: OK\n", source);
     return 0;
   }
   std::fflush(stdout);
-  for (const std::string& p : report.problems) fmt::print(stderr, "rknnop-pack: verify: {}\n", p);
+  for (const auto* list : {&report.problems, &report.missing_sections})
+    for (const std::string& p : *list) fmt::print(stderr, "rknnop-pack: verify: {}\n", p);
   return 1;
 }
 
@@ -71,12 +72,16 @@ int run_pack(std::uint64_t version, const std::string& shader, const std::string
   c.lib_armhf = read_optional(armhf);
   c.op_yml = read_file(yml);
   c.op_py = read_file(py);
-  // Refuse to write what `inspect --verify` would reject: the same validation, one line per problem.
+  (void)parse_op_yml(text_of(c.op_yml), yml);  // an op.yml error names the file given
+  // Refuse to write what `inspect --verify` would reject: the same validation, one line per problem;
+  // a missing board library is a warning (a PC-only container; --verify still reports it).
   const container_report report = validate_container(c, out.string());
   if (!report.problems.empty()) {
     for (const std::string& p : report.problems) fmt::print(stderr, "rknnop-pack: pack: {}\n", p);
     return 1;
   }
+  for (const std::string& p : report.missing_sections)
+    fmt::print(stderr, "rknnop-pack: pack: warning: {}; `inspect --verify` reports this\n", p);
   write_container_file(c, out);
   fmt::print("{}: wrote .rknnop version {} ({} bytes)\n", out.string(), version, serialize_container(c).size());
   return 0;

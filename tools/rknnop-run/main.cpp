@@ -111,11 +111,20 @@ int main(int argc, char** argv) try {
       const rknnop::vxc::shader_location vx =
           rknnop::vxc::find_op_shader(op_path, op_yml, s.op().vx_file, s.kernel().name, vx_file);
       if (!vx.error.empty()) throw failure(vx.error.substr(std::string_view("rknnop: ").size()));
-      // Read once, here, through the bounded reader: a regular file under the size limit, not /dev/zero.
-      stage = fmt::format("reading the shader '{}'", vx.path.string());
-      const std::vector<std::uint8_t> vx_bytes = read_file(vx.path);
-      rknnop::vxc::shader_source_provider shader =
-          rknnop::vxc::shader_text(std::string(vx_bytes.begin(), vx_bytes.end()), vx.path.filename().string());
+      // Read when the node runs (as vxc::shader_file does), through the bounded reader: a regular file
+      // under the size limit, never /dev/zero or a FIFO.
+      const rknnop::vxc::shader_source_provider shader = [path = vx.path](std::string_view kernel_name) {
+        rknnop::vxc::shader_source source;
+        source.file_name = path.filename().string();
+        try {
+          const std::vector<std::uint8_t> bytes = read_file(path);
+          source.text.assign(bytes.begin(), bytes.end());
+        } catch (const error& e) {
+          source.error = fmt::format("rknnop: kernel '{}': cannot read the shader '{}': {}", kernel_name, path.string(),
+                                     e.detail());
+        }
+        return source;
+      };
       s.on_context([&bridge, shader](void* ctx) { bridge = rknnop::vxc::attach(ctx, shader); });
     }
 #endif
