@@ -101,6 +101,21 @@ elf_flags=(-shared -fPIC -O1 -nostartfiles -Wl,--build-id=none -Wl,-z,norelro -W
 for f in "$seeds"/fuzz_elf/*.so; do
   if [ -e "$f" ]; then strip --strip-unneeded "$f" 2>/dev/null || true; fi
 done
+# A container seed around the ELF64 seed, so that fuzz_container reaches the validation of a real
+# library section (check_elf_structure, the kernel list) and not only the container layout.
+u64le() { local v=$1 i; for i in 0 1 2 3 4 5 6 7; do printf "\\$(printf %03o $(( (v >> (8 * i)) & 255 )))"; done; }
+if [ -e "$seeds/fuzz_elf/seed64.so" ]; then
+  mkdir -p "$seeds/fuzz_container"
+  yml=$'name: Seed\ninputs:\n  x:\n    type: VX_TYPE_TENSOR\noutputs:\n  y:\n    type: VX_TYPE_TENSOR\nop_py_file: rknn_op_seed.py\n'
+  py=$'class Seed(RKNNCustomOP):\n    def_input = [IoMap(\'in0\', 0)]\n'
+  {
+    printf 'RKNN\0\0\0\0'; u64le 2; u64le 0
+    u64le "$(wc -c <"$seeds/fuzz_elf/seed64.so")"; cat "$seeds/fuzz_elf/seed64.so"
+    u64le 0; u64le 0
+    u64le "${#yml}"; printf '%s' "$yml"
+    u64le "${#py}"; printf '%s' "$py"
+  } >"$seeds/fuzz_container/seed64.rknnop"
+fi
 
 failed=0
 findings=$out/findings

@@ -9,6 +9,8 @@
 // `container` and its exceptions.
 #include <algorithm>  // std::ranges::equal
 
+#include <fmt/format.h>
+
 namespace rknnop::host {
 
 namespace {
@@ -34,8 +36,30 @@ const std::vector<std::uint8_t>& container::section(section_kind kind) const noe
   return const_cast<container&>(*this).section(kind);
 }
 
+std::string rknn_model_kind(std::span<const std::uint8_t> bytes) {
+  const auto starts = [&](std::string_view magic) {
+    return bytes.size() >= magic.size() && std::equal(magic.begin(), magic.end(), bytes.begin());
+  };
+  if (starts(std::string_view("CYPTRKNN", 8))) return "an encrypted RKNN model (.rknn, starts with CYPTRKNN)";
+  if (!starts(std::string_view("RKNN\0\0\0\0", 8)) || bytes.size() < 24) return {};
+  // A model: version, the weights section, then the graph as JSON ("{"); a container's second
+  // section is the x86-64 library (an ELF, or empty).
+  const std::uint64_t version = format::detail::load_u64_le(bytes.data() + 8);
+  const std::uint64_t weights = format::detail::load_u64_le(bytes.data() + 16);
+  if (version < 1 || version > 2 || weights > bytes.size() - 24 || bytes.size() - 24 - weights < 9) return {};
+  const std::size_t graph = 24 + static_cast<std::size_t>(weights) + 8;
+  const std::uint64_t graph_size = format::detail::load_u64_le(bytes.data() + graph - 8);
+  if (graph_size == 0 || bytes[graph] != '{') return {};
+  return fmt::format("an RKNN model (.rknn, version {}, its graph is JSON)", version);
+}
+
 container parse_container(std::span<const std::uint8_t> bytes, std::string_view source,
                           std::vector<section_location>* locations) {
+  if (const std::string model = rknn_model_kind(bytes); !model.empty())
+    throw error(
+        fmt::format("{}: this is {}, not a .rknnop container; the .rknnop tools take the custom op's "
+                    "container (rknnop_add_op's <Op>.rknnop, or the toolkit's)",
+                    source, model));
   const format::parsed parsed = format::parse(bytes);
   if (!parsed) throw error(format::message(parsed, source));
   container result;

@@ -5,18 +5,26 @@
 #include "rknnop/host/elf.hpp"
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/file_io.hpp"
+#include "rknnop/host/validate.hpp"
 #include "rknnop/host/vx_type.hpp"
 
 #include <rknnop/openvx.h>
 
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <fstream>
 #include <mutex>
 #include <sstream>
 #include <unistd.h>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -57,12 +65,14 @@ std::string type_text(std::int32_t t) {
   return name.empty() ? fmt::format("type 0x{:x}", t) : std::string(name);
 }
 
-// Loads the op.yml that goes with the library.
+// Loads the op.yml that goes with the library: the same reading of a container as
+// `rknnop-pack inspect --verify` (container_op).
 op_yml load_yml(const std::filesystem::path& library, const load_options& options,
                 const std::optional<container>& packed) {
   if (packed) {  // the .py section states the op's port order; op.yml's maps may not (issue 9)
-    op_yml op = options.op_yml ? read_op_yml_file(*options.op_yml)
-                               : parse_op_yml(text_of(packed->op_yml), library.string() + " (op.yml section)");
+    if (!options.op_yml) return container_op(*packed, library.string());
+    op_yml op = read_op_yml_file(*options.op_yml);
+    check_python_section(packed->op_py, library.string());
     if (!packed->op_py.empty()) apply_python_port_order(op, text_of(packed->op_py), "the .py section");
     return op;
   }
@@ -75,31 +85,158 @@ op_yml load_yml(const std::filesystem::path& library, const load_options& option
                   library.string(), beside.string()));
 }
 
-// Writes the library section to a private temporary file, dlopens it and removes the file (the
-// mapping stays valid), so no temporary is ever left behind.
-void* dlopen_bytes(const std::vector<std::uint8_t>& bytes, const std::string& label, std::string_view what) {
-  const char* tmpdir = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/rknnop-op-XXXXXX.so";
-  const int fd = ::mkstemps(pattern.data(), 3);
-  if (fd < 0)
-    throw error(fmt::format("{}: cannot create a temporary file for the {}: {}", label, what, std::strerror(errno)));
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t put = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) {
-      const std::string reason = std::strerror(errno);
-      ::close(fd);
-      ::unlink(pattern.c_str());
-      throw error(fmt::format("{}: cannot write the {} to '{}': {}", label, what, pattern, reason));
-    }
-    done += static_cast<std::size_t>(put);
+// What a probe process reports back (the loader's own message, escaped by error()).
+constexpr std::size_t max_probe_report = 2048;
+
+std::string signal_description(int signal_number) {
+  // Own names: sigabbrev_np needs glibc 2.32, the boards' images have 2.28.
+  constexpr std::pair<int, std::string_view> names[] = {
+      {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"}, {SIGILL, "SIGILL"},   {SIGABRT, "SIGABRT"}, {SIGFPE, "SIGFPE"},
+      {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"}, {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"}};
+  std::string name = fmt::format("signal {}", signal_number);
+  for (const auto& [number, text] : names)
+    if (number == signal_number) name = std::string(text);
+  const char* text = ::strsignal(signal_number);
+  return text ? fmt::format("{} ({})", name, text) : name;
+}
+
+// dlopens and dlcloses `path` in a forked child first: a corrupt library that crashes the dynamic
+// loader (or its constructors or destructors) kills the child, not this process, and becomes one line naming `label`.
+// The child's stderr (ld.so's "Inconsistency detected" lines) is captured, not shown. Empty on success.
+std::string probe_load(const std::string& path, const std::string& label, std::string_view what) {
+  int channel[2];
+  if (::pipe2(channel, O_CLOEXEC) != 0)
+    throw error(fmt::format("{}: cannot create a pipe for the load probe: {}", label, std::strerror(errno)));
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) {
+    const int why = errno;
+    ::close(channel[0]);
+    ::close(channel[1]);
+    throw error(fmt::format("{}: cannot fork the load probe: {}", label, std::strerror(why)));
   }
-  ::close(fd);
-  void* handle = ::dlopen(pattern.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (child == 0) {  // only async-signal-safe calls besides dlopen itself; never returns
+    // The parent's interrupt cleanup would remove the parent's temporary files: not the probe's job.
+    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::signal(signal_number, SIG_DFL);
+    ::dup2(channel[1], STDERR_FILENO);
+    ::dup2(channel[1], STDOUT_FILENO);
+    void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* why = ::dlerror();
+      if (why) (void)!::write(channel[1], why, ::strlen(why));
+      ::_exit(2);
+    }
+    // Unloading runs the library's destructors (DT_FINI_ARRAY), which this process runs at exit.
+    if (::dlclose(handle) != 0) ::_exit(3);
+    ::_exit(0);
+  }
+  ::close(channel[1]);
+  std::string report;
+  char chunk[512];
+  // Read until the child closes its end (it exits); a library whose constructors never return is
+  // stopped after the deadline.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  bool timed_out = false;
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      ::kill(child, SIGKILL);
+      break;
+    }
+    pollfd p{channel[0], POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    const ssize_t got = ::read(channel[0], chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    if (report.size() < max_probe_report)
+      report.append(chunk, std::min<std::size_t>(static_cast<std::size_t>(got), max_probe_report - report.size()));
+  }
+  ::close(channel[0]);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+  while (!report.empty() && (report.back() == '\n' || report.back() == ' ')) report.pop_back();
+  if (timed_out) return fmt::format("loading the {} did not finish within 30 s (its constructors do not return)", what);
+  if (WIFSIGNALED(status))
+    return fmt::format("the {} is corrupt: loading it killed a probe process with {}{}", what,
+                       signal_description(WTERMSIG(status)), report.empty() ? "" : "; " + report);
+  if (report.starts_with(path + ": ")) report.erase(0, path.size() + 2);  // /proc/self/fd/N says nothing
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 2) return fmt::format("dlopen of the {} failed: {}", what, report);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return fmt::format("the {} is corrupt: loading it stopped a probe process with exit status {}{}", what,
+                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, report.empty() ? "" : " (" + report + ")");
+  return {};
+}
+
+// Holds the library section while it is loaded: an anonymous memory file (memfd_create; nothing in
+// any folder, gone with the last descriptor), opened as /proc/self/fd/N; where that is not
+// available, a temporary file registered for the interrupt handler and removed right after dlopen.
+class library_file {
+public:
+  library_file(const std::vector<std::uint8_t>& bytes, const std::string& label, std::string_view what) {
+    fd_ = ::memfd_create("rknnop-op", MFD_CLOEXEC);
+    if (fd_ >= 0) {
+      path_ = fmt::format("/proc/self/fd/{}", fd_);
+      if (::access(path_.c_str(), R_OK) != 0) {  // no /proc: fall back to a file
+        ::close(fd_);
+        fd_ = -1;
+      }
+    }
+    if (fd_ < 0) {
+      std::string temporary;
+      fd_ = create_temporary_file("rknnop-op-", ".so", temporary);
+      path_ = temporary;
+      temporary_ = true;
+      watch_.watch(path_);
+    }
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t put = ::write(fd_, bytes.data() + done, bytes.size() - done);
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0) {
+        const std::string reason = std::strerror(put < 0 ? errno : EIO);
+        remove();
+        throw error(fmt::format("{}: cannot write the {} to {}: {}", label, what,
+                                temporary_ ? "'" + path_ + "'" : std::string("memory"), reason));
+      }
+      done += static_cast<std::size_t>(put);
+    }
+  }
+  ~library_file() { remove(); }
+  library_file(const library_file&) = delete;
+  library_file& operator=(const library_file&) = delete;
+
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  // Drops the file (the mappings of a dlopen'ed library stay valid).
+  void remove() noexcept {
+    if (temporary_) ::unlink(path_.c_str());
+    temporary_ = false;
+    watch_.release();
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+private:
+  int fd_ = -1;
+  std::string path_;
+  bool temporary_ = false;
+  registered_temporary watch_{std::filesystem::path{}};
+};
+
+// Loads the library section: its structure is checked first (check_elf_structure), then it is
+// loaded in a probe process, then here. The file holding it is gone when this returns.
+void* dlopen_bytes(const std::vector<std::uint8_t>& bytes, const std::string& label, std::string_view what) {
+  library_file file(bytes, label, what);
+  if (const std::string problem = probe_load(file.path(), label, what); !problem.empty())
+    throw error(fmt::format("{}: {}", label, problem));
+  void* handle = ::dlopen(file.path().c_str(), RTLD_NOW | RTLD_LOCAL);
   const char* why = handle ? nullptr : ::dlerror();
-  const std::string reason = why ? why : "";
-  ::unlink(pattern.c_str());
+  std::string reason = why ? why : "";
+  if (reason.starts_with(file.path() + ": ")) reason.erase(0, file.path().size() + 2);  // /proc/self/fd/N
+  file.remove();
   if (!handle) throw error(fmt::format("{}: dlopen of the {} failed: {}", label, what, reason));
   return handle;
 }
@@ -206,6 +343,11 @@ op_library op_library::open(const std::filesystem::path& path, const load_option
     library = &host_section(*packed, label, packed_kind);
     library_label = fmt::format("{} ({} section)", label, section_description(packed_kind));
   } else if (!looks_like_elf(bytes)) {
+    if (const std::string model = rknn_model_kind(bytes); !model.empty())
+      throw error(
+          fmt::format("{}: this is {}, not a .rknnop container or a kernel library; the .rknnop tools take "
+                      "the custom op's container",
+                      label, model));
     throw error(
         fmt::format("{}: neither a kernel library (ELF) nor a .rknnop container (starts with "
                     "{})",
@@ -218,12 +360,16 @@ op_library op_library::open(const std::filesystem::path& path, const load_option
 
   s->op = load_yml(path, options, packed);
   const std::string symbol = kernel_list_symbol(s->op.name);
+  // What --verify checks of this library, read from the file before any of it runs.
+  check_library_for_op(*library, s->op, options.kernel_index, library_label);
 
   const std::lock_guard lock(open_mutex());
   if (packed) {
     s->handle = dlopen_bytes(*library, label, section_description(packed_kind));
   } else {
     const std::string absolute = std::filesystem::absolute(path).string();
+    if (const std::string problem = probe_load(absolute, label, "library"); !problem.empty())
+      throw error(fmt::format("{}: {}", label, problem));
     s->handle = ::dlopen(absolute.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!s->handle) {
       const char* why = ::dlerror();

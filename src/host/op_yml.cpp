@@ -237,7 +237,46 @@ static void read_field_comments(op_yml& op, std::string_view text, std::string_v
   }
 }
 
+// Refuses, with the line and the byte shown, what yaml-cpp would only call "bad file" or recurse on:
+// NUL bytes, and brackets nested deeper than any op.yml needs (a recursion guard).
+static void check_yaml_text(std::string_view text, std::string_view source) {
+  constexpr std::size_t max_depth = 64;
+  std::size_t line = 1, depth = 0;
+  char quote = 0;
+  bool comment = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\0') {
+      const std::size_t begin = text.rfind('\n', i) == std::string_view::npos ? 0 : text.rfind('\n', i) + 1;
+      const std::size_t end = std::min(text.find('\n', i), text.size());
+      throw error(fmt::format("{}:{}: a NUL byte at byte {} (in '{}'); op.yml is text", source, line, i,
+                              text.substr(begin, std::min<std::size_t>(end - begin, 120))));
+    }
+    if (c == '\n') {
+      ++line;
+      comment = false;
+      if (quote == 0) continue;
+    }
+    if (comment) continue;
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n'))
+      comment = true;
+    else if (c == '"' || c == '\'')
+      quote = c;
+    else if (c == '[' || c == '{') {
+      if (++depth > max_depth)
+        throw error(
+            fmt::format("{}:{}: brackets nested more than {} deep; an op.yml needs two", source, line, max_depth));
+    } else if ((c == ']' || c == '}') && depth > 0)
+      --depth;
+  }
+}
+
 op_yml parse_op_yml(std::string_view text, std::string_view source) {
+  check_yaml_text(text, source);
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
@@ -277,6 +316,10 @@ op_yml parse_op_yml(std::string_view text, std::string_view source) {
   op.out_binary = optional_text("out_binary");
   op.op_py_file = optional_text("op_py_file");
   op.vx_file = optional_text("vx_file");
+  // These become paths beside the op (unpack writes op_py_file, rknnop-run reads vx_file).
+  for (const std::string_view key : {"out_binary", "op_py_file", "vx_file"})
+    if (const auto it = top.find(std::string(key)); it != top.end())
+      check_plain_file_name(scalar_text(source, it->second, key), key, where(source, it->second));
   if (const auto it = top.find("op_version"); it != top.end())
     op.op_version = integer<std::int64_t>(source, it->second, "op_version");
   if (const auto it = top.find("kernel_index"); it != top.end())

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ELF inspection: any bytes give an elf_info or rknnop::host::error, never a crash or an
-// out-of-bounds read; the queries on a result work; symbol version comparison is an order.
+// out-of-bounds read; the queries on a result work; symbol version comparison is an order. The
+// structural check and kernel-list reader the loader and --verify run before dlopen, likewise.
 #include "fuzz_util.hpp"
 
 #include <rknnop/host/elf.hpp>
@@ -42,6 +43,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const error& e) {
       rknnop::fuzz::expect_clean_error(e);
     }
+  }
+
+  // The structural check the loader runs before dlopen, and the static kernel-list reader behind
+  // --verify: an error or a result, never a crash, a hang or a read outside the input.
+  try {
+    check_elf_structure(bytes, "fuzz.so");
+    if (const auto list = read_kernel_list(bytes, "vx_kernel_Seed_list", "fuzz.so"))
+      for (const elf_kernel_descriptor& d : list->entries) RKNNOP_FUZZ_EXPECT(d.name_field.size() == 256);
+  } catch (const error& e) {
+    rknnop::fuzz::expect_clean_error(e);
   }
 
   // Version strings from the input: compare_symbol_versions is reflexive and antisymmetric.

@@ -81,8 +81,8 @@ TEST(Container, FileRoundTripAndAtomicWrite) {
 
 TEST(Container, FailedWriteLeavesNoArtifact) {
   const auto dir = rknnop_test::work_dir("container_fail");
-  RKNNOP_EXPECT_ERROR(write_container_file(sample(2), dir / "missing-dir" / "x.rknnop"),
-                      "cannot create a temporary file", "missing-dir");
+  RKNNOP_EXPECT_ERROR(write_container_file(sample(2), dir / "missing-dir" / "x.rknnop"), "cannot write the output",
+                      "missing-dir", "does not exist");
   container bad = sample(2);
   bad.version = 1;  // armhf section present: refused before anything is written
   RKNNOP_EXPECT_ERROR(write_container_file(bad, dir / "x.rknnop"), "version 1", "armhf");

@@ -11,6 +11,7 @@
 #if RKNNOP_HOST_HAS_MODEL
 #include "model_update.hpp"  // update / extract / wrap: the custom ops inside a .rknn model
 #endif
+#include <rknnop/host/validate.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -19,6 +20,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -26,186 +28,31 @@ namespace {
 namespace fs = std::filesystem;
 using namespace rknnop::host;
 
-// Board images are Debian 10 era (docs/abi.md §1): glibc 2.28, libstdc++ of GCC 8.
-constexpr std::string_view board_glibc = "GLIBC_2.28";
-constexpr std::string_view board_glibcxx = "GLIBCXX_3.4.25";
-constexpr std::string_view board_cxxabi = "CXXABI_1.3.11";
-
-struct failure {
-  std::string message;  // without the tool prefix
-};
-
 std::string_view text_of(const std::vector<std::uint8_t>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-/// The first `class X(...)` line of the .py, trimmed; empty when none.
-std::string python_class_line(std::string_view py) {
-  std::size_t at = 0;
-  while (at < py.size()) {
-    auto end = py.find('\n', at);
-    if (end == std::string_view::npos) end = py.size();
-    std::string_view line = py.substr(at, end - at);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.starts_with("class ")) return std::string(line);
-    at = end + 1;
-  }
-  return {};
-}
-
-/// "ResizeArea" from "class ResizeArea(RKNNCustomOP):".
-std::string python_class_name(std::string_view line) {
-  line.remove_prefix(std::string_view("class ").size());
-  const auto end = line.find_first_of("(: ");
-  return std::string(line.substr(0, end));
-}
-
-struct library_slot {
-  section_kind kind;
-  std::uint16_t machine;
-  int bits;
-};
-
-constexpr library_slot library_slots[] = {
-    {section_kind::lib_x86_64, elf_machine::x86_64, 64},
-    {section_kind::lib_aarch64, elf_machine::aarch64, 64},
-    {section_kind::lib_armhf, elf_machine::arm, 32},
-};
-
-bool targets_armhf(const std::optional<op_yml>& op) {
-  if (!op || !op->target_platform) return false;
-  return *op->target_platform == "RV1109" || *op->target_platform == "RV1126";
-}
-
-// Long by design: prints each container section in file order.
+// Prints each container section in file order; --verify adds every problem validate_container finds.
 int run_inspect(const fs::path& file, bool verify) {
   std::vector<section_location> locations;
   const container c = read_container_file(file, &locations);
   const std::string source = file.string();
-  std::vector<std::string> problems;
-
-  std::optional<op_yml> op;
-  std::string yml_error;
-  try {
-    op = parse_op_yml(text_of(c.op_yml), source + " (op.yml section)");
-  } catch (const error& e) {
-    yml_error = e.detail();
-    problems.push_back(e.detail());
-  }
+  const container_report report = validate_container(c, source);
 
   fmt::print("{}: .rknnop version {}, {} sections\n", source, c.version, locations.size());
   for (std::size_t i = 0; i < locations.size(); ++i) {
     const section_location& loc = locations[i];
-    const auto& bytes = c.section(loc.kind);
-    std::string detail;
-    switch (loc.kind) {
-      case section_kind::shader: {
-        if (bytes.empty()) {
-          detail = "empty";
-          if (op && op->kernel_index.value_or(0) != 0)
-            problems.push_back(
-                fmt::format("{}: op.yml selects kernel_index {} (a shader kernel) but the "
-                            "shader section is empty",
-                            source, *op->kernel_index));
-        } else if (bytes.size() >= 4 && text_of(bytes).starts_with("SHDR")) {
-          detail = "Vivante shader binary (SHDR)";
-        } else {
-          detail = "unknown data (no SHDR magic)";
-          problems.push_back(fmt::format("{}: shader section does not start with \"SHDR\"", source));
-        }
-        break;
-      }
-      case section_kind::lib_x86_64:
-      case section_kind::lib_aarch64:
-      case section_kind::lib_armhf: {
-        const library_slot* slot = nullptr;
-        for (const library_slot& s : library_slots)
-          if (s.kind == loc.kind) slot = &s;
-        const std::string what = fmt::format("{} section", section_description(loc.kind));
-        if (bytes.empty()) {
-          detail = "empty";
-          const bool needed = loc.kind == section_kind::lib_x86_64 ||
-                              (loc.kind == section_kind::lib_aarch64 && !targets_armhf(op)) ||
-                              (loc.kind == section_kind::lib_armhf && targets_armhf(op));
-          if (needed)
-            problems.push_back(fmt::format(
-                "{}: {} is empty{}", source, what,
-                loc.kind == section_kind::lib_x86_64
-                    ? " (the toolkit's PC simulator needs it)"
-                    : fmt::format(" but target_platform is {}",
-                                  op && op->target_platform ? *op->target_platform : std::string("RK1808 (default)"))));
-          break;
-        }
-        try {
-          const elf_info info = inspect_elf(bytes, fmt::format("{} ({})", source, what));
-          detail = info.summary();
-          if (info.machine != slot->machine || info.bits != slot->bits)
-            problems.push_back(fmt::format("{}: {} holds an {}, expected ELF{} {}", source, what, info.summary(),
-                                           slot->bits, machine_name(slot->machine)));
-          else if (!info.is_shared_object())
-            problems.push_back(
-                fmt::format("{}: {} holds an {}, expected a shared object", source, what, info.summary()));
-          if (op) {
-            const std::string symbol = kernel_list_symbol(op->name);
-            if (info.exports_kernel_list(op->name)) {
-              detail += fmt::format(", exports {}", symbol);
-            } else {
-              detail += fmt::format(", does NOT export {}", symbol);
-              problems.push_back(fmt::format("{}: {} does not export {} (op.yml name is '{}'){}", source, what, symbol,
-                                             op->name, info.find_export(symbol) ? "; it is not a data object" : ""));
-            }
-          }
-          std::string needs;
-          for (const std::string* v : {&info.max_glibc, &info.max_glibcxx, &info.max_cxxabi})
-            if (!v->empty()) needs += (needs.empty() ? "" : " ") + *v;
-          detail += needs.empty() ? std::string(", needs no versioned glibc/libstdc++ symbols") : ", needs " + needs;
-          if (loc.kind != section_kind::lib_x86_64) {
-            for (const auto& [need, limit] :
-                 {std::pair{info.max_glibc, board_glibc}, std::pair{info.max_glibcxx, board_glibcxx},
-                  std::pair{info.max_cxxabi, board_cxxabi}}) {
-              if (!need.empty() && compare_symbol_versions(need, limit) > 0)
-                problems.push_back(
-                    fmt::format("{}: {} needs {} but board images provide at most {}; "
-                                "build with an older toolchain or avoid the symbol",
-                                source, what, need, limit));
-            }
-          }
-        } catch (const error& e) {
-          detail = "not a usable ELF";
-          problems.push_back(e.detail());
-        }
-        break;
-      }
-      case section_kind::op_yml:
-        if (op)
-          detail = fmt::format("op {}: {} input(s), {} output(s), {} param(s), kernel_index {}", op->name,
-                               op->inputs.size(), op->outputs.size(), op->params.size(),
-                               op->kernel_index ? fmt::format("{}", *op->kernel_index) : std::string("absent"));
-        else
-          detail = "invalid";
-        break;
-      case section_kind::op_py: {
-        const std::string line = python_class_line(text_of(bytes));
-        detail = line.empty() ? std::string("no class line") : line;
-        if (line.empty()) {
-          problems.push_back(fmt::format("{}: .py section has no 'class ...' line", source));
-        } else if (op && python_class_name(line) != op->name) {
-          problems.push_back(
-              fmt::format("{}: .py class is '{}' but op.yml name is '{}'", source, python_class_name(line), op->name));
-        }
-        break;
-      }
-    }
     fmt::print("  {} {:<16} offset {:>8} size {:>8}  {}\n", i + 1, section_description(loc.kind), loc.offset, loc.size,
-               detail);
+               report.details[static_cast<std::size_t>(loc.kind)]);
   }
   if (!verify) return 0;
-  if (problems.empty()) {
+  if (report.problems.empty() && report.missing_sections.empty()) {
     fmt::print("{}: verify: OK\n", source);
     return 0;
   }
   std::fflush(stdout);
-  for (const std::string& p : problems) fmt::print(stderr, "rknnop-pack: verify: {}\n", p);
+  for (const auto* list : {&report.problems, &report.missing_sections})
+    for (const std::string& p : *list) fmt::print(stderr, "rknnop-pack: verify: {}\n", p);
   return 1;
 }
 
@@ -219,6 +66,7 @@ int run_pack(std::uint64_t version, const std::string& shader, const std::string
   if (version != 1 && version != 2) throw error(fmt::format("--version {}: expected 1 or 2", version));
   if (version == 1 && !armhf.empty())
     throw error("--armhf given with --version 1: version 1 containers have no armhf section");
+  check_output_path(out, "--output");  // before reading anything
   container c;
   c.version = version;
   c.shader = read_optional(shader);
@@ -227,7 +75,16 @@ int run_pack(std::uint64_t version, const std::string& shader, const std::string
   c.lib_armhf = read_optional(armhf);
   c.op_yml = read_file(yml);
   c.op_py = read_file(py);
-  (void)parse_op_yml(text_of(c.op_yml), yml);  // refuse to pack an op.yml the runtime cannot read
+  (void)parse_op_yml(text_of(c.op_yml), yml);  // an op.yml error names the file given
+  // Refuse to write what `inspect --verify` would reject: the same validation, one line per problem;
+  // a missing board library is a warning (a PC-only container; --verify still reports it).
+  const container_report report = validate_container(c, out.string());
+  if (!report.problems.empty()) {
+    for (const std::string& p : report.problems) fmt::print(stderr, "rknnop-pack: pack: {}\n", p);
+    return 1;
+  }
+  for (const std::string& p : report.missing_sections)
+    fmt::print(stderr, "rknnop-pack: pack: warning: {}; `inspect --verify` reports this\n", p);
   write_container_file(c, out);
   fmt::print("{}: wrote .rknnop version {} ({} bytes)\n", out.string(), version, serialize_container(c).size());
   return 0;
@@ -235,32 +92,42 @@ int run_pack(std::uint64_t version, const std::string& shader, const std::string
 
 int run_unpack(const fs::path& file, const fs::path& dir) {
   const container c = read_container_file(file);
+  // op.yml's op_py_file becomes a path below `dir`: parse_op_yml accepts only a plain file name.
   const op_yml op = parse_op_yml(text_of(c.op_yml), file.string() + " (op.yml section)");
   const std::string lower = op.lower_name();
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw error(fmt::format("cannot create directory '{}': {}", dir.string(), ec.message()));
-  const auto put = [&](const fs::path& relative, const std::vector<std::uint8_t>& bytes) {
-    const fs::path target = dir / relative;
-    if (target.has_parent_path()) {
+  // Every target is checked before the first is written (no half-unpacked folder because the
+  // fourth path was a FIFO).
+  std::vector<std::pair<fs::path, const std::vector<std::uint8_t>*>> files;
+  const auto add = [&](const fs::path& relative, const std::vector<std::uint8_t>& bytes) {
+    files.emplace_back(dir / relative, &bytes);
+  };
+  if (!c.shader.empty()) add(fmt::format("rknn_kernel_{}.vx.bin", lower), c.shader);
+  if (!c.lib_x86_64.empty()) add(fs::path("x86_64") / fmt::format("lib{}.so", lower), c.lib_x86_64);
+  if (!c.lib_aarch64.empty()) add(fs::path("aarch64") / fmt::format("lib{}.so", lower), c.lib_aarch64);
+  if (!c.lib_armhf.empty()) add(fs::path("armhf") / fmt::format("lib{}.so", lower), c.lib_armhf);
+  add("op.yml", c.op_yml);
+  add(op.op_py_file.value_or(fmt::format("rknn_op_{}.py", lower)), c.op_py);
+  for (const auto& [target, bytes] : files) {
+    if (target.has_parent_path() && target.parent_path() != dir) {
       fs::create_directories(target.parent_path(), ec);
       if (ec) throw error(fmt::format("cannot create directory '{}': {}", target.parent_path().string(), ec.message()));
     }
-    write_file_atomically(target, bytes);
-    fmt::print("{} ({} bytes)\n", target.string(), bytes.size());
-  };
-  if (!c.shader.empty()) put(fmt::format("rknn_kernel_{}.vx.bin", lower), c.shader);
-  if (!c.lib_x86_64.empty()) put(fs::path("x86_64") / fmt::format("lib{}.so", lower), c.lib_x86_64);
-  if (!c.lib_aarch64.empty()) put(fs::path("aarch64") / fmt::format("lib{}.so", lower), c.lib_aarch64);
-  if (!c.lib_armhf.empty()) put(fs::path("armhf") / fmt::format("lib{}.so", lower), c.lib_armhf);
-  put("op.yml", c.op_yml);
-  put(op.op_py_file.value_or(fmt::format("rknn_op_{}.py", lower)), c.op_py);
+    check_output_path(target, fmt::format("unpack '{}'", target.string()));
+  }
+  for (const auto& [target, bytes] : files) {
+    write_file_atomically(target, *bytes);
+    fmt::print("{} ({} bytes)\n", target.string(), bytes->size());
+  }
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) try {
+  rknnop::host::install_interrupt_cleanup();  // SIGINT/SIGTERM remove the temporary files of writes
   CLI::App app{"Inspect, verify, pack and unpack RKNN-Toolkit v1 custom-op containers (.rknnop)", "rknnop-pack"};
   app.require_subcommand(1);
 

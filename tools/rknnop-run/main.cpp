@@ -7,6 +7,7 @@
 
 #include <rknnop/host/cli.hpp>
 #include <rknnop/host/error.hpp>
+#include <rknnop/host/file_io.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/session.hpp>
 #include <rknnop/host/vx_type.hpp>
@@ -22,6 +23,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <new>
 #include <cstdio>
 #include <cstdlib>  // setenv
 #include <string>
@@ -45,6 +47,7 @@ std::string status_line(const step_report& s) {
 
 // Long by design: the option table reads top to bottom like the --help text.
 int main(int argc, char** argv) try {
+  install_interrupt_cleanup();  // SIGINT/SIGTERM remove the temporary file of an output being written
   // Kernel libraries' messages reach the user once, in this tool's error line (from the node's log),
   // not also on their own stderr (docs/first-op.md §9). A user's RKNNOP_LOG wins.
   setenv("RKNNOP_LOG", "off", 0);
@@ -90,6 +93,8 @@ int main(int argc, char** argv) try {
     return e.get_exit_code() == 0 ? 2 : e.get_exit_code();
   }
 
+  // What the tool is doing, for the one line an exhausted memory gets ("out of memory while ...").
+  std::string stage = "reading the command line";
   try {
     load_options options;
     if (!op_yml.empty()) options.op_yml = op_yml;
@@ -108,7 +113,11 @@ int main(int argc, char** argv) try {
     const auto param_list = parse_assignments("--param", params, "VALUE");
     const auto output_list = parse_assignments("--output", outputs, "FILE.npy");
     const auto shape_list = parse_assignments("--output-shape", output_shapes, "1,32,32,3");
+    // Output paths are checked before anything runs: a device, FIFO, symbolic link or missing folder
+    // is refused here, not after the kernel (docs/container.md §5, "Hostile files").
+    for (const auto& [name, file] : output_list) check_output_path(file, fmt::format("--output {}", name));
 
+    stage = fmt::format("loading '{}'", op_path);
     session s = session::load(op_path, options);
     if (s.op().port_order_warning) fmt::print(stderr, "rknnop-run: warning: {}\n", *s.op().port_order_warning);
     if (describe) {
@@ -122,13 +131,30 @@ int main(int argc, char** argv) try {
       const rknnop::vxc::shader_location vx =
           rknnop::vxc::find_op_shader(op_path, op_yml, s.op().vx_file, s.kernel().name, vx_file);
       if (!vx.error.empty()) throw failure(vx.error.substr(std::string_view("rknnop: ").size()));
-      rknnop::vxc::shader_source_provider shader = rknnop::vxc::shader_file(vx.path);
+      // Read when the node runs (as vxc::shader_file does), through the bounded reader: a regular file
+      // under the size limit, never /dev/zero or a FIFO.
+      const rknnop::vxc::shader_source_provider shader = [path = vx.path](std::string_view kernel_name) {
+        rknnop::vxc::shader_source source;
+        source.file_name = path.filename().string();
+        try {
+          const std::vector<std::uint8_t> bytes = read_file(path);
+          source.text.assign(bytes.begin(), bytes.end());
+        } catch (const error& e) {
+          source.error = fmt::format("rknnop: kernel '{}': cannot read the shader '{}': {}", kernel_name, path.string(),
+                                     e.detail());
+        }
+        return source;
+      };
       s.on_context([&bridge, shader](void* ctx) { bridge = rknnop::vxc::attach(ctx, shader); });
     }
 #endif
     s.allow_lossy(allow_lossy);
-    for (const auto& [name, file] : input_list) s.set_input(name, std::filesystem::path(file), tensor_type);
+    for (const auto& [name, file] : input_list) {
+      stage = fmt::format("reading input '{}' from '{}'", name, file);
+      s.set_input(name, std::filesystem::path(file), tensor_type);
+    }
     for (const std::string& note : s.conversion_notes()) fmt::print(stderr, "rknnop-run: note: {}\n", note);
+    stage = "setting the params";
     for (const auto& [name, value] : param_list) s.set_param(name, std::string_view(value));
     for (const auto& [name, text] : shape_list)
       s.set_output_shape(name, parse_numpy_shape("--output-shape", name, text, "1,32,32,3", zero_dims::allowed));
@@ -142,10 +168,12 @@ int main(int argc, char** argv) try {
       }
     }
 
+    stage = fmt::format("running op '{}' (kernel '{}')", s.op().name, s.kernel().name);
     const run_report report = s.run();
     fmt::print("{} (kernel '{}', kernel_index {})\n", s.op().name, s.kernel().name, s.kernel().kernel_index);
     for (const step_report& step : report.steps) fmt::print("  {}\n", status_line(step));
     for (const auto& [name, file] : output_list) {
+      stage = fmt::format("writing output '{}' to '{}'", name, file);
       const tensor_result& r = s.output(name);
       write_npy_file(r.array, file);
       fmt::print("  output '{}': shape ({}) {} -> {}\n", name, fmt::join(r.shape, ", "), vx_type_name(r.vx_type), file);
@@ -154,6 +182,9 @@ int main(int argc, char** argv) try {
   } catch (const error& e) {
     std::fflush(stdout);
     fmt::print(stderr, "rknnop-run: {}\n", e.detail());
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    fmt::print(stderr, "rknnop-run: out of memory while {}\n", error(stage).detail());
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "rknnop-run: {}\n", e.what());

@@ -6,6 +6,7 @@
 #include <rknnop/host/cli.hpp>
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
+#include <rknnop/host/file_io.hpp>
 #include <rknnop/host/model_session.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/rknn_model.hpp>
@@ -218,7 +219,10 @@ int run(const model& m, const std::string& node_name, const std::vector<std::str
   std::vector<std::optional<std::string>> files(op.inputs.size());
   for (const auto& [port, file] : inputs) files[port_index(port, op.inputs, "--input", op.name)] = file;
   std::vector<std::pair<std::size_t, std::string>> writes;
-  for (const auto& [port, file] : outputs) writes.emplace_back(port_index(port, op.outputs, "--output", op.name), file);
+  for (const auto& [port, file] : outputs) {
+    writes.emplace_back(port_index(port, op.outputs, "--output", op.name), file);
+    check_output_path(file, fmt::format("--output {}", port));  // before anything runs (docs/container.md §5)
+  }
 
   session s = load_model_op(m, op);
   const std::vector<std::int32_t> input_types = prepare_model_node(s, m, node);

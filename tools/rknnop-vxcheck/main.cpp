@@ -4,14 +4,17 @@
 // "file:line: rknnop: ..." line per problem on stderr), 2 for bad command lines.
 #include <rknnop/host/cli.hpp>
 #include <rknnop/host/error.hpp>
+#include <rknnop/host/file_io.hpp>
 #include <rknnop/host/op_yml.hpp>
 #include <rknnop/vxc/signature_of.hpp>
 #include <rknnop/vxc/vxc.hpp>
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
 int main(int argc, char** argv) try {
   CLI::App app{"Checks a VX shader's __kernel signature against the op's parameter table (op.yml)", "rknnop-vxcheck"};
@@ -34,8 +37,36 @@ int main(int argc, char** argv) try {
     std::cerr << e.what() << '\n';
     return 1;
   }
-  const auto problems = rknnop::vxc::check_signature_file(signature, vx_file, kernel);
-  for (const auto& d : problems) std::cerr << d.to_string() << '\n';
+  // The shader through the bounded reader (a regular file under the size limit); a binary file is
+  // one line, not a diagnostic per byte run.
+  std::string text;
+  const std::string cannot_read = rknnop::host::escape_nonprintable(vx_file) + ": rknnop: op '" + signature.name +
+                                  "': cannot read the shader '" + rknnop::host::escape_nonprintable(vx_file) + "': ";
+  std::error_code ec;
+  if (!std::filesystem::exists(vx_file, ec)) {
+    std::cerr << cannot_read << "no such file\n";
+    return 1;
+  }
+  try {
+    const std::vector<std::uint8_t> bytes = rknnop::host::read_file(vx_file);
+    text.assign(bytes.begin(), bytes.end());
+  } catch (const rknnop::host::error& e) {
+    std::cerr << cannot_read << e.detail() << '\n';
+    return 1;
+  }
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    std::cerr << rknnop::host::escape_nonprintable(vx_file) << ": rknnop: not a .vx source: byte " << nul
+              << " is a NUL (a binary file?)\n";
+    return 1;
+  }
+  const auto problems = rknnop::vxc::check_signature(signature, text, vx_file, kernel);
+  // At most max_shown lines, each escaped: the text quotes the shader's bytes.
+  constexpr std::size_t max_shown = 20;
+  for (std::size_t i = 0; i < problems.size() && i < max_shown; ++i)
+    std::cerr << rknnop::host::escape_nonprintable(problems[i].to_string()) << '\n';
+  if (problems.size() > max_shown)
+    std::cerr << rknnop::host::escape_nonprintable(vx_file) << ": rknnop: " << problems.size() - max_shown
+              << " more problems not shown\n";
   return problems.empty() ? 0 : 1;
 } catch (...) {
   return rknnop::host::tool_failure("rknnop-vxcheck");

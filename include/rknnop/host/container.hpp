@@ -12,6 +12,7 @@
 #include <cstdint>      // std::uint8_t, std::uint64_t
 #include <filesystem>   // std::filesystem::path
 #include <span>         // std::span
+#include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
@@ -57,6 +58,11 @@ struct section_location {
   std::uint64_t offset;  ///< offset of the section's bytes (after its length field)
   std::uint64_t size;
 };
+
+/// "an RKNN model (.rknn, ...)" when `bytes` start like a toolkit model (RKNN + version + weights +
+/// a JSON graph) or an encrypted one (CYPTRKNN); empty otherwise. parse_container and the loader
+/// use it to say what such a file is instead of counting its sections.
+[[nodiscard]] std::string rknn_model_kind(std::span<const std::uint8_t> bytes);
 
 /// Parses a container strictly. `source` names the file in diagnostics. Throws rknnop::host::error
 /// on bad magic, unknown version, truncated length field, a section running past the end, a

@@ -6,7 +6,9 @@
 // GLIBC_/GLIBCXX_/CXXABI_ versions a library requires (boards ship glibc 2.28 / GCC 8's libstdc++).
 // Reads from a byte buffer; garbage input yields rknnop::host::error, never a crash.
 
+#include <array>        // elf_kernel_descriptor::parameters
 #include <cstdint>      // std::uint16_t, std::uint8_t
+#include <optional>     // read_kernel_list
 #include <span>         // std::span
 #include <string>       // std::string
 #include <string_view>  // std::string_view
@@ -65,6 +67,38 @@ struct elf_info {
 
 /// Inspects a little-endian ELF32/ELF64 image. `source` names the file in diagnostics.
 [[nodiscard]] elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view source);
+
+/// Checks what the dynamic loader reads from a shared object before it runs any of it: the program
+/// headers and segments lie in the file, the dynamic table, string, symbol, hash, version and
+/// relocation tables lie in the loaded segments, every relocation writes inside a writable segment
+/// with a type this machine's shared objects use, constructors point into the code. Throws
+/// "rknnop: <source>: corrupt library: ..." naming the first problem. The loader runs it before
+/// dlopen, and `rknnop-pack inspect --verify` on every library section.
+void check_elf_structure(std::span<const std::uint8_t> bytes, std::string_view source);
+
+/// One vx_kernel_description_t of a library's kernel list, read from the file as the loader would
+/// see it after relocation (no code runs).
+struct elf_kernel_descriptor {
+  std::string name_field;  ///< the 256-byte name array: the name, NUL, then rknnop's schema marker
+  bool writable = false;   ///< lies in a writable segment (the runtime writes its enumeration)
+  bool has_function = false;
+  bool has_parameters = false;
+  bool has_validate = false;
+  bool has_initialize = false;
+  bool has_deinitialize = false;
+  std::uint32_t num_params = 0;
+  std::vector<std::array<std::int32_t, 3>> parameters;  ///< direction, data_type, state
+};
+
+/// The entries of vx_kernel_<Op>_list before its NULL terminator.
+struct elf_kernel_list {
+  std::vector<elf_kernel_descriptor> entries;
+};
+
+/// check_elf_structure, then the kernel list exported as `symbol`; nullopt when no such symbol is
+/// defined. Throws naming `source` when the list or a descriptor lies outside the loaded segments.
+[[nodiscard]] std::optional<elf_kernel_list> read_kernel_list(std::span<const std::uint8_t> bytes,
+                                                              std::string_view symbol, std::string_view source);
 
 /// Throws "rknnop: <source>: ELF for aarch64 (ELF64 shared object) but this host is x86-64" when
 /// the library could not be dlopen'ed by this process (wrong machine/class, not a shared object).

@@ -6,7 +6,11 @@
 // version-1 container has no armhf section), checking the ELF machine first, then
 // dlsym("vx_kernel_<Name>_list"), picking the descriptor at kernel_index, writing its enumeration
 // (which proves it lives in writable memory) and checking numParams and the parameter table
-// against op.yml. Every failure is a rknnop::host::error naming the file, symbol or parameter.
+// against op.yml. Before any of the library runs, the same checks are made on the file (ELF
+// structure, kernel table: check_library_for_op, shared with `rknnop-pack inspect --verify`) and
+// the library is loaded once in a forked probe process, so a corrupt library is an error, not a
+// crash; a container's section is loaded from an anonymous memory file (memfd), never from a folder.
+// Every failure is a rknnop::host::error naming the file, symbol or parameter.
 
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/op_yml.hpp>

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+#include "rknnop/host/validate.hpp"
+
+#include "rknnop/host/elf.hpp"
+#include "rknnop/host/error.hpp"
+#include "rknnop/host/vx_type.hpp"
+
+#include <rknnop/openvx.h>
+
+#include <fmt/format.h>
+
+namespace rknnop::host {
+
+namespace {
+
+// Board images are Debian 10 era (docs/abi.md §1): glibc 2.28, libstdc++ of GCC 8.
+constexpr std::string_view board_glibc = "GLIBC_2.28";
+constexpr std::string_view board_glibcxx = "GLIBCXX_3.4.25";
+constexpr std::string_view board_cxxabi = "CXXABI_1.3.11";
+
+std::string_view text_of(std::span<const std::uint8_t> bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+std::string direction_name(std::int32_t d) {
+  return d == VX_INPUT ? "VX_INPUT" : d == VX_OUTPUT ? "VX_OUTPUT" : fmt::format("direction {}", d);
+}
+
+std::string type_text(std::int32_t t) {
+  const std::string_view name = vx_type_name(t);
+  return name.empty() ? fmt::format("type 0x{:x}", t) : std::string(name);
+}
+
+/// The first `class X(...)` line of the .py, trimmed; empty when none.
+std::string python_class_line(std::string_view py) {
+  std::size_t at = 0;
+  while (at < py.size()) {
+    auto end = py.find('\n', at);
+    if (end == std::string_view::npos) end = py.size();
+    std::string_view line = py.substr(at, end - at);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.starts_with("class ")) return std::string(line);
+    at = end + 1;
+  }
+  return {};
+}
+
+/// "ResizeArea" from "class ResizeArea(RKNNCustomOP):".
+std::string python_class_name(std::string_view line) {
+  line.remove_prefix(std::string_view("class ").size());
+  const auto end = line.find_first_of("(: ");
+  return std::string(line.substr(0, end));
+}
+
+struct library_slot {
+  section_kind kind;
+  std::uint16_t machine;
+  int bits;
+};
+
+constexpr library_slot library_slots[] = {
+    {section_kind::lib_x86_64, elf_machine::x86_64, 64},
+    {section_kind::lib_aarch64, elf_machine::aarch64, 64},
+    {section_kind::lib_armhf, elf_machine::arm, 32},
+};
+
+bool targets_armhf(const std::optional<op_yml>& op) {
+  if (!op || !op->target_platform) return false;
+  return *op->target_platform == "RV1109" || *op->target_platform == "RV1126";
+}
+
+// Long by design: one section's checks in the order inspect prints them.
+std::string library_detail(const container& c, const library_slot& slot, const std::optional<op_yml>& op,
+                           std::string_view source, std::vector<std::string>& problems,
+                           std::vector<std::string>& missing) {
+  const auto& bytes = c.section(slot.kind);
+  const std::string what = fmt::format("{} section", section_description(slot.kind));
+  if (bytes.empty()) {
+    const bool needed = slot.kind == section_kind::lib_x86_64 ||
+                        (slot.kind == section_kind::lib_aarch64 && !targets_armhf(op)) ||
+                        (slot.kind == section_kind::lib_armhf && targets_armhf(op));
+    if (needed)
+      (slot.kind == section_kind::lib_x86_64 ? problems : missing)
+          .push_back(fmt::format(
+              "{}: {} is empty{}", source, what,
+              slot.kind == section_kind::lib_x86_64
+                  ? " (the toolkit's PC simulator needs it)"
+                  : fmt::format(" but target_platform is {}",
+                                op && op->target_platform ? *op->target_platform : std::string("RK1808 (default)"))));
+    return "empty";
+  }
+  const std::string label = fmt::format("{} ({})", source, what);
+  std::string detail;
+  try {
+    const elf_info info = inspect_elf(bytes, label);
+    detail = info.summary();
+    if (info.machine != slot.machine || info.bits != slot.bits) {
+      problems.push_back(fmt::format("{}: {} holds an {}, expected ELF{} {}", source, what, info.summary(), slot.bits,
+                                     machine_name(slot.machine)));
+      return detail;
+    }
+    if (!info.is_shared_object()) {
+      problems.push_back(fmt::format("{}: {} holds an {}, expected a shared object", source, what, info.summary()));
+      return detail;
+    }
+    if (op) {
+      const std::string symbol = kernel_list_symbol(op->name);
+      detail += info.exports_kernel_list(op->name) ? fmt::format(", exports {}", symbol)
+                                                   : fmt::format(", does NOT export {}", symbol);
+    }
+    std::string needs;
+    for (const std::string* v : {&info.max_glibc, &info.max_glibcxx, &info.max_cxxabi})
+      if (!v->empty()) needs += (needs.empty() ? "" : " ") + *v;
+    detail += needs.empty() ? std::string(", needs no versioned glibc/libstdc++ symbols") : ", needs " + needs;
+    if (slot.kind != section_kind::lib_x86_64) {
+      for (const auto& [need, limit] :
+           {std::pair{info.max_glibc, board_glibc}, std::pair{info.max_glibcxx, board_glibcxx},
+            std::pair{info.max_cxxabi, board_cxxabi}}) {
+        if (!need.empty() && compare_symbol_versions(need, limit) > 0)
+          problems.push_back(
+              fmt::format("{}: {} needs {} but board images provide at most {}; "
+                          "build with an older toolchain or avoid the symbol",
+                          source, what, need, limit));
+      }
+    }
+    if (op && !info.exports_kernel_list(op->name)) {
+      const std::string symbol = kernel_list_symbol(op->name);
+      problems.push_back(fmt::format("{}: {} does not export {} (op.yml name is '{}'){}", source, what, symbol,
+                                     op->name, info.find_export(symbol) ? "; it is not a data object" : ""));
+      check_elf_structure(bytes, label);
+    } else if (op) {
+      check_library_for_op(bytes, *op, std::nullopt, label);
+    } else {
+      check_elf_structure(bytes, label);
+    }
+  } catch (const error& e) {
+    if (detail.empty()) detail = "not a usable ELF";
+    problems.push_back(e.detail());
+  }
+  return detail;
+}
+
+}  // namespace
+
+void check_python_section(std::span<const std::uint8_t> py, std::string_view source) {
+  // Python 3 reads source files as UTF-8 (PEP 3120); a NUL byte stops its parser.
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < py.size();) {
+    const std::uint8_t c = py[i];
+    if (c == 0)
+      throw error(fmt::format("{}: the .py section holds a NUL byte at byte {} (line {}); it is not Python source",
+                              source, i, line));
+    if (c == '\n') ++line;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    bool ok = n != 0 && py.size() - i >= n && c != 0xC0 && c != 0xC1 && c < 0xF5;
+    for (std::size_t k = 1; ok && k < n; ++k) ok = (py[i + k] & 0xC0) == 0x80;
+    if (!ok)
+      throw error(
+          fmt::format("{}: the .py section is not UTF-8 text: byte {} (line {}) is 0x{:02x}; Python 3 "
+                      "reads its source as UTF-8",
+                      source, i, line, c));
+    i += n;
+  }
+}
+
+op_yml container_op(const container& c, std::string_view source) {
+  op_yml op = parse_op_yml(text_of(c.op_yml), fmt::format("{} (op.yml section)", source));
+  check_python_section(c.op_py, source);
+  if (!c.op_py.empty()) apply_python_port_order(op, text_of(c.op_py), "the .py section");
+  return op;
+}
+
+// Long by design: the board runtime's checks in its order (list, descriptor, name, schema, table).
+void check_library_for_op(std::span<const std::uint8_t> library, const op_yml& op,
+                          std::optional<std::uint32_t> kernel_index, std::string_view label) {
+  const std::string symbol = kernel_list_symbol(op.name);
+  const std::optional<elf_kernel_list> list = read_kernel_list(library, symbol, label);
+  if (!list) {
+    std::string others;
+    for (const elf_symbol& e : inspect_elf(library, label).exported)
+      if (e.name.starts_with("vx_kernel_") && e.name.ends_with("_list"))
+        others += (others.empty() ? "" : ", ") + e.name;
+    throw error(fmt::format(
+        "{}: does not export {} (op.yml name is '{}'){}", label, symbol, op.name,
+        others.empty() ? std::string("; it exports no vx_kernel_*_list at all") : "; it exports " + others));
+  }
+  const std::size_t count = list->entries.size();
+  if (count == 0)
+    throw error(
+        fmt::format("{}: {} is empty: its first entry is NULL (expected {{&cpu_descriptor, &vx_descriptor, NULL}})",
+                    label, symbol));
+  const std::uint32_t index = kernel_index.value_or(op.kernel_index.value_or(0));
+  if (index >= count)
+    throw error(fmt::format("{}: kernel_index {} is out of range: {} has {} kernel{} (0..{})", label, index, symbol,
+                            count, count == 1 ? "" : "s", count - 1));
+  const elf_kernel_descriptor& d = list->entries[index];
+  if (!d.writable)
+    throw error(
+        fmt::format("{}: descriptor {} of {} is in read-only memory; the runtime writes its 'enumeration' field, so "
+                    "it must not be const/constexpr",
+                    label, index, symbol));
+  const std::string_view field = d.name_field;
+  const std::size_t name_length = std::min(field.find('\0'), field.size());
+  if (name_length == 0 || name_length == field.size())
+    throw error(fmt::format("{}: descriptor {} of {} has {} name", label, index, symbol,
+                            name_length == 0 ? "an empty" : "an unterminated (256-character)"));
+  const std::string_view name = field.substr(0, name_length);
+  std::string_view tail = field.substr(name_length + 1);
+  tail = tail.substr(0, std::min(tail.find('\0'), tail.size()));
+  constexpr std::string_view schema_marker = "rknnop-schema:";
+  if (op.schema_fingerprint && tail.starts_with(schema_marker) &&
+      tail.substr(schema_marker.size()) != *op.schema_fingerprint)
+    throw error(
+        fmt::format("{}: op.yml was generated from a different op struct than the library (op.yml schema {}, library "
+                    "schema {}); rebuild both from the same source",
+                    label, *op.schema_fingerprint, tail.substr(schema_marker.size())));
+  const std::size_t expected = op.parameter_count();
+  if (d.num_params != expected)
+    throw error(fmt::format(
+        "{}: kernel '{}' (index {} of {}) has numParams {} but op.yml declares {} ({} input{}, {} "
+        "output{}, {} param{}); the runtime rejects such a node",
+        label, name, index, symbol, d.num_params, expected, op.inputs.size(), op.inputs.size() == 1 ? "" : "s",
+        op.outputs.size(), op.outputs.size() == 1 ? "" : "s", op.params.size(), op.params.size() == 1 ? "" : "s"));
+  if (expected > 0 && !d.has_parameters)
+    throw error(fmt::format("{}: kernel '{}' has numParams {} but a NULL parameter table", label, name, expected));
+  for (std::size_t i = 0; i < expected; ++i) {
+    const auto& [direction, data_type, state] = d.parameters[i];
+    std::string_view role;
+    const op_yml_entry* entry = nullptr;
+    std::int32_t want_direction = VX_INPUT, want_type = VX_TYPE_TENSOR;
+    if (i < op.inputs.size()) {
+      role = "input";
+      entry = &op.inputs[i];
+    } else if (i < op.inputs.size() + op.outputs.size()) {
+      role = "output";
+      entry = &op.outputs[i - op.inputs.size()];
+      want_direction = VX_OUTPUT;
+    } else {
+      role = "param";
+      entry = &op.params[i - op.inputs.size() - op.outputs.size()];
+      want_type = entry->type == VX_TYPE_ARRAY ? VX_TYPE_ARRAY : VX_TYPE_SCALAR;
+    }
+    if (direction != want_direction || data_type != want_type)
+      throw error(fmt::format("{}: kernel '{}' parameter {} is {{{}, {}}} but op.yml's {} '{}' ({}) needs {{{}, {}}}",
+                              label, name, i, direction_name(direction), type_text(data_type), role, entry->name,
+                              type_text(entry->type), direction_name(want_direction), type_text(want_type)));
+  }
+}
+
+// Long by design: each container section in file order, as inspect prints them.
+container_report validate_container(const container& c, std::string_view source) {
+  container_report report;
+  std::vector<std::string>& problems = report.problems;
+  try {
+    report.op = container_op(c, source);
+  } catch (const error& e) {
+    problems.push_back(e.detail());
+  }
+  const std::optional<op_yml>& op = report.op;
+  for (const section_kind kind : section_layout(c.version)) {
+    const auto& bytes = c.section(kind);
+    std::string& detail = report.details[static_cast<std::size_t>(kind)];
+    switch (kind) {
+      case section_kind::shader:
+        if (bytes.empty()) {
+          detail = "empty";
+          if (op && op->kernel_index.value_or(0) != 0)
+            problems.push_back(
+                fmt::format("{}: op.yml selects kernel_index {} (a shader kernel) but the shader section is empty",
+                            source, *op->kernel_index));
+        } else if (text_of(bytes).starts_with("SHDR")) {
+          detail = "Vivante shader binary (SHDR)";
+        } else {
+          detail = "unknown data (no SHDR magic)";
+          problems.push_back(fmt::format("{}: shader section does not start with \"SHDR\"", source));
+        }
+        break;
+      case section_kind::lib_x86_64:
+      case section_kind::lib_aarch64:
+      case section_kind::lib_armhf:
+        for (const library_slot& slot : library_slots)
+          if (slot.kind == kind) detail = library_detail(c, slot, op, source, problems, report.missing_sections);
+        break;
+      case section_kind::op_yml:
+        detail = op ? fmt::format("op {}: {} input(s), {} output(s), {} param(s), kernel_index {}", op->name,
+                                  op->inputs.size(), op->outputs.size(), op->params.size(),
+                                  op->kernel_index ? fmt::format("{}", *op->kernel_index) : std::string("absent"))
+                    : std::string("invalid");
+        break;
+      case section_kind::op_py: {
+        const std::string line = python_class_line(text_of(bytes));
+        detail = line.empty() ? std::string("no class line") : error(line).detail();
+        if (line.empty())
+          problems.push_back(fmt::format("{}: .py section has no 'class ...' line", source));
+        else if (op && python_class_name(line) != op->name)
+          problems.push_back(
+              fmt::format("{}: .py class is '{}' but op.yml name is '{}'", source, python_class_name(line), op->name));
+        break;
+      }
+    }
+  }
+  // One line each, whatever the sections held (class names, symbol names come from the file).
+  for (std::string& p : problems) p = escape_nonprintable(p);
+  for (std::string& p : report.missing_sections) p = escape_nonprintable(p);
+  return report;
+}
+
+}  // namespace rknnop::host
