@@ -37,345 +37,345 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-    namespace rknnop::container_format {
-  using bytes_view = std::span<const std::uint8_t>;
+namespace rknnop::container_format {
+using bytes_view = std::span<const std::uint8_t>;
 
-  inline constexpr std::array<std::uint8_t, 8> magic{'R', 'K', 'N', 'N', 0, 0, 0, 0};
-  inline constexpr std::size_t header_size = 16;  // magic + u64 version
-  inline constexpr std::size_t length_size = 8;   // u64 LE length before each section
-  inline constexpr std::uint64_t latest_version = 2;
+inline constexpr std::array<std::uint8_t, 8> magic{'R', 'K', 'N', 'N', 0, 0, 0, 0};
+inline constexpr std::size_t header_size = 16;  // magic + u64 version
+inline constexpr std::size_t length_size = 8;   // u64 LE length before each section
+inline constexpr std::uint64_t latest_version = 2;
 
-  /// What a section holds; the enumerator order is the version-2 file order.
-  enum class section : std::uint8_t { shader, lib_x86_64, lib_aarch64, lib_armhf, op_yml, op_py };
-  inline constexpr std::size_t section_count = 6;
+/// What a section holds; the enumerator order is the version-2 file order.
+enum class section : std::uint8_t { shader, lib_x86_64, lib_aarch64, lib_armhf, op_yml, op_py };
+inline constexpr std::size_t section_count = 6;
 
-  namespace detail {
-  inline constexpr std::array<section, 6> layout_v2{section::shader,    section::lib_x86_64, section::lib_aarch64,
-                                                    section::lib_armhf, section::op_yml,     section::op_py};
-  inline constexpr std::array<section, 5> layout_v1{section::shader, section::lib_x86_64, section::lib_aarch64,
-                                                    section::op_yml, section::op_py};
+namespace detail {
+inline constexpr std::array<section, 6> layout_v2{section::shader,    section::lib_x86_64, section::lib_aarch64,
+                                                  section::lib_armhf, section::op_yml,     section::op_py};
+inline constexpr std::array<section, 5> layout_v1{section::shader, section::lib_x86_64, section::lib_aarch64,
+                                                  section::op_yml, section::op_py};
 
-  constexpr std::uint64_t load_u64_le(const std::uint8_t* p) noexcept {
-    std::uint64_t value = 0;
-    for (std::size_t i = 0; i < 8; ++i) value |= std::uint64_t{p[i]} << (8 * i);
-    return value;
+constexpr std::uint64_t load_u64_le(const std::uint8_t* p) noexcept {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < 8; ++i) value |= std::uint64_t{p[i]} << (8 * i);
+  return value;
+}
+
+inline void append_u64_le(std::vector<std::uint8_t>& out, std::uint64_t value) {
+  for (std::size_t i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>((value >> (8 * i)) & 0xFFu));
+}
+
+inline std::string number(std::uint64_t v) { return std::to_string(v); }
+
+inline std::string hex_bytes(bytes_view bytes) {
+  constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i != 0) out += ' ';
+    out += digits[bytes[i] >> 4];
+    out += digits[bytes[i] & 0xF];
   }
+  return out;
+}
+}  // namespace detail
 
-  inline void append_u64_le(std::vector<std::uint8_t>& out, std::uint64_t value) {
-    for (std::size_t i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>((value >> (8 * i)) & 0xFFu));
+/// The sections a container of this version holds, in file order; empty for unknown versions.
+constexpr std::span<const section> layout(std::uint64_t version) noexcept {
+  if (version == 2) return detail::layout_v2;
+  if (version == 1) return detail::layout_v1;
+  return {};
+}
+
+/// Human name used in diagnostics ("aarch64 library").
+constexpr std::string_view description(section kind) noexcept {
+  switch (kind) {
+    case section::shader: return "shader";
+    case section::lib_x86_64: return "x86-64 library";
+    case section::lib_aarch64: return "aarch64 library";
+    case section::lib_armhf: return "armhf library";
+    case section::op_yml: return "op.yml";
+    case section::op_py: return ".py";
   }
+  return "?";
+}
 
-  inline std::string number(std::uint64_t v) { return std::to_string(v); }
+/// Success, or one line saying what went wrong (without the "rknnop: " prefix).
+struct result {
+  std::string error;
+  [[nodiscard]] bool ok() const noexcept { return error.empty(); }
+  explicit operator bool() const noexcept { return ok(); }
+};
 
-  inline std::string hex_bytes(bytes_view bytes) {
-    constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-      if (i != 0) out += ' ';
-      out += digits[bytes[i] >> 4];
-      out += digits[bytes[i] & 0xF];
-    }
-    return out;
+// --- writing ---------------------------------------------------------------------------------
+
+/// The bytes of each section to write (views, not copies), indexed by `section`.
+struct contents {
+  std::uint64_t version = latest_version;
+  std::array<bytes_view, section_count> sections{};
+
+  constexpr bytes_view& operator[](section kind) noexcept { return sections[static_cast<std::size_t>(kind)]; }
+  constexpr bytes_view operator[](section kind) const noexcept { return sections[static_cast<std::size_t>(kind)]; }
+};
+
+/// Whether `c` can be written: a known version, and no armhf bytes in a version-1 container
+/// (which has no place for them).
+[[nodiscard]] inline result check(const contents& c) {
+  if (layout(c.version).empty())
+    return {"cannot write .rknnop version " + detail::number(c.version) + ": expected 1 or 2"};
+  if (c.version == 1 && !c[section::lib_armhf].empty())
+    return {"cannot write a version 1 .rknnop with an armhf library (" + detail::number(c[section::lib_armhf].size()) +
+            " bytes): version 1 has no armhf section, use version 2"};
+  return {};
+}
+
+/// The container's bytes; empty when check(c) fails.
+[[nodiscard]] inline std::vector<std::uint8_t> serialize(const contents& c) {
+  if (!check(c)) return {};
+  std::size_t total = header_size;
+  for (const section kind : layout(c.version)) total += length_size + c[kind].size();
+  std::vector<std::uint8_t> out;
+  out.reserve(total);
+  out.insert(out.end(), magic.begin(), magic.end());
+  detail::append_u64_le(out, c.version);
+  for (const section kind : layout(c.version)) {
+    detail::append_u64_le(out, c[kind].size());
+    out.insert(out.end(), c[kind].begin(), c[kind].end());
   }
-  }  // namespace detail
+  return out;
+}
 
-  /// The sections a container of this version holds, in file order; empty for unknown versions.
-  constexpr std::span<const section> layout(std::uint64_t version) noexcept {
-    if (version == 2) return detail::layout_v2;
-    if (version == 1) return detail::layout_v1;
+// --- reading ---------------------------------------------------------------------------------
+
+enum class parse_error : std::uint8_t {
+  none,
+  header_too_short,  // fewer than 16 bytes
+  bad_magic,         // bytes 0-7 are not "RKNN\0\0\0\0"
+  unknown_version,   // bytes 8-15 are neither 1 nor 2
+  missing_section,   // the file ends where a section's length should start
+  truncated_length,  // fewer than 8 bytes left for a length field
+  section_past_end,  // a section claims more bytes than remain
+  trailing_bytes,    // bytes after the last section
+};
+
+/// Where one section's bytes are: `offset` is just past its length field.
+struct section_location {
+  section kind = section::shader;
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+};
+
+/// What `parse` found. On failure, `error` says what and the context fields say where.
+struct parsed {
+  parse_error error = parse_error::none;
+  std::uint64_t version = 0;
+  std::array<section_location, section_count> locations{};
+  std::size_t location_count = 0;
+
+  std::uint64_t file_size = 0;
+  std::array<std::uint8_t, 8> header{};  // bytes 0-7 as read (for bad_magic)
+  std::size_t failed_index = 0;          // index in layout(version) of the failing section
+  std::uint64_t offset = 0;              // offset of the failing length field / trailing bytes
+  std::uint64_t claimed = 0;             // section_past_end: the length read
+  std::uint64_t remaining = 0;           // bytes left at `offset` (after the length for section_past_end)
+
+  [[nodiscard]] constexpr bool ok() const noexcept { return error == parse_error::none; }
+  constexpr explicit operator bool() const noexcept { return ok(); }
+
+  /// The sections found, in file order.
+  [[nodiscard]] constexpr std::span<const section_location> sections() const noexcept {
+    return {locations.data(), location_count};
+  }
+  /// The bytes of section `kind` inside `file` (the buffer given to parse); empty if absent.
+  [[nodiscard]] constexpr bytes_view bytes_of(bytes_view file, section kind) const noexcept {
+    for (const section_location& l : sections())
+      if (l.kind == kind) return file.subspan(static_cast<std::size_t>(l.offset), static_cast<std::size_t>(l.size));
     return {};
   }
+};
 
-  /// Human name used in diagnostics ("aarch64 library").
-  constexpr std::string_view description(section kind) noexcept {
-    switch (kind) {
-      case section::shader: return "shader";
-      case section::lib_x86_64: return "x86-64 library";
-      case section::lib_aarch64: return "aarch64 library";
-      case section::lib_armhf: return "armhf library";
-      case section::op_yml: return "op.yml";
-      case section::op_py: return ".py";
-    }
-    return "?";
-  }
-
-  /// Success, or one line saying what went wrong (without the "rknnop: " prefix).
-  struct result {
-    std::string error;
-    [[nodiscard]] bool ok() const noexcept { return error.empty(); }
-    explicit operator bool() const noexcept { return ok(); }
-  };
-
-  // --- writing ---------------------------------------------------------------------------------
-
-  /// The bytes of each section to write (views, not copies), indexed by `section`.
-  struct contents {
-    std::uint64_t version = latest_version;
-    std::array<bytes_view, section_count> sections{};
-
-    constexpr bytes_view& operator[](section kind) noexcept { return sections[static_cast<std::size_t>(kind)]; }
-    constexpr bytes_view operator[](section kind) const noexcept { return sections[static_cast<std::size_t>(kind)]; }
-  };
-
-  /// Whether `c` can be written: a known version, and no armhf bytes in a version-1 container
-  /// (which has no place for them).
-  [[nodiscard]] inline result check(const contents& c) {
-    if (layout(c.version).empty())
-      return {"cannot write .rknnop version " + detail::number(c.version) + ": expected 1 or 2"};
-    if (c.version == 1 && !c[section::lib_armhf].empty())
-      return {"cannot write a version 1 .rknnop with an armhf library (" +
-              detail::number(c[section::lib_armhf].size()) + " bytes): version 1 has no armhf section, use version 2"};
-    return {};
-  }
-
-  /// The container's bytes; empty when check(c) fails.
-  [[nodiscard]] inline std::vector<std::uint8_t> serialize(const contents& c) {
-    if (!check(c)) return {};
-    std::size_t total = header_size;
-    for (const section kind : layout(c.version)) total += length_size + c[kind].size();
-    std::vector<std::uint8_t> out;
-    out.reserve(total);
-    out.insert(out.end(), magic.begin(), magic.end());
-    detail::append_u64_le(out, c.version);
-    for (const section kind : layout(c.version)) {
-      detail::append_u64_le(out, c[kind].size());
-      out.insert(out.end(), c[kind].begin(), c[kind].end());
-    }
-    return out;
-  }
-
-  // --- reading ---------------------------------------------------------------------------------
-
-  enum class parse_error : std::uint8_t {
-    none,
-    header_too_short,  // fewer than 16 bytes
-    bad_magic,         // bytes 0-7 are not "RKNN\0\0\0\0"
-    unknown_version,   // bytes 8-15 are neither 1 nor 2
-    missing_section,   // the file ends where a section's length should start
-    truncated_length,  // fewer than 8 bytes left for a length field
-    section_past_end,  // a section claims more bytes than remain
-    trailing_bytes,    // bytes after the last section
-  };
-
-  /// Where one section's bytes are: `offset` is just past its length field.
-  struct section_location {
-    section kind = section::shader;
-    std::uint64_t offset = 0;
-    std::uint64_t size = 0;
-  };
-
-  /// What `parse` found. On failure, `error` says what and the context fields say where.
-  struct parsed {
-    parse_error error = parse_error::none;
-    std::uint64_t version = 0;
-    std::array<section_location, section_count> locations{};
-    std::size_t location_count = 0;
-
-    std::uint64_t file_size = 0;
-    std::array<std::uint8_t, 8> header{};  // bytes 0-7 as read (for bad_magic)
-    std::size_t failed_index = 0;          // index in layout(version) of the failing section
-    std::uint64_t offset = 0;              // offset of the failing length field / trailing bytes
-    std::uint64_t claimed = 0;             // section_past_end: the length read
-    std::uint64_t remaining = 0;           // bytes left at `offset` (after the length for section_past_end)
-
-    [[nodiscard]] constexpr bool ok() const noexcept { return error == parse_error::none; }
-    constexpr explicit operator bool() const noexcept { return ok(); }
-
-    /// The sections found, in file order.
-    [[nodiscard]] constexpr std::span<const section_location> sections() const noexcept {
-      return {locations.data(), location_count};
-    }
-    /// The bytes of section `kind` inside `file` (the buffer given to parse); empty if absent.
-    [[nodiscard]] constexpr bytes_view bytes_of(bytes_view file, section kind) const noexcept {
-      for (const section_location& l : sections())
-        if (l.kind == kind) return file.subspan(static_cast<std::size_t>(l.offset), static_cast<std::size_t>(l.size));
-      return {};
-    }
-  };
-
-  /// Parses a container strictly; never reads outside `file`.
-  [[nodiscard]] constexpr parsed parse(bytes_view file) noexcept {
-    parsed r;
-    r.file_size = file.size();
-    if (file.size() < header_size) {
-      r.error = parse_error::header_too_short;
-      return r;
-    }
-    for (std::size_t i = 0; i < 8; ++i) r.header[i] = file[i];
-    if (r.header != magic) {
-      r.error = parse_error::bad_magic;
-      return r;
-    }
-    r.version = detail::load_u64_le(file.data() + 8);
-    const auto order = layout(r.version);
-    if (order.empty()) {
-      r.error = parse_error::unknown_version;
-      r.offset = 8;
-      return r;
-    }
-    std::size_t offset = header_size;
-    for (std::size_t index = 0; index < order.size(); ++index) {
-      r.failed_index = index;
-      r.offset = offset;
-      r.remaining = file.size() - offset;
-      if (r.remaining == 0) {
-        r.error = parse_error::missing_section;
-        return r;
-      }
-      if (r.remaining < length_size) {
-        r.error = parse_error::truncated_length;
-        return r;
-      }
-      const std::uint64_t length = detail::load_u64_le(file.data() + offset);
-      offset += length_size;
-      if (length > file.size() - offset) {
-        r.error = parse_error::section_past_end;
-        r.offset = offset;
-        r.claimed = length;
-        r.remaining = file.size() - offset;
-        return r;
-      }
-      r.locations[r.location_count++] = {order[index], offset, length};
-      offset += static_cast<std::size_t>(length);
-    }
-    if (offset != file.size()) {
-      r.error = parse_error::trailing_bytes;
-      r.failed_index = order.size() - 1;
-      r.offset = offset;
-      r.remaining = file.size() - offset;
-      return r;
-    }
-    r.failed_index = 0;
-    r.offset = 0;
-    r.remaining = 0;
+/// Parses a container strictly; never reads outside `file`.
+[[nodiscard]] constexpr parsed parse(bytes_view file) noexcept {
+  parsed r;
+  r.file_size = file.size();
+  if (file.size() < header_size) {
+    r.error = parse_error::header_too_short;
     return r;
   }
-
-  /// One line describing a failed parse (without the "rknnop: " prefix); `source` names the file.
-  [[nodiscard]] inline std::string message(const parsed& r, std::string_view source) {
-    using detail::number;
-    const std::string src(source);
-    const auto order = layout(r.version);
-    const auto section_name = [&](std::size_t index) {
-      return "section " + number(index + 1) + " (" + std::string(description(order[index])) + ")";
-    };
-    switch (r.error) {
-      case parse_error::none: return {};
-      case parse_error::header_too_short:
-        return src + ": not a .rknnop container: " + number(r.file_size) +
-               " bytes, shorter than the 16-byte header (\"RKNN\\0\\0\\0\\0\" + u64 version)";
-      case parse_error::bad_magic:
-        return src + ": not a .rknnop container: bad magic at offset 0: expected 52 4b 4e 4e 00 00 00 00 " +
-               "(\"RKNN\\0\\0\\0\\0\"), got " + detail::hex_bytes(r.header);
-      case parse_error::unknown_version:
-        return src + ": unsupported .rknnop version " + number(r.version) + " at offset 8: expected 1 or 2";
-      case parse_error::missing_section:
-        return src + ": version " + number(r.version) + " container has " + number(r.failed_index) +
-               " sections, expected " + number(order.size()) + " (missing section " + number(r.failed_index + 1) +
-               ", " + std::string(description(order[r.failed_index])) + ", at offset " + number(r.offset) + ")";
-      case parse_error::truncated_length:
-        return src + ": truncated length field of " + section_name(r.failed_index) + " at offset " + number(r.offset) +
-               ": need 8 bytes, " + number(r.remaining) + " left";
-      case parse_error::section_past_end:
-        return src + ": " + section_name(r.failed_index) + " at offset " + number(r.offset) + " claims " +
-               number(r.claimed) + " bytes but only " + number(r.remaining) + " remain in the file";
-      case parse_error::trailing_bytes:
-        return src + ": " + number(r.remaining) + " trailing bytes at offset " + number(r.offset) +
-               " after the last section (" + std::string(description(order.back())) + "); a version " +
-               number(r.version) + " container has exactly " + number(order.size()) + " sections";
-    }
-    return src + ": invalid .rknnop container";
+  for (std::size_t i = 0; i < 8; ++i) r.header[i] = file[i];
+  if (r.header != magic) {
+    r.error = parse_error::bad_magic;
+    return r;
   }
-
-  // --- files -----------------------------------------------------------------------------------
-
-  /// Reads a whole regular file into `out`.
-  [[nodiscard]] inline result read_file(const std::filesystem::path& path, std::vector<std::uint8_t>& out) {
-    out.clear();
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec) return {"cannot open '" + path.string() + "': " + ec.message()};
-    if (!std::filesystem::is_regular_file(status)) return {"'" + path.string() + "' is not a regular file"};
-    std::FILE* file = std::fopen(path.string().c_str(), "rb");
-    if (!file) return {"cannot open '" + path.string() + "': " + std::strerror(errno)};
-    std::array<std::uint8_t, 1 << 16> chunk{};
-    for (;;) {
-      const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), file);
-      out.insert(out.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(got));
-      if (got < chunk.size()) break;
+  r.version = detail::load_u64_le(file.data() + 8);
+  const auto order = layout(r.version);
+  if (order.empty()) {
+    r.error = parse_error::unknown_version;
+    r.offset = 8;
+    return r;
+  }
+  std::size_t offset = header_size;
+  for (std::size_t index = 0; index < order.size(); ++index) {
+    r.failed_index = index;
+    r.offset = offset;
+    r.remaining = file.size() - offset;
+    if (r.remaining == 0) {
+      r.error = parse_error::missing_section;
+      return r;
     }
-    const bool failed = std::ferror(file) != 0;
-    const int reason = errno;
+    if (r.remaining < length_size) {
+      r.error = parse_error::truncated_length;
+      return r;
+    }
+    const std::uint64_t length = detail::load_u64_le(file.data() + offset);
+    offset += length_size;
+    if (length > file.size() - offset) {
+      r.error = parse_error::section_past_end;
+      r.offset = offset;
+      r.claimed = length;
+      r.remaining = file.size() - offset;
+      return r;
+    }
+    r.locations[r.location_count++] = {order[index], offset, length};
+    offset += static_cast<std::size_t>(length);
+  }
+  if (offset != file.size()) {
+    r.error = parse_error::trailing_bytes;
+    r.failed_index = order.size() - 1;
+    r.offset = offset;
+    r.remaining = file.size() - offset;
+    return r;
+  }
+  r.failed_index = 0;
+  r.offset = 0;
+  r.remaining = 0;
+  return r;
+}
+
+/// One line describing a failed parse (without the "rknnop: " prefix); `source` names the file.
+[[nodiscard]] inline std::string message(const parsed& r, std::string_view source) {
+  using detail::number;
+  const std::string src(source);
+  const auto order = layout(r.version);
+  const auto section_name = [&](std::size_t index) {
+    return "section " + number(index + 1) + " (" + std::string(description(order[index])) + ")";
+  };
+  switch (r.error) {
+    case parse_error::none: return {};
+    case parse_error::header_too_short:
+      return src + ": not a .rknnop container: " + number(r.file_size) +
+             " bytes, shorter than the 16-byte header (\"RKNN\\0\\0\\0\\0\" + u64 version)";
+    case parse_error::bad_magic:
+      return src + ": not a .rknnop container: bad magic at offset 0: expected 52 4b 4e 4e 00 00 00 00 " +
+             "(\"RKNN\\0\\0\\0\\0\"), got " + detail::hex_bytes(r.header);
+    case parse_error::unknown_version:
+      return src + ": unsupported .rknnop version " + number(r.version) + " at offset 8: expected 1 or 2";
+    case parse_error::missing_section:
+      return src + ": version " + number(r.version) + " container has " + number(r.failed_index) +
+             " sections, expected " + number(order.size()) + " (missing section " + number(r.failed_index + 1) + ", " +
+             std::string(description(order[r.failed_index])) + ", at offset " + number(r.offset) + ")";
+    case parse_error::truncated_length:
+      return src + ": truncated length field of " + section_name(r.failed_index) + " at offset " + number(r.offset) +
+             ": need 8 bytes, " + number(r.remaining) + " left";
+    case parse_error::section_past_end:
+      return src + ": " + section_name(r.failed_index) + " at offset " + number(r.offset) + " claims " +
+             number(r.claimed) + " bytes but only " + number(r.remaining) + " remain in the file";
+    case parse_error::trailing_bytes:
+      return src + ": " + number(r.remaining) + " trailing bytes at offset " + number(r.offset) +
+             " after the last section (" + std::string(description(order.back())) + "); a version " +
+             number(r.version) + " container has exactly " + number(order.size()) + " sections";
+  }
+  return src + ": invalid .rknnop container";
+}
+
+// --- files -----------------------------------------------------------------------------------
+
+/// Reads a whole regular file into `out`.
+[[nodiscard]] inline result read_file(const std::filesystem::path& path, std::vector<std::uint8_t>& out) {
+  out.clear();
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec) return {"cannot open '" + path.string() + "': " + ec.message()};
+  if (!std::filesystem::is_regular_file(status)) return {"'" + path.string() + "' is not a regular file"};
+  std::FILE* file = std::fopen(path.string().c_str(), "rb");
+  if (!file) return {"cannot open '" + path.string() + "': " + std::strerror(errno)};
+  std::array<std::uint8_t, 1 << 16> chunk{};
+  for (;;) {
+    const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), file);
+    out.insert(out.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(got));
+    if (got < chunk.size()) break;
+  }
+  const bool failed = std::ferror(file) != 0;
+  const int reason = errno;
+  std::fclose(file);
+  if (failed) return {"cannot read '" + path.string() + "': " + std::strerror(reason)};
+  return {};
+}
+
+/// Writes `bytes` to a new temporary file beside `path` (mode 0666 & ~umask), flushes it to disk
+/// and renames it over `path`: `path` is either untouched or complete. On failure the temporary
+/// file is removed. The one atomic writer: rknnop::host::write_file_atomically throws its errors.
+[[nodiscard]] inline result write_file_atomically(const std::filesystem::path& path, bytes_view bytes) {
+  namespace fs = std::filesystem;
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  // A name no one else uses: time, the address of a local and a per-process counter; "x" (O_EXCL)
+  // makes a collision fail instead of sharing the file.
+  static std::atomic<unsigned> counter{0};
+  const auto stamp = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  std::FILE* file = nullptr;
+  fs::path temporary;
+  int reason = 0;
+  for (unsigned attempt = 0; attempt < 8 && !file; ++attempt) {
+    std::uint64_t salt = stamp ^ (std::uint64_t{reinterpret_cast<std::uintptr_t>(&temporary)} << 16) ^
+                         (std::uint64_t{++counter} * 0x9E3779B97F4A7C15ull);
+    std::string suffix(16, '0');
+    for (char& digit : suffix) {
+      digit = "0123456789abcdef"[salt & 0xF];
+      salt >>= 4;
+    }
+    temporary = dir / ("." + path.filename().string() + ".tmp." + suffix);
+    file = std::fopen(temporary.string().c_str(), "wbx");
+    reason = errno;
+    if (!file && reason != EEXIST) break;
+  }
+  if (!file)
+    return {"cannot create a temporary file in '" + dir.string() + "' for '" + path.string() +
+            "': " + std::strerror(reason)};
+  const auto fail = [&](std::string_view what, int why) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    return result{"cannot " + std::string(what) + " '" + path.string() + "': " + std::strerror(why)};
+  };
+  const std::size_t put = bytes.empty() ? 0 : std::fwrite(bytes.data(), 1, bytes.size(), file);
+  const int write_reason = errno;
+  if (put != bytes.size()) {
     std::fclose(file);
-    if (failed) return {"cannot read '" + path.string() + "': " + std::strerror(reason)};
-    return {};
+    return fail("write", write_reason);
   }
-
-  /// Writes `bytes` to a new temporary file beside `path` (mode 0666 & ~umask), flushes it to disk
-  /// and renames it over `path`: `path` is either untouched or complete. On failure the temporary
-  /// file is removed. The one atomic writer: rknnop::host::write_file_atomically throws its errors.
-  [[nodiscard]] inline result write_file_atomically(const std::filesystem::path& path, bytes_view bytes) {
-    namespace fs = std::filesystem;
-    const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    // A name no one else uses: time, the address of a local and a per-process counter; "x" (O_EXCL)
-    // makes a collision fail instead of sharing the file.
-    static std::atomic<unsigned> counter{0};
-    const auto stamp = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-    std::FILE* file = nullptr;
-    fs::path temporary;
-    int reason = 0;
-    for (unsigned attempt = 0; attempt < 8 && !file; ++attempt) {
-      std::uint64_t salt = stamp ^ (std::uint64_t{reinterpret_cast<std::uintptr_t>(&temporary)} << 16) ^
-                           (std::uint64_t{++counter} * 0x9E3779B97F4A7C15ull);
-      std::string suffix(16, '0');
-      for (char& digit : suffix) {
-        digit = "0123456789abcdef"[salt & 0xF];
-        salt >>= 4;
-      }
-      temporary = dir / ("." + path.filename().string() + ".tmp." + suffix);
-      file = std::fopen(temporary.string().c_str(), "wbx");
-      reason = errno;
-      if (!file && reason != EEXIST) break;
-    }
-    if (!file)
-      return {"cannot create a temporary file in '" + dir.string() + "' for '" + path.string() +
-              "': " + std::strerror(reason)};
-    const auto fail = [&](std::string_view what, int why) {
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      return result{"cannot " + std::string(what) + " '" + path.string() + "': " + std::strerror(why)};
-    };
-    const std::size_t put = bytes.empty() ? 0 : std::fwrite(bytes.data(), 1, bytes.size(), file);
-    const int write_reason = errno;
-    if (put != bytes.size()) {
-      std::fclose(file);
-      return fail("write", write_reason);
-    }
-    bool flushed = std::fflush(file) == 0;
+  bool flushed = std::fflush(file) == 0;
 #if __has_include(<unistd.h>)
-    flushed = flushed && ::fsync(::fileno(file)) == 0;
+  flushed = flushed && ::fsync(::fileno(file)) == 0;
 #endif
-    if (!flushed) {
-      const int why = errno;
-      std::fclose(file);
-      return fail("flush", why);
-    }
-    if (std::fclose(file) != 0) return fail("close", errno);
-    std::error_code ec;
-    fs::rename(temporary, path, ec);
-    if (ec) {
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      return {"cannot rename the temporary file onto '" + path.string() + "': " + ec.message()};
-    }
-    return {};
+  if (!flushed) {
+    const int why = errno;
+    std::fclose(file);
+    return fail("flush", why);
   }
+  if (std::fclose(file) != 0) return fail("close", errno);
+  std::error_code ec;
+  fs::rename(temporary, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    return {"cannot rename the temporary file onto '" + path.string() + "': " + ec.message()};
+  }
+  return {};
+}
 
-  /// check + serialize + write_file_atomically.
-  [[nodiscard]] inline result write_file(const std::filesystem::path& path, const contents& c) {
-    if (result checked = check(c); !checked) return checked;
-    return write_file_atomically(path, serialize(c));
-  }
+/// check + serialize + write_file_atomically.
+[[nodiscard]] inline result write_file(const std::filesystem::path& path, const contents& c) {
+  if (result checked = check(c); !checked) return checked;
+  return write_file_atomically(path, serialize(c));
+}
 
 }  // namespace rknnop::container_format
 

@@ -26,191 +26,191 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-    namespace rknnop {
-  namespace detail {
+namespace rknnop {
+namespace detail {
 
-  // IEEE binary16 -> binary32; exact for every input including subnormals, infinities and NaNs.
-  constexpr float half_bits_to_float_portable(std::uint16_t h) noexcept {
-    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-    std::uint32_t exponent = (h >> 10) & 0x1Fu;
-    std::uint32_t mantissa = h & 0x3FFu;
-    std::uint32_t bits = 0;
-    if (exponent == 0x1F) {
-      bits = sign | 0x7F800000u | (mantissa << 13);  // inf / NaN, payload kept
-    } else if (exponent != 0) {
-      bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
-    } else if (mantissa == 0) {
-      bits = sign;
-    } else {  // subnormal half: normalise
-      exponent = 113;
-      while ((mantissa & 0x400u) == 0) {
-        mantissa <<= 1;
-        --exponent;
-      }
-      bits = sign | (exponent << 23) | ((mantissa & 0x3FFu) << 13);
+// IEEE binary16 -> binary32; exact for every input including subnormals, infinities and NaNs.
+constexpr float half_bits_to_float_portable(std::uint16_t h) noexcept {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  std::uint32_t exponent = (h >> 10) & 0x1Fu;
+  std::uint32_t mantissa = h & 0x3FFu;
+  std::uint32_t bits = 0;
+  if (exponent == 0x1F) {
+    bits = sign | 0x7F800000u | (mantissa << 13);  // inf / NaN, payload kept
+  } else if (exponent != 0) {
+    bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
+  } else if (mantissa == 0) {
+    bits = sign;
+  } else {  // subnormal half: normalise
+    exponent = 113;
+    while ((mantissa & 0x400u) == 0) {
+      mantissa <<= 1;
+      --exponent;
     }
-    return std::bit_cast<float>(bits);
+    bits = sign | (exponent << 23) | ((mantissa & 0x3FFu) << 13);
   }
+  return std::bit_cast<float>(bits);
+}
 
-  // IEEE binary32 -> binary16 with round-to-nearest-even, overflow to infinity, NaN kept quiet.
-  constexpr std::uint16_t float_to_half_bits_portable(float f) noexcept {
-    const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
-    const auto sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
-    const std::uint32_t abs = x & 0x7FFFFFFFu;
-    if (abs >= 0x7F800000u) {  // inf or NaN
-      const bool nan = abs > 0x7F800000u;
-      return static_cast<std::uint16_t>(sign | 0x7C00u | (nan ? (0x200u | ((abs >> 13) & 0x3FFu)) : 0u));
-    }
-    if (abs >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // rounds past 65504
-    if (abs < 0x38800000u) {               // result is subnormal or zero: shift the full mantissa into place
-      if (abs < 0x33000000u) return sign;  // below half of the smallest subnormal
-      const std::uint32_t shift = 126u - (abs >> 23);
-      const std::uint32_t mant = (abs & 0x7FFFFFu) | 0x800000u;
-      const std::uint32_t half_ulp = 1u << (shift - 1);
-      std::uint32_t value = mant >> shift;
-      const std::uint32_t rest = mant & ((1u << shift) - 1u);
-      if (rest > half_ulp || (rest == half_ulp && (value & 1u))) ++value;
-      return static_cast<std::uint16_t>(sign | value);
-    }
-    std::uint32_t value = ((abs >> 13) - (112u << 10));
-    const std::uint32_t rest = abs & 0x1FFFu;
-    if (rest > 0x1000u || (rest == 0x1000u && (value & 1u))) ++value;  // may carry into exponent: fine
+// IEEE binary32 -> binary16 with round-to-nearest-even, overflow to infinity, NaN kept quiet.
+constexpr std::uint16_t float_to_half_bits_portable(float f) noexcept {
+  const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
+  const auto sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
+  const std::uint32_t abs = x & 0x7FFFFFFFu;
+  if (abs >= 0x7F800000u) {  // inf or NaN
+    const bool nan = abs > 0x7F800000u;
+    return static_cast<std::uint16_t>(sign | 0x7C00u | (nan ? (0x200u | ((abs >> 13) & 0x3FFu)) : 0u));
+  }
+  if (abs >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // rounds past 65504
+  if (abs < 0x38800000u) {               // result is subnormal or zero: shift the full mantissa into place
+    if (abs < 0x33000000u) return sign;  // below half of the smallest subnormal
+    const std::uint32_t shift = 126u - (abs >> 23);
+    const std::uint32_t mant = (abs & 0x7FFFFFu) | 0x800000u;
+    const std::uint32_t half_ulp = 1u << (shift - 1);
+    std::uint32_t value = mant >> shift;
+    const std::uint32_t rest = mant & ((1u << shift) - 1u);
+    if (rest > half_ulp || (rest == half_ulp && (value & 1u))) ++value;
     return static_cast<std::uint16_t>(sign | value);
   }
+  std::uint32_t value = ((abs >> 13) - (112u << 10));
+  const std::uint32_t rest = abs & 0x1FFFu;
+  if (rest > 0x1000u || (rest == 0x1000u && (value & 1u))) ++value;  // may carry into exponent: fine
+  return static_cast<std::uint16_t>(sign | value);
+}
 
-  }  // namespace detail
+}  // namespace detail
 
-  // IEEE 754 binary16, the element type RKNN boards deliver to custom ops. A trivially copyable
-  // 2-byte value type; arithmetic is done after converting to float.
-  class RKNNOP_DETAIL_USER_TYPE float16 {
-  public:
-    RKNNOP_DETAIL_HIDDEN constexpr float16() noexcept = default;
-    RKNNOP_DETAIL_HIDDEN constexpr explicit float16(float value) noexcept : bits_(from_float(value)) {}
-    RKNNOP_DETAIL_HIDDEN constexpr explicit operator float() const noexcept { return to_float(bits_); }
+// IEEE 754 binary16, the element type RKNN boards deliver to custom ops. A trivially copyable
+// 2-byte value type; arithmetic is done after converting to float.
+class RKNNOP_DETAIL_USER_TYPE float16 {
+public:
+  RKNNOP_DETAIL_HIDDEN constexpr float16() noexcept = default;
+  RKNNOP_DETAIL_HIDDEN constexpr explicit float16(float value) noexcept : bits_(from_float(value)) {}
+  RKNNOP_DETAIL_HIDDEN constexpr explicit operator float() const noexcept { return to_float(bits_); }
 
-    RKNNOP_DETAIL_HIDDEN static constexpr float16 from_bits(std::uint16_t bits) noexcept {
-      float16 h;
-      h.bits_ = bits;
-      return h;
-    }
-    RKNNOP_DETAIL_HIDDEN constexpr std::uint16_t bits() const noexcept { return bits_; }
+  RKNNOP_DETAIL_HIDDEN static constexpr float16 from_bits(std::uint16_t bits) noexcept {
+    float16 h;
+    h.bits_ = bits;
+    return h;
+  }
+  RKNNOP_DETAIL_HIDDEN constexpr std::uint16_t bits() const noexcept { return bits_; }
 
-    friend constexpr bool operator==(float16 a, float16 b) noexcept {
-      return static_cast<float>(a) == static_cast<float>(b);
-    }
+  friend constexpr bool operator==(float16 a, float16 b) noexcept {
+    return static_cast<float>(a) == static_cast<float>(b);
+  }
 
-    RKNNOP_DETAIL_HIDDEN static constexpr float to_float(std::uint16_t bits) noexcept {
+  RKNNOP_DETAIL_HIDDEN static constexpr float to_float(std::uint16_t bits) noexcept {
 #ifdef RKNNOP_DETAIL_NATIVE_HALF
-      if (!std::is_constant_evaluated()) return static_cast<float>(std::bit_cast<RKNNOP_DETAIL_NATIVE_HALF>(bits));
+    if (!std::is_constant_evaluated()) return static_cast<float>(std::bit_cast<RKNNOP_DETAIL_NATIVE_HALF>(bits));
 #endif
-      return detail::half_bits_to_float_portable(bits);
-    }
-    RKNNOP_DETAIL_HIDDEN static constexpr std::uint16_t from_float(float value) noexcept {
+    return detail::half_bits_to_float_portable(bits);
+  }
+  RKNNOP_DETAIL_HIDDEN static constexpr std::uint16_t from_float(float value) noexcept {
 #ifdef RKNNOP_DETAIL_NATIVE_HALF
-      if (!std::is_constant_evaluated())
-        return std::bit_cast<std::uint16_t>(static_cast<RKNNOP_DETAIL_NATIVE_HALF>(value));
+    if (!std::is_constant_evaluated())
+      return std::bit_cast<std::uint16_t>(static_cast<RKNNOP_DETAIL_NATIVE_HALF>(value));
 #endif
-      return detail::float_to_half_bits_portable(value);
-    }
+    return detail::float_to_half_bits_portable(value);
+  }
 
-  private:
-    // No initializer, like float: `float16 scale;` in params is a required param, `float16 scale{};` one
-    // with a default (docs/first-op.md §4); float16{} is zero.
-    std::uint16_t bits_;
-  };
+private:
+  // No initializer, like float: `float16 scale;` in params is a required param, `float16 scale{};` one
+  // with a default (docs/first-op.md §4); float16{} is zero.
+  std::uint16_t bits_;
+};
 
-  static_assert(sizeof(float16) == 2 && alignof(float16) == 2);
+static_assert(sizeof(float16) == 2 && alignof(float16) == 2);
 
-  namespace detail {
+namespace detail {
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  // 8 lanes per instruction with F16C; selected at run time so one x86-64 library serves every PC.
-  // The builtins behind _mm256_cvtph_ps / _mm256_cvtps_ph; loads and stores are memcpy (unaligned).
-  using half8 = short __attribute__((vector_size(16)));
-  using float8 = float __attribute__((vector_size(32)));
+// 8 lanes per instruction with F16C; selected at run time so one x86-64 library serves every PC.
+// The builtins behind _mm256_cvtph_ps / _mm256_cvtps_ph; loads and stores are memcpy (unaligned).
+using half8 = short __attribute__((vector_size(16)));
+using float8 = float __attribute__((vector_size(32)));
 
-  [[gnu::target("avx,f16c")]] inline void half_to_float_f16c(const float16* src, float* dst, std::size_t n) noexcept {
-    std::size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-      half8 h;
-      std::memcpy(&h, reinterpret_cast<const unsigned char*>(src) + i * 2, sizeof h);
-      const float8 f = __builtin_ia32_vcvtph2ps256(h);
-      std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 4, &f, sizeof f);
-    }
-    if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
-      half8 h = {};
-      std::memcpy(&h, reinterpret_cast<const unsigned char*>(src) + i * 2, (n - i) * 2);
-      const float8 f = __builtin_ia32_vcvtph2ps256(h);
-      std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 4, &f, (n - i) * 4);
-    }
+[[gnu::target("avx,f16c")]] inline void half_to_float_f16c(const float16* src, float* dst, std::size_t n) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    half8 h;
+    std::memcpy(&h, reinterpret_cast<const unsigned char*>(src) + i * 2, sizeof h);
+    const float8 f = __builtin_ia32_vcvtph2ps256(h);
+    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 4, &f, sizeof f);
   }
-  [[gnu::target("avx,f16c")]] inline void float_to_half_f16c(const float* src, float16* dst, std::size_t n) noexcept {
-    std::size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-      float8 f;
-      std::memcpy(&f, reinterpret_cast<const unsigned char*>(src) + i * 4, sizeof f);
-      const half8 h = __builtin_ia32_vcvtps2ph256(f, 0);  // 0 = _MM_FROUND_TO_NEAREST_INT
-      std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 2, &h, sizeof h);
-    }
-    if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
-      float8 f = {};
-      std::memcpy(&f, reinterpret_cast<const unsigned char*>(src) + i * 4, (n - i) * 4);
-      const half8 h = __builtin_ia32_vcvtps2ph256(f, 0);
-      std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 2, &h, (n - i) * 2);
-    }
+  if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
+    half8 h = {};
+    std::memcpy(&h, reinterpret_cast<const unsigned char*>(src) + i * 2, (n - i) * 2);
+    const float8 f = __builtin_ia32_vcvtph2ps256(h);
+    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 4, &f, (n - i) * 4);
   }
-  // CPUID leaf 1: F16C (ecx bit 29), AVX (bit 28), OSXSAVE (bit 27) and the OS saving YMM state.
-  // Cached in a constant-initialised atomic: a guarded static would pull libstdc++ into the library.
-  inline bool cpu_has_f16c() noexcept {
-    static constinit int cached = -1;
-    int known = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (known < 0) {
-      unsigned a = 0, b = 0, c = 0, d = 0;
-      bool has = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29)) && (c & (1u << 28)) && (c & (1u << 27));
-      if (has) {
-        unsigned lo = 0, hi = 0;
-        __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-        has = (lo & 6u) == 6u;
-      }
-      known = has ? 1 : 0;
-      __atomic_store_n(&cached, known, __ATOMIC_RELAXED);
-    }
-    return known == 1;
+}
+[[gnu::target("avx,f16c")]] inline void float_to_half_f16c(const float* src, float16* dst, std::size_t n) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    float8 f;
+    std::memcpy(&f, reinterpret_cast<const unsigned char*>(src) + i * 4, sizeof f);
+    const half8 h = __builtin_ia32_vcvtps2ph256(f, 0);  // 0 = _MM_FROUND_TO_NEAREST_INT
+    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 2, &h, sizeof h);
   }
+  if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
+    float8 f = {};
+    std::memcpy(&f, reinterpret_cast<const unsigned char*>(src) + i * 4, (n - i) * 4);
+    const half8 h = __builtin_ia32_vcvtps2ph256(f, 0);
+    std::memcpy(reinterpret_cast<unsigned char*>(dst) + i * 2, &h, (n - i) * 2);
+  }
+}
+// CPUID leaf 1: F16C (ecx bit 29), AVX (bit 28), OSXSAVE (bit 27) and the OS saving YMM state.
+// Cached in a constant-initialised atomic: a guarded static would pull libstdc++ into the library.
+inline bool cpu_has_f16c() noexcept {
+  static constinit int cached = -1;
+  int known = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+  if (known < 0) {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    bool has = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29)) && (c & (1u << 28)) && (c & (1u << 27));
+    if (has) {
+      unsigned lo = 0, hi = 0;
+      __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+      has = (lo & 6u) == 6u;
+    }
+    known = has ? 1 : 0;
+    __atomic_store_n(&cached, known, __ATOMIC_RELAXED);
+  }
+  return known == 1;
+}
 #endif
 
-  }  // namespace detail
+}  // namespace detail
 
-  // Bulk conversions used at the tensor boundary; exact (round-to-nearest-even towards half).
-  // Both may run in place: float -> float16 with dst == src, float16 -> float with src at the end of
-  // dst's buffer (element i is written only over elements already read; accesses go through memcpy or
-  // unaligned vector loads/stores, so the overlap is no aliasing problem).
-  inline void convert(const float16* src, float* dst, std::size_t n) noexcept {
+// Bulk conversions used at the tensor boundary; exact (round-to-nearest-even towards half).
+// Both may run in place: float -> float16 with dst == src, float16 -> float with src at the end of
+// dst's buffer (element i is written only over elements already read; accesses go through memcpy or
+// unaligned vector loads/stores, so the overlap is no aliasing problem).
+inline void convert(const float16* src, float* dst, std::size_t n) noexcept {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (detail::cpu_has_f16c()) return detail::half_to_float_f16c(src, dst, n);
+  if (detail::cpu_has_f16c()) return detail::half_to_float_f16c(src, dst, n);
 #endif
-    const auto* in = reinterpret_cast<const unsigned char*>(src);
-    auto* out = reinterpret_cast<unsigned char*>(dst);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint16_t h;
-      std::memcpy(&h, in + i * sizeof h, sizeof h);
-      const float v = float16::to_float(h);
-      std::memcpy(out + i * sizeof v, &v, sizeof v);
-    }
+  const auto* in = reinterpret_cast<const unsigned char*>(src);
+  auto* out = reinterpret_cast<unsigned char*>(dst);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint16_t h;
+    std::memcpy(&h, in + i * sizeof h, sizeof h);
+    const float v = float16::to_float(h);
+    std::memcpy(out + i * sizeof v, &v, sizeof v);
   }
-  inline void convert(const float* src, float16* dst, std::size_t n) noexcept {
+}
+inline void convert(const float* src, float16* dst, std::size_t n) noexcept {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (detail::cpu_has_f16c()) return detail::float_to_half_f16c(src, dst, n);
+  if (detail::cpu_has_f16c()) return detail::float_to_half_f16c(src, dst, n);
 #endif
-    const auto* in = reinterpret_cast<const unsigned char*>(src);
-    auto* out = reinterpret_cast<unsigned char*>(dst);
-    for (std::size_t i = 0; i < n; ++i) {
-      float v;
-      std::memcpy(&v, in + i * sizeof(float), sizeof v);
-      const std::uint16_t h = float16::from_float(v);
-      std::memcpy(out + i * sizeof h, &h, sizeof h);
-    }
+  const auto* in = reinterpret_cast<const unsigned char*>(src);
+  auto* out = reinterpret_cast<unsigned char*>(dst);
+  for (std::size_t i = 0; i < n; ++i) {
+    float v;
+    std::memcpy(&v, in + i * sizeof(float), sizeof v);
+    const std::uint16_t h = float16::from_float(v);
+    std::memcpy(out + i * sizeof h, &h, sizeof h);
   }
+}
 
 }  // namespace rknnop
 

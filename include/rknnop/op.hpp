@@ -41,11 +41,11 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-    namespace rknnop {
-  // True when Op satisfies every rule of an op struct (checked with readable errors by RKNNOP_EXPORT_OP).
-  template <class Op>
-  concept op_spec = detail::has_name<Op> && detail::has_io_structs<Op> && detail::has_cpu_kernel<Op> &&
-                    detail::has_infer<Op> && detail::cpu_kernel_signature<Op> && detail::infer_signature<Op>;
+namespace rknnop {
+// True when Op satisfies every rule of an op struct (checked with readable errors by RKNNOP_EXPORT_OP).
+template <class Op>
+concept op_spec = detail::has_name<Op> && detail::has_io_structs<Op> && detail::has_cpu_kernel<Op> &&
+                  detail::has_infer<Op> && detail::cpu_kernel_signature<Op> && detail::infer_signature<Op>;
 
 }  // namespace rknnop
 

@@ -29,42 +29,42 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-    namespace rknnop {
-  // The number of ranges a parallel_for splits its work into at most (1: one thread).
-  inline unsigned thread_count() noexcept { return detail::thread_pool::threads(); }
+namespace rknnop {
+// The number of ranges a parallel_for splits its work into at most (1: one thread).
+inline unsigned thread_count() noexcept { return detail::thread_pool::threads(); }
 
-  template <class F>
-  bool parallel_for(std::size_t count, std::size_t grain, F && f) noexcept {
-    using result = std::invoke_result_t<F&, std::size_t, std::size_t>;
-    static_assert(std::is_same_v<result, void> || std::is_same_v<result, bool>,
-                  "rknnop: parallel_for's function returns void or bool");
-    auto call = [&f](std::size_t begin, std::size_t end) noexcept -> bool {
-      if constexpr (std::is_same_v<result, bool>)
-        return f(begin, end);
-      else
-        return f(begin, end), true;
-    };
-    if (count == 0) return true;
-    if (grain == 0) grain = 1;
-    const std::size_t most = count / grain, threads = thread_count();
-    const std::size_t n = most < threads ? most : threads;
-    if (n <= 1) return call(0, count);
-    struct job {
-      decltype(call)& run;
-      std::size_t q, r;
-      bool ok;
-    } j{call, count / n, count % n, true};
-    detail::thread_pool::run(
-        n,
-        [](void* context, std::size_t k) noexcept {
-          job& jb = *static_cast<job*>(context);
-          const std::size_t begin = k * jb.q + (k < jb.r ? k : jb.r);
-          const std::size_t end = begin + jb.q + (k < jb.r ? 1 : 0);
-          if (!jb.run(begin, end)) __atomic_store_n(&jb.ok, false, __ATOMIC_RELAXED);
-        },
-        &j);
-    return j.ok;
-  }
+template <class F>
+bool parallel_for(std::size_t count, std::size_t grain, F&& f) noexcept {
+  using result = std::invoke_result_t<F&, std::size_t, std::size_t>;
+  static_assert(std::is_same_v<result, void> || std::is_same_v<result, bool>,
+                "rknnop: parallel_for's function returns void or bool");
+  auto call = [&f](std::size_t begin, std::size_t end) noexcept -> bool {
+    if constexpr (std::is_same_v<result, bool>)
+      return f(begin, end);
+    else
+      return f(begin, end), true;
+  };
+  if (count == 0) return true;
+  if (grain == 0) grain = 1;
+  const std::size_t most = count / grain, threads = thread_count();
+  const std::size_t n = most < threads ? most : threads;
+  if (n <= 1) return call(0, count);
+  struct job {
+    decltype(call)& run;
+    std::size_t q, r;
+    bool ok;
+  } j{call, count / n, count % n, true};
+  detail::thread_pool::run(
+      n,
+      [](void* context, std::size_t k) noexcept {
+        job& jb = *static_cast<job*>(context);
+        const std::size_t begin = k * jb.q + (k < jb.r ? k : jb.r);
+        const std::size_t end = begin + jb.q + (k < jb.r ? 1 : 0);
+        if (!jb.run(begin, end)) __atomic_store_n(&jb.ok, false, __ATOMIC_RELAXED);
+      },
+      &j);
+  return j.ok;
+}
 
 }  // namespace rknnop
 

@@ -20,367 +20,366 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-    namespace rknnop::detail {
-  // Typed views of one callback invocation: the op's own inputs/outputs/params structs, filled in.
-  template <class Op>
-  struct invocation {
-    using model = op_model<Op>;
-    typename model::inputs in{};
-    typename model::outputs out{};
-    typename model::params par{};
-    tensor_info info[model::input_count + model::output_count]{};
-    void* data[model::input_count + model::output_count]{};
-  };
+namespace rknnop::detail {
+// Typed views of one callback invocation: the op's own inputs/outputs/params structs, filled in.
+template <class Op>
+struct invocation {
+  using model = op_model<Op>;
+  typename model::inputs in{};
+  typename model::outputs out{};
+  typename model::params par{};
+  tensor_info info[model::input_count + model::output_count]{};
+  void* data[model::input_count + model::output_count]{};
+};
 
-  // `types`: param_types::check in the validator, trust_validator after it (see param_types).
-  template <class Op>
-  outcome decode_params(const vx_reference* refs, invocation<Op>& call, param_types types) noexcept {
-    using model = op_model<Op>;
-    outcome result;
-    for_each_field_index<typename model::params>([&](auto i) {
-      if (!result.ok()) return;
-      constexpr field_desc f = model::fields[model::input_count + model::output_count + i];
-      auto& value = field<i>(call.par);
-      using F = std::remove_cvref_t<decltype(value)>;
-      if constexpr (int32_array_type<F>) {
-        std::size_t count = 0;
-        if constexpr (array_traits<F>::exact) {
-          result = read_array(refs[f.param_index], f, value.data(), count, types);
-        } else {
-          result = read_array(refs[f.param_index], f, value.storage(), count, types);
-          value.resize(count);
-        }
+// `types`: param_types::check in the validator, trust_validator after it (see param_types).
+template <class Op>
+outcome decode_params(const vx_reference* refs, invocation<Op>& call, param_types types) noexcept {
+  using model = op_model<Op>;
+  outcome result;
+  for_each_field_index<typename model::params>([&](auto i) {
+    if (!result.ok()) return;
+    constexpr field_desc f = model::fields[model::input_count + model::output_count + i];
+    auto& value = field<i>(call.par);
+    using F = std::remove_cvref_t<decltype(value)>;
+    if constexpr (int32_array_type<F>) {
+      std::size_t count = 0;
+      if constexpr (array_traits<F>::exact) {
+        result = read_array(refs[f.param_index], f, value.data(), count, types);
       } else {
-        alignas(8) unsigned char storage[8] = {};
-        result = read_scalar(refs[f.param_index], f, storage, types);
-        if (!result.ok()) return;
-        if constexpr (std::is_same_v<F, bool>) {
-          vx_int32 b = 0;  // vx_bool: a 4-byte enum
-          std::memcpy(&b, storage, sizeof b);
-          value = b != 0;
-        } else if constexpr (std::is_enum_v<F>) {
-          vx_int32 v = 0;  // an enum param travels as VX_TYPE_INT32
-          std::memcpy(&v, storage, sizeof v);
-          value = static_cast<F>(v);
-        } else {
-          std::memcpy(&value, storage, sizeof value);
-        }
+        result = read_array(refs[f.param_index], f, value.storage(), count, types);
+        value.resize(count);
       }
-    });
-    return result;
-  }
-
-  // Queries every tensor (or takes what `known` holds: the node's facts, see node_facts); with Data,
-  // also copies inputs in and prepares output buffers.
-  template <class Op, bool Data>
-  outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list& buffers,
-                       bool allow_unshaped_outputs, const tensor_info* known = nullptr) noexcept {
-    using model = op_model<Op>;
-    outcome result;
-    for_each_field_index<typename model::inputs>([&](auto i) {
+    } else {
+      alignas(8) unsigned char storage[8] = {};
+      result = read_scalar(refs[f.param_index], f, storage, types);
       if (!result.ok()) return;
-      constexpr field_desc f = model::fields[i];
-      tensor_info& info = call.info[i];
-      if (known)
-        info = known[i];
-      else
-        result = query_tensor(refs[i], f, info);
-      if (Data && result.ok()) result = read_tensor(refs[i], f, info, buffers, call.data[i]);
-      if (!result.ok()) return;
-      auto& view = field<i>(call.in);
-      view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(call.data[i]), info.dims,
-                info.rank, info.dtype);
-    });
-    for_each_field_index<typename model::outputs>([&](auto i) {
-      if (!result.ok()) return;
-      constexpr std::size_t k = model::input_count + i;
-      constexpr field_desc f = model::fields[k];
-      tensor_info& info = call.info[k];
-      if (known)
-        info = known[k];
-      else
-        result = query_tensor(refs[k], f, info, allow_unshaped_outputs);
-      if (Data && result.ok()) result = allocate_output(f, info, buffers, call.data[k]);
-      if (!result.ok()) return;
-      auto& view = field<i>(call.out);
-      view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(call.data[k]), info.dims,
-                info.rank, info.dtype);
-    });
-    return result;
-  }
-
-  // Runs one of the op's functions; an exception becomes a failure naming the function.
-  template <class F>
-  outcome call_user(const char* what, F&& f) noexcept {
-#if RKNNOP_HAS_EXCEPTIONS
-    try {
-#endif
-      if constexpr (std::is_void_v<decltype(f())>) {
-        f();
-        return {};
+      if constexpr (std::is_same_v<F, bool>) {
+        vx_int32 b = 0;  // vx_bool: a 4-byte enum
+        std::memcpy(&b, storage, sizeof b);
+        value = b != 0;
+      } else if constexpr (std::is_enum_v<F>) {
+        vx_int32 v = 0;  // an enum param travels as VX_TYPE_INT32
+        std::memcpy(&v, storage, sizeof v);
+        value = static_cast<F>(v);
       } else {
-        const status s = f();
-        if (s.ok()) return {};
-        status m = error("{} failed: ", what);
-        m.append(s.message());
-        return outcome(VX_FAILURE, m);
+        std::memcpy(&value, storage, sizeof value);
       }
-#if RKNNOP_HAS_EXCEPTIONS
-    } catch (const std::bad_alloc&) {
-      return outcome(VX_ERROR_NO_MEMORY, error("{} threw std::bad_alloc", what));
-    } catch (const std::exception& e) {
-      status m = error("{} threw: ", what);
-      m.append(e.what());
-      return outcome(VX_FAILURE, m);
-    } catch (...) {
-      return outcome(VX_FAILURE, error("{} threw an exception of unknown type", what));
     }
-#endif
-  }
+  });
+  return result;
+}
 
-  // RKNNOP_GUARD_BUFFERS: whether the kernel wrote outside a tensor's buffer (before the outputs are
-  // copied out, so a wrong `infer` fails the node instead of giving short or corrupted results).
-  template <class Op>
-  outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std::size_t scratch_overruns) noexcept {
-    if constexpr (buffer_list::guard == 0) {
+// Queries every tensor (or takes what `known` holds: the node's facts, see node_facts); with Data,
+// also copies inputs in and prepares output buffers.
+template <class Op, bool Data>
+outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list& buffers, bool allow_unshaped_outputs,
+                     const tensor_info* known = nullptr) noexcept {
+  using model = op_model<Op>;
+  outcome result;
+  for_each_field_index<typename model::inputs>([&](auto i) {
+    if (!result.ok()) return;
+    constexpr field_desc f = model::fields[i];
+    tensor_info& info = call.info[i];
+    if (known)
+      info = known[i];
+    else
+      result = query_tensor(refs[i], f, info);
+    if (Data && result.ok()) result = read_tensor(refs[i], f, info, buffers, call.data[i]);
+    if (!result.ok()) return;
+    auto& view = field<i>(call.in);
+    view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(call.data[i]), info.dims,
+              info.rank, info.dtype);
+  });
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (!result.ok()) return;
+    constexpr std::size_t k = model::input_count + i;
+    constexpr field_desc f = model::fields[k];
+    tensor_info& info = call.info[k];
+    if (known)
+      info = known[k];
+    else
+      result = query_tensor(refs[k], f, info, allow_unshaped_outputs);
+    if (Data && result.ok()) result = allocate_output(f, info, buffers, call.data[k]);
+    if (!result.ok()) return;
+    auto& view = field<i>(call.out);
+    view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(call.data[k]), info.dims,
+              info.rank, info.dtype);
+  });
+  return result;
+}
+
+// Runs one of the op's functions; an exception becomes a failure naming the function.
+template <class F>
+outcome call_user(const char* what, F&& f) noexcept {
+#if RKNNOP_HAS_EXCEPTIONS
+  try {
+#endif
+    if constexpr (std::is_void_v<decltype(f())>) {
+      f();
       return {};
     } else {
-      using model = op_model<Op>;
-      for (std::size_t k = 0; k < model::input_count + model::output_count; ++k) {
-        const buffer_list::overrun_report r = buffers.overrun(call.data[k]);
-        if (r.changed != 0) return overrun_failure(model::fields[k], call.info[k], r);
-      }
-      if (__atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE) != scratch_overruns)
-        return scratch_overrun_failure();
-      return {};
+      const status s = f();
+      if (s.ok()) return {};
+      status m = error("{} failed: ", what);
+      m.append(s.message());
+      return outcome(VX_FAILURE, m);
     }
+#if RKNNOP_HAS_EXCEPTIONS
+  } catch (const std::bad_alloc&) {
+    return outcome(VX_ERROR_NO_MEMORY, error("{} threw std::bad_alloc", what));
+  } catch (const std::exception& e) {
+    status m = error("{} threw: ", what);
+    m.append(e.what());
+    return outcome(VX_FAILURE, m);
+  } catch (...) {
+    return outcome(VX_FAILURE, error("{} threw an exception of unknown type", what));
   }
+#endif
+}
 
-  template <class Op>
-  vx_status finish(vx_node node, const outcome& result) noexcept {
-    if (!result.ok()) report(op_model<Op>::name, node, result.code(), result.message().message());
-    return result.code();
-  }
-
-  // What the CPU kernel learnt about a node's tensors: rank, dims and dtype, which are fixed when a
-  // tensor is created. Kept as the node's local data, so that the kernel asks the driver one question
-  // per call instead of three or four per tensor (docs/runtime.md §4). The block is the driver's: the
-  // initializer sets only VX_NODE_LOCAL_DATA_SIZE, the driver allocates (zeroed) and frees it, and the
-  // SDK never puts a pointer of its own there (the board's driver frees any pointer still set at node
-  // destruction with its own allocator, and refuses to clear one in most places: docs/runtime.md §9).
-  // The first kernel call after a verification fills the block from its own queries; the
-  // deinitializer marks it stale. A block is used only if this op filled it for the very tensors the
-  // kernel receives; otherwise, and on drivers without local data, the kernel queries as before.
-  template <class Op>
-  struct node_facts {
-    static constexpr std::size_t tensors = op_model<Op>::input_count + op_model<Op>::output_count;
-    const void* owner;  // &tag: this op filled the block; nullptr: not filled, or stale
-    vx_reference refs[tensors];
-    tensor_info info[tensors];
-
-    static inline constinit char tag = 0;  // its address names the op (in this library)
-    // Set once an initializer of this op had a block reserved: until then, the kernel does not ask.
-    static inline constinit bool reserved = false;
-
-    // The node's block (filled or not), or nullptr.
-    static node_facts* block(vx_node node) noexcept {
-      if (!__atomic_load_n(&reserved, __ATOMIC_RELAXED)) return nullptr;
-      void* p = nullptr;
-      if (vxQueryNode(node, VX_NODE_LOCAL_DATA_PTR, &p, sizeof p) != VX_SUCCESS || !p) return nullptr;
-      return static_cast<node_facts*>(p);
-    }
-    // The facts of a filled block for the tensors in `refs`, or nullptr.
-    static const tensor_info* known(const node_facts* facts, const vx_reference* refs) noexcept {
-      if (!facts || facts->owner != &tag) return nullptr;
-      for (std::size_t i = 0; i < tensors; ++i)
-        if (facts->refs[i] != refs[i]) return nullptr;
-      return facts->info;
-    }
-    // Fills the node's block after the kernel queried its tensors itself; only a block of this size.
-    static void fill(vx_node node, node_facts* facts, const vx_reference* refs, const tensor_info* info) noexcept {
-      vx_size size = 0;
-      if (vxQueryNode(node, VX_NODE_LOCAL_DATA_SIZE, &size, sizeof size) != VX_SUCCESS || size != sizeof(node_facts))
-        return;
-      facts->owner = &tag;
-      for (std::size_t i = 0; i < tensors; ++i) {
-        facts->refs[i] = refs[i];
-        facts->info[i] = info[i];
-      }
-    }
-  };
-
-  // --- the callbacks ------------------------------------------------------------------------------
-
-  template <class Op>
-  RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_kernel_callback(vx_node node, const vx_reference* refs,
-                                                                 vx_uint32 num) noexcept {
+// RKNNOP_GUARD_BUFFERS: whether the kernel wrote outside a tensor's buffer (before the outputs are
+// copied out, so a wrong `infer` fails the node instead of giving short or corrupted results).
+template <class Op>
+outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std::size_t scratch_overruns) noexcept {
+  if constexpr (buffer_list::guard == 0) {
+    return {};
+  } else {
     using model = op_model<Op>;
-    outcome result = check_call(num, model::table_size, refs);
-    if (!result.ok()) return finish<Op>(node, result);
-
-    buffer_list buffers;
-    invocation<Op> call;
-    result = decode_params(refs, call, param_types::trust_validator);
-    node_facts<Op>* const facts = node_facts<Op>::block(node);
-    const tensor_info* const known = node_facts<Op>::known(facts, refs);
-    if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false, known);
-    if (result.ok() && facts && !known) node_facts<Op>::fill(node, facts, refs, call.info);
-    const std::size_t scratch_overruns = __atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE);
-    if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
-    if (result.ok()) result = check_guards<Op>(call, buffers, scratch_overruns);
-    // Outputs are written back only when the kernel succeeded.
-    for_each_field_index<typename model::outputs>([&](auto i) {
-      if (!result.ok()) return;
-      constexpr std::size_t k = model::input_count + i;
-      result = write_tensor(refs[k], model::fields[k], call.info[k], buffers, call.data[k]);
-    });
-    return finish<Op>(node, result);
+    for (std::size_t k = 0; k < model::input_count + model::output_count; ++k) {
+      const buffer_list::overrun_report r = buffers.overrun(call.data[k]);
+      if (r.changed != 0) return overrun_failure(model::fields[k], call.info[k], r);
+    }
+    if (__atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE) != scratch_overruns)
+      return scratch_overrun_failure();
+    return {};
   }
+}
 
-  // The CPU kernel's initializer: only an optimisation. It asks the driver for a local data block of
-  // node_facts' size (settable only while the size is still 0: on a re-verification the block is
-  // already there, and it asks nothing) and succeeds whatever the answer; it never allocates, so no
-  // path leaves a block of the SDK's behind.
-  template <class Op>
-  RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_initialize_callback(vx_node node, const vx_reference*,
+template <class Op>
+vx_status finish(vx_node node, const outcome& result) noexcept {
+  if (!result.ok()) report(op_model<Op>::name, node, result.code(), result.message().message());
+  return result.code();
+}
+
+// What the CPU kernel learnt about a node's tensors: rank, dims and dtype, which are fixed when a
+// tensor is created. Kept as the node's local data, so that the kernel asks the driver one question
+// per call instead of three or four per tensor (docs/runtime.md §4). The block is the driver's: the
+// initializer sets only VX_NODE_LOCAL_DATA_SIZE, the driver allocates (zeroed) and frees it, and the
+// SDK never puts a pointer of its own there (the board's driver frees any pointer still set at node
+// destruction with its own allocator, and refuses to clear one in most places: docs/runtime.md §9).
+// The first kernel call after a verification fills the block from its own queries; the
+// deinitializer marks it stale. A block is used only if this op filled it for the very tensors the
+// kernel receives; otherwise, and on drivers without local data, the kernel queries as before.
+template <class Op>
+struct node_facts {
+  static constexpr std::size_t tensors = op_model<Op>::input_count + op_model<Op>::output_count;
+  const void* owner;  // &tag: this op filled the block; nullptr: not filled, or stale
+  vx_reference refs[tensors];
+  tensor_info info[tensors];
+
+  static inline constinit char tag = 0;  // its address names the op (in this library)
+  // Set once an initializer of this op had a block reserved: until then, the kernel does not ask.
+  static inline constinit bool reserved = false;
+
+  // The node's block (filled or not), or nullptr.
+  static node_facts* block(vx_node node) noexcept {
+    if (!__atomic_load_n(&reserved, __ATOMIC_RELAXED)) return nullptr;
+    void* p = nullptr;
+    if (vxQueryNode(node, VX_NODE_LOCAL_DATA_PTR, &p, sizeof p) != VX_SUCCESS || !p) return nullptr;
+    return static_cast<node_facts*>(p);
+  }
+  // The facts of a filled block for the tensors in `refs`, or nullptr.
+  static const tensor_info* known(const node_facts* facts, const vx_reference* refs) noexcept {
+    if (!facts || facts->owner != &tag) return nullptr;
+    for (std::size_t i = 0; i < tensors; ++i)
+      if (facts->refs[i] != refs[i]) return nullptr;
+    return facts->info;
+  }
+  // Fills the node's block after the kernel queried its tensors itself; only a block of this size.
+  static void fill(vx_node node, node_facts* facts, const vx_reference* refs, const tensor_info* info) noexcept {
+    vx_size size = 0;
+    if (vxQueryNode(node, VX_NODE_LOCAL_DATA_SIZE, &size, sizeof size) != VX_SUCCESS || size != sizeof(node_facts))
+      return;
+    facts->owner = &tag;
+    for (std::size_t i = 0; i < tensors; ++i) {
+      facts->refs[i] = refs[i];
+      facts->info[i] = info[i];
+    }
+  }
+};
+
+// --- the callbacks ------------------------------------------------------------------------------
+
+template <class Op>
+RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_kernel_callback(vx_node node, const vx_reference* refs,
+                                                               vx_uint32 num) noexcept {
+  using model = op_model<Op>;
+  outcome result = check_call(num, model::table_size, refs);
+  if (!result.ok()) return finish<Op>(node, result);
+
+  buffer_list buffers;
+  invocation<Op> call;
+  result = decode_params(refs, call, param_types::trust_validator);
+  node_facts<Op>* const facts = node_facts<Op>::block(node);
+  const tensor_info* const known = node_facts<Op>::known(facts, refs);
+  if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false, known);
+  if (result.ok() && facts && !known) node_facts<Op>::fill(node, facts, refs, call.info);
+  const std::size_t scratch_overruns = __atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE);
+  if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
+  if (result.ok()) result = check_guards<Op>(call, buffers, scratch_overruns);
+  // Outputs are written back only when the kernel succeeded.
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (!result.ok()) return;
+    constexpr std::size_t k = model::input_count + i;
+    result = write_tensor(refs[k], model::fields[k], call.info[k], buffers, call.data[k]);
+  });
+  return finish<Op>(node, result);
+}
+
+// The CPU kernel's initializer: only an optimisation. It asks the driver for a local data block of
+// node_facts' size (settable only while the size is still 0: on a re-verification the block is
+// already there, and it asks nothing) and succeeds whatever the answer; it never allocates, so no
+// path leaves a block of the SDK's behind.
+template <class Op>
+RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_initialize_callback(vx_node node, const vx_reference*,
+                                                                   vx_uint32) noexcept {
+  thread_hooks::node_initialized();  // the last node's deinitializer joins parallel_for's workers
+  const vx_size size = sizeof(node_facts<Op>);
+  vx_size current = 0;
+  if (vxQueryNode(node, VX_NODE_LOCAL_DATA_SIZE, &current, sizeof current) != VX_SUCCESS) return VX_SUCCESS;
+  if (current == size ||
+      (current == 0 && vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_SIZE, &size, sizeof size) == VX_SUCCESS))
+    __atomic_store_n(&node_facts<Op>::reserved, true, __ATOMIC_RELAXED);
+  return VX_SUCCESS;
+}
+
+// Marks the node's facts stale (a re-verification may give its virtual tensors other shapes); the
+// block itself is the driver's. Called on re-verification and when the node goes (on the board at
+// node destruction, also for a node that was never initialized).
+template <class Op>
+RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_callback(vx_node node, const vx_reference*,
                                                                      vx_uint32) noexcept {
-    thread_hooks::node_initialized();  // the last node's deinitializer joins parallel_for's workers
-    const vx_size size = sizeof(node_facts<Op>);
-    vx_size current = 0;
-    if (vxQueryNode(node, VX_NODE_LOCAL_DATA_SIZE, &current, sizeof current) != VX_SUCCESS) return VX_SUCCESS;
-    if (current == size ||
-        (current == 0 && vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_SIZE, &size, sizeof size) == VX_SUCCESS))
-      __atomic_store_n(&node_facts<Op>::reserved, true, __ATOMIC_RELAXED);
-    return VX_SUCCESS;
-  }
+  thread_hooks::node_deinitialized();
+  node_facts<Op>* const facts = node_facts<Op>::block(node);
+  if (facts && facts->owner == &node_facts<Op>::tag) facts->owner = nullptr;
+  return VX_SUCCESS;
+}
 
-  // Marks the node's facts stale (a re-verification may give its virtual tensors other shapes); the
-  // block itself is the driver's. Called on re-verification and when the node goes (on the board at
-  // node destruction, also for a node that was never initialized).
-  template <class Op>
-  RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_callback(vx_node node, const vx_reference*,
-                                                                       vx_uint32) noexcept {
-    thread_hooks::node_deinitialized();
-    node_facts<Op>* const facts = node_facts<Op>::block(node);
-    if (facts && facts->owner == &node_facts<Op>::tag) facts->owner = nullptr;
-    return VX_SUCCESS;
-  }
+template <class Op>
+outcome infer_outputs(const vx_reference* refs, invocation<Op>& call) noexcept {
+  using model = op_model<Op>;
+  buffer_list no_buffers;
+  outcome result = decode_params(refs, call, param_types::check);
+  if (result.ok()) result = bind_tensors<Op, false>(refs, call, no_buffers, true);
+  if (!result.ok()) return result;
+  // Defaults before shape inference: no dims; dtype of the first input when the output accepts it.
+  const vx_enum first_input_dtype = call.info[0].dtype;
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    constexpr field_desc f = model::fields[model::input_count + i];
+    auto& view = field<i>(call.out);
+    view.bind(nullptr, nullptr, 0, accepts(f, first_input_dtype) ? first_input_dtype : f.accepted[0]);
+  });
+  return call_user("shape inference (infer)", [&] { return Op::infer(call.in, call.out, call.par); });
+}
 
-  template <class Op>
-  outcome infer_outputs(const vx_reference* refs, invocation<Op>& call) noexcept {
-    using model = op_model<Op>;
-    buffer_list no_buffers;
-    outcome result = decode_params(refs, call, param_types::check);
-    if (result.ok()) result = bind_tensors<Op, false>(refs, call, no_buffers, true);
-    if (!result.ok()) return result;
-    // Defaults before shape inference: no dims; dtype of the first input when the output accepts it.
-    const vx_enum first_input_dtype = call.info[0].dtype;
-    for_each_field_index<typename model::outputs>([&](auto i) {
-      constexpr field_desc f = model::fields[model::input_count + i];
-      auto& view = field<i>(call.out);
-      view.bind(nullptr, nullptr, 0, accepts(f, first_input_dtype) ? first_input_dtype : f.accepted[0]);
-    });
-    return call_user("shape inference (infer)", [&] { return Op::infer(call.in, call.out, call.par); });
-  }
+template <class Op>
+RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK validate_callback(vx_node node, const vx_reference parameters[],
+                                                             vx_uint32 num, vx_meta_format metas[]) noexcept {
+  using model = op_model<Op>;
+  outcome result = check_call(num, model::table_size, parameters);
+  if (!result.ok()) return finish<Op>(node, result);
 
-  template <class Op>
-  RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK validate_callback(vx_node node, const vx_reference parameters[],
-                                                               vx_uint32 num, vx_meta_format metas[]) noexcept {
-    using model = op_model<Op>;
-    outcome result = check_call(num, model::table_size, parameters);
-    if (!result.ok()) return finish<Op>(node, result);
-
-    invocation<Op> call;
-    result = infer_outputs(parameters, call);
-    for_each_field_index<typename model::outputs>([&](auto i) {
-      if (!result.ok()) return;
-      constexpr std::size_t k = model::input_count + i;
-      constexpr field_desc f = model::fields[k];
-      const auto& view = field<i>(call.out);
-      const auto inferred_type = static_cast<vx_enum>(view.dtype());
-      if (view.rank() == 0 || view.rank() > max_tensor_rank) {
-        result = fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave rank {} (expected 1..6)", view.rank());
-        return;
-      }
-      for (std::uint32_t d = 0; d < view.rank(); ++d)
-        if (view.dims()[d] == 0) {
-          result = fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave dims[{}] = 0", d);
-          return;
-        }
-      if (!accepts(f, inferred_type)) {
-        result = dtype_mismatch(f, inferred_type);
-        return;
-      }
-      const tensor_info& actual = call.info[k];
-      vx_enum meta_type = inferred_type;
-      // The meta format describes the output tensor as it is (its own rank) when it has a shape, else
-      // as shape inference gives it (a virtual output "to be inferred").
-      const std::uint32_t* meta_dims = view.dims();
-      std::uint32_t meta_rank = view.rank();
-      if (actual.rank != 0) {  // a real output tensor: it must agree with shape inference
-        if (!same_shape(f, actual.dims, actual.rank, view.dims(), view.rank())) {
-          status s = error("{} '{}': shape inference gives dims ", role_name(f.kind), f.name);
-          append_dims(s, view.dims(), view.rank());
-          s.append(", the output tensor has ");
-          append_dims(s, actual.dims, actual.tensor_rank);
-          result = outcome(VX_ERROR_INVALID_DIMENSION, s);
-          return;
-        }
-        if (actual.dtype != VX_TYPE_INVALID) meta_type = actual.dtype;
-        meta_dims = actual.dims;
-        meta_rank = actual.tensor_rank;
-      }
-      if (!metas || !metas[k]) return;
-      // The rank as the driver reports it (vx_dim_t), the dims as vx_size on every driver: VSI's reads
-      // size / sizeof(vx_size) values of vx_size here (docs/abi.md §8), though it reports uint32 dims.
-      vx_dim_t rank = meta_rank;
-      vx_size dims[max_tensor_rank] = {};
-      for (std::uint32_t d = 0; d < meta_rank; ++d) dims[d] = meta_dims[d];
-      vx_status st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_NUMBER_OF_DIMS, &rank, sizeof rank);
-      if (st == VX_ERROR_NOT_SUPPORTED || st == VX_ERROR_NOT_IMPLEMENTED) return;  // runtime has no tensor metas
-      if (st == VX_SUCCESS) st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_DIMS, dims, sizeof(vx_size) * meta_rank);
-      if (st == VX_SUCCESS) st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_DATA_TYPE, &meta_type, sizeof meta_type);
-      if (st == VX_SUCCESS) {  // plain values: an implementation's default (Q7.8 for INT16) would misdescribe them
-        const vx_int8 position = 0;
-        st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_FIXED_POINT_POSITION, &position, sizeof position);
-        if (st == VX_ERROR_NOT_SUPPORTED || st == VX_ERROR_NOT_IMPLEMENTED) st = VX_SUCCESS;
-      }
-      if (st != VX_SUCCESS) result = call_failed(st, f, "vxSetMetaFormatAttribute");
-    });
-    return finish<Op>(node, result);
-  }
-
-  template <class Op>
-  RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK vx_initialize_callback(vx_node node, const vx_reference* refs,
-                                                                    vx_uint32 num) noexcept {
-    using model = op_model<Op>;
-    outcome result = check_call(num, model::table_size, refs);
-    if (!result.ok()) return finish<Op>(node, result);
-
-    buffer_list no_buffers;
-    invocation<Op> call;
-    work_size ws;
-    result = decode_params(refs, call, param_types::trust_validator);
-    if (result.ok()) result = bind_tensors<Op, false>(refs, call, no_buffers, false);
-    if (result.ok())
-      result = call_user("the VX work-size function (vx)", [&] { return Op::vx(call.in, call.out, call.par, ws); });
-    vx_kernel_execution_parameters_t params{};
-    if (result.ok()) result = to_execution_parameters(ws, params);
-    if (result.ok()) {
-      const vx_status st =
-          vxSetNodeAttribute(node, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &params, sizeof params);
-      if (st != VX_SUCCESS)
-        result = outcome(
-            st, error("vxSetNodeAttribute(KERNEL_EXECUTION_PARAMETERS) failed: {} ({})", st, vx_status_name(st)));
+  invocation<Op> call;
+  result = infer_outputs(parameters, call);
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (!result.ok()) return;
+    constexpr std::size_t k = model::input_count + i;
+    constexpr field_desc f = model::fields[k];
+    const auto& view = field<i>(call.out);
+    const auto inferred_type = static_cast<vx_enum>(view.dtype());
+    if (view.rank() == 0 || view.rank() > max_tensor_rank) {
+      result = fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave rank {} (expected 1..6)", view.rank());
+      return;
     }
-    return finish<Op>(node, result);
-  }
+    for (std::uint32_t d = 0; d < view.rank(); ++d)
+      if (view.dims()[d] == 0) {
+        result = fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave dims[{}] = 0", d);
+        return;
+      }
+    if (!accepts(f, inferred_type)) {
+      result = dtype_mismatch(f, inferred_type);
+      return;
+    }
+    const tensor_info& actual = call.info[k];
+    vx_enum meta_type = inferred_type;
+    // The meta format describes the output tensor as it is (its own rank) when it has a shape, else
+    // as shape inference gives it (a virtual output "to be inferred").
+    const std::uint32_t* meta_dims = view.dims();
+    std::uint32_t meta_rank = view.rank();
+    if (actual.rank != 0) {  // a real output tensor: it must agree with shape inference
+      if (!same_shape(f, actual.dims, actual.rank, view.dims(), view.rank())) {
+        status s = error("{} '{}': shape inference gives dims ", role_name(f.kind), f.name);
+        append_dims(s, view.dims(), view.rank());
+        s.append(", the output tensor has ");
+        append_dims(s, actual.dims, actual.tensor_rank);
+        result = outcome(VX_ERROR_INVALID_DIMENSION, s);
+        return;
+      }
+      if (actual.dtype != VX_TYPE_INVALID) meta_type = actual.dtype;
+      meta_dims = actual.dims;
+      meta_rank = actual.tensor_rank;
+    }
+    if (!metas || !metas[k]) return;
+    // The rank as the driver reports it (vx_dim_t), the dims as vx_size on every driver: VSI's reads
+    // size / sizeof(vx_size) values of vx_size here (docs/abi.md §8), though it reports uint32 dims.
+    vx_dim_t rank = meta_rank;
+    vx_size dims[max_tensor_rank] = {};
+    for (std::uint32_t d = 0; d < meta_rank; ++d) dims[d] = meta_dims[d];
+    vx_status st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_NUMBER_OF_DIMS, &rank, sizeof rank);
+    if (st == VX_ERROR_NOT_SUPPORTED || st == VX_ERROR_NOT_IMPLEMENTED) return;  // runtime has no tensor metas
+    if (st == VX_SUCCESS) st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_DIMS, dims, sizeof(vx_size) * meta_rank);
+    if (st == VX_SUCCESS) st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_DATA_TYPE, &meta_type, sizeof meta_type);
+    if (st == VX_SUCCESS) {  // plain values: an implementation's default (Q7.8 for INT16) would misdescribe them
+      const vx_int8 position = 0;
+      st = vxSetMetaFormatAttribute(metas[k], VX_TENSOR_FIXED_POINT_POSITION, &position, sizeof position);
+      if (st == VX_ERROR_NOT_SUPPORTED || st == VX_ERROR_NOT_IMPLEMENTED) st = VX_SUCCESS;
+    }
+    if (st != VX_SUCCESS) result = call_failed(st, f, "vxSetMetaFormatAttribute");
+  });
+  return finish<Op>(node, result);
+}
 
-  template <class Op>
-  RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK vx_deinitialize_callback(vx_node, const vx_reference*,
-                                                                      vx_uint32) noexcept {
-    return VX_SUCCESS;  // the initializer acquires nothing
+template <class Op>
+RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK vx_initialize_callback(vx_node node, const vx_reference* refs,
+                                                                  vx_uint32 num) noexcept {
+  using model = op_model<Op>;
+  outcome result = check_call(num, model::table_size, refs);
+  if (!result.ok()) return finish<Op>(node, result);
+
+  buffer_list no_buffers;
+  invocation<Op> call;
+  work_size ws;
+  result = decode_params(refs, call, param_types::trust_validator);
+  if (result.ok()) result = bind_tensors<Op, false>(refs, call, no_buffers, false);
+  if (result.ok())
+    result = call_user("the VX work-size function (vx)", [&] { return Op::vx(call.in, call.out, call.par, ws); });
+  vx_kernel_execution_parameters_t params{};
+  if (result.ok()) result = to_execution_parameters(ws, params);
+  if (result.ok()) {
+    const vx_status st =
+        vxSetNodeAttribute(node, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &params, sizeof params);
+    if (st != VX_SUCCESS)
+      result =
+          outcome(st, error("vxSetNodeAttribute(KERNEL_EXECUTION_PARAMETERS) failed: {} ({})", st, vx_status_name(st)));
   }
+  return finish<Op>(node, result);
+}
+
+template <class Op>
+RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK vx_deinitialize_callback(vx_node, const vx_reference*, vx_uint32) noexcept {
+  return VX_SUCCESS;  // the initializer acquires nothing
+}
 
 }  // namespace rknnop::detail
 

@@ -15,77 +15,77 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-    namespace rknnop::detail {
-  template <std::size_t N>
-  constexpr void put_name(vx_char(&dst)[N], std::string_view lower_name, std::string_view suffix,
-                          std::uint64_t fingerprint) noexcept {
-    std::size_t k = 0;
-    for (char c : lower_name) dst[k++] = to_lower(c);
-    for (char c : suffix) dst[k++] = c;
-    dst[k++] = '\0';
-    // After the terminator, where the runtime never looks: the schema fingerprint, for rknnop's loader.
-    constexpr char hex[] = "0123456789abcdef";
-    for (char c : std::string_view("rknnop-schema:")) dst[k++] = c;
-    for (int shift = 60; shift >= 0; shift -= 4) dst[k++] = hex[(fingerprint >> shift) & 0xF];
-    while (k < N) dst[k++] = '\0';
+namespace rknnop::detail {
+template <std::size_t N>
+constexpr void put_name(vx_char (&dst)[N], std::string_view lower_name, std::string_view suffix,
+                        std::uint64_t fingerprint) noexcept {
+  std::size_t k = 0;
+  for (char c : lower_name) dst[k++] = to_lower(c);
+  for (char c : suffix) dst[k++] = c;
+  dst[k++] = '\0';
+  // After the terminator, where the runtime never looks: the schema fingerprint, for rknnop's loader.
+  constexpr char hex[] = "0123456789abcdef";
+  for (char c : std::string_view("rknnop-schema:")) dst[k++] = c;
+  for (int shift = 60; shift >= 0; shift -= 4) dst[k++] = hex[(fingerprint >> shift) & 0xF];
+  while (k < N) dst[k++] = '\0';
+}
+
+// Descriptors and the parameter table live in writable storage: the runtime writes `enumeration`.
+template <class Op>
+struct kernel_storage {
+  using model = op_model<Op>;
+  vx_param_description_t table[model::table_size];
+  vx_kernel_description_t cpu;
+  vx_kernel_description_t vx;
+
+  constexpr kernel_storage() noexcept : table{}, cpu{}, vx{} {
+    for (std::size_t i = 0; i < model::table_size; ++i) {
+      const field_desc& f = model::fields[i];
+      table[i].direction = f.kind == field_kind::output ? VX_OUTPUT : VX_INPUT;
+      table[i].data_type = model::table_type(f);
+      table[i].state = VX_PARAMETER_STATE_REQUIRED;
+    }
+    cpu.enumeration = VX_KERNEL_BASE(VX_ID_DEFAULT, 3);
+    put_name(cpu.name, model::name, "_cpu", model::fingerprint);
+    cpu.function = &cpu_kernel_callback<Op>;
+    cpu.parameters = table;
+    cpu.numParams = static_cast<vx_uint32>(model::table_size);
+    cpu.validate = &validate_callback<Op>;
+    cpu.initialize = &cpu_initialize_callback<Op>;
+    cpu.deinitialize = &cpu_deinitialize_callback<Op>;
+    if constexpr (model::has_vx) {
+      vx.enumeration = VX_KERNEL_BASE(VX_ID_DEFAULT, 3) + 1;
+      put_name(vx.name, model::name, "", model::fingerprint);
+      vx.parameters = table;
+      vx.numParams = static_cast<vx_uint32>(model::table_size);
+      vx.validate = &validate_callback<Op>;
+      vx.initialize = &vx_initialize_callback<Op>;
+      vx.deinitialize = &vx_deinitialize_callback<Op>;
+    }
   }
+};
 
-  // Descriptors and the parameter table live in writable storage: the runtime writes `enumeration`.
-  template <class Op>
-  struct kernel_storage {
-    using model = op_model<Op>;
-    vx_param_description_t table[model::table_size];
-    vx_kernel_description_t cpu;
-    vx_kernel_description_t vx;
+// The exported, NULL-terminated list: {&cpu, &vx, NULL} or {&cpu, NULL}. Same bytes as the C array
+// `vx_kernel_description_t* vx_kernel_<Name>_list[]` the toolkit's generated code defines.
+template <class Op>
+struct kernel_list {
+  vx_kernel_description_t* entries[op_model<Op>::has_vx ? 3 : 2];
+  constexpr explicit kernel_list(kernel_storage<Op>& s) noexcept : entries{} {
+    entries[0] = &s.cpu;
+    if constexpr (op_model<Op>::has_vx) entries[1] = &s.vx;
+  }
+};
 
-    constexpr kernel_storage() noexcept : table{}, cpu{}, vx{} {
-      for (std::size_t i = 0; i < model::table_size; ++i) {
-        const field_desc& f = model::fields[i];
-        table[i].direction = f.kind == field_kind::output ? VX_OUTPUT : VX_INPUT;
-        table[i].data_type = model::table_type(f);
-        table[i].state = VX_PARAMETER_STATE_REQUIRED;
-      }
-      cpu.enumeration = VX_KERNEL_BASE(VX_ID_DEFAULT, 3);
-      put_name(cpu.name, model::name, "_cpu", model::fingerprint);
-      cpu.function = &cpu_kernel_callback<Op>;
-      cpu.parameters = table;
-      cpu.numParams = static_cast<vx_uint32>(model::table_size);
-      cpu.validate = &validate_callback<Op>;
-      cpu.initialize = &cpu_initialize_callback<Op>;
-      cpu.deinitialize = &cpu_deinitialize_callback<Op>;
-      if constexpr (model::has_vx) {
-        vx.enumeration = VX_KERNEL_BASE(VX_ID_DEFAULT, 3) + 1;
-        put_name(vx.name, model::name, "", model::fingerprint);
-        vx.parameters = table;
-        vx.numParams = static_cast<vx_uint32>(model::table_size);
-        vx.validate = &validate_callback<Op>;
-        vx.initialize = &vx_initialize_callback<Op>;
-        vx.deinitialize = &vx_deinitialize_callback<Op>;
-      }
-    }
-  };
-
-  // The exported, NULL-terminated list: {&cpu, &vx, NULL} or {&cpu, NULL}. Same bytes as the C array
-  // `vx_kernel_description_t* vx_kernel_<Name>_list[]` the toolkit's generated code defines.
-  template <class Op>
-  struct kernel_list {
-    vx_kernel_description_t* entries[op_model<Op>::has_vx ? 3 : 2];
-    constexpr explicit kernel_list(kernel_storage<Op>& s) noexcept : entries{} {
-      entries[0] = &s.cpu;
-      if constexpr (op_model<Op>::has_vx) entries[1] = &s.vx;
-    }
-  };
-
-  // What RKNNOP_EXPORT_OP instantiates: the real tables only for a valid op, so that a rule's
-  // static_assert is the only error the user sees.
-  struct invalid_op_storage {};
-  struct invalid_op_list {
-    constexpr explicit invalid_op_list(invalid_op_storage&) noexcept {}
-  };
-  template <class Op>
-  using storage_for = std::conditional_t<check_op<Op>(), kernel_storage<Op>, invalid_op_storage>;
-  template <class Op>
-  using list_for = std::conditional_t<check_op<Op>(), kernel_list<Op>, invalid_op_list>;
+// What RKNNOP_EXPORT_OP instantiates: the real tables only for a valid op, so that a rule's
+// static_assert is the only error the user sees.
+struct invalid_op_storage {};
+struct invalid_op_list {
+  constexpr explicit invalid_op_list(invalid_op_storage&) noexcept {}
+};
+template <class Op>
+using storage_for = std::conditional_t<check_op<Op>(), kernel_storage<Op>, invalid_op_storage>;
+template <class Op>
+using list_for = std::conditional_t<check_op<Op>(), kernel_list<Op>, invalid_op_list>;
 
 }  // namespace rknnop::detail
 

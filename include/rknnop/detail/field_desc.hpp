@@ -13,56 +13,56 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-    namespace rknnop::detail {
-  enum class field_kind : unsigned char { input, output, scalar, array };
+namespace rknnop::detail {
+enum class field_kind : unsigned char { input, output, scalar, array };
 
-  // Everything the non-template code needs to know about one field of an op.
-  struct field_desc {
-    std::string_view name;
-    field_kind kind = field_kind::input;
-    vx_enum vx_type = VX_TYPE_INVALID;  // tensors: the kernel's element type; scalars: the scalar type; arrays: INT32
-    const vx_enum* accepted = nullptr;  // tensors: accepted dtypes
-    std::uint32_t accepted_count = 0;
-    // tensors: per accepted dtype, conversion to / from the kernel's element type (only the pairs an
-    // op can meet are compiled)
-    void (*const* to_kernel)(const void*, void*, std::size_t) noexcept = nullptr;
-    void (*const* from_kernel)(const void*, void*, std::size_t) noexcept = nullptr;
-    std::uint32_t required_rank = 0;  // 0: any rank 1..6
-    const char* layout = "";          // tensors: "NHWC" or "NCHW" when layout-tagged
-    std::size_t capacity = 0;         // arrays: exact count or maximum
-    bool exact = false;               // arrays: std::array (exact) or int_array (bounded)
-    std::size_t param_index = 0;      // position in the parameter table
-  };
+// Everything the non-template code needs to know about one field of an op.
+struct field_desc {
+  std::string_view name;
+  field_kind kind = field_kind::input;
+  vx_enum vx_type = VX_TYPE_INVALID;  // tensors: the kernel's element type; scalars: the scalar type; arrays: INT32
+  const vx_enum* accepted = nullptr;  // tensors: accepted dtypes
+  std::uint32_t accepted_count = 0;
+  // tensors: per accepted dtype, conversion to / from the kernel's element type (only the pairs an
+  // op can meet are compiled)
+  void (*const* to_kernel)(const void*, void*, std::size_t) noexcept = nullptr;
+  void (*const* from_kernel)(const void*, void*, std::size_t) noexcept = nullptr;
+  std::uint32_t required_rank = 0;  // 0: any rank 1..6
+  const char* layout = "";          // tensors: "NHWC" or "NCHW" when layout-tagged
+  std::size_t capacity = 0;         // arrays: exact count or maximum
+  bool exact = false;               // arrays: std::array (exact) or int_array (bounded)
+  std::size_t param_index = 0;      // position in the parameter table
+};
 
-  // One enumerator of an enum param: its value and TensorFlow's name for it.
-  struct enum_desc {
-    std::int32_t value = 0;
-    std::string_view name;
-  };
+// One enumerator of an enum param: its value and TensorFlow's name for it.
+struct enum_desc {
+  std::int32_t value = 0;
+  std::string_view name;
+};
 
-  // What emission and the host tools know about a param beyond its field_desc: its default (the
-  // default member initializer in `params`, if any) and, for an enum, its names. Built by schema.hpp
-  // for the emitter only, so kernel libraries do not carry it.
-  struct param_extra {
-    bool has_default = false;
-    std::int64_t int_default = 0;                 // BOOL, CHAR, signed integers, enums
-    std::uint64_t uint_default = 0;               // unsigned integers
-    double float_default = 0;                     // FLOAT16, FLOAT32, FLOAT64
-    const std::int32_t* items_default = nullptr;  // arrays
-    std::size_t items_default_count = 0;
-    const enum_desc* enumerators = nullptr;  // enums
-    std::size_t enumerator_count = 0;
-  };
+// What emission and the host tools know about a param beyond its field_desc: its default (the
+// default member initializer in `params`, if any) and, for an enum, its names. Built by schema.hpp
+// for the emitter only, so kernel libraries do not carry it.
+struct param_extra {
+  bool has_default = false;
+  std::int64_t int_default = 0;                 // BOOL, CHAR, signed integers, enums
+  std::uint64_t uint_default = 0;               // unsigned integers
+  double float_default = 0;                     // FLOAT16, FLOAT32, FLOAT64
+  const std::int32_t* items_default = nullptr;  // arrays
+  std::size_t items_default_count = 0;
+  const enum_desc* enumerators = nullptr;  // enums
+  std::size_t enumerator_count = 0;
+};
 
-  constexpr const char* role_name(field_kind k) noexcept {
-    switch (k) {
-      case field_kind::input: return "input";
-      case field_kind::output: return "output";
-      case field_kind::scalar: return "param";
-      case field_kind::array: return "param";
-    }
-    return "field";
+constexpr const char* role_name(field_kind k) noexcept {
+  switch (k) {
+    case field_kind::input: return "input";
+    case field_kind::output: return "output";
+    case field_kind::scalar: return "param";
+    case field_kind::array: return "param";
   }
+  return "field";
+}
 
 }  // namespace rknnop::detail
 

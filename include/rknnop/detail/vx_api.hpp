@@ -32,7 +32,7 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 // neither; then the attribute (VSI's, used only by the VX kernel) and the struct are declared here.
 #if !defined(VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS) && !defined(_VX_EXT_PROGRAM_H_)
 #define VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS 0x780300
-    typedef struct _vx_kernel_execution_parameters {
+typedef struct _vx_kernel_execution_parameters {
   vx_uint32 workDim;
   vx_size globalWorkOffset[3];
   vx_size globalWorkScale[3];
@@ -47,7 +47,7 @@ namespace rknnop::detail {
 #if RKNNOP_VX_KHRONOS_DIMS
 using vx_dim_t = vx_size;
 #else
-  using vx_dim_t = vx_uint32;
+using vx_dim_t = vx_uint32;
 #endif
 
 inline constexpr std::uint32_t max_tensor_rank = 6;  // VSI accepts at most 24 bytes of uint32 dims
@@ -67,14 +67,14 @@ static_assert(offsetof(vx_kernel_description_t, initialize) == 312);
 static_assert(offsetof(vx_kernel_description_t, deinitialize) == 320);
 static_assert(sizeof(vx_kernel_execution_parameters_t) == 104);
 #elif defined(__arm__)
-  static_assert(sizeof(vx_kernel_description_t) == 292, "rknnop: armhf descriptor must be 292 bytes");
-  static_assert(offsetof(vx_kernel_description_t, function) == 260);
-  static_assert(offsetof(vx_kernel_description_t, parameters) == 264);
-  static_assert(offsetof(vx_kernel_description_t, numParams) == 268);
-  static_assert(offsetof(vx_kernel_description_t, validate) == 272);
-  static_assert(offsetof(vx_kernel_description_t, initialize) == 284);
-  static_assert(offsetof(vx_kernel_description_t, deinitialize) == 288);
-  static_assert(sizeof(vx_kernel_execution_parameters_t) == 52);
+static_assert(sizeof(vx_kernel_description_t) == 292, "rknnop: armhf descriptor must be 292 bytes");
+static_assert(offsetof(vx_kernel_description_t, function) == 260);
+static_assert(offsetof(vx_kernel_description_t, parameters) == 264);
+static_assert(offsetof(vx_kernel_description_t, numParams) == 268);
+static_assert(offsetof(vx_kernel_description_t, validate) == 272);
+static_assert(offsetof(vx_kernel_description_t, initialize) == 284);
+static_assert(offsetof(vx_kernel_description_t, deinitialize) == 288);
+static_assert(sizeof(vx_kernel_execution_parameters_t) == 52);
 #endif
 static_assert(sizeof(vx_bool) == vx_bool_size, "rknnop: vx_bool is a 4-byte enum on the VSI driver");
 

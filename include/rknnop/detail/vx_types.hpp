@@ -19,215 +19,215 @@ class float16;  // <rknnop/float16.hpp>: the C++ type of VX_TYPE_FLOAT16 (a user
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-    namespace rknnop::detail {
-  // vx_type_e values (docs/abi.md §7), for code that has no OpenVX header.
-  namespace vx_type_value {
-  inline constexpr std::int32_t invalid = 0x000;
-  inline constexpr std::int32_t char_ = 0x001;
-  inline constexpr std::int32_t int8 = 0x002;
-  inline constexpr std::int32_t uint8 = 0x003;
-  inline constexpr std::int32_t int16 = 0x004;
-  inline constexpr std::int32_t uint16 = 0x005;
-  inline constexpr std::int32_t int32 = 0x006;
-  inline constexpr std::int32_t uint32 = 0x007;
-  inline constexpr std::int32_t int64 = 0x008;
-  inline constexpr std::int32_t uint64 = 0x009;
-  inline constexpr std::int32_t float32 = 0x00A;
-  inline constexpr std::int32_t float64 = 0x00B;
-  inline constexpr std::int32_t enum_ = 0x00C;
-  inline constexpr std::int32_t size = 0x00D;
-  inline constexpr std::int32_t float16 = 0x00F;
-  inline constexpr std::int32_t bool_ = 0x010;
-  inline constexpr std::int32_t bool8 = 0x011;  // VSI only
-  inline constexpr std::int32_t scalar = 0x80D;
-  inline constexpr std::int32_t array = 0x80E;
-  inline constexpr std::int32_t tensor = 0x815;
-  }  // namespace vx_type_value
+namespace rknnop::detail {
+// vx_type_e values (docs/abi.md §7), for code that has no OpenVX header.
+namespace vx_type_value {
+inline constexpr std::int32_t invalid = 0x000;
+inline constexpr std::int32_t char_ = 0x001;
+inline constexpr std::int32_t int8 = 0x002;
+inline constexpr std::int32_t uint8 = 0x003;
+inline constexpr std::int32_t int16 = 0x004;
+inline constexpr std::int32_t uint16 = 0x005;
+inline constexpr std::int32_t int32 = 0x006;
+inline constexpr std::int32_t uint32 = 0x007;
+inline constexpr std::int32_t int64 = 0x008;
+inline constexpr std::int32_t uint64 = 0x009;
+inline constexpr std::int32_t float32 = 0x00A;
+inline constexpr std::int32_t float64 = 0x00B;
+inline constexpr std::int32_t enum_ = 0x00C;
+inline constexpr std::int32_t size = 0x00D;
+inline constexpr std::int32_t float16 = 0x00F;
+inline constexpr std::int32_t bool_ = 0x010;
+inline constexpr std::int32_t bool8 = 0x011;  // VSI only
+inline constexpr std::int32_t scalar = 0x80D;
+inline constexpr std::int32_t array = 0x80E;
+inline constexpr std::int32_t tensor = 0x815;
+}  // namespace vx_type_value
 
-  // What a type may be used for. A type can be several of these.
-  enum vx_type_use : unsigned {
-    vx_use_none = 0,
-    vx_use_tensor = 1U << 0,  // a tensor's element type (the host runtime creates tensors of it)
-    vx_use_scalar = 1U << 1,  // the board runtime can create a scalar of it (docs/runtime.md §3)
-    vx_use_array = 1U << 2,   // an array's item type
-    vx_use_op_yml = 1U << 3,  // op.yml may name it (docs/op-yml.md §2); its op.yml spelling is `name`
-  };
+// What a type may be used for. A type can be several of these.
+enum vx_type_use : unsigned {
+  vx_use_none = 0,
+  vx_use_tensor = 1U << 0,  // a tensor's element type (the host runtime creates tensors of it)
+  vx_use_scalar = 1U << 1,  // the board runtime can create a scalar of it (docs/runtime.md §3)
+  vx_use_array = 1U << 2,   // an array's item type
+  vx_use_op_yml = 1U << 3,  // op.yml may name it (docs/op-yml.md §2); its op.yml spelling is `name`
+};
 
-  // Pointer-free (names are arrays, not pointers), so the table sits in .rodata of a kernel library with
-  // no dynamic relocations: a table of pointers costs every board library ~2 KiB of .data.rel.ro + .rela.dyn.
-  struct vx_type_info {
-    std::int32_t value;
-    char name[16];            // "VX_TYPE_FLOAT16": diagnostics, op.yml, the Python class
-    std::size_t size;         // bytes of one element or scalar as the runtime copies it; 0 for objects
-    unsigned use;             // vx_type_use bits
-    char dtype_text[8];       // "float16": NumPy-style spelling of a tensor element type; "" otherwise
-    char opencl_text[7];      // OpenCL C type a shader declares for a scalar, preferred first; "": none
-    char opencl_alt_text[5];  // a second accepted OpenCL type; "": none
+// Pointer-free (names are arrays, not pointers), so the table sits in .rodata of a kernel library with
+// no dynamic relocations: a table of pointers costs every board library ~2 KiB of .data.rel.ro + .rela.dyn.
+struct vx_type_info {
+  std::int32_t value;
+  char name[16];            // "VX_TYPE_FLOAT16": diagnostics, op.yml, the Python class
+  std::size_t size;         // bytes of one element or scalar as the runtime copies it; 0 for objects
+  unsigned use;             // vx_type_use bits
+  char dtype_text[8];       // "float16": NumPy-style spelling of a tensor element type; "" otherwise
+  char opencl_text[7];      // OpenCL C type a shader declares for a scalar, preferred first; "": none
+  char opencl_alt_text[5];  // a second accepted OpenCL type; "": none
 
-    [[nodiscard]] constexpr bool is(vx_type_use u) const noexcept { return (use & u) != 0; }
-    [[nodiscard]] constexpr const char* short_name() const noexcept { return name + 8; }  // "FLOAT16"
-    // The spellings, nullptr where the type has none.
-    [[nodiscard]] constexpr const char* dtype() const noexcept { return dtype_text[0] ? dtype_text : nullptr; }
-    [[nodiscard]] constexpr const char* opencl() const noexcept { return opencl_text[0] ? opencl_text : nullptr; }
-    [[nodiscard]] constexpr const char* opencl_alt() const noexcept {
-      return opencl_alt_text[0] ? opencl_alt_text : nullptr;
-    }
-  };
-
-  // The fact "a vx_bool is 4 bytes" (an enum holding 0 or 1) lives here and only here.
-  inline constexpr std::size_t vx_bool_size = 4;
-
-  namespace vx_type_detail {
-  inline constexpr unsigned tsa = vx_use_tensor | vx_use_scalar | vx_use_array | vx_use_op_yml;
-  inline constexpr unsigned sa = vx_use_scalar | vx_use_array | vx_use_op_yml;
-  }  // namespace vx_type_detail
-
-  // FLOAT16 scalars are 16-bit values, so only `half` receives them; BOOL arrives as 32 bits: `int`, or
-  // `bool` (4 bytes on the NPU). ENUM and SIZE: array items and op.yml names, but no creatable scalar.
-  inline constexpr vx_type_info vx_type_table[] = {
-      {vx_type_value::invalid, "VX_TYPE_INVALID", 0, vx_use_none, "", "", ""},
-      {vx_type_value::char_, "VX_TYPE_CHAR", 1, vx_type_detail::sa, "", "char", ""},
-      {vx_type_value::int8, "VX_TYPE_INT8", 1, vx_type_detail::tsa, "int8", "char", ""},
-      {vx_type_value::uint8, "VX_TYPE_UINT8", 1, vx_type_detail::tsa, "uint8", "uchar", ""},
-      {vx_type_value::int16, "VX_TYPE_INT16", 2, vx_type_detail::tsa, "int16", "short", ""},
-      {vx_type_value::uint16, "VX_TYPE_UINT16", 2, vx_type_detail::tsa, "uint16", "ushort", ""},
-      {vx_type_value::int32, "VX_TYPE_INT32", 4, vx_type_detail::tsa, "int32", "int", ""},
-      {vx_type_value::uint32, "VX_TYPE_UINT32", 4, vx_type_detail::tsa, "uint32", "uint", ""},
-      {vx_type_value::int64, "VX_TYPE_INT64", 8, vx_type_detail::sa, "", "long", ""},
-      {vx_type_value::uint64, "VX_TYPE_UINT64", 8, vx_type_detail::sa, "", "ulong", ""},
-      {vx_type_value::float32, "VX_TYPE_FLOAT32", 4, vx_type_detail::tsa, "float32", "float", ""},
-      {vx_type_value::float64, "VX_TYPE_FLOAT64", 8, vx_type_detail::sa, "", "double", ""},
-      {vx_type_value::enum_, "VX_TYPE_ENUM", 4, vx_use_array | vx_use_op_yml, "", "", ""},
-      {vx_type_value::size, "VX_TYPE_SIZE", sizeof(std::size_t), vx_use_array | vx_use_op_yml, "", "", ""},
-      {vx_type_value::float16, "VX_TYPE_FLOAT16", 2, vx_type_detail::tsa, "float16", "half", ""},
-      {vx_type_value::bool_, "VX_TYPE_BOOL", vx_bool_size, vx_type_detail::sa, "", "int", "bool"},
-      {vx_type_value::bool8, "VX_TYPE_BOOL8", 1, vx_use_scalar | vx_use_array, "", "", ""},
-      {vx_type_value::scalar, "VX_TYPE_SCALAR", 0, vx_use_op_yml, "", "", ""},
-      {vx_type_value::array, "VX_TYPE_ARRAY", 0, vx_use_op_yml, "", "", ""},
-      {vx_type_value::tensor, "VX_TYPE_TENSOR", 0, vx_use_op_yml, "", "", ""},
-  };
-
-  // Lookups go by index: GCC 12 with -fsanitize=undefined cannot constant-evaluate the null checks it
-  // adds to pointers into the table, and the fingerprint (model.hpp) and static tests need these constexpr.
-  inline constexpr std::size_t vx_type_count = sizeof vx_type_table / sizeof vx_type_table[0];
-
-  // What kernels read at run time, each row's value, name, size and use, derived from vx_type_table: a
-  // board library carries these 24-byte rows rather than the table's 56-byte ones (its size budget
-  // is 32 KiB).
-  struct vx_type_brief {
-    std::int32_t value;
-    char name[sizeof vx_type_info::name];
-    unsigned char size;
-    unsigned char use;
-  };
-  namespace vx_type_detail {
-  struct brief_rows {
-    vx_type_brief row[vx_type_count];
-  };
-  [[nodiscard]] constexpr brief_rows make_brief_rows() noexcept {
-    brief_rows b{};
-    for (std::size_t r = 0; r < vx_type_count; ++r) {
-      for (std::size_t i = 0; i < sizeof b.row[r].name; ++i) b.row[r].name[i] = vx_type_table[r].name[i];
-      b.row[r].value = vx_type_table[r].value;
-      b.row[r].size = static_cast<unsigned char>(vx_type_table[r].size);
-      b.row[r].use = static_cast<unsigned char>(vx_type_table[r].use);
-    }
-    return b;
+  [[nodiscard]] constexpr bool is(vx_type_use u) const noexcept { return (use & u) != 0; }
+  [[nodiscard]] constexpr const char* short_name() const noexcept { return name + 8; }  // "FLOAT16"
+  // The spellings, nullptr where the type has none.
+  [[nodiscard]] constexpr const char* dtype() const noexcept { return dtype_text[0] ? dtype_text : nullptr; }
+  [[nodiscard]] constexpr const char* opencl() const noexcept { return opencl_text[0] ? opencl_text : nullptr; }
+  [[nodiscard]] constexpr const char* opencl_alt() const noexcept {
+    return opencl_alt_text[0] ? opencl_alt_text : nullptr;
   }
-  inline constexpr brief_rows brief = make_brief_rows();
-  [[nodiscard]] constexpr bool brief_is_exact() noexcept {
-    for (const vx_type_info& t : vx_type_table)
-      if (t.size > 0xFF || t.use > 0xFF) return false;
-    return true;
-  }
-  static_assert(brief_is_exact(), "vx_type_brief holds sizes and use bits in one byte each");
+};
 
-  [[nodiscard]] constexpr std::size_t search_row(std::int32_t value) noexcept {
+// The fact "a vx_bool is 4 bytes" (an enum holding 0 or 1) lives here and only here.
+inline constexpr std::size_t vx_bool_size = 4;
+
+namespace vx_type_detail {
+inline constexpr unsigned tsa = vx_use_tensor | vx_use_scalar | vx_use_array | vx_use_op_yml;
+inline constexpr unsigned sa = vx_use_scalar | vx_use_array | vx_use_op_yml;
+}  // namespace vx_type_detail
+
+// FLOAT16 scalars are 16-bit values, so only `half` receives them; BOOL arrives as 32 bits: `int`, or
+// `bool` (4 bytes on the NPU). ENUM and SIZE: array items and op.yml names, but no creatable scalar.
+inline constexpr vx_type_info vx_type_table[] = {
+    {vx_type_value::invalid, "VX_TYPE_INVALID", 0, vx_use_none, "", "", ""},
+    {vx_type_value::char_, "VX_TYPE_CHAR", 1, vx_type_detail::sa, "", "char", ""},
+    {vx_type_value::int8, "VX_TYPE_INT8", 1, vx_type_detail::tsa, "int8", "char", ""},
+    {vx_type_value::uint8, "VX_TYPE_UINT8", 1, vx_type_detail::tsa, "uint8", "uchar", ""},
+    {vx_type_value::int16, "VX_TYPE_INT16", 2, vx_type_detail::tsa, "int16", "short", ""},
+    {vx_type_value::uint16, "VX_TYPE_UINT16", 2, vx_type_detail::tsa, "uint16", "ushort", ""},
+    {vx_type_value::int32, "VX_TYPE_INT32", 4, vx_type_detail::tsa, "int32", "int", ""},
+    {vx_type_value::uint32, "VX_TYPE_UINT32", 4, vx_type_detail::tsa, "uint32", "uint", ""},
+    {vx_type_value::int64, "VX_TYPE_INT64", 8, vx_type_detail::sa, "", "long", ""},
+    {vx_type_value::uint64, "VX_TYPE_UINT64", 8, vx_type_detail::sa, "", "ulong", ""},
+    {vx_type_value::float32, "VX_TYPE_FLOAT32", 4, vx_type_detail::tsa, "float32", "float", ""},
+    {vx_type_value::float64, "VX_TYPE_FLOAT64", 8, vx_type_detail::sa, "", "double", ""},
+    {vx_type_value::enum_, "VX_TYPE_ENUM", 4, vx_use_array | vx_use_op_yml, "", "", ""},
+    {vx_type_value::size, "VX_TYPE_SIZE", sizeof(std::size_t), vx_use_array | vx_use_op_yml, "", "", ""},
+    {vx_type_value::float16, "VX_TYPE_FLOAT16", 2, vx_type_detail::tsa, "float16", "half", ""},
+    {vx_type_value::bool_, "VX_TYPE_BOOL", vx_bool_size, vx_type_detail::sa, "", "int", "bool"},
+    {vx_type_value::bool8, "VX_TYPE_BOOL8", 1, vx_use_scalar | vx_use_array, "", "", ""},
+    {vx_type_value::scalar, "VX_TYPE_SCALAR", 0, vx_use_op_yml, "", "", ""},
+    {vx_type_value::array, "VX_TYPE_ARRAY", 0, vx_use_op_yml, "", "", ""},
+    {vx_type_value::tensor, "VX_TYPE_TENSOR", 0, vx_use_op_yml, "", "", ""},
+};
+
+// Lookups go by index: GCC 12 with -fsanitize=undefined cannot constant-evaluate the null checks it
+// adds to pointers into the table, and the fingerprint (model.hpp) and static tests need these constexpr.
+inline constexpr std::size_t vx_type_count = sizeof vx_type_table / sizeof vx_type_table[0];
+
+// What kernels read at run time, each row's value, name, size and use, derived from vx_type_table: a
+// board library carries these 24-byte rows rather than the table's 56-byte ones (its size budget
+// is 32 KiB).
+struct vx_type_brief {
+  std::int32_t value;
+  char name[sizeof vx_type_info::name];
+  unsigned char size;
+  unsigned char use;
+};
+namespace vx_type_detail {
+struct brief_rows {
+  vx_type_brief row[vx_type_count];
+};
+[[nodiscard]] constexpr brief_rows make_brief_rows() noexcept {
+  brief_rows b{};
+  for (std::size_t r = 0; r < vx_type_count; ++r) {
+    for (std::size_t i = 0; i < sizeof b.row[r].name; ++i) b.row[r].name[i] = vx_type_table[r].name[i];
+    b.row[r].value = vx_type_table[r].value;
+    b.row[r].size = static_cast<unsigned char>(vx_type_table[r].size);
+    b.row[r].use = static_cast<unsigned char>(vx_type_table[r].use);
+  }
+  return b;
+}
+inline constexpr brief_rows brief = make_brief_rows();
+[[nodiscard]] constexpr bool brief_is_exact() noexcept {
+  for (const vx_type_info& t : vx_type_table)
+    if (t.size > 0xFF || t.use > 0xFF) return false;
+  return true;
+}
+static_assert(brief_is_exact(), "vx_type_brief holds sizes and use bits in one byte each");
+
+[[nodiscard]] constexpr std::size_t search_row(std::int32_t value) noexcept {
+  std::size_t i = 0;
+  while (i < vx_type_count && vx_type_table[i].value != value) ++i;
+  return i;
+}
+// Element and scalar types are small values: one byte per value gives their row in one load. The
+// element sizes are read on every tensor copy and kernel call, where a search through the table cost
+// ~10% of a tiny node's glue (bench_node_cost sdk_resize_tiny, callgrind).
+inline constexpr std::int32_t dense_limit = vx_type_value::bool8 + 1;
+struct dense_rows {
+  unsigned char row[dense_limit];
+};
+[[nodiscard]] constexpr dense_rows make_dense_rows() noexcept {
+  dense_rows d{};
+  for (std::int32_t v = 0; v < dense_limit; ++v) d.row[v] = static_cast<unsigned char>(search_row(v));
+  return d;
+}
+inline constexpr dense_rows dense = make_dense_rows();
+static_assert(vx_type_count < 255, "dense_rows stores a row index in one byte");
+// Objects and unknown values are looked up for diagnostics and validation only: one out-of-line
+// copy of the search (inlined at every call site, it cost a board library a 4 KiB page).
+[[gnu::cold, gnu::noinline]] inline std::size_t search_row_at_run_time(std::int32_t value) noexcept {
+  std::size_t i = 0;
+  while (i < vx_type_count && brief.row[i].value != value) ++i;  // search_row over the brief rows
+  return i;
+}
+}  // namespace vx_type_detail
+
+// The row index of a value; vx_type_count for values outside the table.
+[[nodiscard]] constexpr std::size_t vx_type_index(std::int32_t value) noexcept {
+  if (value >= 0 && value < vx_type_detail::dense_limit) return vx_type_detail::dense.row[value];
+  return std::is_constant_evaluated() ? vx_type_detail::search_row(value)
+                                      : vx_type_detail::search_row_at_run_time(value);
+}
+
+// The row index of the name `name` ("VX_TYPE_INT32"); vx_type_count if none. Exact, case-sensitive.
+[[nodiscard]] constexpr std::size_t vx_type_index(const char* name, std::size_t length) noexcept {
+  for (std::size_t r = 0; r < vx_type_count; ++r) {
     std::size_t i = 0;
-    while (i < vx_type_count && vx_type_table[i].value != value) ++i;
-    return i;
+    while (i < length && vx_type_table[r].name[i] != '\0' && vx_type_table[r].name[i] == name[i]) ++i;
+    if (i == length && vx_type_table[r].name[i] == '\0') return r;
   }
-  // Element and scalar types are small values: one byte per value gives their row in one load. The
-  // element sizes are read on every tensor copy and kernel call, where a search through the table cost
-  // ~10% of a tiny node's glue (bench_node_cost sdk_resize_tiny, callgrind).
-  inline constexpr std::int32_t dense_limit = vx_type_value::bool8 + 1;
-  struct dense_rows {
-    unsigned char row[dense_limit];
-  };
-  [[nodiscard]] constexpr dense_rows make_dense_rows() noexcept {
-    dense_rows d{};
-    for (std::int32_t v = 0; v < dense_limit; ++v) d.row[v] = static_cast<unsigned char>(search_row(v));
-    return d;
-  }
-  inline constexpr dense_rows dense = make_dense_rows();
-  static_assert(vx_type_count < 255, "dense_rows stores a row index in one byte");
-  // Objects and unknown values are looked up for diagnostics and validation only: one out-of-line
-  // copy of the search (inlined at every call site, it cost a board library a 4 KiB page).
-  [[gnu::cold, gnu::noinline]] inline std::size_t search_row_at_run_time(std::int32_t value) noexcept {
-    std::size_t i = 0;
-    while (i < vx_type_count && brief.row[i].value != value) ++i;  // search_row over the brief rows
-    return i;
-  }
-  }  // namespace vx_type_detail
+  return vx_type_count;
+}
 
-  // The row index of a value; vx_type_count for values outside the table.
-  [[nodiscard]] constexpr std::size_t vx_type_index(std::int32_t value) noexcept {
-    if (value >= 0 && value < vx_type_detail::dense_limit) return vx_type_detail::dense.row[value];
-    return std::is_constant_evaluated() ? vx_type_detail::search_row(value)
-                                        : vx_type_detail::search_row_at_run_time(value);
-  }
+// The row of a value or name; nullptr if none (run-time callers).
+[[nodiscard]] constexpr const vx_type_info* find_vx_type(std::int32_t value) noexcept {
+  const std::size_t i = vx_type_index(value);
+  return i < vx_type_count ? &vx_type_table[i] : nullptr;
+}
+[[nodiscard]] constexpr const vx_type_info* find_vx_type(const char* name, std::size_t length) noexcept {
+  const std::size_t i = vx_type_index(name, length);
+  return i < vx_type_count ? &vx_type_table[i] : nullptr;
+}
 
-  // The row index of the name `name` ("VX_TYPE_INT32"); vx_type_count if none. Exact, case-sensitive.
-  [[nodiscard]] constexpr std::size_t vx_type_index(const char* name, std::size_t length) noexcept {
-    for (std::size_t r = 0; r < vx_type_count; ++r) {
-      std::size_t i = 0;
-      while (i < length && vx_type_table[r].name[i] != '\0' && vx_type_table[r].name[i] == name[i]) ++i;
-      if (i == length && vx_type_table[r].name[i] == '\0') return r;
-    }
-    return vx_type_count;
-  }
+[[nodiscard]] constexpr const char* vx_type_name_of(std::int32_t value) noexcept {
+  const std::size_t i = vx_type_index(value);
+  return i < vx_type_count ? vx_type_detail::brief.row[i].name : "VX_TYPE_<unknown>";
+}
+// At run time names serve diagnostics only: one out-of-line copy instead of the lookup loop inlined
+// at every error site (a board library's size budget is 32 KiB).
+[[gnu::cold, gnu::noinline]] inline const char* vx_type_name_at_run_time(std::int32_t value) noexcept {
+  return vx_type_name_of(value);
+}
 
-  // The row of a value or name; nullptr if none (run-time callers).
-  [[nodiscard]] constexpr const vx_type_info* find_vx_type(std::int32_t value) noexcept {
-    const std::size_t i = vx_type_index(value);
-    return i < vx_type_count ? &vx_type_table[i] : nullptr;
-  }
-  [[nodiscard]] constexpr const vx_type_info* find_vx_type(const char* name, std::size_t length) noexcept {
-    const std::size_t i = vx_type_index(name, length);
-    return i < vx_type_count ? &vx_type_table[i] : nullptr;
-  }
+// "VX_TYPE_INT32"; "VX_TYPE_<unknown>" for values outside the table.
+[[nodiscard]] constexpr const char* vx_type_name(std::int32_t value) noexcept {
+  return std::is_constant_evaluated() ? vx_type_name_of(value) : vx_type_name_at_run_time(value);
+}
 
-  [[nodiscard]] constexpr const char* vx_type_name_of(std::int32_t value) noexcept {
-    const std::size_t i = vx_type_index(value);
-    return i < vx_type_count ? vx_type_detail::brief.row[i].name : "VX_TYPE_<unknown>";
-  }
-  // At run time names serve diagnostics only: one out-of-line copy instead of the lookup loop inlined
-  // at every error site (a board library's size budget is 32 KiB).
-  [[gnu::cold, gnu::noinline]] inline const char* vx_type_name_at_run_time(std::int32_t value) noexcept {
-    return vx_type_name_of(value);
-  }
+// Bytes of one value of the type if it has the use, else 0.
+[[nodiscard]] constexpr std::size_t vx_type_size(std::int32_t value, vx_type_use use) noexcept {
+  const std::size_t i = vx_type_index(value);
+  return i < vx_type_count && (vx_type_detail::brief.row[i].use & use) ? vx_type_detail::brief.row[i].size : 0;
+}
 
-  // "VX_TYPE_INT32"; "VX_TYPE_<unknown>" for values outside the table.
-  [[nodiscard]] constexpr const char* vx_type_name(std::int32_t value) noexcept {
-    return std::is_constant_evaluated() ? vx_type_name_of(value) : vx_type_name_at_run_time(value);
-  }
+// Bytes of one tensor element; 0 for types a tensor cannot hold.
+[[nodiscard]] constexpr std::size_t tensor_element_size(std::int32_t value) noexcept {
+  return vx_type_size(value, vx_use_tensor);
+}
 
-  // Bytes of one value of the type if it has the use, else 0.
-  [[nodiscard]] constexpr std::size_t vx_type_size(std::int32_t value, vx_type_use use) noexcept {
-    const std::size_t i = vx_type_index(value);
-    return i < vx_type_count && (vx_type_detail::brief.row[i].use & use) ? vx_type_detail::brief.row[i].size : 0;
-  }
-
-  // Bytes of one tensor element; 0 for types a tensor cannot hold.
-  [[nodiscard]] constexpr std::size_t tensor_element_size(std::int32_t value) noexcept {
-    return vx_type_size(value, vx_use_tensor);
-  }
-
-  // The C++ type of a VX type, where one exists: vx_cpp_type_t<vx_type_value::int16> is std::int16_t.
-  // BOOL's C++ type is bool, whose value travels as a 4-byte vx_bool (vx_bool_size).
-  template <std::int32_t Value>
-  struct vx_cpp_type {};  // no C++ type (INVALID, ENUM, SIZE, objects)
-  // clang-format off
+// The C++ type of a VX type, where one exists: vx_cpp_type_t<vx_type_value::int16> is std::int16_t.
+// BOOL's C++ type is bool, whose value travels as a 4-byte vx_bool (vx_bool_size).
+template <std::int32_t Value>
+struct vx_cpp_type {};  // no C++ type (INVALID, ENUM, SIZE, objects)
+// clang-format off
 template <> struct vx_cpp_type<vx_type_value::char_> { using type = char; };
 template <> struct vx_cpp_type<vx_type_value::int8> { using type = std::int8_t; };
 template <> struct vx_cpp_type<vx_type_value::uint8> { using type = std::uint8_t; };
@@ -241,9 +241,9 @@ template <> struct vx_cpp_type<vx_type_value::float32> { using type = float; };
 template <> struct vx_cpp_type<vx_type_value::float64> { using type = double; };
 template <> struct vx_cpp_type<vx_type_value::float16> { using type = ::rknnop::float16; };
 template <> struct vx_cpp_type<vx_type_value::bool_> { using type = bool; };
-  // clang-format on
-  template <std::int32_t Value>
-  using vx_cpp_type_t = typename vx_cpp_type<Value>::type;
+// clang-format on
+template <std::int32_t Value>
+using vx_cpp_type_t = typename vx_cpp_type<Value>::type;
 
 }  // namespace rknnop::detail
 

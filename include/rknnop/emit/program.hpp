@@ -28,296 +28,293 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-    namespace rknnop {
-  // --- --describe --------------------------------------------------------------------------------
+namespace rknnop {
+// --- --describe --------------------------------------------------------------------------------
 
-  /// The op's table for people: kernels, fields with their VX types, what the Python class does.
-  inline std::string emit_description(const op_schema& op, const emit_options& options = {}) {
-    std::string out;
-    auto it = std::back_inserter(out);
-    const std::string lower = lower_name(op.name);
-    fmt::format_to(it, "{}  (rknnop-schema {:016x})\n", op.name, op.fingerprint);
-    fmt::format_to(it, "  kernels: 0 = CPU \"{}_cpu\"{}\n", lower,
-                   op.has_vx ? fmt::format(", 1 = VX \"{}\" ({})", lower, shader_file_name(op.name)) : std::string());
-    fmt::format_to(it, "  op.yml: target_platform {}, kernel_index {}; files {}, {}\n", options.target_platform,
-                   options.kernel_index, container_file_name(op.name), python_file_name(op.name));
-    std::size_t width = 4;
-    for (const detail::field_desc& f : op.fields) width = f.name.size() > width ? f.name.size() : width;
-    fmt::format_to(it, "  {:>2}  {:<6}  {:<{}}  {:<15}  {}\n", "#", "role", "name", width, "op.yml type", "details");
-    for (std::size_t i = 0; i < op.fields.size(); ++i) {
-      const detail::field_desc& f = op.fields[i];
-      std::string details;
-      if (f.kind == detail::field_kind::input || f.kind == detail::field_kind::output) {
-        std::string accepted;
-        for (std::uint32_t k = 0; k < f.accepted_count; ++k)
-          accepted += fmt::format("{}{}", k ? "|" : "", detail::dtype_name(f.accepted[k]));
-        details = fmt::format("{}, kernel sees {}, {}", accepted, detail::dtype_name(f.vx_type),
-                              f.required_rank ? fmt::format("rank {}", f.required_rank) : std::string("rank 1..6"));
-      } else if (f.kind == detail::field_kind::array) {
-        details = fmt::format("int32[{}{}]", f.exact ? "" : "<=", f.capacity);
-      } else {
-        details = "scalar";
-      }
-      fmt::format_to(it, "  {:>2}  {:<6}  {:<{}}  {:<15}  {}\n", i, detail::role_name(f.kind), f.name, width,
-                     detail::yml_type(f), details);
-    }
-    fmt::format_to(it, "  python: output shape {}; outputs {}\n",
-                   op.python_output_shape ? "from python_output_shape" : "= input 0's shape (no python_output_shape)",
-                   op.python_compute ? "from python_compute" : "not computed (no python_compute)");
-    return out;
-  }
-
-  template <class Op>
-  std::string emit_description(const emit_options& options = {}) {
-    return emit_description(schema_of<Op>(), options);
-  }
-
-  // --- the generator program ---------------------------------------------------------------------
-
-  namespace detail {
-
-  inline container_format::bytes_view bytes_of_text(std::string_view text) noexcept {
-    return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
-  }
-
-  // A kernel library must be a shared object for the section's machine: catches swapped arguments
-  // before the board does.
-  inline emit_result check_library(const std::vector<std::uint8_t>& bytes, const std::string& file,
-                                   container_format::section kind) {
-    struct expected {
-      std::uint8_t elf_class;
-      std::uint16_t machine;
-      std::string_view what;
-    };
-    const expected e = kind == container_format::section::lib_x86_64    ? expected{2, 62, "ELF64 x86-64"}
-                       : kind == container_format::section::lib_aarch64 ? expected{2, 183, "ELF64 aarch64"}
-                                                                        : expected{1, 40, "ELF32 ARM"};
-    if (bytes.size() < 20 || bytes[0] != 0x7F || bytes[1] != 'E' || bytes[2] != 'L' || bytes[3] != 'F')
-      return {fmt::format("'{}' ({}) is not an ELF file", file, container_format::description(kind))};
-    const auto machine = static_cast<std::uint16_t>(bytes[18] | (bytes[19] << 8));  // e_machine, LE
-    if (bytes[4] != e.elf_class || bytes[5] != 1 || machine != e.machine)
-      return {fmt::format("'{}' is an ELF{} file for machine {}, but the {} section needs {}", file,
-                          bytes[4] == 2 ? 64 : 32, machine, container_format::description(kind), e.what)};
-    return {};
-  }
-
-  struct emitter_args {
-    bool help = false, describe = false;
-    std::optional<std::string> yml, py, pack, shader, x86, aarch64, armhf, py_file;
-    std::uint64_t version = container_format::latest_version;
-    emit_options options;
-  };
-
-  // Parses the command line; returns the usage error, if any.
-  inline emit_result parse_emitter_args(int argc, char** argv, emitter_args& a) {
-    struct text_option {
-      std::string_view flag;
-      std::optional<std::string> emitter_args::*target;
-    };
-    const std::array<text_option, 8> text_options{{{"--yml", &emitter_args::yml},
-                                                   {"--py", &emitter_args::py},
-                                                   {"--pack", &emitter_args::pack},
-                                                   {"--shader", &emitter_args::shader},
-                                                   {"--x86", &emitter_args::x86},
-                                                   {"--aarch64", &emitter_args::aarch64},
-                                                   {"--armhf", &emitter_args::armhf},
-                                                   {"--py-file", &emitter_args::py_file}}};
-    bool seen_platform = false, seen_index = false, seen_version = false;
-    for (int i = 1; i < argc; ++i) {
-      std::string_view arg = argv[i];
-      std::optional<std::string_view> inline_value;
-      if (const auto eq = arg.find('='); arg.starts_with("--") && eq != std::string_view::npos) {
-        inline_value = arg.substr(eq + 1);
-        arg = arg.substr(0, eq);
-      }
-      if (arg == "--help" || arg == "-h") {
-        a.help = true;
-        continue;
-      }
-      if (arg == "--describe") {
-        a.describe = true;
-        continue;
-      }
-      std::string_view value;
-      const auto take_value = [&]() -> bool {
-        if (inline_value) {
-          value = *inline_value;
-          return true;
-        }
-        if (i + 1 >= argc) return false;
-        value = argv[++i];
-        return true;
-      };
-      bool matched = false;
-      for (const text_option& o : text_options) {
-        if (arg != o.flag) continue;
-        matched = true;
-        if (a.*o.target) return {fmt::format("{} given twice", arg)};
-        if (!take_value() || value.empty()) return {fmt::format("{} needs a file name", arg)};
-        a.*o.target = std::string(value);
-      }
-      if (matched) continue;
-      if (arg == "--target-platform") {
-        if (seen_platform) return {fmt::format("{} given twice", arg)};
-        if (!take_value()) return {fmt::format("{} needs a platform name", arg)};
-        a.options.target_platform = std::string(value);
-        seen_platform = true;
-      } else if (arg == "--kernel-index" || arg == "--version") {
-        bool& seen = arg == "--version" ? seen_version : seen_index;
-        if (seen) return {fmt::format("{} given twice", arg)};
-        if (!take_value()) return {fmt::format("{} needs a number", arg)};
-        std::uint64_t n = 0;
-        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-        if (ec != std::errc{} || end != value.data() + value.size() || n > 0xFFFFFFFFu)
-          return {fmt::format("{} needs a number, got '{}'", arg, value)};
-        if (arg == "--version") {
-          if (container_format::layout(n).empty())
-            return {fmt::format("--version {}: the .rknnop format has versions 2 (toolkit >= 1.3.2) and 1", n)};
-          a.version = n;
-        } else {
-          a.options.kernel_index = static_cast<std::uint32_t>(n);
-        }
-        seen = true;
-      } else {
-        return {fmt::format("unknown option '{}' (see --help)", argv[i])};
-      }
-    }
-    if (!a.pack) {
-      for (const text_option& o : text_options)
-        if (o.flag != "--yml" && o.flag != "--py" && o.flag != "--pack" && (a.*o.target).has_value())
-          return {fmt::format("{} only applies to --pack", o.flag)};
-      if (seen_version) return {"--version only applies to --pack"};
-    }
-    if (!a.help && !a.describe && !a.yml && !a.py && !a.pack)
-      return {"nothing to do: give --describe, --yml, --py or --pack (see --help)"};
-    return {};
-  }
-
-  inline std::string emitter_usage(std::string_view name) {
-    return fmt::format(
-        "usage: <generator of {0}> [--describe] [--yml FILE] [--py FILE]\n"
-        "           [--target-platform RK1806|RK1808|RK3399Pro|RV1109|RV1126] [--kernel-index 0|1]\n"
-        "           [--pack {0}.rknnop [--shader F] [--x86 F] [--aarch64 F] [--armhf F] [--version 2|1]\n"
-        "                  [--py-file F]]\n"
-        "Writes the op.yml, Python op class ({1}) and .rknnop container of {0} from its C++ op struct.\n"
-        "--pack embeds the op.yml and .py generated with the same options (or --py-file's .py);\n"
-        "an omitted --shader/--x86/--aarch64/--armhf leaves that section empty.\n",
-        name, python_file_name(name));
-  }
-
-  // Reads and checks the files of --pack and writes the container.
-  inline emit_result pack(const op_schema& op, const emitter_args& a, const std::string& yml, const std::string& py) {
-    using container_format::section;
-    if (a.version == 1 && a.armhf)
-      return {"--armhf given with --version 1: version 1 containers have no armhf section"};
-    if (a.options.kernel_index != 0 && !a.shader)
-      return {
-          fmt::format("kernel_index {} selects the VX kernel, whose shader binary comes from --shader; "
-                      "give --shader or use --kernel-index 0",
-                      a.options.kernel_index)};
-    std::array<std::vector<std::uint8_t>, container_format::section_count> files{};
-    const std::array<std::pair<const std::optional<std::string>*, section>, 4> inputs{
-        {{&a.shader, section::shader},
-         {&a.x86, section::lib_x86_64},
-         {&a.aarch64, section::lib_aarch64},
-         {&a.armhf, section::lib_armhf}}};
-    container_format::contents c;
-    c.version = a.version;
-    for (const auto& [file, kind] : inputs) {
-      if (!*file) continue;
-      auto& bytes = files[static_cast<std::size_t>(kind)];
-      if (emit_result r = container_format::read_file(**file, bytes); !r) return r;
-      if (kind == section::shader) {
-        if (bytes.size() < 4 || bytes[0] != 'S' || bytes[1] != 'H' || bytes[2] != 'D' || bytes[3] != 'R')
-          return {
-              fmt::format("'{}' is not a compiled Vivante shader (no SHDR magic); --shader takes the binary the "
-                          "toolkit's VX compiler makes from {}, not the source",
-                          **file, shader_file_name(op.name))};
-      } else if (emit_result r = check_library(bytes, **file, kind); !r) {
-        return r;
-      }
-      c[kind] = bytes;
-    }
-    c[section::op_yml] = bytes_of_text(yml);
-    c[section::op_py] = bytes_of_text(py);
-    return container_format::write_file(*a.pack, c);
-  }
-
-  // The one-line check that a user's .py defines the op class the toolkit looks up by name.
-  inline bool defines_class(std::string_view py, std::string_view name) {
-    std::size_t at = 0;
-    while (at < py.size()) {
-      std::size_t end = py.find('\n', at);
-      if (end == std::string_view::npos) end = py.size();
-      const std::string_view line = py.substr(at, end - at);
-      if (line.starts_with("class ") && line.substr(6).starts_with(name) && line.size() > 6 + name.size() &&
-          (line[6 + name.size()] == '(' || line[6 + name.size()] == ':' || line[6 + name.size()] == ' '))
-        return true;
-      at = end + 1;
-    }
-    return false;
-  }
-
-  inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& a) {
-    if (is_python_keyword(op.name))
-      return {
-          fmt::format("'{}' is a Python keyword, so the toolkit's Python class cannot have the op's name", op.name)};
-    if (emit_result r = check_options(op, a.options); !r) return r;
-    if (a.describe) std::fputs(emit_description(op, a.options).c_str(), stdout);
-    const std::string yml = emit_op_yml(op, a.options);
-    std::string py;
-    if (a.py_file) {
-      std::vector<std::uint8_t> bytes;
-      if (emit_result r = container_format::read_file(*a.py_file, bytes); !r) return r;
-      py.assign(bytes.begin(), bytes.end());
-      if (!defines_class(py, op.name))
-        return {
-            fmt::format("'{}' has no line 'class {}(...)': the toolkit finds the op's Python class by the op "
-                        "name",
-                        *a.py_file, op.name)};
+/// The op's table for people: kernels, fields with their VX types, what the Python class does.
+inline std::string emit_description(const op_schema& op, const emit_options& options = {}) {
+  std::string out;
+  auto it = std::back_inserter(out);
+  const std::string lower = lower_name(op.name);
+  fmt::format_to(it, "{}  (rknnop-schema {:016x})\n", op.name, op.fingerprint);
+  fmt::format_to(it, "  kernels: 0 = CPU \"{}_cpu\"{}\n", lower,
+                 op.has_vx ? fmt::format(", 1 = VX \"{}\" ({})", lower, shader_file_name(op.name)) : std::string());
+  fmt::format_to(it, "  op.yml: target_platform {}, kernel_index {}; files {}, {}\n", options.target_platform,
+                 options.kernel_index, container_file_name(op.name), python_file_name(op.name));
+  std::size_t width = 4;
+  for (const detail::field_desc& f : op.fields) width = f.name.size() > width ? f.name.size() : width;
+  fmt::format_to(it, "  {:>2}  {:<6}  {:<{}}  {:<15}  {}\n", "#", "role", "name", width, "op.yml type", "details");
+  for (std::size_t i = 0; i < op.fields.size(); ++i) {
+    const detail::field_desc& f = op.fields[i];
+    std::string details;
+    if (f.kind == detail::field_kind::input || f.kind == detail::field_kind::output) {
+      std::string accepted;
+      for (std::uint32_t k = 0; k < f.accepted_count; ++k)
+        accepted += fmt::format("{}{}", k ? "|" : "", detail::dtype_name(f.accepted[k]));
+      details = fmt::format("{}, kernel sees {}, {}", accepted, detail::dtype_name(f.vx_type),
+                            f.required_rank ? fmt::format("rank {}", f.required_rank) : std::string("rank 1..6"));
+    } else if (f.kind == detail::field_kind::array) {
+      details = fmt::format("int32[{}{}]", f.exact ? "" : "<=", f.capacity);
     } else {
-      py = emit_python(op);
+      details = "scalar";
     }
-    if (a.yml)
-      if (emit_result r = container_format::write_file_atomically(*a.yml, bytes_of_text(yml)); !r) return r;
-    if (a.py)
-      if (emit_result r = container_format::write_file_atomically(*a.py, bytes_of_text(py)); !r) return r;
-    if (a.pack) return pack(op, a, yml, py);
-    return {};
+    fmt::format_to(it, "  {:>2}  {:<6}  {:<{}}  {:<15}  {}\n", i, detail::role_name(f.kind), f.name, width,
+                   detail::yml_type(f), details);
   }
+  fmt::format_to(it, "  python: output shape {}; outputs {}\n",
+                 op.python_output_shape ? "from python_output_shape" : "= input 0's shape (no python_output_shape)",
+                 op.python_compute ? "from python_compute" : "not computed (no python_compute)");
+  return out;
+}
 
-  }  // namespace detail
+template <class Op>
+std::string emit_description(const emit_options& options = {}) {
+  return emit_description(schema_of<Op>(), options);
+}
 
-  /// The generator program's main: see the command line at the top of this header. Returns 0, 1 on
-  /// failure, 2 on a usage error.
-  inline int run_emitter(const op_schema& op, int argc, char** argv) {
-    const auto fail = [&](const std::string& message, int code) {
-      std::fflush(stdout);
-      fmt::print(stderr, "rknnop: {}: {}\n", op.name, message);
-      return code;
-    };
-#if RKNNOP_HAS_EXCEPTIONS
-    try {
-#endif
-      detail::emitter_args args;
-      if (emit_result r = detail::parse_emitter_args(argc, argv, args); !r) return fail(r.error, 2);
-      if (args.help) {
-        std::fputs(detail::emitter_usage(op.name).c_str(), stdout);
-        return 0;
+// --- the generator program ---------------------------------------------------------------------
+
+namespace detail {
+
+inline container_format::bytes_view bytes_of_text(std::string_view text) noexcept {
+  return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+}
+
+// A kernel library must be a shared object for the section's machine: catches swapped arguments
+// before the board does.
+inline emit_result check_library(const std::vector<std::uint8_t>& bytes, const std::string& file,
+                                 container_format::section kind) {
+  struct expected {
+    std::uint8_t elf_class;
+    std::uint16_t machine;
+    std::string_view what;
+  };
+  const expected e = kind == container_format::section::lib_x86_64    ? expected{2, 62, "ELF64 x86-64"}
+                     : kind == container_format::section::lib_aarch64 ? expected{2, 183, "ELF64 aarch64"}
+                                                                      : expected{1, 40, "ELF32 ARM"};
+  if (bytes.size() < 20 || bytes[0] != 0x7F || bytes[1] != 'E' || bytes[2] != 'L' || bytes[3] != 'F')
+    return {fmt::format("'{}' ({}) is not an ELF file", file, container_format::description(kind))};
+  const auto machine = static_cast<std::uint16_t>(bytes[18] | (bytes[19] << 8));  // e_machine, LE
+  if (bytes[4] != e.elf_class || bytes[5] != 1 || machine != e.machine)
+    return {fmt::format("'{}' is an ELF{} file for machine {}, but the {} section needs {}", file,
+                        bytes[4] == 2 ? 64 : 32, machine, container_format::description(kind), e.what)};
+  return {};
+}
+
+struct emitter_args {
+  bool help = false, describe = false;
+  std::optional<std::string> yml, py, pack, shader, x86, aarch64, armhf, py_file;
+  std::uint64_t version = container_format::latest_version;
+  emit_options options;
+};
+
+// Parses the command line; returns the usage error, if any.
+inline emit_result parse_emitter_args(int argc, char** argv, emitter_args& a) {
+  struct text_option {
+    std::string_view flag;
+    std::optional<std::string> emitter_args::*target;
+  };
+  const std::array<text_option, 8> text_options{{{"--yml", &emitter_args::yml},
+                                                 {"--py", &emitter_args::py},
+                                                 {"--pack", &emitter_args::pack},
+                                                 {"--shader", &emitter_args::shader},
+                                                 {"--x86", &emitter_args::x86},
+                                                 {"--aarch64", &emitter_args::aarch64},
+                                                 {"--armhf", &emitter_args::armhf},
+                                                 {"--py-file", &emitter_args::py_file}}};
+  bool seen_platform = false, seen_index = false, seen_version = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    std::optional<std::string_view> inline_value;
+    if (const auto eq = arg.find('='); arg.starts_with("--") && eq != std::string_view::npos) {
+      inline_value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    }
+    if (arg == "--help" || arg == "-h") {
+      a.help = true;
+      continue;
+    }
+    if (arg == "--describe") {
+      a.describe = true;
+      continue;
+    }
+    std::string_view value;
+    const auto take_value = [&]() -> bool {
+      if (inline_value) {
+        value = *inline_value;
+        return true;
       }
-      if (emit_result r = detail::run_emitter_checked(op, args); !r) return fail(r.error, 1);
-      return 0;
-#if RKNNOP_HAS_EXCEPTIONS
-    } catch (const std::exception& e) {
-      return fail(e.what(), 1);
+      if (i + 1 >= argc) return false;
+      value = argv[++i];
+      return true;
+    };
+    bool matched = false;
+    for (const text_option& o : text_options) {
+      if (arg != o.flag) continue;
+      matched = true;
+      if (a.*o.target) return {fmt::format("{} given twice", arg)};
+      if (!take_value() || value.empty()) return {fmt::format("{} needs a file name", arg)};
+      a.*o.target = std::string(value);
     }
-#endif
+    if (matched) continue;
+    if (arg == "--target-platform") {
+      if (seen_platform) return {fmt::format("{} given twice", arg)};
+      if (!take_value()) return {fmt::format("{} needs a platform name", arg)};
+      a.options.target_platform = std::string(value);
+      seen_platform = true;
+    } else if (arg == "--kernel-index" || arg == "--version") {
+      bool& seen = arg == "--version" ? seen_version : seen_index;
+      if (seen) return {fmt::format("{} given twice", arg)};
+      if (!take_value()) return {fmt::format("{} needs a number", arg)};
+      std::uint64_t n = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (ec != std::errc{} || end != value.data() + value.size() || n > 0xFFFFFFFFu)
+        return {fmt::format("{} needs a number, got '{}'", arg, value)};
+      if (arg == "--version") {
+        if (container_format::layout(n).empty())
+          return {fmt::format("--version {}: the .rknnop format has versions 2 (toolkit >= 1.3.2) and 1", n)};
+        a.version = n;
+      } else {
+        a.options.kernel_index = static_cast<std::uint32_t>(n);
+      }
+      seen = true;
+    } else {
+      return {fmt::format("unknown option '{}' (see --help)", argv[i])};
+    }
   }
+  if (!a.pack) {
+    for (const text_option& o : text_options)
+      if (o.flag != "--yml" && o.flag != "--py" && o.flag != "--pack" && (a.*o.target).has_value())
+        return {fmt::format("{} only applies to --pack", o.flag)};
+    if (seen_version) return {"--version only applies to --pack"};
+  }
+  if (!a.help && !a.describe && !a.yml && !a.py && !a.pack)
+    return {"nothing to do: give --describe, --yml, --py or --pack (see --help)"};
+  return {};
+}
 
-  template <class Op>
-  int emit_main(int argc, char** argv) {
-    return run_emitter(schema_of<Op>(), argc, argv);
+inline std::string emitter_usage(std::string_view name) {
+  return fmt::format(
+      "usage: <generator of {0}> [--describe] [--yml FILE] [--py FILE]\n"
+      "           [--target-platform RK1806|RK1808|RK3399Pro|RV1109|RV1126] [--kernel-index 0|1]\n"
+      "           [--pack {0}.rknnop [--shader F] [--x86 F] [--aarch64 F] [--armhf F] [--version 2|1]\n"
+      "                  [--py-file F]]\n"
+      "Writes the op.yml, Python op class ({1}) and .rknnop container of {0} from its C++ op struct.\n"
+      "--pack embeds the op.yml and .py generated with the same options (or --py-file's .py);\n"
+      "an omitted --shader/--x86/--aarch64/--armhf leaves that section empty.\n",
+      name, python_file_name(name));
+}
+
+// Reads and checks the files of --pack and writes the container.
+inline emit_result pack(const op_schema& op, const emitter_args& a, const std::string& yml, const std::string& py) {
+  using container_format::section;
+  if (a.version == 1 && a.armhf) return {"--armhf given with --version 1: version 1 containers have no armhf section"};
+  if (a.options.kernel_index != 0 && !a.shader)
+    return {
+        fmt::format("kernel_index {} selects the VX kernel, whose shader binary comes from --shader; "
+                    "give --shader or use --kernel-index 0",
+                    a.options.kernel_index)};
+  std::array<std::vector<std::uint8_t>, container_format::section_count> files{};
+  const std::array<std::pair<const std::optional<std::string>*, section>, 4> inputs{{{&a.shader, section::shader},
+                                                                                     {&a.x86, section::lib_x86_64},
+                                                                                     {&a.aarch64, section::lib_aarch64},
+                                                                                     {&a.armhf, section::lib_armhf}}};
+  container_format::contents c;
+  c.version = a.version;
+  for (const auto& [file, kind] : inputs) {
+    if (!*file) continue;
+    auto& bytes = files[static_cast<std::size_t>(kind)];
+    if (emit_result r = container_format::read_file(**file, bytes); !r) return r;
+    if (kind == section::shader) {
+      if (bytes.size() < 4 || bytes[0] != 'S' || bytes[1] != 'H' || bytes[2] != 'D' || bytes[3] != 'R')
+        return {
+            fmt::format("'{}' is not a compiled Vivante shader (no SHDR magic); --shader takes the binary the "
+                        "toolkit's VX compiler makes from {}, not the source",
+                        **file, shader_file_name(op.name))};
+    } else if (emit_result r = check_library(bytes, **file, kind); !r) {
+      return r;
+    }
+    c[kind] = bytes;
   }
+  c[section::op_yml] = bytes_of_text(yml);
+  c[section::op_py] = bytes_of_text(py);
+  return container_format::write_file(*a.pack, c);
+}
+
+// The one-line check that a user's .py defines the op class the toolkit looks up by name.
+inline bool defines_class(std::string_view py, std::string_view name) {
+  std::size_t at = 0;
+  while (at < py.size()) {
+    std::size_t end = py.find('\n', at);
+    if (end == std::string_view::npos) end = py.size();
+    const std::string_view line = py.substr(at, end - at);
+    if (line.starts_with("class ") && line.substr(6).starts_with(name) && line.size() > 6 + name.size() &&
+        (line[6 + name.size()] == '(' || line[6 + name.size()] == ':' || line[6 + name.size()] == ' '))
+      return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& a) {
+  if (is_python_keyword(op.name))
+    return {fmt::format("'{}' is a Python keyword, so the toolkit's Python class cannot have the op's name", op.name)};
+  if (emit_result r = check_options(op, a.options); !r) return r;
+  if (a.describe) std::fputs(emit_description(op, a.options).c_str(), stdout);
+  const std::string yml = emit_op_yml(op, a.options);
+  std::string py;
+  if (a.py_file) {
+    std::vector<std::uint8_t> bytes;
+    if (emit_result r = container_format::read_file(*a.py_file, bytes); !r) return r;
+    py.assign(bytes.begin(), bytes.end());
+    if (!defines_class(py, op.name))
+      return {
+          fmt::format("'{}' has no line 'class {}(...)': the toolkit finds the op's Python class by the op "
+                      "name",
+                      *a.py_file, op.name)};
+  } else {
+    py = emit_python(op);
+  }
+  if (a.yml)
+    if (emit_result r = container_format::write_file_atomically(*a.yml, bytes_of_text(yml)); !r) return r;
+  if (a.py)
+    if (emit_result r = container_format::write_file_atomically(*a.py, bytes_of_text(py)); !r) return r;
+  if (a.pack) return pack(op, a, yml, py);
+  return {};
+}
+
+}  // namespace detail
+
+/// The generator program's main: see the command line at the top of this header. Returns 0, 1 on
+/// failure, 2 on a usage error.
+inline int run_emitter(const op_schema& op, int argc, char** argv) {
+  const auto fail = [&](const std::string& message, int code) {
+    std::fflush(stdout);
+    fmt::print(stderr, "rknnop: {}: {}\n", op.name, message);
+    return code;
+  };
+#if RKNNOP_HAS_EXCEPTIONS
+  try {
+#endif
+    detail::emitter_args args;
+    if (emit_result r = detail::parse_emitter_args(argc, argv, args); !r) return fail(r.error, 2);
+    if (args.help) {
+      std::fputs(detail::emitter_usage(op.name).c_str(), stdout);
+      return 0;
+    }
+    if (emit_result r = detail::run_emitter_checked(op, args); !r) return fail(r.error, 1);
+    return 0;
+#if RKNNOP_HAS_EXCEPTIONS
+  } catch (const std::exception& e) {
+    return fail(e.what(), 1);
+  }
+#endif
+}
+
+template <class Op>
+int emit_main(int argc, char** argv) {
+  return run_emitter(schema_of<Op>(), argc, argv);
+}
 
 }  // namespace rknnop
 

@@ -18,67 +18,67 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-    namespace rknnop {
-  namespace detail {
+namespace rknnop {
+namespace detail {
 
-  // How the Python class reads a scalar param: the converter and, for integers, the value range.
-  struct python_scalar {
-    std::string_view convert;
-    std::string_view low, high;  // empty: no range check
-  };
+// How the Python class reads a scalar param: the converter and, for integers, the value range.
+struct python_scalar {
+  std::string_view convert;
+  std::string_view low, high;  // empty: no range check
+};
 
-  constexpr python_scalar python_scalar_of(vx_enum type) noexcept {
-    switch (type) {
-      case VX_TYPE_BOOL: return {"bool", "", ""};
-      case VX_TYPE_CHAR: return {"int", "-128", "255"};
-      case VX_TYPE_INT8: return {"int", "-128", "127"};
-      case VX_TYPE_UINT8: return {"int", "0", "255"};
-      case VX_TYPE_INT16: return {"int", "-32768", "32767"};
-      case VX_TYPE_UINT16: return {"int", "0", "65535"};
-      case VX_TYPE_INT32: return {"int", "-2147483648", "2147483647"};
-      case VX_TYPE_UINT32: return {"int", "0", "4294967295"};
-      case VX_TYPE_INT64: return {"int", "-9223372036854775808", "9223372036854775807"};
-      case VX_TYPE_UINT64: return {"int", "0", "18446744073709551615"};
-      default: return {"float", "", ""};  // FLOAT16, FLOAT32, FLOAT64
-    }
+constexpr python_scalar python_scalar_of(vx_enum type) noexcept {
+  switch (type) {
+    case VX_TYPE_BOOL: return {"bool", "", ""};
+    case VX_TYPE_CHAR: return {"int", "-128", "255"};
+    case VX_TYPE_INT8: return {"int", "-128", "127"};
+    case VX_TYPE_UINT8: return {"int", "0", "255"};
+    case VX_TYPE_INT16: return {"int", "-32768", "32767"};
+    case VX_TYPE_UINT16: return {"int", "0", "65535"};
+    case VX_TYPE_INT32: return {"int", "-2147483648", "2147483647"};
+    case VX_TYPE_UINT32: return {"int", "0", "4294967295"};
+    case VX_TYPE_INT64: return {"int", "-9223372036854775808", "9223372036854775807"};
+    case VX_TYPE_UINT64: return {"int", "0", "18446744073709551615"};
+    default: return {"float", "", ""};  // FLOAT16, FLOAT32, FLOAT64
   }
+}
 
-  inline bool is_python_keyword(std::string_view name) noexcept {
-    static constexpr std::array<std::string_view, 35> keywords{
-        "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
-        "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
-        "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
-        "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
-    for (std::string_view k : keywords)
-      if (k == name) return true;
-    return false;
+inline bool is_python_keyword(std::string_view name) noexcept {
+  static constexpr std::array<std::string_view, 35> keywords{
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
+  for (std::string_view k : keywords)
+    if (k == name) return true;
+  return false;
+}
+
+// The Python expression text, indented under `indent` (multi-line expressions keep their shape).
+inline std::string indent_python(std::string_view text, std::string_view indent) {
+  std::string out;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty()) fmt::format_to(std::back_inserter(out), "{}{}", indent, line);
+    out += '\n';
+    at = end + 1;
   }
+  return out;
+}
 
-  // The Python expression text, indented under `indent` (multi-line expressions keep their shape).
-  inline std::string indent_python(std::string_view text, std::string_view indent) {
-    std::string out;
-    std::size_t at = 0;
-    while (at <= text.size()) {
-      std::size_t end = text.find('\n', at);
-      if (end == std::string_view::npos) end = text.size();
-      std::string_view line = text.substr(at, end - at);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (!line.empty()) fmt::format_to(std::back_inserter(out), "{}{}", indent, line);
-      out += '\n';
-      at = end + 1;
-    }
-    return out;
-  }
+inline std::string_view trim(std::string_view s) noexcept {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
 
-  inline std::string_view trim(std::string_view s) noexcept {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\t' || s.front() == '\r'))
-      s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\t' || s.back() == '\r'))
-      s.remove_suffix(1);
-    return s;
-  }
-
-  inline constexpr std::string_view python_scalar_helper = R"py(
+inline constexpr std::string_view python_scalar_helper = R"py(
 
 def _rknnop_scalar(op, node_def, consts, name, convert, low=None, high=None, default=None):
     """Scalar param `name`: the NodeDef's attr of that name, else its default (the C++ default member
@@ -104,7 +104,7 @@ def _rknnop_scalar(op, node_def, consts, name, convert, low=None, high=None, def
     return value
 )py";
 
-  inline constexpr std::string_view python_array_helper = R"py(
+inline constexpr std::string_view python_array_helper = R"py(
 
 def _rknnop_array(op, node_def, consts, name, exactly=None, at_most=None, default=None):
     """int32 array param `name`: the NodeDef's list attr of that name, else its default (the C++
@@ -128,7 +128,7 @@ def _rknnop_array(op, node_def, consts, name, exactly=None, at_most=None, defaul
     return values
 )py";
 
-  inline constexpr std::string_view python_enum_helper = R"py(
+inline constexpr std::string_view python_enum_helper = R"py(
 
 def _rknnop_enum(op, node_def, name, names, default=None):
     """Enum param `name`: the NodeDef's string attr of that name (or its default) mapped to the C++
@@ -149,22 +149,22 @@ def _rknnop_enum(op, node_def, name, names, default=None):
     return names[text]
 )py";
 
-  // A default as a Python literal.
-  inline std::string python_default(const field_desc& f, const param_extra& e) {
-    if (f.kind == field_kind::array) {
-      std::string out = "[";
-      for (std::size_t k = 0; k < e.items_default_count; ++k)
-        fmt::format_to(std::back_inserter(out), "{}{}", k ? ", " : "", e.items_default[k]);
-      return out + "]";
-    }
-    if (f.vx_type == VX_TYPE_BOOL) return e.int_default != 0 ? "True" : "False";
-    const std::string text = default_text(f, e);
-    if (f.vx_type == VX_TYPE_FLOAT16 || f.vx_type == VX_TYPE_FLOAT32 || f.vx_type == VX_TYPE_FLOAT64)
-      return text.find_first_of(".en") == std::string::npos ? text + ".0" : text;  // "1" -> "1.0"
-    return text;
+// A default as a Python literal.
+inline std::string python_default(const field_desc& f, const param_extra& e) {
+  if (f.kind == field_kind::array) {
+    std::string out = "[";
+    for (std::size_t k = 0; k < e.items_default_count; ++k)
+      fmt::format_to(std::back_inserter(out), "{}{}", k ? ", " : "", e.items_default[k]);
+    return out + "]";
   }
+  if (f.vx_type == VX_TYPE_BOOL) return e.int_default != 0 ? "True" : "False";
+  const std::string text = default_text(f, e);
+  if (f.vx_type == VX_TYPE_FLOAT16 || f.vx_type == VX_TYPE_FLOAT32 || f.vx_type == VX_TYPE_FLOAT64)
+    return text.find_first_of(".en") == std::string::npos ? text + ".0" : text;  // "1" -> "1.0"
+  return text;
+}
 
-  inline constexpr std::string_view python_const_helper = R"py(
+inline constexpr std::string_view python_const_helper = R"py(
 
 def _rknnop_next_const(op, consts, name):
     value = next(consts, None)
@@ -175,7 +175,7 @@ def _rknnop_next_const(op, consts, name):
     return value
 )py";
 
-  inline constexpr std::string_view python_shapes_helper = R"py(
+inline constexpr std::string_view python_shapes_helper = R"py(
 
 def _rknnop_output_shapes(op, count, shapes):
     shapes = list(shapes)
@@ -187,142 +187,142 @@ def _rknnop_output_shapes(op, count, shapes):
     return outputs_shape
 )py";
 
-  }  // namespace detail
+}  // namespace detail
 
-  /// rknn_op_<lower>.py: the toolkit's RKNNCustomOP subclass for the op. Deterministic text.
-  inline std::string emit_python(const op_schema& op) {
-    std::string out;
-    auto it = std::back_inserter(out);
-    const std::size_t first_param = op.input_count + op.output_count;
-    bool any_scalar = false, any_array = false, any_enum = false;
-    const auto extra = [&](std::size_t i) -> detail::param_extra {
-      return i - first_param < op.param_extras.size() ? op.param_extras[i - first_param] : detail::param_extra{};
-    };
-    for (std::size_t i = first_param; i < op.fields.size(); ++i) {
-      const bool is_enum = extra(i).enumerator_count != 0;
-      any_enum = any_enum || is_enum;
-      any_scalar = any_scalar || (op.fields[i].kind == detail::field_kind::scalar && !is_enum);
-      any_array = any_array || op.fields[i].kind == detail::field_kind::array;
+/// rknn_op_<lower>.py: the toolkit's RKNNCustomOP subclass for the op. Deterministic text.
+inline std::string emit_python(const op_schema& op) {
+  std::string out;
+  auto it = std::back_inserter(out);
+  const std::size_t first_param = op.input_count + op.output_count;
+  bool any_scalar = false, any_array = false, any_enum = false;
+  const auto extra = [&](std::size_t i) -> detail::param_extra {
+    return i - first_param < op.param_extras.size() ? op.param_extras[i - first_param] : detail::param_extra{};
+  };
+  for (std::size_t i = first_param; i < op.fields.size(); ++i) {
+    const bool is_enum = extra(i).enumerator_count != 0;
+    any_enum = any_enum || is_enum;
+    any_scalar = any_scalar || (op.fields[i].kind == detail::field_kind::scalar && !is_enum);
+    any_array = any_array || op.fields[i].kind == detail::field_kind::array;
+  }
+
+  fmt::format_to(it,
+                 "# {}: the RKNN-Toolkit v1 Python class of the custom op {}.\n"
+                 "# Generated by rknnop from the C++ op struct {}; change the struct, not this file.\n"
+                 "# rknnop-schema: {:016x}\n"
+                 "import numpy as np\n"
+                 "import tensorflow as tf\n"
+                 "\n"
+                 "from rknn.api import RKNNCustomOP, IoMap, Shape\n",
+                 python_file_name(op.name), op.name, op.name, op.fingerprint);
+  if (any_scalar || any_array) out += detail::python_const_helper;
+  if (any_scalar) out += detail::python_scalar_helper;
+  if (any_array) out += detail::python_array_helper;
+  if (any_enum) out += detail::python_enum_helper;
+  out += detail::python_shapes_helper;
+
+  fmt::format_to(it, "\n\nclass {}(RKNNCustomOP):\n\n    op = '{}'\n\n    def_input = [\n", op.name, op.name);
+  for (std::size_t i = 0; i < op.input_count; ++i)
+    fmt::format_to(it, "        IoMap('in{}', 'in', 'input port {}'),  # {}\n", i, i, op.fields[i].name);
+  out += "    ]\n\n    def_output = [\n";
+  for (std::size_t i = 0; i < op.output_count; ++i)
+    fmt::format_to(it, "        IoMap('out{}', 'out', 'output port {}'),  # {}\n", i, i,
+                   op.fields[op.input_count + i].name);
+  out += "    ]\n";
+
+  out +=
+      "\n    def load_params_from_tf(self, node_def, tensor_data_map):\n"
+      "        \"\"\"The op struct's params by name: each from the NodeDef's attr of that name or, when\n"
+      "        there is none, from its default (the C++ default member initializer) if it has one, else\n"
+      "        from the node's next constant input (in tensor_data_map's order).\"\"\"\n";
+  if (any_scalar || any_array) out += "        consts = iter(list(tensor_data_map.values()))\n";
+  out += "        p = dict()\n";
+  for (std::size_t i = first_param; i < op.fields.size(); ++i) {
+    const detail::field_desc& f = op.fields[i];
+    const detail::param_extra e = extra(i);
+    const std::string default_arg =
+        e.has_default
+            ? fmt::format(", default={}", e.enumerator_count != 0 ? fmt::format("'{}'", detail::default_text(f, e))
+                                                                  : detail::python_default(f, e))
+            : std::string();
+    if (e.enumerator_count != 0) {
+      fmt::format_to(it, "        p['{}'] = _rknnop_enum(self.op, node_def, '{}', {{", f.name, f.name);
+      for (std::size_t k = 0; k < e.enumerator_count; ++k)
+        fmt::format_to(it, "{}'{}': {}", k ? ", " : "", e.enumerators[k].name, e.enumerators[k].value);
+      fmt::format_to(it, "}}{})  # enum, VX_TYPE_INT32\n", default_arg);
+    } else if (f.kind == detail::field_kind::array) {
+      fmt::format_to(it, "        p['{}'] = _rknnop_array(self.op, node_def, consts, '{}', {}={}{})\n", f.name, f.name,
+                     f.exact ? "exactly" : "at_most", f.capacity, default_arg);
+    } else {
+      const detail::python_scalar s = detail::python_scalar_of(f.vx_type);
+      fmt::format_to(it, "        p['{}'] = _rknnop_scalar(self.op, node_def, consts, '{}', {}", f.name, f.name,
+                     s.convert);
+      if (!s.low.empty()) fmt::format_to(it, ", {}, {}", s.low, s.high);
+      fmt::format_to(it, "{})  # {}\n", default_arg, detail::vx_type_name(f.vx_type));
     }
+  }
+  out += "        return p\n";
 
-    fmt::format_to(it,
-                   "# {}: the RKNN-Toolkit v1 Python class of the custom op {}.\n"
-                   "# Generated by rknnop from the C++ op struct {}; change the struct, not this file.\n"
-                   "# rknnop-schema: {:016x}\n"
-                   "import numpy as np\n"
-                   "import tensorflow as tf\n"
-                   "\n"
-                   "from rknn.api import RKNNCustomOP, IoMap, Shape\n",
-                   python_file_name(op.name), op.name, op.name, op.fingerprint);
-    if (any_scalar || any_array) out += detail::python_const_helper;
-    if (any_scalar) out += detail::python_scalar_helper;
-    if (any_array) out += detail::python_array_helper;
-    if (any_enum) out += detail::python_enum_helper;
-    out += detail::python_shapes_helper;
-
-    fmt::format_to(it, "\n\nclass {}(RKNNCustomOP):\n\n    op = '{}'\n\n    def_input = [\n", op.name, op.name);
-    for (std::size_t i = 0; i < op.input_count; ++i)
-      fmt::format_to(it, "        IoMap('in{}', 'in', 'input port {}'),  # {}\n", i, i, op.fields[i].name);
-    out += "    ]\n\n    def_output = [\n";
-    for (std::size_t i = 0; i < op.output_count; ++i)
-      fmt::format_to(it, "        IoMap('out{}', 'out', 'output port {}'),  # {}\n", i, i,
-                     op.fields[op.input_count + i].name);
-    out += "    ]\n";
-
+  // The toolkit may hand params back as JSON numbers (bool as 0/1): give the Python expressions the
+  // struct's types.
+  const bool typed_params = op.param_count != 0 && (op.python_output_shape || op.python_compute);
+  if (typed_params) {
     out +=
-        "\n    def load_params_from_tf(self, node_def, tensor_data_map):\n"
-        "        \"\"\"The op struct's params by name: each from the NodeDef's attr of that name or, when\n"
-        "        there is none, from its default (the C++ default member initializer) if it has one, else\n"
-        "        from the node's next constant input (in tensor_data_map's order).\"\"\"\n";
-    if (any_scalar || any_array) out += "        consts = iter(list(tensor_data_map.values()))\n";
-    out += "        p = dict()\n";
+        "\n    def _rknnop_typed_params(self, params):\n"
+        "        p = dict(params)\n";
     for (std::size_t i = first_param; i < op.fields.size(); ++i) {
       const detail::field_desc& f = op.fields[i];
-      const detail::param_extra e = extra(i);
-      const std::string default_arg =
-          e.has_default
-              ? fmt::format(", default={}", e.enumerator_count != 0 ? fmt::format("'{}'", detail::default_text(f, e))
-                                                                    : detail::python_default(f, e))
-              : std::string();
-      if (e.enumerator_count != 0) {
-        fmt::format_to(it, "        p['{}'] = _rknnop_enum(self.op, node_def, '{}', {{", f.name, f.name);
-        for (std::size_t k = 0; k < e.enumerator_count; ++k)
-          fmt::format_to(it, "{}'{}': {}", k ? ", " : "", e.enumerators[k].name, e.enumerators[k].value);
-        fmt::format_to(it, "}}{})  # enum, VX_TYPE_INT32\n", default_arg);
-      } else if (f.kind == detail::field_kind::array) {
-        fmt::format_to(it, "        p['{}'] = _rknnop_array(self.op, node_def, consts, '{}', {}={}{})\n", f.name,
-                       f.name, f.exact ? "exactly" : "at_most", f.capacity, default_arg);
-      } else {
-        const detail::python_scalar s = detail::python_scalar_of(f.vx_type);
-        fmt::format_to(it, "        p['{}'] = _rknnop_scalar(self.op, node_def, consts, '{}', {}", f.name, f.name,
-                       s.convert);
-        if (!s.low.empty()) fmt::format_to(it, ", {}, {}", s.low, s.high);
-        fmt::format_to(it, "{})  # {}\n", default_arg, detail::vx_type_name(f.vx_type));
-      }
+      if (f.kind == detail::field_kind::array)
+        fmt::format_to(it, "        p['{}'] = [int(v) for v in p['{}']]\n", f.name, f.name);
+      else
+        fmt::format_to(it, "        p['{}'] = {}(p['{}'])\n", f.name, detail::python_scalar_of(f.vx_type).convert,
+                       f.name);
     }
     out += "        return p\n";
+  }
 
-    // The toolkit may hand params back as JSON numbers (bool as 0/1): give the Python expressions the
-    // struct's types.
-    const bool typed_params = op.param_count != 0 && (op.python_output_shape || op.python_compute);
-    if (typed_params) {
-      out +=
-          "\n    def _rknnop_typed_params(self, params):\n"
-          "        p = dict(params)\n";
-      for (std::size_t i = first_param; i < op.fields.size(); ++i) {
-        const detail::field_desc& f = op.fields[i];
-        if (f.kind == detail::field_kind::array)
-          fmt::format_to(it, "        p['{}'] = [int(v) for v in p['{}']]\n", f.name, f.name);
-        else
-          fmt::format_to(it, "        p['{}'] = {}(p['{}'])\n", f.name, detail::python_scalar_of(f.vx_type).convert,
-                         f.name);
-      }
-      out += "        return p\n";
-    }
-
+  out +=
+      "\n    def compute_output_shape(self, inputs_shape, params):\n"
+      "        inputs_shape = [list(s.format('nhwc')) for s in inputs_shape]\n";
+  if (op.python_output_shape) {
+    if (typed_params) out += "        params = self._rknnop_typed_params(params)\n";
+    out += "        # python_output_shape of the C++ op struct:\n        shapes = (\n";
+    out += detail::indent_python(detail::trim(*op.python_output_shape), "            ");
+    out += "        )\n";
+  } else {
     out +=
-        "\n    def compute_output_shape(self, inputs_shape, params):\n"
-        "        inputs_shape = [list(s.format('nhwc')) for s in inputs_shape]\n";
-    if (op.python_output_shape) {
-      if (typed_params) out += "        params = self._rknnop_typed_params(params)\n";
-      out += "        # python_output_shape of the C++ op struct:\n        shapes = (\n";
-      out += detail::indent_python(detail::trim(*op.python_output_shape), "            ");
-      out += "        )\n";
-    } else {
-      out +=
-          "        # The C++ op struct has no python_output_shape: every output gets input 0's shape.\n"
-          "        shapes = [inputs_shape[0] for _ in self.def_output]\n";
-    }
-    out += "        return _rknnop_output_shapes(self.op, len(self.def_output), shapes)\n";
-
-    out += "\n    def compute_output_tensor(self, const_tensor, inputs_tensor, params):\n";
-    if (op.python_compute) {
-      if (typed_params) out += "        params = self._rknnop_typed_params(params)\n";
-      out += "        # python_compute of the C++ op struct:\n        outputs_tensor = list(\n";
-      out += detail::indent_python(detail::trim(*op.python_compute), "            ");
-      out +=
-          "        )\n"
-          "        if len(outputs_tensor) != len(self.def_output):\n"
-          "            raise ValueError(\"rknnop: %s: python_compute gave %d tensors for %d outputs\"\n"
-          "                             % (self.op, len(outputs_tensor), len(self.def_output)))\n"
-          "        return outputs_tensor\n";
-    } else {
-      fmt::format_to(
-          it,
-          "        raise NotImplementedError(\n"
-          "            \"rknnop: {}: no Python computation of the outputs; add `static constexpr \"\n"
-          "            \"std::string_view python_compute = \\\"...\\\";` (a Python expression over inputs_tensor, \"\n"
-          "            \"params and tf giving the list of output tensors) to the op struct, or pass \"\n"
-          "            \"PYTHON file.py to rknnop_add_op\")\n",
-          op.name);
-    }
-    return out;
+        "        # The C++ op struct has no python_output_shape: every output gets input 0's shape.\n"
+        "        shapes = [inputs_shape[0] for _ in self.def_output]\n";
   }
+  out += "        return _rknnop_output_shapes(self.op, len(self.def_output), shapes)\n";
 
-  template <class Op>
-  std::string emit_python() {
-    return emit_python(schema_of<Op>());
+  out += "\n    def compute_output_tensor(self, const_tensor, inputs_tensor, params):\n";
+  if (op.python_compute) {
+    if (typed_params) out += "        params = self._rknnop_typed_params(params)\n";
+    out += "        # python_compute of the C++ op struct:\n        outputs_tensor = list(\n";
+    out += detail::indent_python(detail::trim(*op.python_compute), "            ");
+    out +=
+        "        )\n"
+        "        if len(outputs_tensor) != len(self.def_output):\n"
+        "            raise ValueError(\"rknnop: %s: python_compute gave %d tensors for %d outputs\"\n"
+        "                             % (self.op, len(outputs_tensor), len(self.def_output)))\n"
+        "        return outputs_tensor\n";
+  } else {
+    fmt::format_to(
+        it,
+        "        raise NotImplementedError(\n"
+        "            \"rknnop: {}: no Python computation of the outputs; add `static constexpr \"\n"
+        "            \"std::string_view python_compute = \\\"...\\\";` (a Python expression over inputs_tensor, \"\n"
+        "            \"params and tf giving the list of output tensors) to the op struct, or pass \"\n"
+        "            \"PYTHON file.py to rknnop_add_op\")\n",
+        op.name);
   }
+  return out;
+}
+
+template <class Op>
+std::string emit_python() {
+  return emit_python(schema_of<Op>());
+}
 
 }  // namespace rknnop
 
