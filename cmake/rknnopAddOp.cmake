@@ -13,8 +13,8 @@
 #
 # Builds everything RKNN-Toolkit v1's `custom_op --action create/build` would, from one op struct:
 #   <out>/x86_64/lib<lower>.so   target <Name> (MODULE), the PC-simulator library
-#   <out>/aarch64/lib<lower>.so  RK1808/RK1806/RK3399Pro, cross-compiled when aarch64-linux-gnu-g++ exists
-#   <out>/armhf/lib<lower>.so    RV1109/RV1126, cross-compiled when arm-linux-gnueabihf-g++ exists
+#   <out>/aarch64/lib<lower>.so  RK1808/RK3399Pro, cross-compiled when aarch64-linux-gnu-g++ exists
+#   <out>/armhf/lib<lower>.so    RK1806/RV1109/RV1126, cross-compiled when arm-linux-gnueabihf-g++ exists
 #   <out>/op.yml, <out>/rknn_op_<lower>.py, <out>/<Name>.rknnop   (target <Name>_rknnop, built by ALL)
 # OPENVX_INCLUDE_DIR: the directory holding the vendor's VX/vx.h (VeriSilicon's, or Khronos' with
 # VX/vx_helper.h) for the kernel libraries of every architecture, instead of rknnop's own
@@ -55,9 +55,9 @@ set_property(GLOBAL PROPERTY RKNNOP_ADD_OP_INCLUDE_DIR "${RKNNOP_INCLUDE_DIR}")
 
 if(NOT CMAKE_CROSSCOMPILING)
   find_program(RKNNOP_AARCH64_CXX NAMES aarch64-linux-gnu-g++
-               DOC "rknnop: C++ cross compiler for RK1808/RK1806/RK3399Pro kernel libraries")
+               DOC "rknnop: C++ cross compiler for RK1808/RK3399Pro kernel libraries")
   find_program(RKNNOP_ARMHF_CXX NAMES arm-linux-gnueabihf-g++
-               DOC "rknnop: C++ cross compiler for RV1109/RV1126 kernel libraries")
+               DOC "rknnop: C++ cross compiler for RK1806/RV1109/RV1126 kernel libraries")
 endif()
 set(RKNNOP_AARCH64_FLAGS "-Wl,-z,max-page-size=4096" CACHE STRING
     "rknnop: extra compile/link flags of aarch64 kernel libraries (the boards' kernels use 4 KiB pages)")
@@ -411,11 +411,11 @@ function(rknnop_add_op name)
     string(TOUPPER "${_arch}" _ARCH)
     set(_cxx "${RKNNOP_${_ARCH}_CXX}")
     if(_arch STREQUAL "aarch64")
-      set(_boards "RK1808/RK1806/RK3399Pro")
+      set(_boards "RK1808/RK3399Pro")
       set(_cxx_name aarch64-linux-gnu-g++)
       set(_board_exports "${_module_dir}/board-exports/linux-aarch64.txt")  # checked after linking
     else()
-      set(_boards "RV1109/RV1126")
+      set(_boards "RK1806/RV1109/RV1126")
       set(_cxx_name arm-linux-gnueabihf-g++)
       set(_board_exports "${_module_dir}/board-exports/linux-armhf.txt"
                          "${_module_dir}/board-exports/linux-armhf-puma.txt")

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Cross-builds rknnop for the boards' userlands and runs its tests under QEMU user-mode emulation:
-#   aarch64 (RK1808/RK1806/RK3399Pro): cmake/toolchains/aarch64-linux-gnu.cmake, qemu-aarch64
-#   armhf   (RV1109/RV1126):           cmake/toolchains/arm-linux-gnueabihf.cmake, qemu-arm
+#   aarch64 (RK1808/RK3399Pro): cmake/toolchains/aarch64-linux-gnu.cmake, qemu-aarch64
+#   armhf   (RK1806/RV1109/RV1126):         cmake/toolchains/arm-linux-gnueabihf.cmake, qemu-arm
 # Usage: cmake/run-cross-tests.sh [aarch64] [armhf]        (default: both)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default 2),
 #              RKNNOP_CROSS_CTEST_ARGS (extra ctest arguments, e.g. "-R runtime").

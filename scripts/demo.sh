@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The demo: one op struct (examples/resize_area/resize_area.cpp) becomes ResizeArea.rknnop with
-# kernel libraries for x86-64 (the toolkit's simulator), aarch64 (RK1808/RK1806/RK3399Pro) and armhf
-# (RV1109/RV1126), op.yml and the toolkit's Python op; then the host runtime runs it on a sample
+# kernel libraries for x86-64 (the toolkit's simulator), aarch64 (RK1808/RK3399Pro) and armhf
+# (RK1806/RV1109/RV1126), op.yml and the toolkit's Python op; then the host runtime runs it on a sample
 # image exactly as the board runtime would (CPU kernel, and the VX shader kernel on OpenCL if present).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -3,7 +3,7 @@
 # The whole test suite, as CI runs it:
 #   1. native build (warnings as errors in project code) + ctest
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build + ctest
-#   3. cross builds for aarch64 (RK1808/RK1806/RK3399Pro) and armhf (RV1109/RV1126), tests under qemu
+#   3. cross builds for aarch64 (RK1808/RK3399Pro) and armhf (RK1806/RV1109/RV1126), tests under qemu
 #   4. a short run of every libFuzzer target
 #   5. measurements (compile time, stripped library sizes): printed, never asserted
 #   6. the user's path: CMake's default generator (Unix Makefiles), Release, no tests; every example's

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# RK1808 / RK1806 / RK3399Pro (aarch64) with Debian's g++-aarch64-linux-gnu; tests run under
+# RK1808 / RK3399Pro (aarch64) with Debian's g++-aarch64-linux-gnu; tests run under
 # qemu-aarch64 (qemu-user). Usage: cmake -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake
 set(RKNNOP_CROSS_TRIPLE aarch64-linux-gnu)
 set(RKNNOP_CROSS_PROCESSOR aarch64)

@@ -66,7 +66,8 @@ constexpr library_slot library_slots[] = {
 
 bool targets_armhf(const std::optional<op_yml>& op) {
   if (!op || !op->target_platform) return false;
-  return *op->target_platform == "RV1109" || *op->target_platform == "RV1126";
+  // The boards' userlands (docs/abi.md §1): RK1806's is 32-bit like RV1109/RV1126's.
+  return *op->target_platform == "RK1806" || *op->target_platform == "RV1109" || *op->target_platform == "RV1126";
 }
 
 // Long by design: one section's checks in the order inspect prints them.

@@ -111,6 +111,29 @@ TEST_F(PackTool, VerifyRejectsLibraryForTheWrongMachine) {
   // Without --verify, inspect only reports.
   EXPECT_EQ(run({"inspect", out}).status, 0);
 }
+
+// The CPU library a board loads follows its userland (docs/abi.md §1): RK1806's is armhf, like
+// RV1109/RV1126's, so an RK1806 op needs the armhf library and not the aarch64 one.
+TEST_F(PackTool, Rk1806OpsNeedTheArmhfLibrary) {
+  const std::vector<std::uint8_t> bytes = rknnop::host::read_file(yml);
+  std::string text(bytes.begin(), bytes.end());
+  text += "target_platform: RK1806\n";
+  const std::string rk1806_yml = (dir_ / "testscale.yml").string();
+  rknnop::host::write_file_atomically(rk1806_yml, std::string_view(text));
+  const std::string without_armhf = (dir_ / "aarch64_only.rknnop").string();
+  const tool_result refused = run({"pack", "--x86", RKNNOP_TEST_SCALE_SO, "--aarch64", RKNNOP_TEST_aarch64_SO, "--yml",
+                                   rk1806_yml, "--py", py, "-o", without_armhf});
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_NE(refused.err.find("armhf library section is empty but target_platform is RK1806"), std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(fs::exists(without_armhf));
+  const std::string with_armhf = (dir_ / "armhf.rknnop").string();
+  const tool_result packed = run({"pack", "--x86", RKNNOP_TEST_SCALE_SO, "--armhf", RKNNOP_TEST_armhf_SO, "--yml",
+                                  rk1806_yml, "--py", py, "-o", with_armhf});
+  ASSERT_EQ(packed.status, 0) << packed.err;
+  const tool_result verified = run({"inspect", with_armhf, "--verify"});
+  EXPECT_EQ(verified.status, 0) << verified.out << verified.err;
+}
 #endif
 
 TEST_F(PackTool, VerifyRejectsMissingListSymbolAndNameMismatch) {
@@ -146,8 +169,16 @@ TEST_F(PackTool, VersionOneHasNoArmhfSlot) {
                                "--yml", yml, "--py", py, "-o", out}),
                           "--armhf given with --version 1");
   EXPECT_FALSE(fs::exists(out));
-  ASSERT_EQ(run({"pack", "--version", "1", "--x86", RKNNOP_TEST_SCALE_SO, "--yml", yml, "--py", py, "-o", out}).status,
-            0);
+  // Without the aarch64 library RK1808 (the default target) needs: refused, or written with --pc-only.
+  expect_one_line_failure(
+      run({"pack", "--version", "1", "--x86", RKNNOP_TEST_SCALE_SO, "--yml", yml, "--py", py, "-o", out}),
+      "or --pc-only for a container only the PC runs");
+  EXPECT_FALSE(fs::exists(out));
+  ASSERT_EQ(
+      run({"pack", "--version", "1", "--pc-only", "--x86", RKNNOP_TEST_SCALE_SO, "--yml", yml, "--py", py, "-o", out})
+          .status,
+      0);
+  EXPECT_NE(run({"inspect", "--verify", out}).status, 0);  // the boards could not load it
   const tool_result r = run({"inspect", out});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find(".rknnop version 1, 5 sections"), std::string::npos) << r.out;

@@ -68,10 +68,11 @@ protected:
     write_text(dir_ / "op.yml", yml);
     write_text(dir_ / "rknn_op_truncatediv.py", py);
     const fs::path out = dir_ / "TruncateDiv.rknnop";
-    const auto r = rknnop_test::run_tool(RKNNOP_PACK_EXE,
-                                         {"pack", "--x86", RKNNOP_TRUNCATE_DIV_SO, "--yml", (dir_ / "op.yml").string(),
-                                          "--py", (dir_ / "rknn_op_truncatediv.py").string(), "-o", out.string()},
-                                         dir_);
+    const auto r = rknnop_test::run_tool(
+        RKNNOP_PACK_EXE,
+        {"pack", "--pc-only", "--x86", RKNNOP_TRUNCATE_DIV_SO, "--yml", (dir_ / "op.yml").string(), "--py",
+         (dir_ / "rknn_op_truncatediv.py").string(), "-o", out.string()},
+        dir_);
     EXPECT_EQ(r.status, 0) << r.err;
     return out;
   }

@@ -62,7 +62,8 @@ std::vector<std::uint8_t> read_optional(const std::string& path) {
 }
 
 int run_pack(std::uint64_t version, const std::string& shader, const std::string& x86, const std::string& aarch64,
-             const std::string& armhf, const std::string& yml, const std::string& py, const fs::path& out) {
+             const std::string& armhf, const std::string& yml, const std::string& py, const fs::path& out,
+             bool pc_only) {
   if (version != 1 && version != 2) throw error(fmt::format("--version {}: expected 1 or 2", version));
   if (version == 1 && !armhf.empty())
     throw error("--armhf given with --version 1: version 1 containers have no armhf section");
@@ -76,15 +77,22 @@ int run_pack(std::uint64_t version, const std::string& shader, const std::string
   c.op_yml = read_file(yml);
   c.op_py = read_file(py);
   (void)parse_op_yml(text_of(c.op_yml), yml);  // an op.yml error names the file given
-  // Refuse to write what `inspect --verify` would reject: the same validation, one line per problem;
-  // a missing board library is a warning (a PC-only container; --verify still reports it).
+  // Refuse to write what `inspect --verify` would reject: the same validation, one line per problem.
+  // A missing board library too, unless the user asks for a container only the PC runs (--pc-only).
   const container_report report = validate_container(c, out.string());
-  if (!report.problems.empty()) {
+  if (!report.problems.empty() || (!pc_only && !report.missing_sections.empty())) {
     for (const std::string& p : report.problems) fmt::print(stderr, "rknnop-pack: pack: {}\n", p);
+    for (const std::string& p : report.missing_sections)
+      fmt::print(stderr,
+                 "rknnop-pack: pack: {} (give the board's library, or --pc-only for a container only the PC runs)\n",
+                 p);
     return 1;
   }
   for (const std::string& p : report.missing_sections)
-    fmt::print(stderr, "rknnop-pack: pack: warning: {}; `inspect --verify` reports this\n", p);
+    fmt::print(stderr,
+               "rknnop-pack: pack: warning: {}: --pc-only, so the boards cannot load it and `inspect --verify` "
+               "rejects it\n",
+               p);
   write_container_file(c, out);
   fmt::print("{}: wrote .rknnop version {} ({} bytes)\n", out.string(), version, serialize_container(c).size());
   return 0;
@@ -148,6 +156,9 @@ int main(int argc, char** argv) try {
   pack->add_option("--yml", yml, "op.yml")->required();
   pack->add_option("--py", py, "rknn_op_<lower>.py")->required();
   pack->add_option("-o,--output", out, "Output .rknnop")->required();
+  bool pc_only = false;
+  pack->add_flag("--pc-only", pc_only,
+                 "Write it without the board library target_platform needs (only the PC runs it; --verify rejects it)");
 
   std::string unpack_file, unpack_dir;
   auto* unpack = app.add_subcommand("unpack", "Write the sections of a .rknnop as files");
@@ -173,7 +184,7 @@ int main(int argc, char** argv) try {
 
   try {
     if (*inspect) return run_inspect(inspect_file, verify);
-    if (*pack) return run_pack(version, shader, x86, aarch64, armhf, yml, py, out);
+    if (*pack) return run_pack(version, shader, x86, aarch64, armhf, yml, py, out, pc_only);
     if (*unpack) return run_unpack(unpack_file, unpack_dir);
 #if RKNNOP_HOST_HAS_MODEL
     if (model_commands.parsed()) return model_commands.run();

@@ -43,8 +43,8 @@ struct container {
   std::uint64_t version = 2;
   std::vector<std::uint8_t> shader;       ///< Vivante shader binary ("SHDR..."), may be empty
   std::vector<std::uint8_t> lib_x86_64;   ///< PC simulator kernel library
-  std::vector<std::uint8_t> lib_aarch64;  ///< RK1808/RK1806/RK3399Pro kernel library
-  std::vector<std::uint8_t> lib_armhf;    ///< RV1109/RV1126 kernel library (version 2 only)
+  std::vector<std::uint8_t> lib_aarch64;  ///< RK1808/RK3399Pro kernel library
+  std::vector<std::uint8_t> lib_armhf;    ///< RK1806/RV1109/RV1126 kernel library (version 2 only)
   std::vector<std::uint8_t> op_yml;       ///< op.yml text
   std::vector<std::uint8_t> op_py;        ///< rknn_op_<lower>.py text
 

@@ -41,8 +41,7 @@ struct container_report {
   std::array<std::string, container_format::section_count> details;  ///< indexed by section_kind
   std::vector<std::string> problems;
   /// Empty board-library sections the op's target_platform needs: `--verify` reports them with the
-  /// problems; `pack` writes such a PC-only container with a warning (what the tests and toolkit
-  /// workflows pack to run an op on the PC), and refuses every problem above.
+  /// problems and `pack` refuses them too, unless asked for a container only the PC runs (`--pc-only`).
   std::vector<std::string> missing_sections;
 };
 [[nodiscard]] container_report validate_container(const container& c, std::string_view source);
