@@ -721,7 +721,9 @@ model model::parse(std::span<const std::uint8_t> bytes, std::string_view source)
   model m;
   m.source = std::string(source);
   m.file = model_file::parse(bytes, source);
-  if (m.file.version >= 2) {
+  // The toolkit writes both custom-op sections for version 2 even without custom ops, as two zero
+  // lengths (docs/rknn-model.md §1): an empty op config is no op, not broken JSON.
+  if (m.file.version >= 2 && !m.file.custom_op_config.empty()) {
     const json ops = parse_json(m.file.custom_op_config, m.source + ": custom_op_config section");
     if (!ops.is_array())
       throw error(fmt::format("{}: custom_op_config section: expected a JSON array of op descriptions, found {}",

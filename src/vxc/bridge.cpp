@@ -4,6 +4,8 @@
 #include <rknnop/vxc/vxc.hpp>
 #include <rknnop/host/openvx_host.h>
 
+#include "shader_parse.hpp"  // read_shader_text
+
 #include <array>
 #include <atomic>
 #include <cstring>
@@ -20,19 +22,9 @@ namespace rknnop::vxc {
 namespace {
 
 std::string read_text(const std::filesystem::path& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code ec;
-    error = std::filesystem::exists(path, ec) ? "cannot be opened" : "no such file";
-    return {};
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    error = "read error";
-    return {};
-  }
-  return std::move(text).str();
+  std::string text;
+  error = read_shader_text(path, text);
+  return text;
 }
 
 }  // namespace

@@ -6,8 +6,9 @@
 
 #include <rknnop/vxc/vxc.hpp>
 
-#include <cstddef>  // std::size_t
-#include <cstdint>  // line numbers
+#include <cstddef>     // std::size_t
+#include <cstdint>     // line numbers
+#include <filesystem>  // read_shader_text
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,3 +52,14 @@ struct parsed_source {
 [[nodiscard]] bool is_image_type(std::string_view type) noexcept;
 
 }  // namespace rknnop::vxc::detail
+
+namespace rknnop::vxc {
+
+/// The most a `.vx` source may hold: a shader is text of a few kilobytes.
+inline constexpr std::size_t max_shader_size = std::size_t(16) << 20;
+
+/// Reads a shader source into `text`: a regular file of at most max_shader_size bytes (a device, a FIFO
+/// or a directory is refused without being read). Returns "" or why it cannot (one phrase).
+[[nodiscard]] std::string read_shader_text(const std::filesystem::path& path, std::string& text);
+
+}  // namespace rknnop::vxc

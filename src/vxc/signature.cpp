@@ -6,10 +6,14 @@
 
 #include <algorithm>  // std::find, std::transform
 #include <cctype>     // std::tolower
-#include <cstdio>     // std::snprintf
-#include <fstream>    // check_signature_file
+#include <cerrno>
+#include <cstdio>  // std::snprintf
 #include <sstream>
 #include <utility>
+
+#include <fcntl.h>  // read_shader_text: open without blocking on a FIFO
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace rknnop::vxc {
 
@@ -192,19 +196,39 @@ std::vector<diagnostic> check_signature(const op_signature& sig, std::string_vie
 std::vector<diagnostic> check_signature_file(const op_signature& sig, const std::filesystem::path& vx_file,
                                              std::string_view kernel_name) {
   const std::string file = vx_file.string();
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(vx_file, ec)) {
-    return {{file, 0,
-             "rknnop: op '" + sig.name + "': cannot read the shader '" + file +
-                 "': " + (std::filesystem::exists(vx_file, ec) ? "not a regular file" : "no such file")}};
+  std::string text;
+  if (const std::string error = read_shader_text(vx_file, text); !error.empty())
+    return {{file, 0, "rknnop: op '" + sig.name + "': cannot read the shader '" + file + "': " + error}};
+  return check_signature(sig, text, file, kernel_name);
+}
+
+std::string read_shader_text(const std::filesystem::path& path, std::string& text) {
+  text.clear();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT ? "no such file" : "cannot be opened";
+  struct stat st {};
+  std::string why;
+  if (::fstat(fd, &st) != 0) {
+    why = "cannot be opened";
+  } else if (!S_ISREG(st.st_mode)) {
+    why = S_ISDIR(st.st_mode) ? "a directory, not a file" : "not a regular file (a device, FIFO or socket)";
+  } else if (std::uintmax_t(st.st_size) > max_shader_size) {
+    why = "holds " + std::to_string(st.st_size) + " bytes, more than a shader source may (" +
+          std::to_string(max_shader_size) + ")";
+  } else {
+    text.resize(std::size_t(st.st_size));
+    std::size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += std::size_t(n);
+    }
+    if (done != text.size()) why = "read error (the file changed while it was read?)";
   }
-  std::ifstream in(vx_file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) {
-    return {{file, 0, "rknnop: op '" + sig.name + "': cannot read the shader '" + file + "'"}};
-  }
-  return check_signature(sig, text.str(), file, kernel_name);
+  ::close(fd);
+  if (!why.empty()) text.clear();
+  return why;
 }
 
 }  // namespace rknnop::vxc
