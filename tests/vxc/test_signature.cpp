@@ -180,6 +180,22 @@ TEST(vxc_signature, MissingFile) {
             "such file");
 }
 
+// Shaders are bounded regular-file reads: a device would otherwise be read forever (/dev/zero).
+TEST(vxc_signature, DevicesAndDirectoriesAreNotRead) {
+  const auto device = vxc::check_signature_file(resize_area(), "/dev/zero");
+  ASSERT_EQ(device.size(), 1U);
+  EXPECT_NE(device[0].to_string().find("cannot read the shader '/dev/zero': not a regular file"), std::string::npos)
+      << device[0].to_string();
+  const auto directory = vxc::check_signature_file(resize_area(), RKNNOP_VXC_TEST_DATA);
+  ASSERT_EQ(directory.size(), 1U);
+  EXPECT_NE(directory[0].to_string().find("a directory, not a file"), std::string::npos) << directory[0].to_string();
+#if RKNNOP_VXC_HAS_BRIDGE
+  const auto text = vxc::shader_file("/dev/zero")("resizearea");  // rknnop-parity's reader
+  EXPECT_TRUE(text.text.empty());
+  EXPECT_NE(text.error.find("not a regular file"), std::string::npos) << text.error;
+#endif
+}
+
 TEST(vxc_signature, ShaderFileFromDisk) {
   EXPECT_TRUE(vxc::check_signature_file(resize_area(), RKNNOP_VXC_TEST_DATA "/resizearea_good.vx").empty());
   const auto bad = vxc::check_signature_file(resize_area(), RKNNOP_VXC_TEST_DATA "/resizearea_bad.vx");
