@@ -126,7 +126,8 @@ constexpr param_extra describe_param_extra() noexcept {
       e.float_default = value;
     } else if constexpr (std::is_enum_v<F>) {
       e.int_default = static_cast<std::int32_t>(value);
-    } else if constexpr (std::is_unsigned_v<F> && !std::is_same_v<F, bool>) {
+    } else if constexpr (std::is_unsigned_v<F> && !std::is_same_v<F, bool> && !std::is_same_v<F, char>) {
+      // (char is VX_TYPE_CHAR whatever its signedness: unsigned on ARM, where a build found this)
       e.uint_default = value;
     } else {
       e.int_default = static_cast<std::int64_t>(value);
