@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <fstream>
 #include <mutex>
+#include <system_error>  // the lock of ~state
 #include <sstream>
 #include <unistd.h>
 #include <utility>
@@ -252,10 +253,13 @@ const std::vector<std::uint8_t>& host_section(const container& packed, const std
   return bytes;
 }
 
-// Serializes open(): dlopen returns the same mapping to every caller for one .so, and the
-// enumeration write into its descriptor must not race with another thread reading it.
-std::mutex& open_mutex() {
-  static std::mutex m;
+// Serializes open() and the dlclose of a library: dlopen returns the same mapping to every caller for
+// one .so, and the enumeration write into its descriptor must not race with another thread reading it.
+// The load probe is a fork(): a child forked while another thread is inside the dynamic linker (a
+// dlclose of another session's library) inherits its lock held and its dlopen never returns, so no
+// dlopen or dlclose of the loader runs while it forks. Recursive: a failed open() releases its library.
+std::recursive_mutex& open_mutex() {
+  static std::recursive_mutex m;
   return m;
 }
 
@@ -312,7 +316,13 @@ struct op_library::state {
   state(const state&) = delete;
   state& operator=(const state&) = delete;
   ~state() {
-    if (handle) ::dlclose(handle);
+    if (!handle) return;
+    try {
+      const std::lock_guard lock(open_mutex());  // not while a load probe forks (open_mutex)
+      ::dlclose(handle);
+    } catch (const std::system_error&) {  // the lock could not be taken: close anyway
+      ::dlclose(handle);
+    }
   }
 };
 
