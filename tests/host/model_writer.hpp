@@ -84,4 +84,28 @@ inline test_model_spec inert_spec() {
   return s;
 }
 
+/// Two custom ops in a chain: opa_0 (OpA) feeds opb_0 (OpB, param k) through a tensor between the
+/// nodes (`right_node`), which the model stores no dims for. Blobs are small stand-ins.
+inline rknnop::host::model_file two_op_model_file() {
+  using rknnop::host::model_blob_kind;
+  const std::string graph =
+      R"({"name": "Chain", "version": "1.3.0", "node_num": 2, "norm_tensor_num": 2, "virtual_tensor_num": 0, )"
+      R"("nodes": [{"lid": "opa_0_1", "name": "opa_0", "op": "OPA", "uid": 1, "nn": {"opa": {}}}, )"
+      R"({"lid": "opb_0_2", "name": "opb_0", "op": "OPB", "uid": 2, "nn": {"opb": {"k": 3}}}], )"
+      R"("norm_tensor": [{"tensor_id": 0, "size": [4], "dim_num": 1, "dtype": {"qnt_type": "VSI_NN_QNT_TYPE_NONE", "vx_type": "VSI_NN_TYPE_FLOAT16"}}, )"
+      R"({"tensor_id": 1, "size": [4], "dim_num": 1, "dtype": {"qnt_type": "VSI_NN_QNT_TYPE_NONE", "vx_type": "VSI_NN_TYPE_FLOAT16"}}], )"
+      R"("const_tensor": [], "virtual_tensor": [], )"
+      R"("connection": [{"node_id": 0, "left": "input", "left_tensor_id": 0, "right_tensor": {"type": "norm_tensor", "tensor_id": 0}}, )"
+      R"({"node_id": 1, "left": "input", "left_tensor_id": 0, "right_node": {"node_id": 0, "tensor_id": 0}}, )"
+      R"({"node_id": 1, "left": "output", "left_tensor_id": 0, "right_tensor": {"type": "norm_tensor", "tensor_id": 1}}]})";
+  const std::string ops =
+      R"([{"name": "OpA", "params": {}, "inputs": {"in": {"type": "VX_TYPE_TENSOR"}}, "outputs": {"out": {"type": "VX_TYPE_TENSOR"}}, "kernel_index": 0}, )"
+      R"({"name": "OpB", "params": {"k": {"type": "VX_TYPE_INT32"}}, "inputs": {"in": {"type": "VX_TYPE_TENSOR"}}, "outputs": {"out": {"type": "VX_TYPE_TENSOR"}}, "kernel_index": 0}])";
+  return rknnop::host::build_model_file(graph, ops,
+                                        {{{{model_blob_kind::shader, {'S', 'H', 'D', 'R', 'a'}},
+                                           {model_blob_kind::lib_x86_64, {0x7f, 'E', 'L', 'F', 'a'}}}},
+                                         {{{model_blob_kind::shader, {'S', 'H', 'D', 'R', 'b', 'b'}},
+                                           {model_blob_kind::lib_x86_64, {0x7f, 'E', 'L', 'F', 'b', 'b'}}}}});
+}
+
 }  // namespace rknnop_test

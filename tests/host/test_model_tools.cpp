@@ -137,6 +137,23 @@ TEST_F(ModelTools, CheckRefusesHugeTensorsBeforeAllocating) {
                           "more than the 268435456 elements");
 }
 
+TEST_F(ModelTools, DescribeAndCheckATensorBetweenNodes) {
+  write_file_atomically(dir_ / "chain.rknn", rknnop_test::two_op_model_file().serialize());
+  const std::string chain = (dir_ / "chain.rknn").string();
+  const tool_result d = run({chain, "--describe"});
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_CONTAINS(d.out, "node 1 'opb_0' (OPB, custom op OpB)");
+  EXPECT_CONTAINS(d.out, "input 0 'in': virtual tensor from node 0 'opa_0' output 0 (dims not stored in the model)");
+  const tool_result c = run({chain, "--check"});
+  EXPECT_EQ(c.status, 1);
+  EXPECT_CONTAINS(c.out,
+                  "node 'opb_0' (OpB): FAILED: node 'opb_0': input 0 ('in') comes from node 0's output 0 (a "
+                  "virtual tensor): the model does not store its dims");
+  EXPECT_CONTAINS(c.err, "2 of 2 custom-op node(s) failed the check");
+  expect_one_line_failure(run({chain, "--random-inputs", "1"}), "rknnop-run",
+                          "2 custom-op nodes ('opa_0', 'opb_0'); choose one with --node NAME");
+}
+
 TEST_F(ModelTools, CheckFailsWithoutALibraryForThisHost) {
   auto s = scale_spec();
   s.blobs = {{model_blob_kind::lib_aarch64, {0x7f, 'E', 'L', 'F'}}};

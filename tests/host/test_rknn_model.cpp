@@ -7,6 +7,7 @@
 #include "model_writer.hpp"
 #include "test_util.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 
@@ -209,6 +210,40 @@ TEST(RknnModel, ReplacingBlobsKeepsEveryOtherByte) {
   RKNNOP_EXPECT_ERROR(replace_op_blobs(m, "Other", {}), "m.rknn: the model has no custom op 'Other'");
 }
 
+TEST(RknnModel, TwoOpsAndATensorBetweenNodes) {
+  const auto bytes = rknnop_test::two_op_model_file().serialize();
+  const model m = model::parse(bytes, "chain.rknn");
+  ASSERT_EQ(m.ops.size(), 2u);
+  EXPECT_EQ(m.custom_nodes(), (std::vector<std::size_t>{0, 1}));
+  const model_node& b = m.nodes[1];
+  EXPECT_EQ(b.custom_op, 1u);
+  ASSERT_EQ(b.inputs.size(), 1u);
+  EXPECT_FALSE(b.inputs[0].tensor);  // right_node: no dims in the model
+  EXPECT_EQ(b.inputs[0].from_node, 0);
+  EXPECT_EQ(b.inputs[0].from_port, 0);
+  EXPECT_EQ(b.outputs[0].tensor->id, 1);
+  EXPECT_TRUE(m.nodes[0].outputs.empty());
+  const auto params = decode_node_params(m, b);
+  ASSERT_EQ(params.size(), 1u);
+  EXPECT_EQ(params[0].value.to_string(), "3");
+
+  // OpA's library grows: OpB's blobs move, unchanged, and so does nothing else.
+  const std::vector<std::uint8_t> longer(40, 0x11);
+  const model_file f = replace_op_blobs(m, "OpA", {{model_blob_kind::lib_x86_64, longer}});
+  EXPECT_EQ(f.config, m.file.config);
+  const model again = model::parse(f.serialize(), "again.rknn");
+  for (const model_blob_kind kind : {model_blob_kind::shader, model_blob_kind::lib_x86_64}) {
+    const auto before = m.blob(m.ops[1], kind), after = again.blob(again.ops[1], kind);
+    EXPECT_TRUE(std::ranges::equal(before, after));
+    EXPECT_EQ(again.ops[1].find_blob(kind)->offset, m.ops[1].find_blob(kind)->offset + 35);
+  }
+  EXPECT_EQ(again.blob(again.ops[0], model_blob_kind::lib_x86_64).size(), 40u);
+  // Back to the old library: the same bytes.
+  const auto old = m.blob(m.ops[0], model_blob_kind::lib_x86_64);
+  EXPECT_EQ(replace_op_blobs(again, "OpA", {{model_blob_kind::lib_x86_64, {old.begin(), old.end()}}}).serialize(),
+            bytes);
+}
+
 TEST(RknnModel, DetectsModelsByContentNotName) {
   const auto dir = rknnop_test::work_dir("rknn_model_detect");
   const auto write = [&](const std::string& name, const std::vector<std::uint8_t>& bytes) {
@@ -369,7 +404,8 @@ TEST(RknnModel, FuzzSeedsAreTheWritersModels) {
   test_model_spec v1 = inert_spec();
   const std::vector<std::pair<std::string, std::vector<std::uint8_t>>> seeds = {
       {"writer.rknn", test_model_bytes(inert_spec())},
-      {"writer_v1.rknn", build_model_file(rknnop_test::test_graph_json(v1), "", {}, 1).serialize()}};
+      {"writer_v1.rknn", build_model_file(rknnop_test::test_graph_json(v1), "", {}, 1).serialize()},
+      {"writer_chain.rknn", rknnop_test::two_op_model_file().serialize()}};
   for (const auto& [name, expected] : seeds) {
     const std::filesystem::path seed = std::filesystem::path(RKNNOP_TEST_FUZZ_CORPUS) / "fuzz_rknn_model" / name;
     if (std::getenv("RKNNOP_WRITE_FUZZ_SEEDS") != nullptr) {
