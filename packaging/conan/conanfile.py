@@ -13,13 +13,15 @@
 # and source() downloads it when the recipe is used outside a checkout (conan-center-index layout).
 #
 # With -o "rknnop/*:tools=True" the package also builds and ships the command-line tools
-# (bin/rknnop-run, bin/rknnop-pack) and the host OpenVX runtime they load ops through
-# (lib/rknnop/libOpenVX.so, found through the tools' RPATH). Use it as a tool requirement:
+# (bin/rknnop-run, bin/rknnop-pack, bin/rknnop-vxcheck, bin/rknnop-parity) and the host OpenVX
+# runtime they load ops through (lib/rknnop/libOpenVX.so, found through the tools' RPATH). Use it as a
+# tool requirement:
 #     [tool_requires]                              def build_requirements(self):
 #     rknnop/0.1.0                                     self.tool_requires("rknnop/0.1.0", options={"tools": True})
 #     conan install . -o:b "rknnop/*:tools=True"
 # and the tools are on PATH in Conan's build environment (conanbuild.sh). rknnop-vxcheck and
-# rknnop-parity need OpenCL, which the recipe does not require: they are not built here.
+# rknnop-parity use OpenCL (opencl-icd-loader); running a shader also needs an OpenCL implementation on
+# the machine (e.g. POCL), which no package provides.
 #
 # Consumers get CMake package `rknnop` with the project's own targets, and rknnop_add_op():
 #   rknnop::kernel  what a kernel library compiles against (headers + Boost.PFR, never {fmt})
@@ -90,6 +92,8 @@ class RknnopConan(ConanFile):
         # Concepts, consteval, constinit, std::span and class-type template arguments.
         return {"gcc": "10", "clang": "13", "apple-clang": "14", "msvc": "193"}
 
+    _tools = ("rknnop-run", "rknnop-pack", "rknnop-vxcheck", "rknnop-parity")
+
     @property
     def _cmake_dir(self):
         return os.path.join("share", "rknnop", "cmake")
@@ -144,6 +148,8 @@ class RknnopConan(ConanFile):
             self.requires("yaml-cpp/[>=0.7]")
             self.requires("cli11/[>=2.1]")
             self.requires("nlohmann_json/[>=3.9]")
+            # rknnop::vxc (rknnop-vxcheck, rknnop-parity): the Khronos ICD loader, with its headers.
+            self.requires("opencl-icd-loader/[>=2022.01.04]")
 
     def generate(self):
         if not self.options.tools:
@@ -156,8 +162,8 @@ class RknnopConan(ConanFile):
             "RKNNOP_BUILD_TESTS": False,
             "RKNNOP_BUILD_EXAMPLES": False,
             "RKNNOP_BUILD_BENCHMARKS": False,
-            # rknnop::vxc (rknnop-vxcheck, rknnop-parity) would use whatever OpenCL the machine has.
-            "CMAKE_DISABLE_FIND_PACKAGE_OpenCL": True,
+            # rknnop::vxc (rknnop-vxcheck, rknnop-parity): OpenCL missing is an error, not a skip.
+            "RKNNOP_REQUIRE_OPENCL": True,
         })
         toolchain.generate()
         CMakeDeps(self).generate()
@@ -199,8 +205,8 @@ class RknnopConan(ConanFile):
         if self.options.tools:
             cmake = CMake(self)
             cmake.configure()
-            cmake.build(target="rknnop-run")
-            cmake.build(target="rknnop-pack")
+            for tool in self._tools:
+                cmake.build(target=tool)
 
     def package(self):
         copy(self, "LICENSE", self.source_folder, os.path.join(self.package_folder, "licenses"))
@@ -232,7 +238,7 @@ class RknnopConan(ConanFile):
                 rmdir(self, os.path.join(self.package_folder, "include", "rknnop", folder))
             rm(self, "*.a", os.path.join(self.package_folder, "lib"))
             rm(self, "rknnopHostTargets*.cmake", cmake_dir)
-            for tool in ("rknnop-run", "rknnop-pack"):
+            for tool in self._tools:
                 if not os.path.isfile(os.path.join(self.package_folder, "bin", tool)):
                     raise ConanException(f"rknnop: tools=True but the install made no bin/{tool}")
 
@@ -269,5 +275,7 @@ class RknnopConan(ConanFile):
             tools = self.cpp_info.components["tools"]
             tools.set_property("cmake_target_name", "rknnop::tools")
             tools.bindirs = ["bin"]
+            # libOpenCL.so.1 on the run environment's library path (rknnop-vxcheck, rknnop-parity).
+            tools.requires = self._dependency_component("opencl-icd-loader", "opencl-icd-loader")
             tools.libdirs = []
             tools.includedirs = []

@@ -15,6 +15,8 @@
 #      builds the tools package (yaml-cpp, CLI11, nlohmann_json from the system, as Boost and {fmt}); in
 #      the consumer's build environment (conanbuild.sh) rknnop-run and rknnop-pack are the package's,
 #      and they describe test_package's Gain.rknnop, wrap it in a model and --check the model;
+#      rknnop-vxcheck and rknnop-parity (OpenCL: the system's loader through [platform_requires]) check
+#      and run the Exp example's shader (../vx_tools.cmake);
 #   5. the release form: a recipe copy outside the checkout with a conandata.yml naming a local archive.
 cmake_minimum_required(VERSION 3.21)
 
@@ -38,6 +40,7 @@ if(NOT _rc EQUAL 0 OR NOT _version MATCHES "Conan version 2\\.")
   return()
 endif()
 message(STATUS "${_test}: ${_conan}: ${_version}")
+include("${CMAKE_CURRENT_LIST_DIR}/../vx_tools.cmake")
 foreach(_dependency BOOST FMT YAML_CPP CLI11 NLOHMANN_JSON)
   if(NOT ${_dependency}_VERSION)
     message(FATAL_ERROR "rknnop: ${_test}: the version of ${_dependency} that rknnop's build found is unknown; "
@@ -106,24 +109,29 @@ conan(install "${WORK_DIR}/tools-consumer" -pr:a "${_profile}" -o:b "rknnop/*:to
       WHAT "[tool_requires] rknnop with -o:b rknnop/*:tools=True builds the tools package")
 set(_model "${WORK_DIR}/tools-consumer/gain.rknn")
 set(_script "${WORK_DIR}/tools-consumer/run-tools.sh")
+rknnop_package_vx_tools_script(_vx_lines)
 file(WRITE "${_script}" "set -e
 . '${WORK_DIR}/tools-consumer/build/conanbuild.sh'
-echo \"rknnop-run is $(command -v rknnop-run)\"
-echo \"rknnop-pack is $(command -v rknnop-pack)\"
+for tool in rknnop-run rknnop-pack rknnop-vxcheck rknnop-parity; do echo \"$tool is $(command -v $tool)\"; done
 rknnop-run '${_container}' --describe
 rknnop-pack wrap '${_container}' --input-shape x=1,4,4,3 --param gain=2 -o '${_model}'
 rknnop-run '${_model}' --check
-")
+${_vx_lines}")
 execute_process(COMMAND sh "${_script}" RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
 file(APPEND "${WORK_DIR}/conan.log" "\n\$ sh ${_script}\n${_out}")
 set(_home "${WORK_DIR}/conan-home/p/")
-if(NOT _rc EQUAL 0 OR NOT _out MATCHES "rknnop-run is ${_home}[^\n]*/bin/rknnop-run\n"
-   OR NOT _out MATCHES "rknnop-pack is ${_home}[^\n]*/bin/rknnop-pack\n"
-   OR NOT _out MATCHES "1 custom-op node\\(s\\) checked, all pass")
-  message(FATAL_ERROR "rknnop: ${_test}: the tool_requires' rknnop-run / rknnop-pack (expected under ${_home}) on "
-                      "Gain.rknnop: exit code ${_rc}:\n${_out}")
+set(_where_ok TRUE)
+foreach(_tool rknnop-run rknnop-pack rknnop-vxcheck rknnop-parity)
+  if(NOT _out MATCHES "${_tool} is ${_home}[^\n]*/bin/${_tool}\n")
+    set(_where_ok FALSE)
+  endif()
+endforeach()
+if(NOT _rc EQUAL 0 OR NOT _where_ok OR NOT _out MATCHES "1 custom-op node\\(s\\) checked, all pass")
+  message(FATAL_ERROR "rknnop: ${_test}: the tool_requires' tools (expected under ${_home}) on "
+                      "Gain.rknnop and Exp: exit code ${_rc}:\n${_out}")
 endif()
 message(STATUS "${_test}: the tools from [tool_requires] (conanbuild.sh) describe, wrap and --check Gain: ok")
+rknnop_package_vx_tools_check(${_test} "${_out}")
 
 # 5. The release form the recipe documents: outside a checkout, source() fetches the archive listed in
 #    conandata.yml (here a local file:// archive of this tree) and checks its sha256.

@@ -16,7 +16,9 @@
 #   3. tests/package/consumer, configured with vcpkg's toolchain and CMake's default generator
 #      (Unix Makefiles), builds an op with rknnop_add_op (board libraries when the cross compilers exist),
 #      runs tools/rknnop/rknnop-run --describe and --check on it (wrapped by rknnop-pack), and runs it
-#      through rknnop::host::session (find_package component host).
+#      through rknnop::host::session (find_package component host);
+#   4. the port's rknnop-vxcheck and rknnop-parity (OpenCL: the system's, through the overlay's opencl
+#      stand-in) check and run the Exp example's shader (../vx_tools.cmake).
 cmake_minimum_required(VERSION 3.21)
 
 set(_test package.vcpkg)
@@ -69,6 +71,7 @@ function(step what)
   message(STATUS "${_test}: ${what}: ok")
 endfunction()
 
+include("${CMAKE_CURRENT_LIST_DIR}/../vx_tools.cmake")
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 execute_process(COMMAND "${_vcpkg}" version --vcpkg-root "${_root}" OUTPUT_VARIABLE _version ERROR_VARIABLE _version)
@@ -105,7 +108,8 @@ step("vcpkg install rknnop[tools]" ${_vcpkg_install} "rknnop[tools]" "--x-instal
 set(_prefix "${_installed}/${_triplet}")
 foreach(_file include/rknnop/op.hpp share/rknnop/rknnopConfig.cmake share/rknnop/rknnopAddOp.cmake
               share/rknnop/copyright share/rknnop/usage share/rknnop/rknnopHostTargets.cmake
-              include/rknnop/host/session.hpp tools/rknnop/rknnop-run tools/rknnop/rknnop-pack lib/rknnop/libOpenVX.so)
+              include/rknnop/host/session.hpp tools/rknnop/rknnop-run tools/rknnop/rknnop-pack
+              tools/rknnop/rknnop-vxcheck tools/rknnop/rknnop-parity lib/rknnop/libOpenVX.so)
   if(NOT EXISTS "${_prefix}/${_file}")
     message(FATAL_ERROR "rknnop: ${_test}: the installed port lacks ${_file}")
   endif()
@@ -178,3 +182,13 @@ foreach(_file IN LISTS _expected)
 endforeach()
 list(JOIN _expected ", " _expected)
 message(STATUS "${_test}: rknnop_add_op(Tiny) built ${_expected}")
+
+# 4. The port's rknnop-vxcheck and rknnop-parity, run as a user runs them (tools/rknnop on PATH).
+rknnop_package_vx_tools_script(_vx_lines)
+file(WRITE "${WORK_DIR}/vx-tools.sh" "set -e\nPATH='${_prefix}/tools/rknnop':$PATH\n${_vx_lines}")
+execute_process(COMMAND sh "${WORK_DIR}/vx-tools.sh" RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+file(APPEND "${WORK_DIR}/vcpkg.log" "\n\$ sh ${WORK_DIR}/vx-tools.sh\n${_out}")
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "rknnop: ${_test}: the port's rknnop-vxcheck / rknnop-parity on Exp: exit code ${_rc}:\n${_out}")
+endif()
+rknnop_package_vx_tools_check(${_test} "${_out}")

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 # rknnop: header-only (headers, CMake package, rknnop_add_op() and the files it uses at the
 # consumer's build time). Nothing is compiled, so only the release configuration is installed.
-# Feature `tools` (vcpkg install "rknnop[tools]"): rknnop-run and rknnop-pack in tools/rknnop (their
-# RPATH finds lib/rknnop/libOpenVX.so, the host runtime), and the host library (component `host` of
-# the CMake package: rknnop::host, rknnop::openvx). rknnop-vxcheck and rknnop-parity need OpenCL,
-# which the port does not depend on: not built. Release only, like the rest.
+# Feature `tools` (vcpkg install "rknnop[tools]"): rknnop-run, rknnop-pack, rknnop-vxcheck and
+# rknnop-parity in tools/rknnop (their RPATH finds lib/rknnop/libOpenVX.so, the host runtime), and the
+# host libraries (component `host` of the CMake package: rknnop::host, rknnop::openvx, rknnop::vxc,
+# rknnop::parity). The last two tools and libraries use OpenCL (the port `opencl`; running a shader
+# also needs an OpenCL implementation, e.g. POCL). Release only, like the rest.
 #
 # Where the sources come from. This port is an overlay for local use: it builds the rknnop checkout
 # it lives in (packaging/vcpkg/ports/rknnop/ of that checkout), or the tree named by the environment
@@ -48,7 +49,7 @@ if("tools" IN_LIST FEATURES)
     # RPATH, $ORIGIN/../lib/rknnop, was set): rknnop computes the RPATH from RKNNOP_INSTALL_TOOLS_DIR
     # to lib/rknnop, and vcpkg's RPATH fixup keeps $ORIGIN-relative entries.
     set(_rknnop_feature_options -DRKNNOP_BUILD_HOST=ON -DRKNNOP_INSTALL_TOOLS=ON "-DRKNNOP_INSTALL_TOOLS_DIR=tools/${PORT}"
-        -DCMAKE_DISABLE_FIND_PACKAGE_OpenCL=ON)
+        -DRKNNOP_REQUIRE_OPENCL=ON)
 endif()
 vcpkg_cmake_configure(
     SOURCE_PATH "${SOURCE_PATH}"
@@ -61,7 +62,7 @@ vcpkg_cmake_configure(
 )
 vcpkg_cmake_install()
 if("tools" IN_LIST FEATURES)
-    foreach(_tool IN ITEMS rknnop-run rknnop-pack)
+    foreach(_tool IN ITEMS rknnop-run rknnop-pack rknnop-vxcheck rknnop-parity)
         if(NOT EXISTS "${CURRENT_PACKAGES_DIR}/tools/${PORT}/${_tool}")
             message(FATAL_ERROR "rknnop: feature tools: the install made no tools/${PORT}/${_tool}")
         endif()
