@@ -46,8 +46,10 @@ struct MirrorPad {
     std::uint32_t dims[6] = {};
     for (std::uint32_t d = 0; d < rank; ++d) {
       const std::uint32_t axis = rank - 1 - d;  // TensorFlow axis of OpenVX dim d
-      const std::int32_t before = p.paddings[2 * axis], after = p.paddings[2 * axis + 1];
-      const std::int64_t size = in.input.dim(d), limit = symmetric ? size : size - 1;
+      const std::int32_t before = p.paddings[2 * axis];
+      const std::int32_t after = p.paddings[2 * axis + 1];
+      const std::int64_t size = in.input.dim(d);
+      const std::int64_t limit = symmetric ? size : size - 1;
       if (before < 0 || after < 0)
         return rknnop::error("paddings must be non-negative, got [{}, {}] for axis {}", before, after, axis);
       if (before > limit || after > limit)
@@ -67,10 +69,12 @@ struct MirrorPad {
     const bool symmetric = p.mode == mirror_pad_mode::symmetric;
     std::int64_t before[6] = {};
     for (std::uint32_t d = 0; d < rank; ++d) before[d] = p.paddings[2 * (rank - 1 - d)];
-    const std::size_t row = out.output.dim(0), in_row = in.input.dim(0);
+    const std::size_t row = out.output.dim(0);
+    const std::size_t in_row = in.input.dim(0);
     std::uint32_t at[6] = {};  // output coordinates of the row, dims 1..rank-1
     for (std::size_t o = 0; o < out.output.size(); o += row) {
-      std::size_t from = 0, stride = in_row;
+      std::size_t from = 0;
+      std::size_t stride = in_row;
       for (std::uint32_t d = 1; d < rank; ++d) {
         from += source(at[d], before[d], in.input.dim(d), symmetric) * stride;
         stride *= in.input.dim(d);

@@ -16,10 +16,12 @@ struct QuantizedMaxPool {
   };
   struct outputs {
     image output;
-    range min_output, max_output;
+    range min_output;
+    range max_output;
   };
   struct params {
-    float min_input, max_input;           // the float range the quint8 codes 0 and 255 stand for
+    float min_input;                      // the float value of the quint8 code 0
+    float max_input;                      // and of the code 255
     std::array<std::int32_t, 4> ksize;    // NHWC window: [1, height, width, 1]
     std::array<std::int32_t, 4> strides;  // NHWC: [1, rows, cols, 1]
     std::int32_t padding;                 // 0 = "VALID", 1 = "SAME" (op params cannot be strings)
@@ -67,8 +69,10 @@ struct QuantizedMaxPool {
         for (std::int64_t ox = 0; ox < dst.w(); ++ox) {
           std::uint8_t* pixel = &dst(n, std::size_t(oy), std::size_t(ox), 0);
           std::fill_n(pixel, C, std::uint8_t{0});
-          const std::int64_t y0 = oy * p.strides[1] - top, x0 = ox * p.strides[2] - left;
-          const std::int64_t x_begin = std::max<std::int64_t>(x0, 0) * C, x_end = std::min(x0 + kw, W) * C;
+          const std::int64_t y0 = oy * p.strides[1] - top;
+          const std::int64_t x0 = ox * p.strides[2] - left;
+          const std::int64_t x_begin = std::max<std::int64_t>(x0, 0) * C;
+          const std::int64_t x_end = std::min(x0 + kw, W) * C;
           for (std::int64_t y = std::max<std::int64_t>(y0, 0); y < std::min(y0 + kh, H); ++y) {
             const std::uint8_t* row = &src(n, std::size_t(y), 0, 0);  // the window's cells: row[x_begin, x_end)
             for (std::int64_t i = x_begin; i < x_end; i += C)
