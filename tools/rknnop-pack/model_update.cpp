@@ -8,6 +8,7 @@
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
+#include <rknnop/host/model_container.hpp>
 #include <rknnop/host/op_yml.hpp>
 #include <rknnop/host/rknn_model.hpp>
 #include <rknnop/host/vx_type.hpp>
@@ -166,19 +167,7 @@ int run_update(const std::string& model_path, const std::string& container_path,
 int run_extract(const std::string& model_path, const std::string& out, const std::string& op_name) {
   const model m = model::read(model_path);
   const model_op& op = select_op(m, op_name, "name one with --op");
-  container c;
-  c.version = 2;
-  const auto copy = [&](model_blob_kind kind, std::vector<std::uint8_t>& to) {
-    const auto bytes = m.blob(op, kind);
-    to.assign(bytes.begin(), bytes.end());
-  };
-  copy(model_blob_kind::shader, c.shader);
-  copy(model_blob_kind::lib_x86_64, c.lib_x86_64);
-  copy(model_blob_kind::lib_aarch64, c.lib_aarch64);
-  copy(model_blob_kind::lib_armhf, c.lib_armhf);
-  const std::string yml = op.op_yml_text();
-  c.op_yml.assign(yml.begin(), yml.end());
-  write_container_file(c, out);
+  write_container_file(model_op_container(m, op), out);
   fmt::print("{}: op '{}' from {} (the model carries no .py; op.yml made from its op description)\n", out, op.name,
              model_path);
   return 0;
