@@ -271,30 +271,42 @@ std::optional<section_table> read_headers(const image& img, elf_info& info) {
 // Symbol version names by version index.
 using version_name_map = std::map<std::uint16_t, std::string>;
 
+// Walks the linked entries of a version section of `type` (named `name`, its strings `strings_name`):
+// visit(section, strings, at) gets each entry's offset in the section, checked to hold `entry_size`
+// bytes, and returns the entry's next field; the walk ends at a next of 0 or after sh_info entries.
+template <class Visit>
+void walk_version_entries(const section_table& table, std::uint32_t type, std::string_view name,
+                          std::string_view strings_name, std::uint64_t entry_size, Visit visit) {
+  const section* s = table.find(type);
+  if (s == nullptr) return;
+  const string_table strings = table.linked_strtab(*s, strings_name);
+  table.img->require(s->offset, s->size, name);
+  std::uint64_t at = 0;
+  for (std::uint32_t n = 0; n < s->info; ++n) {
+    if (at > s->size || s->size - at < entry_size)
+      throw error(fmt::format("{}: malformed ELF: {} entry {} runs past its section", table.source(), name, n));
+    const std::uint32_t next = visit(*s, strings, at);
+    if (next == 0) break;
+    at += next;
+  }
+}
+
 // .gnu.version_r: the versions the library needs, and the newest GLIBC_, GLIBCXX_ and CXXABI_ of them.
 void read_versions_needed(const section_table& table, version_name_map& version_names, elf_info& info) {
-  const section* verneed = table.find(sht_gnu_verneed);
-  if (verneed == nullptr) return;
   const image& img = *table.img;
-  const std::string_view source = table.source();
-  const string_table strings = table.linked_strtab(*verneed, "the .gnu.version_r string table");
-  img.require(verneed->offset, verneed->size, ".gnu.version_r");
-  std::uint64_t at = 0;
-  for (std::uint32_t n = 0; n < verneed->info; ++n) {
-    if (at > verneed->size || verneed->size - at < 16)
-      throw error(fmt::format("{}: malformed ELF: .gnu.version_r entry {} runs past its section", source, n));
-    const std::uint64_t entry = verneed->offset + at;
+  const auto visit = [&](const section& verneed, const string_table& strings, std::uint64_t at) {
+    const std::uint64_t entry = verneed.offset + at;
     const std::uint16_t count = img.read<std::uint16_t>(entry + 2, "vn_cnt");
     const std::uint32_t aux = img.read<std::uint32_t>(entry + 8, "vn_aux");
     const std::uint32_t next = img.read<std::uint32_t>(entry + 12, "vn_next");
     std::uint64_t aux_at = at + aux;
     for (std::uint16_t k = 0; k < count; ++k) {
-      if (aux_at > verneed->size || verneed->size - aux_at < 16)
+      if (aux_at > verneed.size || verneed.size - aux_at < 16)
         throw error(
             fmt::format("{}: malformed ELF: .gnu.version_r auxiliary entry runs past "
                         "its section",
-                        source));
-      const std::uint64_t vna = verneed->offset + aux_at;
+                        table.source()));
+      const std::uint64_t vna = verneed.offset + aux_at;
       const std::uint16_t other = img.read<std::uint16_t>(vna + 6, "vna_other");
       std::string name = strings.at(img.read<std::uint32_t>(vna + 8, "vna_name"));
       if (const auto prefix = version_prefix(name)) {
@@ -310,24 +322,16 @@ void read_versions_needed(const section_table& table, version_name_map& version_
       if (vna_next == 0) break;
       aux_at += vna_next;
     }
-    if (next == 0) break;
-    at += next;
-  }
+    return next;
+  };
+  walk_version_entries(table, sht_gnu_verneed, ".gnu.version_r", "the .gnu.version_r string table", 16, visit);
 }
 
 // .gnu.version_d: the versions the library defines.
 void read_versions_defined(const section_table& table, version_name_map& version_names) {
-  const section* verdef = table.find(sht_gnu_verdef);
-  if (verdef == nullptr) return;
   const image& img = *table.img;
-  const std::string_view source = table.source();
-  const string_table strings = table.linked_strtab(*verdef, "the .gnu.version_d string table");
-  img.require(verdef->offset, verdef->size, ".gnu.version_d");
-  std::uint64_t at = 0;
-  for (std::uint32_t n = 0; n < verdef->info; ++n) {
-    if (at > verdef->size || verdef->size - at < 20)
-      throw error(fmt::format("{}: malformed ELF: .gnu.version_d entry {} runs past its section", source, n));
-    const std::uint64_t entry = verdef->offset + at;
+  const auto visit = [&](const section& verdef, const string_table& strings, std::uint64_t at) {
+    const std::uint64_t entry = verdef.offset + at;
     const std::uint16_t flags = img.read<std::uint16_t>(entry + 2, "vd_flags");
     const std::uint16_t index = img.read<std::uint16_t>(entry + 4, "vd_ndx");
     const std::uint16_t count = img.read<std::uint16_t>(entry + 6, "vd_cnt");
@@ -335,17 +339,17 @@ void read_versions_defined(const section_table& table, version_name_map& version
     const std::uint32_t next = img.read<std::uint32_t>(entry + 16, "vd_next");
     constexpr std::uint16_t ver_flg_base = 1;  // the file's own soname, not a symbol version
     if (count > 0 && (flags & ver_flg_base) == 0) {
-      if (at + aux > verdef->size || verdef->size - (at + aux) < 8)
+      if (at + aux > verdef.size || verdef.size - (at + aux) < 8)
         throw error(
             fmt::format("{}: malformed ELF: .gnu.version_d auxiliary entry runs past "
                         "its section",
-                        source));
+                        table.source()));
       version_names[static_cast<std::uint16_t>(index & 0x7fff)] =
-          strings.at(img.read<std::uint32_t>(verdef->offset + at + aux, "vda_name"));
+          strings.at(img.read<std::uint32_t>(verdef.offset + at + aux, "vda_name"));
     }
-    if (next == 0) break;
-    at += next;
-  }
+    return next;
+  };
+  walk_version_entries(table, sht_gnu_verdef, ".gnu.version_d", "the .gnu.version_d string table", 20, visit);
 }
 
 // .dynsym: the exported and the undefined symbols, with their versions.
