@@ -70,24 +70,48 @@ bool targets_armhf(const std::optional<op_yml>& op) {
   return *op->target_platform == "RK1806" || *op->target_platform == "RV1109" || *op->target_platform == "RV1126";
 }
 
-// Long by design: one section's checks in the order inspect prints them.
+// An empty library section: a problem for x86-64 (the toolkit's simulator), a missing section for
+// the board library the op's target_platform needs, nothing for the other.
+void check_empty_library(const library_slot& slot, const std::optional<op_yml>& op, std::string_view source,
+                         std::string_view what, std::vector<std::string>& problems, std::vector<std::string>& missing) {
+  const bool needed = slot.kind == section_kind::lib_x86_64 ||
+                      (slot.kind == section_kind::lib_aarch64 && !targets_armhf(op)) ||
+                      (slot.kind == section_kind::lib_armhf && targets_armhf(op));
+  if (needed)
+    (slot.kind == section_kind::lib_x86_64 ? problems : missing)
+        .push_back(fmt::format(
+            "{}: {} is empty{}", source, what,
+            slot.kind == section_kind::lib_x86_64
+                ? " (the toolkit's PC simulator needs it)"
+                : fmt::format(" but target_platform is {}",
+                              op && op->target_platform ? *op->target_platform : std::string("RK1808 (default)"))));
+}
+
+// The kernel list of a library section checked against op.yml (check_library_for_op); without an
+// op.yml, or without the list, the ELF structure only.
+void check_library_section(std::span<const std::uint8_t> bytes, const elf_info& info, const std::optional<op_yml>& op,
+                           std::string_view source, std::string_view what, std::string_view label,
+                           std::vector<std::string>& problems) {
+  if (op && !info.exports_kernel_list(op->name)) {
+    const std::string symbol = kernel_list_symbol(op->name);
+    problems.push_back(fmt::format("{}: {} does not export {} (op.yml name is '{}'){}", source, what, symbol, op->name,
+                                   info.find_export(symbol) ? "; it is not a data object" : ""));
+    check_elf_structure(bytes, label);
+  } else if (op) {
+    check_library_for_op(bytes, *op, std::nullopt, label);
+  } else {
+    check_elf_structure(bytes, label);
+  }
+}
+
+// One library section's checks in the order inspect prints them; returns its detail line.
 std::string library_detail(const container& c, const library_slot& slot, const std::optional<op_yml>& op,
                            std::string_view source, std::vector<std::string>& problems,
                            std::vector<std::string>& missing) {
   const auto& bytes = c.section(slot.kind);
   const std::string what = fmt::format("{} section", section_description(slot.kind));
   if (bytes.empty()) {
-    const bool needed = slot.kind == section_kind::lib_x86_64 ||
-                        (slot.kind == section_kind::lib_aarch64 && !targets_armhf(op)) ||
-                        (slot.kind == section_kind::lib_armhf && targets_armhf(op));
-    if (needed)
-      (slot.kind == section_kind::lib_x86_64 ? problems : missing)
-          .push_back(fmt::format(
-              "{}: {} is empty{}", source, what,
-              slot.kind == section_kind::lib_x86_64
-                  ? " (the toolkit's PC simulator needs it)"
-                  : fmt::format(" but target_platform is {}",
-                                op && op->target_platform ? *op->target_platform : std::string("RK1808 (default)"))));
+    check_empty_library(slot, op, source, what, problems, missing);
     return "empty";
   }
   const std::string label = fmt::format("{} ({})", source, what);
@@ -124,16 +148,7 @@ std::string library_detail(const container& c, const library_slot& slot, const s
                           source, what, need, limit));
       }
     }
-    if (op && !info.exports_kernel_list(op->name)) {
-      const std::string symbol = kernel_list_symbol(op->name);
-      problems.push_back(fmt::format("{}: {} does not export {} (op.yml name is '{}'){}", source, what, symbol,
-                                     op->name, info.find_export(symbol) ? "; it is not a data object" : ""));
-      check_elf_structure(bytes, label);
-    } else if (op) {
-      check_library_for_op(bytes, *op, std::nullopt, label);
-    } else {
-      check_elf_structure(bytes, label);
-    }
+    check_library_section(bytes, info, op, source, what, label, problems);
   } catch (const error& e) {
     if (detail.empty()) detail = "not a usable ELF";
     problems.push_back(e.detail());
@@ -271,7 +286,8 @@ void check_library_for_op(std::span<const std::uint8_t> library, const op_yml& o
                                 label);
 }
 
-// Long by design: each container section in file order, as inspect prints them.
+// Each container section in file order, as inspect prints them: a case per section kind, kept as one
+// table (each case is a few lines; library sections go to library_detail).
 container_report validate_container(const container& c, std::string_view source) {
   container_report report;
   std::vector<std::string>& problems = report.problems;
