@@ -503,15 +503,21 @@ void read_node_params(model_node& node, const model_op& op, const json& n, const
   }
 }
 
+// Connection entry `entry` (an object, else an error): its node_id member (null when absent) and
+// that member's value when it is an unsigned integer.
+std::pair<const json*, std::optional<std::uint64_t>> connection_node(const json& c, std::size_t entry,
+                                                                     const std::string& where) {
+  if (!c.is_object()) throw error(fmt::format("{}: connection {} is {}, expected an object", where, entry, found(c)));
+  const json* id = member(c, "node_id");
+  return {id, id ? as_unsigned(*id) : std::nullopt};
+}
+
 // A custom-op node's input and output ports from the connection entries naming it, in port order.
 void read_node_ports(model_node& node, const model& m, const json& connection, const graph_index& index,
                      const std::string& where, const std::string& at) {
-  std::size_t i = 0;
-  for (const json& c : connection) {
-    const std::size_t entry = i++;
-    if (!c.is_object()) throw error(fmt::format("{}: connection {} is {}, expected an object", where, entry, found(c)));
-    const json* id = member(c, "node_id");
-    const auto v = id ? as_unsigned(*id) : std::nullopt;
+  for (std::size_t entry = 0; entry < connection.size(); ++entry) {
+    const json& c = connection[entry];
+    const auto v = connection_node(c, entry, where).second;
     if (!v) continue;  // checked by check_connections for every entry
     if (*v != node.index) continue;
     const json* left = member(c, "left");
@@ -530,12 +536,8 @@ void read_node_ports(model_node& node, const model& m, const json& connection, c
 
 // Every connection entry, not only those of custom-op nodes, names one of the nodes.
 void check_connections(const model& m, const json& connection, const std::string& where) {
-  std::size_t i = 0;
-  for (const json& c : connection) {
-    const std::size_t entry = i++;
-    if (!c.is_object()) throw error(fmt::format("{}: connection {} is {}, expected an object", where, entry, found(c)));
-    const json* id = member(c, "node_id");
-    const auto v = id ? as_unsigned(*id) : std::nullopt;
+  for (std::size_t entry = 0; entry < connection.size(); ++entry) {
+    const auto [id, v] = connection_node(connection[entry], entry, where);
     if (!v || *v >= m.nodes.size())
       throw error(fmt::format("{}: connection {}: node_id must name one of the {} nodes, found {}", where, entry,
                               m.nodes.size(), id ? found(*id) : std::string("nothing")));
