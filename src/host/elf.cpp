@@ -197,18 +197,39 @@ int compare_symbol_versions(std::string_view a, std::string_view b) noexcept {
   return 0;
 }
 
-// Long by design: walks the ELF headers in file order, one bounds-checked read and message per field.
-elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view source) {
-  if (!looks_like_elf(bytes))
-    throw error(fmt::format("{}: not an ELF file (starts with {}, expected 7f 45 4c 46)", source,
-                            bytes.empty() ? std::string("nothing: the file is empty")
-                                          : detail::hex_bytes(bytes.first(std::min<std::size_t>(4, bytes.size())))));
-  const image img(bytes, source);
-  if (bytes.size() < 16)
-    throw error(fmt::format("{}: malformed ELF: {} bytes, shorter than the 16-byte e_ident", source, bytes.size()));
-  elf_info info;
-  const std::uint8_t ei_class = bytes[4];
-  const std::uint8_t ei_data = bytes[5];
+namespace {
+
+// The section header table, with what the readers below share.
+struct section_table {
+  const image* img = nullptr;
+  bool is64 = false;
+  std::vector<section> sections;
+
+  [[nodiscard]] std::string_view source() const noexcept { return img->source(); }
+
+  [[nodiscard]] const section* find(std::uint32_t type) const {
+    for (const section& s : sections)
+      if (s.type == type) return &s;
+    return nullptr;
+  }
+
+  [[nodiscard]] string_table linked_strtab(const section& s, std::string_view what) const {
+    if (s.link >= sections.size() || sections[s.link].type != sht_strtab)
+      throw error(
+          fmt::format("{}: malformed ELF: {} links to section {}, which is not a string "
+                      "table",
+                      source(), what, s.link));
+    return string_table(*img, sections[s.link], what);
+  }
+};
+
+// e_ident, the ELF header and the section header table; nullopt when there is none (stripped hard).
+std::optional<section_table> read_headers(const image& img, elf_info& info) {
+  const std::string_view source = img.source();
+  if (img.size() < 16)
+    throw error(fmt::format("{}: malformed ELF: {} bytes, shorter than the 16-byte e_ident", source, img.size()));
+  const std::uint8_t ei_class = img.data()[4];
+  const std::uint8_t ei_data = img.data()[5];
   if (ei_class != 1 && ei_class != 2)
     throw error(fmt::format("{}: malformed ELF: EI_CLASS is {}, expected 1 (ELF32) or 2 (ELF64)", source, ei_class));
   const bool is64 = ei_class == 2;
@@ -225,17 +246,17 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
   const std::uint64_t shoff = img.read_word(is64 ? 40 : 32, is64, "e_shoff");
   const std::uint16_t shentsize = img.read<std::uint16_t>(is64 ? 58 : 46, "e_shentsize");
   const std::uint16_t shnum = img.read<std::uint16_t>(is64 ? 60 : 48, "e_shnum");
-  if (shoff == 0 || shnum == 0) return info;  // no section headers (stripped hard): no symbol data
+  if (shoff == 0 || shnum == 0) return std::nullopt;
   const std::uint64_t min_shentsize = is64 ? 64 : 40;
   if (shentsize < min_shentsize)
     throw error(
         fmt::format("{}: malformed ELF: e_shentsize is {}, expected at least {}", source, shentsize, min_shentsize));
   img.require(shoff, std::uint64_t{shentsize} * shnum, "the section header table");
 
-  std::vector<section> sections(shnum);
+  section_table table{&img, is64, std::vector<section>(shnum)};
   for (std::uint16_t i = 0; i < shnum; ++i) {
     const std::uint64_t base = shoff + std::uint64_t{i} * shentsize;
-    section& s = sections[i];
+    section& s = table.sections[i];
     s.name = img.read<std::uint32_t>(base, "sh_name");
     s.type = img.read<std::uint32_t>(base + 4, "sh_type");
     s.offset = img.read_word(base + (is64 ? 24 : 16), is64, "sh_offset");
@@ -244,144 +265,178 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
     s.info = img.read<std::uint32_t>(base + (is64 ? 44 : 28), "sh_info");
     s.entsize = img.read_word(base + (is64 ? 56 : 36), is64, "sh_entsize");
   }
-  const auto linked_strtab = [&](const section& s, std::string_view what) {
-    if (s.link >= sections.size() || sections[s.link].type != sht_strtab)
-      throw error(
-          fmt::format("{}: malformed ELF: {} links to section {}, which is not a string "
-                      "table",
-                      source, what, s.link));
-    return string_table(img, sections[s.link], what);
+  return table;
+}
+
+// Symbol version names by version index.
+using version_name_map = std::map<std::uint16_t, std::string>;
+
+// Walks the linked entries of a version section of `type` (named `name`, its strings `strings_name`):
+// visit(section, strings, at) gets each entry's offset in the section, checked to hold `entry_size`
+// bytes, and returns the entry's next field; the walk ends at a next of 0 or after sh_info entries.
+template <class Visit>
+void walk_version_entries(const section_table& table, std::uint32_t type, std::string_view name,
+                          std::string_view strings_name, std::uint64_t entry_size, Visit visit) {
+  const section* s = table.find(type);
+  if (s == nullptr) return;
+  const string_table strings = table.linked_strtab(*s, strings_name);
+  table.img->require(s->offset, s->size, name);
+  std::uint64_t at = 0;
+  for (std::uint32_t n = 0; n < s->info; ++n) {
+    if (at > s->size || s->size - at < entry_size)
+      throw error(fmt::format("{}: malformed ELF: {} entry {} runs past its section", table.source(), name, n));
+    const std::uint32_t next = visit(*s, strings, at);
+    if (next == 0) break;
+    at += next;
+  }
+}
+
+// .gnu.version_r: the versions the library needs, and the newest GLIBC_, GLIBCXX_ and CXXABI_ of them.
+void read_versions_needed(const section_table& table, version_name_map& version_names, elf_info& info) {
+  const image& img = *table.img;
+  const auto visit = [&](const section& verneed, const string_table& strings, std::uint64_t at) {
+    const std::uint64_t entry = verneed.offset + at;
+    const std::uint16_t count = img.read<std::uint16_t>(entry + 2, "vn_cnt");
+    const std::uint32_t aux = img.read<std::uint32_t>(entry + 8, "vn_aux");
+    const std::uint32_t next = img.read<std::uint32_t>(entry + 12, "vn_next");
+    std::uint64_t aux_at = at + aux;
+    for (std::uint16_t k = 0; k < count; ++k) {
+      if (aux_at > verneed.size || verneed.size - aux_at < 16)
+        throw error(
+            fmt::format("{}: malformed ELF: .gnu.version_r auxiliary entry runs past "
+                        "its section",
+                        table.source()));
+      const std::uint64_t vna = verneed.offset + aux_at;
+      const std::uint16_t other = img.read<std::uint16_t>(vna + 6, "vna_other");
+      std::string name = strings.at(img.read<std::uint32_t>(vna + 8, "vna_name"));
+      if (const auto prefix = version_prefix(name)) {
+        if (*prefix == "GLIBC_")
+          keep_newest(info.max_glibc, name);
+        else if (*prefix == "GLIBCXX_")
+          keep_newest(info.max_glibcxx, name);
+        else
+          keep_newest(info.max_cxxabi, name);
+      }
+      version_names[static_cast<std::uint16_t>(other & 0x7fff)] = std::move(name);
+      const std::uint32_t vna_next = img.read<std::uint32_t>(vna + 12, "vna_next");
+      if (vna_next == 0) break;
+      aux_at += vna_next;
+    }
+    return next;
   };
-  const auto find = [&](std::uint32_t type) -> const section* {
-    for (const section& s : sections)
-      if (s.type == type) return &s;
-    return nullptr;
+  walk_version_entries(table, sht_gnu_verneed, ".gnu.version_r", "the .gnu.version_r string table", 16, visit);
+}
+
+// .gnu.version_d: the versions the library defines.
+void read_versions_defined(const section_table& table, version_name_map& version_names) {
+  const image& img = *table.img;
+  const auto visit = [&](const section& verdef, const string_table& strings, std::uint64_t at) {
+    const std::uint64_t entry = verdef.offset + at;
+    const std::uint16_t flags = img.read<std::uint16_t>(entry + 2, "vd_flags");
+    const std::uint16_t index = img.read<std::uint16_t>(entry + 4, "vd_ndx");
+    const std::uint16_t count = img.read<std::uint16_t>(entry + 6, "vd_cnt");
+    const std::uint32_t aux = img.read<std::uint32_t>(entry + 12, "vd_aux");
+    const std::uint32_t next = img.read<std::uint32_t>(entry + 16, "vd_next");
+    constexpr std::uint16_t ver_flg_base = 1;  // the file's own soname, not a symbol version
+    if (count > 0 && (flags & ver_flg_base) == 0) {
+      if (at + aux > verdef.size || verdef.size - (at + aux) < 8)
+        throw error(
+            fmt::format("{}: malformed ELF: .gnu.version_d auxiliary entry runs past "
+                        "its section",
+                        table.source()));
+      version_names[static_cast<std::uint16_t>(index & 0x7fff)] =
+          strings.at(img.read<std::uint32_t>(verdef.offset + at + aux, "vda_name"));
+    }
+    return next;
   };
+  walk_version_entries(table, sht_gnu_verdef, ".gnu.version_d", "the .gnu.version_d string table", 20, visit);
+}
 
-  // Symbol version names by version index, from .gnu.version_r (needed) and .gnu.version_d (defined).
-  std::map<std::uint16_t, std::string> version_names;
-  if (const section* verneed = find(sht_gnu_verneed)) {
-    const string_table strings = linked_strtab(*verneed, "the .gnu.version_r string table");
-    img.require(verneed->offset, verneed->size, ".gnu.version_r");
-    std::uint64_t at = 0;
-    for (std::uint32_t n = 0; n < verneed->info; ++n) {
-      if (at > verneed->size || verneed->size - at < 16)
-        throw error(fmt::format("{}: malformed ELF: .gnu.version_r entry {} runs past its section", source, n));
-      const std::uint64_t entry = verneed->offset + at;
-      const std::uint16_t count = img.read<std::uint16_t>(entry + 2, "vn_cnt");
-      const std::uint32_t aux = img.read<std::uint32_t>(entry + 8, "vn_aux");
-      const std::uint32_t next = img.read<std::uint32_t>(entry + 12, "vn_next");
-      std::uint64_t aux_at = at + aux;
-      for (std::uint16_t k = 0; k < count; ++k) {
-        if (aux_at > verneed->size || verneed->size - aux_at < 16)
-          throw error(
-              fmt::format("{}: malformed ELF: .gnu.version_r auxiliary entry runs past "
-                          "its section",
-                          source));
-        const std::uint64_t vna = verneed->offset + aux_at;
-        const std::uint16_t other = img.read<std::uint16_t>(vna + 6, "vna_other");
-        std::string name = strings.at(img.read<std::uint32_t>(vna + 8, "vna_name"));
-        if (const auto prefix = version_prefix(name)) {
-          if (*prefix == "GLIBC_")
-            keep_newest(info.max_glibc, name);
-          else if (*prefix == "GLIBCXX_")
-            keep_newest(info.max_glibcxx, name);
-          else
-            keep_newest(info.max_cxxabi, name);
-        }
-        version_names[static_cast<std::uint16_t>(other & 0x7fff)] = std::move(name);
-        const std::uint32_t vna_next = img.read<std::uint32_t>(vna + 12, "vna_next");
-        if (vna_next == 0) break;
-        aux_at += vna_next;
-      }
-      if (next == 0) break;
-      at += next;
+// .dynsym: the exported and the undefined symbols, with their versions.
+void read_dynamic_symbols(const section_table& table, const version_name_map& version_names, elf_info& info) {
+  const section* dynsym = table.find(sht_dynsym);
+  if (dynsym == nullptr) return;
+  const image& img = *table.img;
+  const std::string_view source = table.source();
+  const bool is64 = table.is64;
+  const std::uint64_t symsize = is64 ? 24 : 16;
+  if (dynsym->entsize != symsize)
+    throw error(
+        fmt::format("{}: malformed ELF: .dynsym entry size is {}, expected {}", source, dynsym->entsize, symsize));
+  img.require(dynsym->offset, dynsym->size, ".dynsym");
+  const string_table strings = table.linked_strtab(*dynsym, "the .dynsym string table");
+  const section* versym = table.find(sht_gnu_versym);
+  const std::uint64_t count = dynsym->size / symsize;
+  if (versym) img.require(versym->offset, versym->size, ".gnu.version");
+  for (std::uint64_t i = 1; i < count; ++i) {  // entry 0 is the null symbol
+    const std::uint64_t base = dynsym->offset + i * symsize;
+    const std::uint32_t name_index = img.read<std::uint32_t>(base, "st_name");
+    const std::uint8_t st_info = img.read<std::uint8_t>(base + (is64 ? 4 : 12), "st_info");
+    const std::uint8_t st_other = img.read<std::uint8_t>(base + (is64 ? 5 : 13), "st_other");
+    const std::uint16_t shndx = img.read<std::uint16_t>(base + (is64 ? 6 : 14), "st_shndx");
+    const unsigned bind = st_info >> 4u;
+    const unsigned type = st_info & 0xfu;
+    const unsigned visibility = st_other & 3u;
+    if (bind != 1 && bind != 2 && bind != 10) continue;  // local symbols are not exported
+    elf_symbol symbol;
+    symbol.name = strings.at(name_index);
+    symbol.weak = bind == 2;
+    symbol.kind = type == 1                 ? elf_symbol_kind::object
+                  : type == 2 || type == 10 ? elf_symbol_kind::function
+                  : type == 6               ? elf_symbol_kind::tls
+                                            : elf_symbol_kind::other;
+    if (versym && (i + 1) * 2 <= versym->size) {
+      const std::uint16_t v = img.read<std::uint16_t>(versym->offset + i * 2, "a .gnu.version entry");
+      if (const auto it = version_names.find(static_cast<std::uint16_t>(v & 0x7fff));
+          (v & 0x7fff) >= 2 && it != version_names.end())
+        symbol.version = it->second;
+    }
+    if (shndx == 0) {
+      info.undefined.push_back(std::move(symbol));
+    } else if (visibility == 0 || visibility == 3) {
+      info.exported.push_back(std::move(symbol));
     }
   }
-  if (const section* verdef = find(sht_gnu_verdef)) {
-    const string_table strings = linked_strtab(*verdef, "the .gnu.version_d string table");
-    img.require(verdef->offset, verdef->size, ".gnu.version_d");
-    std::uint64_t at = 0;
-    for (std::uint32_t n = 0; n < verdef->info; ++n) {
-      if (at > verdef->size || verdef->size - at < 20)
-        throw error(fmt::format("{}: malformed ELF: .gnu.version_d entry {} runs past its section", source, n));
-      const std::uint64_t entry = verdef->offset + at;
-      const std::uint16_t flags = img.read<std::uint16_t>(entry + 2, "vd_flags");
-      const std::uint16_t index = img.read<std::uint16_t>(entry + 4, "vd_ndx");
-      const std::uint16_t count = img.read<std::uint16_t>(entry + 6, "vd_cnt");
-      const std::uint32_t aux = img.read<std::uint32_t>(entry + 12, "vd_aux");
-      const std::uint32_t next = img.read<std::uint32_t>(entry + 16, "vd_next");
-      constexpr std::uint16_t ver_flg_base = 1;  // the file's own soname, not a symbol version
-      if (count > 0 && (flags & ver_flg_base) == 0) {
-        if (at + aux > verdef->size || verdef->size - (at + aux) < 8)
-          throw error(
-              fmt::format("{}: malformed ELF: .gnu.version_d auxiliary entry runs past "
-                          "its section",
-                          source));
-        version_names[static_cast<std::uint16_t>(index & 0x7fff)] =
-            strings.at(img.read<std::uint32_t>(verdef->offset + at + aux, "vda_name"));
-      }
-      if (next == 0) break;
-      at += next;
-    }
-  }
+}
 
-  if (const section* dynsym = find(sht_dynsym)) {
-    const std::uint64_t symsize = is64 ? 24 : 16;
-    if (dynsym->entsize != symsize)
-      throw error(
-          fmt::format("{}: malformed ELF: .dynsym entry size is {}, expected {}", source, dynsym->entsize, symsize));
-    img.require(dynsym->offset, dynsym->size, ".dynsym");
-    const string_table strings = linked_strtab(*dynsym, "the .dynsym string table");
-    const section* versym = find(sht_gnu_versym);
-    const std::uint64_t count = dynsym->size / symsize;
-    if (versym) img.require(versym->offset, versym->size, ".gnu.version");
-    for (std::uint64_t i = 1; i < count; ++i) {  // entry 0 is the null symbol
-      const std::uint64_t base = dynsym->offset + i * symsize;
-      const std::uint32_t name_index = img.read<std::uint32_t>(base, "st_name");
-      const std::uint8_t st_info = img.read<std::uint8_t>(base + (is64 ? 4 : 12), "st_info");
-      const std::uint8_t st_other = img.read<std::uint8_t>(base + (is64 ? 5 : 13), "st_other");
-      const std::uint16_t shndx = img.read<std::uint16_t>(base + (is64 ? 6 : 14), "st_shndx");
-      const unsigned bind = st_info >> 4u;
-      const unsigned type = st_info & 0xfu;
-      const unsigned visibility = st_other & 3u;
-      if (bind != 1 && bind != 2 && bind != 10) continue;  // local symbols are not exported
-      elf_symbol symbol;
-      symbol.name = strings.at(name_index);
-      symbol.weak = bind == 2;
-      symbol.kind = type == 1                 ? elf_symbol_kind::object
-                    : type == 2 || type == 10 ? elf_symbol_kind::function
-                    : type == 6               ? elf_symbol_kind::tls
-                                              : elf_symbol_kind::other;
-      if (versym && (i + 1) * 2 <= versym->size) {
-        const std::uint16_t v = img.read<std::uint16_t>(versym->offset + i * 2, "a .gnu.version entry");
-        if (const auto it = version_names.find(static_cast<std::uint16_t>(v & 0x7fff));
-            (v & 0x7fff) >= 2 && it != version_names.end())
-          symbol.version = it->second;
-      }
-      if (shndx == 0) {
-        info.undefined.push_back(std::move(symbol));
-      } else if (visibility == 0 || visibility == 3) {
-        info.exported.push_back(std::move(symbol));
-      }
-    }
+// .dynamic: DT_NEEDED and DT_SONAME.
+void read_dynamic_table(const section_table& table, elf_info& info) {
+  const section* dynamic = table.find(sht_dynamic);
+  if (dynamic == nullptr) return;
+  const image& img = *table.img;
+  const bool is64 = table.is64;
+  img.require(dynamic->offset, dynamic->size, ".dynamic");
+  const string_table strings = table.linked_strtab(*dynamic, "the .dynamic string table");
+  const std::uint64_t entsize = is64 ? 16 : 8;
+  for (std::uint64_t at = 0; at + entsize <= dynamic->size; at += entsize) {
+    const std::uint64_t base = dynamic->offset + at;
+    const auto tag = static_cast<std::int64_t>(img.read_word(base, is64, "d_tag"));
+    const std::uint64_t value = img.read_word(base + entsize / 2, is64, "d_val");
+    if (tag == 0) break;
+    if (tag == dt_needed)
+      info.needed.push_back(strings.at(value));
+    else if (tag == dt_soname)
+      info.soname = strings.at(value);
   }
+}
 
-  if (const section* dynamic = find(sht_dynamic)) {
-    img.require(dynamic->offset, dynamic->size, ".dynamic");
-    const string_table strings = linked_strtab(*dynamic, "the .dynamic string table");
-    const std::uint64_t entsize = is64 ? 16 : 8;
-    for (std::uint64_t at = 0; at + entsize <= dynamic->size; at += entsize) {
-      const std::uint64_t base = dynamic->offset + at;
-      const auto tag = static_cast<std::int64_t>(img.read_word(base, is64, "d_tag"));
-      const std::uint64_t value = img.read_word(base + entsize / 2, is64, "d_val");
-      if (tag == 0) break;
-      if (tag == dt_needed)
-        info.needed.push_back(strings.at(value));
-      else if (tag == dt_soname)
-        info.soname = strings.at(value);
-    }
-  }
+}  // namespace
+
+// The ELF headers and sections in file order, one bounds-checked read and message per field.
+elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view source) {
+  if (!looks_like_elf(bytes))
+    throw error(fmt::format("{}: not an ELF file (starts with {}, expected 7f 45 4c 46)", source,
+                            bytes.empty() ? std::string("nothing: the file is empty")
+                                          : detail::hex_bytes(bytes.first(std::min<std::size_t>(4, bytes.size())))));
+  const image img(bytes, source);
+  elf_info info;
+  const std::optional<section_table> table = read_headers(img, info);
+  if (!table) return info;  // no section headers (stripped hard): no symbol data
+  version_name_map version_names;
+  read_versions_needed(*table, version_names, info);
+  read_versions_defined(*table, version_names);
+  read_dynamic_symbols(*table, version_names, info);
+  read_dynamic_table(*table, info);
   return info;
 }
 

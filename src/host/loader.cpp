@@ -57,15 +57,6 @@ bool is_writable_memory(const void* address, std::size_t size) {
   return false;
 }
 
-std::string direction_name(std::int32_t d) {
-  return d == VX_INPUT ? "VX_INPUT" : d == VX_OUTPUT ? "VX_OUTPUT" : fmt::format("direction {}", d);
-}
-
-std::string type_text(std::int32_t t) {
-  const std::string_view name = vx_type_name(t);
-  return name.empty() ? fmt::format("type 0x{:x}", t) : std::string(name);
-}
-
 // Loads the op.yml that goes with the library: the same reading of a container as
 // `rknnop-pack inspect --verify` (container_op).
 op_yml load_yml(const std::filesystem::path& library, const load_options& options,
@@ -242,6 +233,31 @@ void* dlopen_bytes(const std::vector<std::uint8_t>& bytes, const std::string& la
   return handle;
 }
 
+// Serializes open() and the dlclose of a library: dlopen returns the same mapping to every caller for
+// one .so, and the enumeration write into its descriptor must not race with another thread reading it.
+// The load probe is a fork(): a child forked while another thread is inside the dynamic linker (a
+// dlclose of another session's library) inherits its lock held and its dlopen never returns, so no
+// dlopen or dlclose of the loader runs while it forks. Recursive: a failed open() releases its library.
+std::recursive_mutex& open_mutex() {
+  static std::recursive_mutex m;
+  return m;
+}
+
+// --- op_library::open, step by step (docs/runtime.md §7) ---------------------------------------------
+
+// Step 1, read the file: a .rknnop (starts with "RKNN") gives its section for this host; anything
+// else must be an ELF kernel library.
+struct library_file_bytes {
+  std::vector<std::uint8_t> file;
+  std::optional<container> packed;
+  section_kind packed_kind = section_kind::lib_x86_64;
+  std::string label;  ///< names the library: the file, or the container's section
+
+  [[nodiscard]] const std::vector<std::uint8_t>& library() const {
+    return packed ? packed->section(packed_kind) : file;
+  }
+};
+
 const std::vector<std::uint8_t>& host_section(const container& packed, const std::string& label, section_kind& kind) {
   kind = library_section_for(host_machine(), packed.version, label);
   const std::vector<std::uint8_t>& bytes = packed.section(kind);
@@ -253,14 +269,94 @@ const std::vector<std::uint8_t>& host_section(const container& packed, const std
   return bytes;
 }
 
-// Serializes open() and the dlclose of a library: dlopen returns the same mapping to every caller for
-// one .so, and the enumeration write into its descriptor must not race with another thread reading it.
-// The load probe is a fork(): a child forked while another thread is inside the dynamic linker (a
-// dlclose of another session's library) inherits its lock held and its dlopen never returns, so no
-// dlopen or dlclose of the loader runs while it forks. Recursive: a failed open() releases its library.
-std::recursive_mutex& open_mutex() {
-  static std::recursive_mutex m;
-  return m;
+library_file_bytes read_library_file(const std::filesystem::path& path) {
+  const std::string label = path.string();
+  library_file_bytes read{read_file(path), std::nullopt, section_kind::lib_x86_64, label};
+  const std::vector<std::uint8_t>& bytes = read.file;
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "RKNN", 4) == 0) {
+    read.packed = parse_container(bytes, label);
+    (void)host_section(*read.packed, label, read.packed_kind);
+    read.label = fmt::format("{} ({} section)", label, section_description(read.packed_kind));
+  } else if (!looks_like_elf(bytes)) {
+    if (const std::string model = rknn_model_kind(bytes); !model.empty())
+      throw error(
+          fmt::format("{}: this is {}, not a .rknnop container or a kernel library; the .rknnop tools take "
+                      "the custom op's container",
+                      label, model));
+    throw error(
+        fmt::format("{}: neither a kernel library (ELF) nor a .rknnop container (starts with "
+                    "{})",
+                    label,
+                    bytes.empty() ? std::string("nothing: the file is empty")
+                                  : detail::hex_bytes(std::span(bytes).first(std::min<std::size_t>(4, bytes.size())))));
+  }
+  return read;
+}
+
+// Step 4, load: after the load probe, dlopen the container's section from memory or the library file.
+// The caller holds open_mutex().
+void* load_library(const std::filesystem::path& path, const library_file_bytes& read) {
+  const std::string label = path.string();
+  if (read.packed) return dlopen_bytes(read.library(), label, section_description(read.packed_kind));
+  const std::string absolute = std::filesystem::absolute(path).string();
+  if (const std::string problem = probe_load(absolute, label, "library"); !problem.empty())
+    throw error(fmt::format("{}: {}", label, problem));
+  void* handle = ::dlopen(absolute.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* why = ::dlerror();
+    throw error(fmt::format("{}: dlopen failed: {}", label, why ? why : "unknown reason"));
+  }
+  return handle;
+}
+
+// Step 5, find the kernel list: dlsym of vx_kernel_<Name>_list, NULL-terminated.
+std::span<vx_kernel_description_t* const> find_kernel_list(void* handle, const elf_info& info, const op_yml& op,
+                                                           const std::string& label) {
+  const std::string symbol = kernel_list_symbol(op.name);
+  ::dlerror();
+  void* list_address = ::dlsym(handle, symbol.c_str());
+  if (list_address == nullptr) throw_missing_kernel_list(info.exported, op, label);
+  auto* const* list = static_cast<vx_kernel_description_t* const*>(list_address);
+  std::size_t count = 0;
+  while (count < max_list_entries && list[count] != nullptr) ++count;
+  if (count == max_list_entries)
+    throw error(fmt::format("{}: {} has no NULL terminator within {} entries", label, symbol, max_list_entries));
+  return {list, count};
+}
+
+// Step 7, check the descriptor: against op.yml (check_descriptor_for_op, as on the file in step 3),
+// then write its enumeration as the board runtime does.
+kernel_descriptor_info check_descriptor(vx_kernel_description_t* descriptor, const op_yml& op, std::uint32_t index,
+                                        std::size_t list_size, const std::string& label) {
+  kernel_descriptor_info k;
+  k.list_symbol = kernel_list_symbol(op.name);
+  k.list_size = list_size;
+  k.kernel_index = index;
+  kernel_descriptor_fields fields;
+  fields.writable = is_writable_memory(descriptor, sizeof *descriptor);
+  if (fields.writable) {  // the rest is read only from a descriptor that can be one
+    fields.name_field = std::string_view(descriptor->name, VX_MAX_KERNEL_NAME);
+    fields.num_params = descriptor->numParams;
+    fields.has_parameters = descriptor->parameters != nullptr;
+  }
+  // The table is read only when its size is op.yml's: a garbage numParams fails the check unread.
+  if (fields.has_parameters && fields.num_params == op.parameter_count())
+    for (std::size_t i = 0; i < fields.num_params; ++i) {
+      const vx_param_description_t& p = descriptor->parameters[i];
+      k.parameters.push_back({p.direction, p.data_type, p.state});
+    }
+  fields.parameters = k.parameters;
+  k.name = check_descriptor_for_op(fields, op, k.kernel_index, k.list_symbol, label);
+  // Written once per mapping: a second open of the same .so only reads it (no write racing with a
+  // session of another thread that reads the descriptor).
+  if (descriptor->enumeration != loader_kernel_enumeration) descriptor->enumeration = loader_kernel_enumeration;
+  k.enumeration = descriptor->enumeration;
+  k.is_shader = descriptor->function == nullptr;
+  k.has_validate = descriptor->validate != nullptr;
+  k.has_initialize = descriptor->initialize != nullptr;
+  k.has_deinitialize = descriptor->deinitialize != nullptr;
+  k.num_params = descriptor->numParams;
+  return k;
 }
 
 }  // namespace
@@ -336,161 +432,29 @@ const kernel_descriptor_info& op_library::kernel() const noexcept { return state
 void* op_library::descriptor() const noexcept { return state_->descriptor; }
 const std::filesystem::path& op_library::source() const noexcept { return state_->source; }
 
-// Long by design: the board runtime's checks in its order (file, ELF, dlsym, descriptor, table), one message each.
+// The steps of docs/runtime.md §7, in its order; each names the file, symbol or parameter it rejects.
 op_library op_library::open(const std::filesystem::path& path, const load_options& options) {
   auto s = std::make_unique<state>();
   s->source = path;
-  const std::string label = path.string();
-  const std::vector<std::uint8_t> bytes = read_file(path);
-
-  // A .rknnop starts with "RKNN"; anything else must be an ELF kernel library.
-  std::optional<container> packed;
-  const std::vector<std::uint8_t>* library = &bytes;
-  std::string library_label = label;
-  section_kind packed_kind = section_kind::lib_x86_64;
-  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "RKNN", 4) == 0) {
-    packed = parse_container(bytes, label);
-    library = &host_section(*packed, label, packed_kind);
-    library_label = fmt::format("{} ({} section)", label, section_description(packed_kind));
-  } else if (!looks_like_elf(bytes)) {
-    if (const std::string model = rknn_model_kind(bytes); !model.empty())
-      throw error(
-          fmt::format("{}: this is {}, not a .rknnop container or a kernel library; the .rknnop tools take "
-                      "the custom op's container",
-                      label, model));
-    throw error(
-        fmt::format("{}: neither a kernel library (ELF) nor a .rknnop container (starts with "
-                    "{})",
-                    label,
-                    bytes.empty() ? std::string("nothing: the file is empty")
-                                  : detail::hex_bytes(std::span(bytes).first(std::min<std::size_t>(4, bytes.size())))));
-  }
-  const elf_info info = inspect_elf(*library, library_label);
-  check_loadable_on_host(info, library_label);
-
-  s->op = load_yml(path, options, packed);
-  const std::string symbol = kernel_list_symbol(s->op.name);
-  // What --verify checks of this library, read from the file before any of it runs.
-  check_library_for_op(*library, s->op, options.kernel_index, library_label);
-
+  // 1. Read the file.
+  const library_file_bytes read = read_library_file(path);
+  // 2. Check the machine.
+  const elf_info info = inspect_elf(read.library(), read.label);
+  check_loadable_on_host(info, read.label);
+  // 3. Read op.yml and check the file, before any of it runs.
+  s->op = load_yml(path, options, read.packed);
+  check_library_for_op(read.library(), s->op, options.kernel_index, read.label);
+  // 4. Load.
   const std::lock_guard lock(open_mutex());
-  if (packed) {
-    s->handle = dlopen_bytes(*library, label, section_description(packed_kind));
-  } else {
-    const std::string absolute = std::filesystem::absolute(path).string();
-    if (const std::string problem = probe_load(absolute, label, "library"); !problem.empty())
-      throw error(fmt::format("{}: {}", label, problem));
-    s->handle = ::dlopen(absolute.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!s->handle) {
-      const char* why = ::dlerror();
-      throw error(fmt::format("{}: dlopen failed: {}", label, why ? why : "unknown reason"));
-    }
-  }
-  ::dlerror();
-  void* list_address = ::dlsym(s->handle, symbol.c_str());
-  if (list_address == nullptr) {
-    std::string others;
-    for (const elf_symbol& e : info.exported)
-      if (e.name.starts_with("vx_kernel_") && e.name.ends_with("_list"))
-        others += (others.empty() ? "" : ", ") + e.name;
-    throw error(fmt::format(
-        "{}: does not export {} (op.yml name is '{}'){}", library_label, symbol, s->op.name,
-        others.empty() ? std::string("; it exports no vx_kernel_*_list at all") : "; it exports " + others));
-  }
-  auto** list = static_cast<vx_kernel_description_t**>(list_address);
-  std::size_t count = 0;
-  while (count < max_list_entries && list[count] != nullptr) ++count;
-  if (count == max_list_entries)
-    throw error(
-        fmt::format("{}: {} has no NULL terminator within {} entries", library_label, symbol, max_list_entries));
-  if (count == 0)
-    throw error(
-        fmt::format("{}: {} is empty: its first entry is NULL (expected {{&cpu_descriptor, "
-                    "&vx_descriptor, NULL}})",
-                    library_label, symbol));
-  const std::uint32_t index = options.kernel_index.value_or(s->op.kernel_index.value_or(0));
-  if (index >= count)
-    throw error(fmt::format("{}: kernel_index {} is out of range: {} has {} kernel{} (0..{})", library_label, index,
-                            symbol, count, count == 1 ? "" : "s", count - 1));
-  vx_kernel_description_t* descriptor = list[index];
-
-  // The board runtime writes the enumeration into the descriptor it selects; a descriptor in
-  // read-only memory (declared const/constexpr) would crash it there, so say so here instead.
-  if (!is_writable_memory(descriptor, sizeof *descriptor))
-    throw error(
-        fmt::format("{}: descriptor {} of {} is in read-only memory; the runtime writes its "
-                    "'enumeration' field, so it must not be const/constexpr",
-                    library_label, index, symbol));
-  // Written once per mapping: a second open of the same .so only reads it (no write racing with a
-  // session of another thread that reads the descriptor).
-  if (descriptor->enumeration != loader_kernel_enumeration) descriptor->enumeration = loader_kernel_enumeration;
-  s->descriptor = descriptor;
-
-  kernel_descriptor_info& k = s->kernel;
-  k.list_symbol = symbol;
-  k.list_size = count;
-  k.kernel_index = index;
-  const std::size_t name_length = ::strnlen(descriptor->name, VX_MAX_KERNEL_NAME);
-  if (name_length == 0 || name_length == VX_MAX_KERNEL_NAME)
-    throw error(fmt::format("{}: descriptor {} of {} has {} name", library_label, index, symbol,
-                            name_length == 0 ? "an empty" : "an unterminated (256-character)"));
-  k.name.assign(descriptor->name, name_length);
-  // rknnop-generated descriptors carry the schema fingerprint after the name's terminator; an op.yml
-  // generated from a different version of the struct would bind params by the wrong positions.
-  const std::string_view tail(descriptor->name + name_length + 1,
-                              ::strnlen(descriptor->name + name_length + 1, VX_MAX_KERNEL_NAME - name_length - 1));
-  constexpr std::string_view schema_marker = "rknnop-schema:";
-  if (s->op.schema_fingerprint && tail.starts_with(schema_marker) &&
-      tail.substr(schema_marker.size()) != *s->op.schema_fingerprint)
-    throw error(
-        fmt::format("{}: op.yml was generated from a different op struct than the library (op.yml "
-                    "schema {}, library schema {}); rebuild both from the same source",
-                    library_label, *s->op.schema_fingerprint, tail.substr(schema_marker.size())));
-  k.enumeration = descriptor->enumeration;
-  k.is_shader = descriptor->function == nullptr;
-  k.has_validate = descriptor->validate != nullptr;
-  k.has_initialize = descriptor->initialize != nullptr;
-  k.has_deinitialize = descriptor->deinitialize != nullptr;
-  k.num_params = descriptor->numParams;
-
-  const op_yml& op = s->op;
-  const std::size_t expected = op.parameter_count();
-  if (descriptor->numParams != expected)
-    throw error(
-        fmt::format("{}: kernel '{}' (index {} of {}) has numParams {} but op.yml declares {} "
-                    "({} input{}, {} output{}, {} param{}); the runtime rejects such a node",
-                    library_label, k.name, index, symbol, descriptor->numParams, expected, op.inputs.size(),
-                    op.inputs.size() == 1 ? "" : "s", op.outputs.size(), op.outputs.size() == 1 ? "" : "s",
-                    op.params.size(), op.params.size() == 1 ? "" : "s"));
-  if (expected > 0 && descriptor->parameters == nullptr)
-    throw error(
-        fmt::format("{}: kernel '{}' has numParams {} but a NULL parameter table", library_label, k.name, expected));
-  // The table must say what op.yml says, in op.yml's order.
-  for (std::size_t i = 0; i < expected; ++i) {
-    const vx_param_description_t& p = descriptor->parameters[i];
-    k.parameters.push_back({p.direction, p.data_type, p.state});
-    std::string_view role;
-    const op_yml_entry* entry = nullptr;
-    std::int32_t want_direction = VX_INPUT, want_type = VX_TYPE_TENSOR;
-    if (i < op.inputs.size()) {
-      role = "input";
-      entry = &op.inputs[i];
-    } else if (i < op.inputs.size() + op.outputs.size()) {
-      role = "output";
-      entry = &op.outputs[i - op.inputs.size()];
-      want_direction = VX_OUTPUT;
-    } else {
-      role = "param";
-      entry = &op.params[i - op.inputs.size() - op.outputs.size()];
-      want_type = entry->type == VX_TYPE_ARRAY ? VX_TYPE_ARRAY : VX_TYPE_SCALAR;
-    }
-    if (p.direction != want_direction || p.data_type != want_type)
-      throw error(
-          fmt::format("{}: kernel '{}' parameter {} is {{{}, {}}} but op.yml's {} '{}' ({}) needs "
-                      "{{{}, {}}}",
-                      library_label, k.name, i, direction_name(p.direction), type_text(p.data_type), role, entry->name,
-                      type_text(entry->type), direction_name(want_direction), type_text(want_type)));
-  }
+  s->handle = load_library(path, read);
+  // 5. Find the kernel list.
+  const std::span list = find_kernel_list(s->handle, info, s->op, read.label);
+  // 6. Select the descriptor.
+  const std::uint32_t index =
+      select_kernel_index(list.size(), s->op, options.kernel_index, kernel_list_symbol(s->op.name), read.label);
+  s->descriptor = list[index];
+  // 7. Check the descriptor and write its enumeration.
+  s->kernel = check_descriptor(s->descriptor, s->op, index, list.size(), read.label);
   return op_library(std::move(s));
 }
 

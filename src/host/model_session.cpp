@@ -4,6 +4,7 @@
 #include "rknnop/host/container.hpp"
 #include "rknnop/host/elf.hpp"
 #include "rknnop/host/error.hpp"
+#include "rknnop/host/model_container.hpp"
 #include "rknnop/host/vx_type.hpp"
 
 #include <cerrno>
@@ -129,19 +130,7 @@ session load_model_op(const model& m, const model_op& op, std::optional<std::uin
     throw error(fmt::format("{}: the model has no {} for this host ({}_offset/_len {})", label,
                             model_blob_description(*kind), model_blob_key(*kind),
                             op.find_blob(*kind) ? "give 0 bytes" : "absent"));
-  container c;
-  c.version = 2;
-  const auto copy = [&](model_blob_kind k, std::vector<std::uint8_t>& to) {
-    const auto bytes = m.blob(op, k);
-    to.assign(bytes.begin(), bytes.end());
-  };
-  copy(model_blob_kind::shader, c.shader);
-  copy(model_blob_kind::lib_x86_64, c.lib_x86_64);
-  copy(model_blob_kind::lib_aarch64, c.lib_aarch64);
-  copy(model_blob_kind::lib_armhf, c.lib_armhf);
-  const std::string yml = op.op_yml_text();
-  c.op_yml.assign(yml.begin(), yml.end());
-  const temporary_file packed(serialize_container(c), label);
+  const temporary_file packed(serialize_container(model_op_container(m, op)), label);
   load_options options;
   options.kernel_index = kernel_index;
   try {

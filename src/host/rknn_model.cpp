@@ -432,17 +432,8 @@ void sort_ports(std::vector<model_port>& ports, std::string_view direction, cons
   }
 }
 
-void parse_graph(model& m, const json& g) {
-  const std::string& source = m.source;
-  const std::string where = source + ": graph JSON";
-  if (!g.is_object()) throw error(fmt::format("{}: expected an object, found {}", where, found(g)));
-  if (const json* n = member(g, "name"); n && n->is_string()) m.name = n->get<std::string>();
-  if (const json* v = member(g, "version"); v && v->is_string()) m.graph_version = v->get<std::string>();
-  const json* nodes = member(g, "nodes");
-  if (nodes == nullptr || !nodes->is_array())
-    throw error(
-        fmt::format("{}: 'nodes' must be an array, found {}", where, nodes ? found(*nodes) : std::string("nothing")));
-
+// The graph's tensors by (array, tensor_id), each id once per array.
+graph_index index_tensors(const json& g, const std::string& where) {
   graph_index index;
   for (const std::string_view kind : tensor_arrays) {
     const json* array = member(g, kind);
@@ -458,9 +449,12 @@ void parse_graph(model& m, const json& g) {
       ++position;
     }
   }
+  return index;
+}
 
-  // The counts beside the arrays may disagree with them (toolkit 1.3.2 writes virtual_tensor_num 1
-  // with an empty virtual_tensor array): the arrays win; the difference is noted.
+// The counts beside the arrays may disagree with them (toolkit 1.3.2 writes virtual_tensor_num 1
+// with an empty virtual_tensor array): the arrays win; the difference is noted.
+void note_count_mismatches(model& m, const json& g) {
   for (const auto& [count_key, array_key] :
        {std::pair{"node_num", "nodes"}, std::pair{"norm_tensor_num", "norm_tensor"},
         std::pair{"const_tensor_num", "const_tensor"}, std::pair{"virtual_tensor_num", "virtual_tensor"}}) {
@@ -471,10 +465,13 @@ void parse_graph(model& m, const json& g) {
       m.notes.push_back(fmt::format("{} is {} but the {} array holds {}; rknnop uses the array", count_key,
                                     python_json(*count), array_key, actual));
   }
+}
 
+// Each node's op, name and lid, and which of the model's custom ops it runs.
+void read_nodes(model& m, const json& nodes) {
   std::size_t position = 0;
-  for (const json& n : *nodes) {
-    const std::string at = fmt::format("{}: node {}", source, position);
+  for (const json& n : nodes) {
+    const std::string at = fmt::format("{}: node {}", m.source, position);
     if (!n.is_object()) throw error(fmt::format("{}: expected an object, found {}", at, found(n)));
     model_node node;
     node.index = position++;
@@ -487,6 +484,78 @@ void parse_graph(model& m, const json& g) {
       if (upper(m.ops[i].name) == node.op) node.custom_op = i;
     m.nodes.push_back(std::move(node));
   }
+}
+
+// A custom-op node's params: its nn.<lower op name> object, as the model's JSON text of each value.
+void read_node_params(model_node& node, const model_op& op, const json& n, const std::string& at) {
+  const std::string params_key = lower(op.name);
+  const json* nn = member(n, "nn");
+  const json* params = nn && nn->is_object() ? member(*nn, params_key) : nullptr;
+  if (nn != nullptr && !nn->is_object())
+    throw error(fmt::format("{}: 'nn' must be an object, found {}", at, found(*nn)));
+  if (params != nullptr) {
+    if (!params->is_object())
+      throw error(fmt::format("{}: nn.{} must be an object, found {}", at, params_key, found(*params)));
+    for (const auto& [key, value] : params->items()) node.params.push_back({key, python_json(value)});
+  } else if (!op.params.empty()) {
+    throw error(
+        fmt::format("{}: no nn.{} object, but op '{}' has {} param(s)", at, params_key, op.name, op.params.size()));
+  }
+}
+
+// Connection entry `entry` (an object, else an error): its node_id member (null when absent) and
+// that member's value when it is an unsigned integer.
+std::pair<const json*, std::optional<std::uint64_t>> connection_node(const json& c, std::size_t entry,
+                                                                     const std::string& where) {
+  if (!c.is_object()) throw error(fmt::format("{}: connection {} is {}, expected an object", where, entry, found(c)));
+  const json* id = member(c, "node_id");
+  return {id, id ? as_unsigned(*id) : std::nullopt};
+}
+
+// A custom-op node's input and output ports from the connection entries naming it, in port order.
+void read_node_ports(model_node& node, const model& m, const json& connection, const graph_index& index,
+                     const std::string& where, const std::string& at) {
+  for (std::size_t entry = 0; entry < connection.size(); ++entry) {
+    const json& c = connection[entry];
+    const auto v = connection_node(c, entry, where).second;
+    if (!v) continue;  // checked by check_connections for every entry
+    if (*v != node.index) continue;
+    const json* left = member(c, "left");
+    if (left == nullptr || !left->is_string())
+      throw error(fmt::format("{}: connection {}: no 'left' string (\"input\" or \"output\")", at, entry));
+    const auto& direction = left->get_ref<const std::string&>();
+    if (direction != "input" && direction != "output")
+      throw error(
+          fmt::format("{}: connection {}: left is {}, expected \"input\" or \"output\"", at, entry, quote(direction)));
+    model_port port = parse_port(c, entry, index, at, m.nodes.size(), m.source);
+    (direction == "input" ? node.inputs : node.outputs).push_back(std::move(port));
+  }
+  sort_ports(node.inputs, "input", at);
+  sort_ports(node.outputs, "output", at);
+}
+
+// Every connection entry, not only those of custom-op nodes, names one of the nodes.
+void check_connections(const model& m, const json& connection, const std::string& where) {
+  for (std::size_t entry = 0; entry < connection.size(); ++entry) {
+    const auto [id, v] = connection_node(connection[entry], entry, where);
+    if (!v || *v >= m.nodes.size())
+      throw error(fmt::format("{}: connection {}: node_id must name one of the {} nodes, found {}", where, entry,
+                              m.nodes.size(), id ? found(*id) : std::string("nothing")));
+  }
+}
+
+void parse_graph(model& m, const json& g) {
+  const std::string where = m.source + ": graph JSON";
+  if (!g.is_object()) throw error(fmt::format("{}: expected an object, found {}", where, found(g)));
+  if (const json* n = member(g, "name"); n && n->is_string()) m.name = n->get<std::string>();
+  if (const json* v = member(g, "version"); v && v->is_string()) m.graph_version = v->get<std::string>();
+  const json* nodes = member(g, "nodes");
+  if (nodes == nullptr || !nodes->is_array())
+    throw error(
+        fmt::format("{}: 'nodes' must be an array, found {}", where, nodes ? found(*nodes) : std::string("nothing")));
+  const graph_index index = index_tensors(g, where);
+  note_count_mismatches(m, g);
+  read_nodes(m, *nodes);
 
   const json* connection = member(g, "connection");
   if (connection != nullptr && !connection->is_array())
@@ -494,57 +563,11 @@ void parse_graph(model& m, const json& g) {
   for (model_node& node : m.nodes) {
     if (!node.custom_op) continue;
     const model_op& op = m.ops[*node.custom_op];
-    const std::string at = fmt::format("{}: node '{}' (op {})", source, node.name, node.op);
-    const json& n = (*nodes)[node.index];
-    const std::string params_key = lower(op.name);
-    const json* nn = member(n, "nn");
-    const json* params = nn && nn->is_object() ? member(*nn, params_key) : nullptr;
-    if (nn != nullptr && !nn->is_object())
-      throw error(fmt::format("{}: 'nn' must be an object, found {}", at, found(*nn)));
-    if (params != nullptr) {
-      if (!params->is_object())
-        throw error(fmt::format("{}: nn.{} must be an object, found {}", at, params_key, found(*params)));
-      for (const auto& [key, value] : params->items()) node.params.push_back({key, python_json(value)});
-    } else if (!op.params.empty()) {
-      throw error(
-          fmt::format("{}: no nn.{} object, but op '{}' has {} param(s)", at, params_key, op.name, op.params.size()));
-    }
-    if (connection == nullptr) continue;
-    std::size_t i = 0;
-    for (const json& c : *connection) {
-      const std::size_t entry = i++;
-      if (!c.is_object())
-        throw error(fmt::format("{}: connection {} is {}, expected an object", where, entry, found(c)));
-      const json* id = member(c, "node_id");
-      const auto v = id ? as_unsigned(*id) : std::nullopt;
-      if (!v) continue;  // checked below for every entry
-      if (*v != node.index) continue;
-      const json* left = member(c, "left");
-      if (left == nullptr || !left->is_string())
-        throw error(fmt::format("{}: connection {}: no 'left' string (\"input\" or \"output\")", at, entry));
-      const auto& direction = left->get_ref<const std::string&>();
-      if (direction != "input" && direction != "output")
-        throw error(fmt::format("{}: connection {}: left is {}, expected \"input\" or \"output\"", at, entry,
-                                quote(direction)));
-      model_port port = parse_port(c, entry, index, at, m.nodes.size(), source);
-      (direction == "input" ? node.inputs : node.outputs).push_back(std::move(port));
-    }
-    sort_ports(node.inputs, "input", at);
-    sort_ports(node.outputs, "output", at);
+    const std::string at = fmt::format("{}: node '{}' (op {})", m.source, node.name, node.op);
+    read_node_params(node, op, (*nodes)[node.index], at);
+    if (connection != nullptr) read_node_ports(node, m, *connection, index, where, at);
   }
-  if (connection != nullptr) {
-    std::size_t i = 0;
-    for (const json& c : *connection) {
-      const std::size_t entry = i++;
-      if (!c.is_object())
-        throw error(fmt::format("{}: connection {} is {}, expected an object", where, entry, found(c)));
-      const json* id = member(c, "node_id");
-      const auto v = id ? as_unsigned(*id) : std::nullopt;
-      if (!v || *v >= m.nodes.size())
-        throw error(fmt::format("{}: connection {}: node_id must name one of the {} nodes, found {}", where, entry,
-                                m.nodes.size(), id ? found(*id) : std::string("nothing")));
-    }
-  }
+  if (connection != nullptr) check_connections(m, *connection, where);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rknnop/host/session.hpp"
 
+#include "rknnop/host/cli.hpp"  // find_op_entry
 #include "rknnop/host/engine.hpp"
 
 #include "rknnop/host/error.hpp"
@@ -126,39 +127,13 @@ struct session::state {
     return fmt::format("op '{}' (kernel '{}')", library.op().name, library.kernel().name);
   }
 
-  // Throws "op 'X' has no input 'foo' (inputs: a, b)" with a hint when it is another kind of name.
-  [[noreturn]] void unknown_name(std::string_view kind, std::string_view name) const {
-    const op_yml& op = library.op();
-    const auto names = [](const std::vector<op_yml_entry>& list) {
-      std::vector<std::string> out;
-      for (const op_yml_entry& e : list) out.push_back(e.name);
-      return out.empty() ? std::string("none") : fmt::format("{}", fmt::join(out, ", "));
-    };
-    const auto has = [&](const std::vector<op_yml_entry>& list) {
-      return std::any_of(list.begin(), list.end(), [&](const op_yml_entry& e) { return e.name == name; });
-    };
-    std::string hint;
-    if (kind != "input" && has(op.inputs))
-      hint = fmt::format("; '{}' is an input", name);
-    else if (kind != "output" && has(op.outputs))
-      hint = fmt::format("; '{}' is an output", name);
-    else if (kind != "param" && has(op.params))
-      hint = fmt::format("; '{}' is a param", name);
-    const std::vector<op_yml_entry>& list = kind == "input" ? op.inputs : kind == "output" ? op.outputs : op.params;
-    throw error(fmt::format("op '{}' has no {} '{}' ({}s: {}){}", op.name, kind, name, kind, names(list), hint));
-  }
-
-  const op_yml_entry& entry(std::string_view kind, std::string_view name) const {
-    const op_yml& op = library.op();
-    const std::vector<op_yml_entry>& list = kind == "input" ? op.inputs : kind == "output" ? op.outputs : op.params;
-    for (const op_yml_entry& e : list)
-      if (e.name == name) return e;
-    unknown_name(kind, name);
+  const op_yml_entry& entry(op_entry_kind kind, std::string_view name) const {
+    return find_op_entry(library.op(), kind, name);
   }
 
   void set_input(std::string_view name, const npy_array& data, std::optional<std::int32_t> tensor_type,
                  std::string_view source) {
-    (void)entry("input", name);
+    (void)entry(op_entry_kind::input, name);
     std::int32_t type = tensor_type.value_or(VX_TYPE_FLOAT16);
     if (type == tensor_type_of_data) type = vx_type_for(data.dtype);
     check_tensor_type("input", name, type);
@@ -215,7 +190,7 @@ struct session::state {
   }
 
   void set_param(std::string_view name, param_value value) {
-    const op_yml_entry& e = entry("param", name);
+    const op_yml_entry& e = entry(op_entry_kind::param, name);
     if (value.type != e.type)
       throw error(fmt::format("param '{}': expected {} (op.yml), got a {} value", name, type_text(e.type),
                               type_text(value.type)));
@@ -284,13 +259,13 @@ void session::set_input(std::string_view name, const npy_array& data, std::optio
 
 void session::set_input(std::string_view name, const std::filesystem::path& npy_file,
                         std::optional<std::int32_t> tensor_type) {
-  (void)state_->entry("input", name);  // name errors before file errors
+  (void)state_->entry(op_entry_kind::input, name);  // name errors before file errors
   state_->set_input(name, read_npy_file(npy_file), tensor_type, npy_file.string());
 }
 
 void session::set_input(std::string_view name, std::span<const float> values, std::vector<std::size_t> shape,
                         std::optional<std::int32_t> tensor_type) {
-  (void)state_->entry("input", name);
+  (void)state_->entry(op_entry_kind::input, name);
   check_shape("input", name, {}, shape);
   npy_array a;
   a.shape = shape;
@@ -301,7 +276,7 @@ void session::set_input(std::string_view name, std::span<const float> values, st
 }
 
 void session::set_output_shape(std::string_view name, std::vector<std::size_t> shape, std::int32_t tensor_type) {
-  (void)state_->entry("output", name);
+  (void)state_->entry(op_entry_kind::output, name);
   check_tensor_type("output", name, tensor_type);
   check_shape("output", name, {}, shape);
   state_->output_shapes.insert_or_assign(std::string(name), state::output_request{to_openvx_dims(shape), tensor_type});
@@ -310,24 +285,24 @@ void session::set_output_shape(std::string_view name, std::vector<std::size_t> s
 void session::set_param(std::string_view name, const param_value& value) { state_->set_param(name, value); }
 
 void session::set_param(std::string_view name, std::string_view text) {
-  const op_yml_entry& e = state_->entry("param", name);
+  const op_yml_entry& e = state_->entry(op_entry_kind::param, name);
   state_->set_param(name, parse_param_value(e, text));
 }
 
 void session::set_param(std::string_view name, bool value) {
-  state_->set_param(name, make_param_value(name, state_->entry("param", name).type, value));
+  state_->set_param(name, make_param_value(name, state_->entry(op_entry_kind::param, name).type, value));
 }
 void session::set_param_integer(std::string_view name, std::int64_t value) {
-  state_->set_param(name, make_param_value(name, state_->entry("param", name).type, value));
+  state_->set_param(name, make_param_value(name, state_->entry(op_entry_kind::param, name).type, value));
 }
 void session::set_param_unsigned(std::string_view name, std::uint64_t value) {
-  state_->set_param(name, make_param_value(name, state_->entry("param", name).type, value));
+  state_->set_param(name, make_param_value(name, state_->entry(op_entry_kind::param, name).type, value));
 }
 void session::set_param_float(std::string_view name, double value) {
-  state_->set_param(name, make_param_value(name, state_->entry("param", name).type, value));
+  state_->set_param(name, make_param_value(name, state_->entry(op_entry_kind::param, name).type, value));
 }
 void session::set_param(std::string_view name, std::span<const std::int32_t> items) {
-  state_->set_param(name, make_param_value(name, state_->entry("param", name).type, items));
+  state_->set_param(name, make_param_value(name, state_->entry(op_entry_kind::param, name).type, items));
 }
 
 void session::allow_lossy(bool allow) noexcept { state_->allow_lossy = allow; }
@@ -338,7 +313,7 @@ void session::on_context(std::function<void(void*)> hook) { state_->hook = std::
 run_report session::run() { return state_->run(); }
 
 const tensor_result& session::output(std::string_view name) const {
-  (void)state_->entry("output", name);
+  (void)state_->entry(op_entry_kind::output, name);
   const auto it = state_->results.find(name);
   if (it == state_->results.end())
     throw error(fmt::format("output '{}' of op '{}' is not available: run() has not completed", name,

@@ -70,24 +70,48 @@ bool targets_armhf(const std::optional<op_yml>& op) {
   return *op->target_platform == "RK1806" || *op->target_platform == "RV1109" || *op->target_platform == "RV1126";
 }
 
-// Long by design: one section's checks in the order inspect prints them.
+// An empty library section: a problem for x86-64 (the toolkit's simulator), a missing section for
+// the board library the op's target_platform needs, nothing for the other.
+void check_empty_library(const library_slot& slot, const std::optional<op_yml>& op, std::string_view source,
+                         std::string_view what, std::vector<std::string>& problems, std::vector<std::string>& missing) {
+  const bool needed = slot.kind == section_kind::lib_x86_64 ||
+                      (slot.kind == section_kind::lib_aarch64 && !targets_armhf(op)) ||
+                      (slot.kind == section_kind::lib_armhf && targets_armhf(op));
+  if (needed)
+    (slot.kind == section_kind::lib_x86_64 ? problems : missing)
+        .push_back(fmt::format(
+            "{}: {} is empty{}", source, what,
+            slot.kind == section_kind::lib_x86_64
+                ? " (the toolkit's PC simulator needs it)"
+                : fmt::format(" but target_platform is {}",
+                              op && op->target_platform ? *op->target_platform : std::string("RK1808 (default)"))));
+}
+
+// The kernel list of a library section checked against op.yml (check_library_for_op); without an
+// op.yml, or without the list, the ELF structure only.
+void check_library_section(std::span<const std::uint8_t> bytes, const elf_info& info, const std::optional<op_yml>& op,
+                           std::string_view source, std::string_view what, std::string_view label,
+                           std::vector<std::string>& problems) {
+  if (op && !info.exports_kernel_list(op->name)) {
+    const std::string symbol = kernel_list_symbol(op->name);
+    problems.push_back(fmt::format("{}: {} does not export {} (op.yml name is '{}'){}", source, what, symbol, op->name,
+                                   info.find_export(symbol) ? "; it is not a data object" : ""));
+    check_elf_structure(bytes, label);
+  } else if (op) {
+    check_library_for_op(bytes, *op, std::nullopt, label);
+  } else {
+    check_elf_structure(bytes, label);
+  }
+}
+
+// One library section's checks in the order inspect prints them; returns its detail line.
 std::string library_detail(const container& c, const library_slot& slot, const std::optional<op_yml>& op,
                            std::string_view source, std::vector<std::string>& problems,
                            std::vector<std::string>& missing) {
   const auto& bytes = c.section(slot.kind);
   const std::string what = fmt::format("{} section", section_description(slot.kind));
   if (bytes.empty()) {
-    const bool needed = slot.kind == section_kind::lib_x86_64 ||
-                        (slot.kind == section_kind::lib_aarch64 && !targets_armhf(op)) ||
-                        (slot.kind == section_kind::lib_armhf && targets_armhf(op));
-    if (needed)
-      (slot.kind == section_kind::lib_x86_64 ? problems : missing)
-          .push_back(fmt::format(
-              "{}: {} is empty{}", source, what,
-              slot.kind == section_kind::lib_x86_64
-                  ? " (the toolkit's PC simulator needs it)"
-                  : fmt::format(" but target_platform is {}",
-                                op && op->target_platform ? *op->target_platform : std::string("RK1808 (default)"))));
+    check_empty_library(slot, op, source, what, problems, missing);
     return "empty";
   }
   const std::string label = fmt::format("{} ({})", source, what);
@@ -124,16 +148,7 @@ std::string library_detail(const container& c, const library_slot& slot, const s
                           source, what, need, limit));
       }
     }
-    if (op && !info.exports_kernel_list(op->name)) {
-      const std::string symbol = kernel_list_symbol(op->name);
-      problems.push_back(fmt::format("{}: {} does not export {} (op.yml name is '{}'){}", source, what, symbol,
-                                     op->name, info.find_export(symbol) ? "; it is not a data object" : ""));
-      check_elf_structure(bytes, label);
-    } else if (op) {
-      check_library_for_op(bytes, *op, std::nullopt, label);
-    } else {
-      check_elf_structure(bytes, label);
-    }
+    check_library_section(bytes, info, op, source, what, label, problems);
   } catch (const error& e) {
     if (detail.empty()) detail = "not a usable ELF";
     problems.push_back(e.detail());
@@ -175,21 +190,17 @@ op_yml container_op(const container& c, std::string_view source) {
   return op;
 }
 
-// Long by design: the board runtime's checks in its order (list, descriptor, name, schema, table).
-void check_library_for_op(std::span<const std::uint8_t> library, const op_yml& op,
-                          std::optional<std::uint32_t> kernel_index, std::string_view label) {
-  const std::string symbol = kernel_list_symbol(op.name);
-  const std::optional<elf_kernel_list> list = read_kernel_list(library, symbol, label);
-  if (!list) {
-    std::string others;
-    for (const elf_symbol& e : inspect_elf(library, label).exported)
-      if (e.name.starts_with("vx_kernel_") && e.name.ends_with("_list"))
-        others += (others.empty() ? "" : ", ") + e.name;
-    throw error(fmt::format(
-        "{}: does not export {} (op.yml name is '{}'){}", label, symbol, op.name,
-        others.empty() ? std::string("; it exports no vx_kernel_*_list at all") : "; it exports " + others));
-  }
-  const std::size_t count = list->entries.size();
+void throw_missing_kernel_list(std::span<const elf_symbol> exported, const op_yml& op, std::string_view label) {
+  std::string others;
+  for (const elf_symbol& e : exported)
+    if (e.name.starts_with("vx_kernel_") && e.name.ends_with("_list")) others += (others.empty() ? "" : ", ") + e.name;
+  throw error(
+      fmt::format("{}: does not export {} (op.yml name is '{}'){}", label, kernel_list_symbol(op.name), op.name,
+                  others.empty() ? std::string("; it exports no vx_kernel_*_list at all") : "; it exports " + others));
+}
+
+std::uint32_t select_kernel_index(std::size_t count, const op_yml& op, std::optional<std::uint32_t> kernel_index,
+                                  std::string_view symbol, std::string_view label) {
   if (count == 0)
     throw error(
         fmt::format("{}: {} is empty: its first entry is NULL (expected {{&cpu_descriptor, &vx_descriptor, NULL}})",
@@ -198,7 +209,13 @@ void check_library_for_op(std::span<const std::uint8_t> library, const op_yml& o
   if (index >= count)
     throw error(fmt::format("{}: kernel_index {} is out of range: {} has {} kernel{} (0..{})", label, index, symbol,
                             count, count == 1 ? "" : "s", count - 1));
-  const elf_kernel_descriptor& d = list->entries[index];
+  return index;
+}
+
+std::string check_descriptor_for_op(const kernel_descriptor_fields& d, const op_yml& op, std::uint32_t index,
+                                    std::string_view symbol, std::string_view label) {
+  // The board runtime writes the enumeration into the descriptor it selects; a descriptor in
+  // read-only memory (declared const/constexpr) would crash it there, so say so here instead.
   if (!d.writable)
     throw error(
         fmt::format("{}: descriptor {} of {} is in read-only memory; the runtime writes its 'enumeration' field, so "
@@ -210,6 +227,8 @@ void check_library_for_op(std::span<const std::uint8_t> library, const op_yml& o
     throw error(fmt::format("{}: descriptor {} of {} has {} name", label, index, symbol,
                             name_length == 0 ? "an empty" : "an unterminated (256-character)"));
   const std::string_view name = field.substr(0, name_length);
+  // rknnop-generated descriptors carry the schema fingerprint after the name's terminator; an op.yml
+  // generated from a different version of the struct would bind params by the wrong positions.
   std::string_view tail = field.substr(name_length + 1);
   tail = tail.substr(0, std::min(tail.find('\0'), tail.size()));
   constexpr std::string_view schema_marker = "rknnop-schema:";
@@ -228,8 +247,9 @@ void check_library_for_op(std::span<const std::uint8_t> library, const op_yml& o
         op.outputs.size(), op.outputs.size() == 1 ? "" : "s", op.params.size(), op.params.size() == 1 ? "" : "s"));
   if (expected > 0 && !d.has_parameters)
     throw error(fmt::format("{}: kernel '{}' has numParams {} but a NULL parameter table", label, name, expected));
+  // The table must say what op.yml says, in op.yml's order.
   for (std::size_t i = 0; i < expected; ++i) {
-    const auto& [direction, data_type, state] = d.parameters[i];
+    const kernel_parameter& p = d.parameters[i];
     std::string_view role;
     const op_yml_entry* entry = nullptr;
     std::int32_t want_direction = VX_INPUT, want_type = VX_TYPE_TENSOR;
@@ -245,14 +265,29 @@ void check_library_for_op(std::span<const std::uint8_t> library, const op_yml& o
       entry = &op.params[i - op.inputs.size() - op.outputs.size()];
       want_type = entry->type == VX_TYPE_ARRAY ? VX_TYPE_ARRAY : VX_TYPE_SCALAR;
     }
-    if (direction != want_direction || data_type != want_type)
+    if (p.direction != want_direction || p.data_type != want_type)
       throw error(fmt::format("{}: kernel '{}' parameter {} is {{{}, {}}} but op.yml's {} '{}' ({}) needs {{{}, {}}}",
-                              label, name, i, direction_name(direction), type_text(data_type), role, entry->name,
+                              label, name, i, direction_name(p.direction), type_text(p.data_type), role, entry->name,
                               type_text(entry->type), direction_name(want_direction), type_text(want_type)));
   }
+  return std::string(name);
 }
 
-// Long by design: each container section in file order, as inspect prints them.
+void check_library_for_op(std::span<const std::uint8_t> library, const op_yml& op,
+                          std::optional<std::uint32_t> kernel_index, std::string_view label) {
+  const std::string symbol = kernel_list_symbol(op.name);
+  const std::optional<elf_kernel_list> list = read_kernel_list(library, symbol, label);
+  if (!list) throw_missing_kernel_list(inspect_elf(library, label).exported, op, label);
+  const std::uint32_t index = select_kernel_index(list->entries.size(), op, kernel_index, symbol, label);
+  const elf_kernel_descriptor& d = list->entries[index];
+  std::vector<kernel_parameter> rows;
+  for (const auto& [direction, data_type, state] : d.parameters) rows.push_back({direction, data_type, state});
+  (void)check_descriptor_for_op({d.name_field, d.writable, d.num_params, d.has_parameters, rows}, op, index, symbol,
+                                label);
+}
+
+// Each container section in file order, as inspect prints them: a case per section kind, kept as one
+// table (each case is a few lines; library sections go to library_detail).
 container_report validate_container(const container& c, std::string_view source) {
   container_report report;
   std::vector<std::string>& problems = report.problems;

@@ -8,6 +8,7 @@
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
+#include <rknnop/host/model_container.hpp>
 #include <rknnop/host/op_yml.hpp>
 #include <rknnop/host/rknn_model.hpp>
 #include <rknnop/host/vx_type.hpp>
@@ -166,19 +167,7 @@ int run_update(const std::string& model_path, const std::string& container_path,
 int run_extract(const std::string& model_path, const std::string& out, const std::string& op_name) {
   const model m = model::read(model_path);
   const model_op& op = select_op(m, op_name, "name one with --op");
-  container c;
-  c.version = 2;
-  const auto copy = [&](model_blob_kind kind, std::vector<std::uint8_t>& to) {
-    const auto bytes = m.blob(op, kind);
-    to.assign(bytes.begin(), bytes.end());
-  };
-  copy(model_blob_kind::shader, c.shader);
-  copy(model_blob_kind::lib_x86_64, c.lib_x86_64);
-  copy(model_blob_kind::lib_aarch64, c.lib_aarch64);
-  copy(model_blob_kind::lib_armhf, c.lib_armhf);
-  const std::string yml = op.op_yml_text();
-  c.op_yml.assign(yml.begin(), yml.end());
-  write_container_file(c, out);
+  write_container_file(model_op_container(m, op), out);
   fmt::print("{}: op '{}' from {} (the model carries no .py; op.yml made from its op description)\n", out, op.name,
              model_path);
   return 0;
@@ -191,30 +180,25 @@ int run_wrap(const std::string& container_path, const std::string& out, const st
   const container c = read_container_file(container_path);
   op_yml yml = parse_op_yml(text_of(c.op_yml), container_path + " (op.yml section)");
   if (!c.op_py.empty()) apply_python_port_order(yml, text_of(c.op_py), "the .py section");
-  const auto shapes = [&](std::string_view option, const std::vector<std::string>& texts,
-                          const std::vector<op_yml_entry>& ports, bool required) {
+  const auto shapes = [&](std::string_view option, const std::vector<std::string>& texts, op_entry_kind kind,
+                          bool required) {
+    const std::vector<op_yml_entry>& ports = kind == op_entry_kind::input ? yml.inputs : yml.outputs;
     std::vector<std::optional<std::vector<std::size_t>>> by_port(ports.size());
     for (const auto& [name, text] : parse_assignments(option, texts, "1,32,32,3")) {
-      const auto it = std::find_if(ports.begin(), ports.end(), [&](const op_yml_entry& e) { return e.name == name; });
-      if (it == ports.end())
-        throw usage_error(
-            fmt::format("{} '{}': op '{}' has no such port ({})", option, name, yml.name, entries_text(ports)));
-      by_port[static_cast<std::size_t>(it - ports.begin())] = parse_numpy_shape(option, name, text, "1,32,32,3");
+      const op_yml_entry& port = find_option_entry(yml, kind, option, name);
+      by_port[static_cast<std::size_t>(&port - ports.data())] = parse_numpy_shape(option, name, text, "1,32,32,3");
     }
     for (std::size_t i = 0; required && i < ports.size(); ++i)
       if (!by_port[i])
         throw usage_error(fmt::format("{} {}=1,32,32,3 is needed for port '{}'", option, ports[i].name, ports[i].name));
     return by_port;
   };
-  const auto inputs = shapes("--input-shape", input_texts, yml.inputs, true);
-  auto outputs = shapes("--output-shape", output_texts, yml.outputs, !can_infer_shapes);
+  const auto inputs = shapes("--input-shape", input_texts, op_entry_kind::input, true);
+  auto outputs = shapes("--output-shape", output_texts, op_entry_kind::output, !can_infer_shapes);
   std::vector<decoded_param> params;
   for (const auto& [name, text] : parse_assignments("--param", param_texts, "VALUE")) {
-    const op_yml_entry* e = yml.find_param(name);
-    if (e == nullptr)
-      throw usage_error(
-          fmt::format("--param '{}': op '{}' has no such param ({})", name, yml.name, entries_text(yml.params)));
-    params.push_back({name, parse_param_value(name, e->type, text)});
+    const op_yml_entry& e = find_option_entry(yml, op_entry_kind::param, "--param", name);
+    params.push_back({name, parse_param_value(name, e.type, text)});
   }
   for (const op_yml_entry& e : yml.params)
     if (std::none_of(params.begin(), params.end(), [&](const decoded_param& p) { return p.name == e.name; }))

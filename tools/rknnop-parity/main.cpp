@@ -133,39 +133,218 @@ parity::param_data param_from(const std::string& name, const host::param_value& 
   return parity::param_data{name, s};
 }
 
+// Everything the command line says, as given.
+struct options {
+  std::string op_path, op_yml_path, vx_path, range_text = "-4,4", tensor_type_name;
+  std::vector<std::string> inputs, shapes, params;
+  std::size_t random_cases = 0;
+  std::uint64_t seed = 1;
+  std::optional<double> abs_tol, rel_tol;
+  bool allow_lossy = false;
+};
+
+// The option table, top to bottom like the --help text.
+void add_options(CLI::App& app, options& o) {
+  app.add_option("op", o.op_path, "The op: a .rknnop container or a kernel library lib<op>.so")->required();
+  app.add_option("--op-yml", o.op_yml_path, "op.yml (required for a .so without op.yml beside it)");
+  app.add_option("--vx", o.vx_path,
+                 "The VX kernel's .vx shader (default: op.yml's vx_file, else <kernel>.vx or rknn_kernel_<kernel>.vx, "
+                 "beside op.yml)");
+  app.add_option("-i,--input", o.inputs, "NAME=FILE.npy: this input's data (first case)");
+  app.add_option("--shape", o.shapes, "NAME=1,8,8,3: NumPy shape of this input for random cases");
+  app.add_option("-p,--param", o.params, "NAME=VALUE for each param (arrays as 64,64; bools true/false)");
+  app.add_option("--random", o.random_cases, "Number of cases with random inputs (shapes from --shape or --input)");
+  app.add_option("--seed", o.seed, "Seed of the random inputs (default 1)");
+  app.add_option("--range", o.range_text, "LOW,HIGH of the random values (default -4,4)");
+  app.add_option("--tensor-type", o.tensor_type_name,
+                 "VX type of float inputs: VX_TYPE_FLOAT16 (default, as on the board) or VX_TYPE_FLOAT32");
+  app.add_flag("--allow-lossy", o.allow_lossy,
+               "Accept float inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a "
+               "nonzero value to zero (an error otherwise)");
+  app.add_option("--abs-tol", o.abs_tol, "Absolute tolerance (default 1e-3)");
+  app.add_option("--rel-tol", o.rel_tol, "Relative tolerance (default 2e-3): pass when |vx-cpu| <= abs + rel*|cpu|");
+}
+
+vx_type float_tensor_type(const std::string& name) {
+  if (name.empty()) return vx_type::float16;
+  const auto t = rknnop::vxc::vx_type_from_name(name);
+  if (!t || (*t != vx_type::float16 && *t != vx_type::float32))
+    throw usage_error("--tensor-type '" + name + "': expected VX_TYPE_FLOAT16 or VX_TYPE_FLOAT32");
+  return *t;
+}
+
+// Both descriptors through the loader, each checked against op.yml as the board runtime would, and
+// the VX kernel's shader (docs/runtime.md §8).
+struct op_kernels {
+  host::op_library cpu;
+  host::op_library vx;
+  std::string vx_path;
+};
+
+op_kernels load_kernels(const options& o) {
+  host::load_options load;
+  if (!o.op_yml_path.empty()) load.op_yml = o.op_yml_path;
+  load.kernel_index = 0;
+  host::op_library cpu = host::op_library::open(o.op_path, load);
+  load.kernel_index = 1;
+  host::op_library vx = host::op_library::open(o.op_path, load);
+  const host::op_yml& yml = cpu.op();
+  if (cpu.kernel().is_shader || !vx.kernel().is_shader) {
+    throw host::error("op '" + yml.name + "': list index 0 must be a CPU kernel and index 1 a VX kernel (got '" +
+                      cpu.kernel().name + "' and '" + vx.kernel().name + "')");
+  }
+  const rknnop::vxc::shader_location shader =
+      rknnop::vxc::find_op_shader(o.op_path, o.op_yml_path, yml.vx_file, vx.kernel().name, o.vx_path);
+  if (!shader.error.empty()) throw usage_error(shader.error.substr(std::string_view("rknnop: ").size()));
+  return {std::move(cpu), std::move(vx), shader.path.string()};
+}
+
+// Each NAME given to `option` must be one of the op's entries of `kind` (the session's own check).
+void check_names(const host::op_yml& op, std::string_view option, const std::map<std::string, std::string>& given,
+                 host::op_entry_kind kind) {
+  for (const auto& [name, value] : given) (void)host::find_option_entry(op, kind, option, name);
+}
+
+// Each param as given, else the op struct's default (op.yml's rknnop-field comment); enum params by name.
+std::vector<parity::param_data> param_values(const host::op_yml& yml,
+                                             const std::map<std::string, std::string>& param_texts) {
+  std::vector<parity::param_data> values;
+  for (const auto& e : yml.params) {
+    const auto it = param_texts.find(e.name);
+    if (it == param_texts.end() && !e.default_text) throw usage_error("--param " + e.name + "=VALUE is missing");
+    values.push_back(
+        param_from(e.name, host::parse_param_value(e, it != param_texts.end() ? it->second : *e.default_text)));
+  }
+  return values;
+}
+
+// Case 0 from the files; random cases shaped by --shape, else by the file.
+std::vector<parity::parity_case> make_cases(const host::op_yml& yml, const options& o, vx_type float_type,
+                                            std::pair<float, float> range,
+                                            const std::map<std::string, std::string>& input_files,
+                                            const std::map<std::string, std::string>& shape_texts,
+                                            const std::vector<parity::param_data>& params) {
+  const auto [low, high] = range;
+  std::vector<parity::parity_case> cases;
+  std::vector<std::vector<std::uint32_t>> random_dims;
+  std::vector<vx_type> random_types;
+  const bool have_files = !input_files.empty();
+  parity::parity_case from_files;
+  for (const auto& e : yml.inputs) {
+    const auto file = input_files.find(e.name);
+    const auto shape = shape_texts.find(e.name);
+    if (file != input_files.end()) {
+      const host::npy_array a = host::read_npy_file(file->second);
+      from_files.inputs.push_back(tensor_from_npy(a, float_type, e.name, file->second, o.allow_lossy));
+    } else if (have_files) {
+      throw usage_error("--input " + e.name + "=FILE.npy is missing (every input needs a file, or none)");
+    }
+    if (shape != shape_texts.end()) {
+      const auto dims = host::parse_numpy_shape("--shape", e.name, shape->second, "1,8,8,3");
+      random_dims.push_back(host::to_openvx_dims(dims));
+      random_types.push_back(float_type);
+    } else if (have_files) {
+      random_dims.push_back(from_files.inputs.back().dims);
+      const vx_type t = from_files.inputs.back().dtype;
+      random_types.push_back(t);
+    } else if (o.random_cases != 0) {
+      throw usage_error("input '" + e.name + "': give --shape " + e.name + "=1,8,8,3 (or --input) for random cases");
+    }
+  }
+  if (have_files) {
+    from_files.params = params;
+    from_files.label = "inputs from files";
+    cases.push_back(std::move(from_files));
+  }
+  std::mt19937_64 rng(o.seed);
+  for (std::size_t n = 0; n < o.random_cases; ++n) {
+    parity::parity_case c;
+    for (std::size_t i = 0; i < random_dims.size(); ++i)
+      c.inputs.push_back(parity::random_tensor(random_dims[i], random_types[i], rng, low, high));
+    c.params = params;
+    c.label = "random " + std::to_string(n + 1) + "/" + std::to_string(o.random_cases) + " (seed " +
+              std::to_string(o.seed) + ")";
+    cases.push_back(std::move(c));
+  }
+  if (cases.empty()) throw usage_error("nothing to compare: give --input NAME=FILE.npy, or --random N with --shape");
+  return cases;
+}
+
+// Runs every case, prints its report and the largest differences per output; the exit status.
+int run_cases(parity::checker& check, const std::vector<parity::parity_case>& cases, const parity::op_info& op) {
+  struct totals {
+    double max_abs = 0.0, max_rel = 0.0;
+    std::size_t mismatches = 0, elements = 0;
+  };
+  std::map<std::string, totals> per_output;
+  std::size_t failed = 0;
+  for (const parity::parity_case& c : cases) {
+    const parity::case_report r = check.run(c);
+    std::printf("%s\n", r.to_string().c_str());
+    if (r.result == parity::outcome::no_opencl) return exit_no_opencl;
+    if (!r.passed()) ++failed;
+    for (const parity::output_diff& d : r.outputs) {
+      totals& t = per_output[d.name];
+      t.max_abs = std::max(t.max_abs, d.max_abs);
+      t.max_rel = std::max(t.max_rel, d.max_rel);
+      t.mismatches += d.mismatches;
+      t.elements += d.elements;
+    }
+  }
+  for (const auto& name : op.signature.outputs) {
+    const totals& t = per_output[name];
+    std::printf("output '%s': max abs diff %.3g, max rel diff %.3g, %zu of %zu elements outside abs %.3g + rel %.3g\n",
+                name.c_str(), t.max_abs, t.max_rel, t.mismatches, t.elements, op.tol.abs, op.tol.rel);
+  }
+  std::printf("%s: %zu of %zu case(s) within tolerance\n", failed == 0 ? "PASS" : "FAIL", cases.size() - failed,
+              cases.size());
+  return failed == 0 ? 0 : exit_fail;
+}
+
+// Everything after the command line's syntax: check it against the op, build the cases, compare.
+int compare(options& o) {
+  const vx_type float_type = float_tensor_type(o.tensor_type_name);
+  const std::pair<float, float> range = parse_range(o.range_text);
+  const auto input_files = assignments("--input", o.inputs, "FILE.npy");
+  const auto shape_texts = assignments("--shape", o.shapes, "1,8,8,3");
+  const auto param_texts = assignments("--param", o.params, "VALUE");
+
+  const op_kernels kernels = load_kernels(o);
+  const host::op_yml& yml = kernels.cpu.op();
+  parity::op_info op;
+  op.signature = rknnop::vxc::signature_of(yml);
+  if (o.abs_tol) op.tol.abs = *o.abs_tol;
+  if (o.rel_tol) op.tol.rel = *o.rel_tol;
+
+  check_names(yml, "--input", input_files, host::op_entry_kind::input);
+  check_names(yml, "--shape", shape_texts, host::op_entry_kind::input);
+  check_names(yml, "--param", param_texts, host::op_entry_kind::param);
+  const std::vector<parity::parity_case> cases =
+      make_cases(yml, o, float_type, range, input_files, shape_texts, param_values(yml, param_texts));
+
+  parity::checker check(op, static_cast<const vx_kernel_description_t*>(kernels.cpu.descriptor()),
+                        static_cast<const vx_kernel_description_t*>(kernels.vx.descriptor()),
+                        rknnop::vxc::shader_file(kernels.vx_path));
+  std::printf("%s: CPU kernel '%s' vs VX kernel '%s' (%s) on %s\n", yml.name.c_str(), kernels.cpu.kernel().name.c_str(),
+              kernels.vx.kernel().name.c_str(), kernels.vx_path.c_str(),
+              check.opencl_available() ? check.opencl_status().c_str() : "no OpenCL device");
+  if (!check.opencl_available()) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "rknnop-parity: the VX kernel cannot run: %s\n", check.opencl_status().c_str());
+    return exit_no_opencl;
+  }
+  return run_cases(check, cases, op);
+}
+
 }  // namespace
 
-// Long by design: the option table and the case set-up read top to bottom like the --help text.
 int main(int argc, char** argv) try {
   // Kernel libraries' messages reach the user once, in this tool's report, not also on their own stderr.
   setenv("RKNNOP_LOG", "off", 0);
   CLI::App app{"Compare an op's CPU kernel with its VX kernel (run on POCL) through rknnop's host OpenVX runtime",
                "rknnop-parity"};
-  std::string op_path, op_yml_path, vx_path, seed_text, range_text = "-4,4", tensor_type_name;
-  std::vector<std::string> inputs, shapes, params;
-  std::size_t random_cases = 0;
-  std::uint64_t seed = 1;
-  std::optional<double> abs_tol, rel_tol;
-  app.add_option("op", op_path, "The op: a .rknnop container or a kernel library lib<op>.so")->required();
-  app.add_option("--op-yml", op_yml_path, "op.yml (required for a .so without op.yml beside it)");
-  app.add_option("--vx", vx_path,
-                 "The VX kernel's .vx shader (default: op.yml's vx_file, else <kernel>.vx or rknn_kernel_<kernel>.vx, "
-                 "beside op.yml)");
-  app.add_option("-i,--input", inputs, "NAME=FILE.npy: this input's data (first case)");
-  app.add_option("--shape", shapes, "NAME=1,8,8,3: NumPy shape of this input for random cases");
-  app.add_option("-p,--param", params, "NAME=VALUE for each param (arrays as 64,64; bools true/false)");
-  app.add_option("--random", random_cases, "Number of cases with random inputs (shapes from --shape or --input)");
-  app.add_option("--seed", seed, "Seed of the random inputs (default 1)");
-  app.add_option("--range", range_text, "LOW,HIGH of the random values (default -4,4)");
-  app.add_option("--tensor-type", tensor_type_name,
-                 "VX type of float inputs: VX_TYPE_FLOAT16 (default, as on the board) or VX_TYPE_FLOAT32");
-  bool allow_lossy = false;
-  app.add_flag("--allow-lossy", allow_lossy,
-               "Accept float inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a "
-               "nonzero value to zero (an error otherwise)");
-  app.add_option("--abs-tol", abs_tol, "Absolute tolerance (default 1e-3)");
-  app.add_option("--rel-tol", rel_tol, "Relative tolerance (default 2e-3): pass when |vx-cpu| <= abs + rel*|cpu|");
-
+  options o;
+  add_options(app, o);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -178,148 +357,7 @@ int main(int argc, char** argv) try {
   }
 
   try {
-    vx_type float_type = vx_type::float16;
-    if (!tensor_type_name.empty()) {
-      const auto t = rknnop::vxc::vx_type_from_name(tensor_type_name);
-      if (!t || (*t != vx_type::float16 && *t != vx_type::float32))
-        throw usage_error("--tensor-type '" + tensor_type_name + "': expected VX_TYPE_FLOAT16 or VX_TYPE_FLOAT32");
-      float_type = *t;
-    }
-    const auto [low, high] = parse_range(range_text);
-    const auto input_files = assignments("--input", inputs, "FILE.npy");
-    const auto shape_texts = assignments("--shape", shapes, "1,8,8,3");
-    const auto param_texts = assignments("--param", params, "VALUE");
-
-    // Both descriptors through the loader, each checked against op.yml as the board runtime would.
-    host::load_options options;
-    if (!op_yml_path.empty()) options.op_yml = op_yml_path;
-    options.kernel_index = 0;
-    host::op_library cpu_lib = host::op_library::open(op_path, options);
-    options.kernel_index = 1;
-    host::op_library vx_lib = host::op_library::open(op_path, options);
-    const host::op_yml& yml = cpu_lib.op();
-    if (cpu_lib.kernel().is_shader || !vx_lib.kernel().is_shader) {
-      throw host::error("op '" + yml.name + "': list index 0 must be a CPU kernel and index 1 a VX kernel (got '" +
-                        cpu_lib.kernel().name + "' and '" + vx_lib.kernel().name + "')");
-    }
-    const rknnop::vxc::shader_location vx =
-        rknnop::vxc::find_op_shader(op_path, op_yml_path, yml.vx_file, vx_lib.kernel().name, vx_path);
-    if (!vx.error.empty()) throw usage_error(vx.error.substr(std::string_view("rknnop: ").size()));
-    vx_path = vx.path.string();
-
-    parity::op_info op;
-    op.signature = rknnop::vxc::signature_of(yml);
-    if (abs_tol) op.tol.abs = *abs_tol;
-    if (rel_tol) op.tol.rel = *rel_tol;
-
-    const auto known = [&](std::string_view option, const std::map<std::string, std::string>& given,
-                           const std::vector<host::op_yml_entry>& entries, std::string_view kind) {
-      for (const auto& [name, value] : given) {
-        if (std::none_of(entries.begin(), entries.end(), [&](const host::op_yml_entry& e) { return e.name == name; })) {
-          std::string names;
-          for (const auto& e : entries) names += (names.empty() ? "" : ", ") + e.name;
-          throw usage_error(std::string(option) + " '" + name + "': op '" + yml.name + "' has no " + std::string(kind) +
-                            " of that name (" + std::string(kind) + "s: " + (names.empty() ? "none" : names) + ")");
-        }
-      }
-    };
-    known("--input", input_files, yml.inputs, "input");
-    known("--shape", shape_texts, yml.inputs, "input");
-    known("--param", param_texts, yml.params, "param");
-
-    std::vector<parity::param_data> param_values;
-    for (const auto& e : yml.params) {
-      const auto it = param_texts.find(e.name);
-      if (it == param_texts.end() && !e.default_text) throw usage_error("--param " + e.name + "=VALUE is missing");
-      // Given, else the op struct's default (op.yml's rknnop-field comment); enum params by name.
-      param_values.push_back(
-          param_from(e.name, host::parse_param_value(e, it != param_texts.end() ? it->second : *e.default_text)));
-    }
-
-    // Case 0 from the files; random cases shaped by --shape, else by the file.
-    std::vector<parity::parity_case> cases;
-    std::vector<std::vector<std::uint32_t>> random_dims;
-    std::vector<vx_type> random_types;
-    const bool have_files = !input_files.empty();
-    parity::parity_case from_files;
-    for (const auto& e : yml.inputs) {
-      const auto file = input_files.find(e.name);
-      const auto shape = shape_texts.find(e.name);
-      if (file != input_files.end()) {
-        const host::npy_array a = host::read_npy_file(file->second);
-        from_files.inputs.push_back(tensor_from_npy(a, float_type, e.name, file->second, allow_lossy));
-      } else if (have_files) {
-        throw usage_error("--input " + e.name + "=FILE.npy is missing (every input needs a file, or none)");
-      }
-      if (shape != shape_texts.end()) {
-        const auto dims = host::parse_numpy_shape("--shape", e.name, shape->second, "1,8,8,3");
-        random_dims.push_back(host::to_openvx_dims(dims));
-        random_types.push_back(float_type);
-      } else if (have_files) {
-        random_dims.push_back(from_files.inputs.back().dims);
-        const vx_type t = from_files.inputs.back().dtype;
-        random_types.push_back(t);
-      } else if (random_cases != 0) {
-        throw usage_error("input '" + e.name + "': give --shape " + e.name + "=1,8,8,3 (or --input) for random cases");
-      }
-    }
-    if (have_files) {
-      from_files.params = param_values;
-      from_files.label = "inputs from files";
-      cases.push_back(std::move(from_files));
-    }
-    std::mt19937_64 rng(seed);
-    for (std::size_t n = 0; n < random_cases; ++n) {
-      parity::parity_case c;
-      for (std::size_t i = 0; i < random_dims.size(); ++i)
-        c.inputs.push_back(parity::random_tensor(random_dims[i], random_types[i], rng, low, high));
-      c.params = param_values;
-      c.label = "random " + std::to_string(n + 1) + "/" + std::to_string(random_cases) + " (seed " +
-                std::to_string(seed) + ")";
-      cases.push_back(std::move(c));
-    }
-    if (cases.empty()) throw usage_error("nothing to compare: give --input NAME=FILE.npy, or --random N with --shape");
-
-    parity::checker check(op, static_cast<const vx_kernel_description_t*>(cpu_lib.descriptor()),
-                          static_cast<const vx_kernel_description_t*>(vx_lib.descriptor()),
-                          rknnop::vxc::shader_file(vx_path));
-    std::printf("%s: CPU kernel '%s' vs VX kernel '%s' (%s) on %s\n", yml.name.c_str(), cpu_lib.kernel().name.c_str(),
-                vx_lib.kernel().name.c_str(), vx_path.c_str(),
-                check.opencl_available() ? check.opencl_status().c_str() : "no OpenCL device");
-    if (!check.opencl_available()) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "rknnop-parity: the VX kernel cannot run: %s\n", check.opencl_status().c_str());
-      return exit_no_opencl;
-    }
-
-    struct totals {
-      double max_abs = 0.0, max_rel = 0.0;
-      std::size_t mismatches = 0, elements = 0;
-    };
-    std::map<std::string, totals> per_output;
-    std::size_t failed = 0;
-    for (const parity::parity_case& c : cases) {
-      const parity::case_report r = check.run(c);
-      std::printf("%s\n", r.to_string().c_str());
-      if (r.result == parity::outcome::no_opencl) return exit_no_opencl;
-      if (!r.passed()) ++failed;
-      for (const parity::output_diff& d : r.outputs) {
-        totals& t = per_output[d.name];
-        t.max_abs = std::max(t.max_abs, d.max_abs);
-        t.max_rel = std::max(t.max_rel, d.max_rel);
-        t.mismatches += d.mismatches;
-        t.elements += d.elements;
-      }
-    }
-    for (const auto& name : op.signature.outputs) {
-      const totals& t = per_output[name];
-      std::printf(
-          "output '%s': max abs diff %.3g, max rel diff %.3g, %zu of %zu elements outside abs %.3g + rel %.3g\n",
-          name.c_str(), t.max_abs, t.max_rel, t.mismatches, t.elements, op.tol.abs, op.tol.rel);
-    }
-    std::printf("%s: %zu of %zu case(s) within tolerance\n", failed == 0 ? "PASS" : "FAIL", cases.size() - failed,
-                cases.size());
-    return failed == 0 ? 0 : exit_fail;
+    return compare(o);
   } catch (const usage_error& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "rknnop-parity: %s\n", e.detail().c_str());

@@ -43,9 +43,126 @@ std::string status_line(const step_report& s) {
                      s.log.empty() ? "" : "  log: ", fmt::join(s.log, "; "));
 }
 
+// Everything the command line says, as given.
+struct options {
+  std::string op_path, op_yml, tensor_type_name, vx_file;
+  std::vector<std::string> inputs, params, outputs, output_shapes;
+  std::optional<std::uint32_t> kernel_index;
+  bool describe = false;
+  bool allow_lossy = false;
+};
+
+// The option table, top to bottom like the --help text.
+void add_options(CLI::App& app, options& o) {
+  app.add_option("op", o.op_path, "The op: a .rknnop container or a kernel library lib<op>.so")->required();
+  app.add_option("--op-yml", o.op_yml, "op.yml (required for a .so without op.yml beside it)");
+  app.add_option("-i,--input", o.inputs, "NAME=FILE.npy for each input");
+  app.add_option("-p,--param", o.params, "NAME=VALUE for each param (arrays as 64,64; bools true/false)");
+  app.add_option("-o,--output", o.outputs, "NAME=FILE.npy: write this output");
+  app.add_option("--output-shape", o.output_shapes,
+                 "NAME=1,32,32,3: give the output this NumPy shape instead of a virtual tensor");
+  app.add_option("--kernel-index", o.kernel_index, "Kernel of vx_kernel_<Name>_list to run (default: op.yml's)");
+  app.add_option("--tensor-type", o.tensor_type_name,
+                 "VX tensor type of the inputs: VX_TYPE_FLOAT16 (default, what the board hands a custom op), "
+                 "VX_TYPE_FLOAT32, ..., or npy (each .npy's own dtype)");
+  app.add_flag("--allow-lossy", o.allow_lossy,
+               "Accept inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a nonzero "
+               "value to zero (an error otherwise)");
+  app.add_flag("--describe", o.describe, "Print inputs, outputs and params with their VX types and exit");
+#if RKNNOP_VXC_HAS_BRIDGE
+  app.add_option("--vx", o.vx_file,
+                 "The .vx shader of a VX kernel (default: op.yml's vx_file, <kernel>.vx or rknn_kernel_<kernel>.vx "
+                 "beside op.yml, or beside the op without --op-yml)");
+#endif
+}
+
+// --tensor-type: a VX type name, npy (tensor_type_of_data), or none given (the session's default).
+std::optional<std::int32_t> input_tensor_type(const std::string& name) {
+  if (name == "npy") return tensor_type_of_data;
+  if (name.empty()) return std::nullopt;
+  const std::optional<std::int32_t> type = vx_type_from_name(name);
+  if (!type) throw failure(fmt::format("--tensor-type '{}': not a VX type name (or npy: each .npy's own dtype)", name));
+  return type;
+}
+
+#if RKNNOP_VXC_HAS_BRIDGE
+// A VX kernel's node runs its shader on the host through rknnop::vxc (POCL); `bridge` must outlive the run.
+void attach_shader(session& s, const options& o, std::unique_ptr<rknnop::vxc::shader_bridge>& bridge) {
+  if (!s.kernel().is_shader) return;
+  const rknnop::vxc::shader_location vx =
+      rknnop::vxc::find_op_shader(o.op_path, o.op_yml, s.op().vx_file, s.kernel().name, o.vx_file);
+  if (!vx.error.empty()) throw failure(vx.error.substr(std::string_view("rknnop: ").size()));
+  // Read when the node runs (as vxc::shader_file does), through the bounded reader: a regular file
+  // under the size limit, never /dev/zero or a FIFO.
+  const rknnop::vxc::shader_source_provider shader = [path = vx.path](std::string_view kernel_name) {
+    rknnop::vxc::shader_source source;
+    source.file_name = path.filename().string();
+    try {
+      const std::vector<std::uint8_t> bytes = read_file(path);
+      source.text.assign(bytes.begin(), bytes.end());
+    } catch (const error& e) {
+      source.error =
+          fmt::format("rknnop: kernel '{}': cannot read the shader '{}': {}", kernel_name, path.string(), e.detail());
+    }
+    return source;
+  };
+  s.on_context([&bridge, shader](void* ctx) { bridge = rknnop::vxc::attach(ctx, shader); });
+}
+#endif
+
+// Loads the op, gives it the inputs and params, runs it and writes the outputs; `stage` says what it is doing.
+int run_op(const options& o, std::string& stage) {
+  load_options load;
+  if (!o.op_yml.empty()) load.op_yml = o.op_yml;
+  load.kernel_index = o.kernel_index;
+  const std::optional<std::int32_t> tensor_type = input_tensor_type(o.tensor_type_name);
+  // Parse the command line fully before loading, so syntax errors come first.
+  const auto input_list = parse_assignments("--input", o.inputs, "FILE.npy");
+  const auto param_list = parse_assignments("--param", o.params, "VALUE");
+  const auto output_list = parse_assignments("--output", o.outputs, "FILE.npy");
+  const auto shape_list = parse_assignments("--output-shape", o.output_shapes, "1,32,32,3");
+  // Output paths are checked before anything runs: a device, FIFO, symbolic link or missing folder
+  // is refused here, not after the kernel (docs/container.md §5, "Hostile files").
+  for (const auto& [name, file] : output_list) check_output_path(file, fmt::format("--output {}", name));
+
+  stage = fmt::format("loading '{}'", o.op_path);
+  session s = session::load(o.op_path, load);
+  if (s.op().port_order_warning) fmt::print(stderr, "rknnop-run: warning: {}\n", *s.op().port_order_warning);
+  if (o.describe) {
+    fmt::print("{}", s.describe());
+    return 0;
+  }
+#if RKNNOP_VXC_HAS_BRIDGE
+  std::unique_ptr<rknnop::vxc::shader_bridge> bridge;
+  attach_shader(s, o, bridge);
+#endif
+  s.allow_lossy(o.allow_lossy);
+  for (const auto& [name, file] : input_list) {
+    stage = fmt::format("reading input '{}' from '{}'", name, file);
+    s.set_input(name, std::filesystem::path(file), tensor_type);
+  }
+  for (const std::string& note : s.conversion_notes()) fmt::print(stderr, "rknnop-run: note: {}\n", note);
+  stage = "setting the params";
+  for (const auto& [name, value] : param_list) s.set_param(name, std::string_view(value));
+  for (const auto& [name, text] : shape_list)
+    s.set_output_shape(name, parse_numpy_shape("--output-shape", name, text, "1,32,32,3", zero_dims::allowed));
+  for (const auto& [name, file] : output_list) (void)find_option_entry(s.op(), op_entry_kind::output, "--output", name);
+
+  stage = fmt::format("running op '{}' (kernel '{}')", s.op().name, s.kernel().name);
+  const run_report report = s.run();
+  fmt::print("{} (kernel '{}', kernel_index {})\n", s.op().name, s.kernel().name, s.kernel().kernel_index);
+  for (const step_report& step : report.steps) fmt::print("  {}\n", status_line(step));
+  for (const auto& [name, file] : output_list) {
+    stage = fmt::format("writing output '{}' to '{}'", name, file);
+    const tensor_result& r = s.output(name);
+    write_npy_file(r.array, file);
+    fmt::print("  output '{}': shape ({}) {} -> {}\n", name, fmt::join(r.shape, ", "), vx_type_name(r.vx_type), file);
+  }
+  return 0;
+}
+
 }  // namespace
 
-// Long by design: the option table reads top to bottom like the --help text.
 int main(int argc, char** argv) try {
   install_interrupt_cleanup();  // SIGINT/SIGTERM remove the temporary file of an output being written
   // Kernel libraries' messages reach the user once, in this tool's error line (from the node's log),
@@ -55,33 +172,8 @@ int main(int argc, char** argv) try {
   if (rknnop_run::is_model_invocation(argc, argv)) return rknnop_run::model_main(argc, argv);
 #endif
   CLI::App app{"Run an RKNN-Toolkit v1 custom op on the PC through rknnop's host OpenVX runtime", "rknnop-run"};
-  std::string op_path, op_yml, tensor_type_name;
-  std::vector<std::string> inputs, params, outputs, output_shapes;
-  std::optional<std::uint32_t> kernel_index;
-  bool describe = false;
-  app.add_option("op", op_path, "The op: a .rknnop container or a kernel library lib<op>.so")->required();
-  app.add_option("--op-yml", op_yml, "op.yml (required for a .so without op.yml beside it)");
-  app.add_option("-i,--input", inputs, "NAME=FILE.npy for each input");
-  app.add_option("-p,--param", params, "NAME=VALUE for each param (arrays as 64,64; bools true/false)");
-  app.add_option("-o,--output", outputs, "NAME=FILE.npy: write this output");
-  app.add_option("--output-shape", output_shapes,
-                 "NAME=1,32,32,3: give the output this NumPy shape instead of a virtual tensor");
-  app.add_option("--kernel-index", kernel_index, "Kernel of vx_kernel_<Name>_list to run (default: op.yml's)");
-  app.add_option("--tensor-type", tensor_type_name,
-                 "VX tensor type of the inputs: VX_TYPE_FLOAT16 (default, what the board hands a custom op), "
-                 "VX_TYPE_FLOAT32, ..., or npy (each .npy's own dtype)");
-  bool allow_lossy = false;
-  app.add_flag("--allow-lossy", allow_lossy,
-               "Accept inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a nonzero "
-               "value to zero (an error otherwise)");
-  app.add_flag("--describe", describe, "Print inputs, outputs and params with their VX types and exit");
-  std::string vx_file;
-#if RKNNOP_VXC_HAS_BRIDGE
-  app.add_option("--vx", vx_file,
-                 "The .vx shader of a VX kernel (default: op.yml's vx_file, <kernel>.vx or rknn_kernel_<kernel>.vx "
-                 "beside op.yml, or beside the op without --op-yml)");
-#endif
-
+  options o;
+  add_options(app, o);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -96,89 +188,7 @@ int main(int argc, char** argv) try {
   // What the tool is doing, for the one line an exhausted memory gets ("out of memory while ...").
   std::string stage = "reading the command line";
   try {
-    load_options options;
-    if (!op_yml.empty()) options.op_yml = op_yml;
-    options.kernel_index = kernel_index;
-    std::optional<std::int32_t> tensor_type;
-    if (tensor_type_name == "npy") {
-      tensor_type = tensor_type_of_data;
-    } else if (!tensor_type_name.empty()) {
-      tensor_type = vx_type_from_name(tensor_type_name);
-      if (!tensor_type)
-        throw failure(
-            fmt::format("--tensor-type '{}': not a VX type name (or npy: each .npy's own dtype)", tensor_type_name));
-    }
-    // Parse the command line fully before loading, so syntax errors come first.
-    const auto input_list = parse_assignments("--input", inputs, "FILE.npy");
-    const auto param_list = parse_assignments("--param", params, "VALUE");
-    const auto output_list = parse_assignments("--output", outputs, "FILE.npy");
-    const auto shape_list = parse_assignments("--output-shape", output_shapes, "1,32,32,3");
-    // Output paths are checked before anything runs: a device, FIFO, symbolic link or missing folder
-    // is refused here, not after the kernel (docs/container.md §5, "Hostile files").
-    for (const auto& [name, file] : output_list) check_output_path(file, fmt::format("--output {}", name));
-
-    stage = fmt::format("loading '{}'", op_path);
-    session s = session::load(op_path, options);
-    if (s.op().port_order_warning) fmt::print(stderr, "rknnop-run: warning: {}\n", *s.op().port_order_warning);
-    if (describe) {
-      fmt::print("{}", s.describe());
-      return 0;
-    }
-#if RKNNOP_VXC_HAS_BRIDGE
-    // A VX kernel's node runs its shader on the host through rknnop::vxc (POCL).
-    std::unique_ptr<rknnop::vxc::shader_bridge> bridge;
-    if (s.kernel().is_shader) {
-      const rknnop::vxc::shader_location vx =
-          rknnop::vxc::find_op_shader(op_path, op_yml, s.op().vx_file, s.kernel().name, vx_file);
-      if (!vx.error.empty()) throw failure(vx.error.substr(std::string_view("rknnop: ").size()));
-      // Read when the node runs (as vxc::shader_file does), through the bounded reader: a regular file
-      // under the size limit, never /dev/zero or a FIFO.
-      const rknnop::vxc::shader_source_provider shader = [path = vx.path](std::string_view kernel_name) {
-        rknnop::vxc::shader_source source;
-        source.file_name = path.filename().string();
-        try {
-          const std::vector<std::uint8_t> bytes = read_file(path);
-          source.text.assign(bytes.begin(), bytes.end());
-        } catch (const error& e) {
-          source.error = fmt::format("rknnop: kernel '{}': cannot read the shader '{}': {}", kernel_name, path.string(),
-                                     e.detail());
-        }
-        return source;
-      };
-      s.on_context([&bridge, shader](void* ctx) { bridge = rknnop::vxc::attach(ctx, shader); });
-    }
-#endif
-    s.allow_lossy(allow_lossy);
-    for (const auto& [name, file] : input_list) {
-      stage = fmt::format("reading input '{}' from '{}'", name, file);
-      s.set_input(name, std::filesystem::path(file), tensor_type);
-    }
-    for (const std::string& note : s.conversion_notes()) fmt::print(stderr, "rknnop-run: note: {}\n", note);
-    stage = "setting the params";
-    for (const auto& [name, value] : param_list) s.set_param(name, std::string_view(value));
-    for (const auto& [name, text] : shape_list)
-      s.set_output_shape(name, parse_numpy_shape("--output-shape", name, text, "1,32,32,3", zero_dims::allowed));
-    for (const auto& [name, file] : output_list) {
-      const auto& outs = s.op().outputs;
-      if (std::none_of(outs.begin(), outs.end(), [&](const op_yml_entry& e) { return e.name == name; })) {
-        std::vector<std::string> names;
-        for (const op_yml_entry& e : outs) names.push_back(e.name);
-        throw failure(
-            fmt::format("op '{}' has no output '{}' (outputs: {})", s.op().name, name, fmt::join(names, ", ")));
-      }
-    }
-
-    stage = fmt::format("running op '{}' (kernel '{}')", s.op().name, s.kernel().name);
-    const run_report report = s.run();
-    fmt::print("{} (kernel '{}', kernel_index {})\n", s.op().name, s.kernel().name, s.kernel().kernel_index);
-    for (const step_report& step : report.steps) fmt::print("  {}\n", status_line(step));
-    for (const auto& [name, file] : output_list) {
-      stage = fmt::format("writing output '{}' to '{}'", name, file);
-      const tensor_result& r = s.output(name);
-      write_npy_file(r.array, file);
-      fmt::print("  output '{}': shape ({}) {} -> {}\n", name, fmt::join(r.shape, ", "), vx_type_name(r.vx_type), file);
-    }
-    return 0;
+    return run_op(o, stage);
   } catch (const error& e) {
     std::fflush(stdout);
     fmt::print(stderr, "rknnop-run: {}\n", e.detail());

@@ -14,6 +14,7 @@
 
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/op_yml.hpp>
+#include <rknnop/host/validate.hpp>  // kernel_parameter
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int32_t, std::uint32_t
@@ -32,13 +33,6 @@ struct load_options {
   std::optional<std::filesystem::path> op_yml;
   /// Overrides op.yml's kernel_index (default 0).
   std::optional<std::uint32_t> kernel_index;
-};
-
-/// One row of the descriptor's vx_param_description_t table.
-struct kernel_parameter {
-  std::int32_t direction = 0;  ///< VX_INPUT 0 / VX_OUTPUT 1
-  std::int32_t data_type = 0;  ///< VX_TYPE_TENSOR / ARRAY / SCALAR
-  std::int32_t state = 0;      ///< VX_PARAMETER_STATE_REQUIRED 0x8000
 };
 
 /// What the selected vx_kernel_description_t says. Distinct from op_yml on purpose: this is what

@@ -7,9 +7,11 @@
 // --verify reports, by construction: both call check_library_for_op and container_op.
 
 #include <rknnop/host/container.hpp>
+#include <rknnop/host/elf.hpp>
 #include <rknnop/host/op_yml.hpp>
 
 #include <array>        // container_report::details
+#include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint8_t, std::uint32_t
 #include <optional>     // std::optional
 #include <span>         // std::span
@@ -33,6 +35,39 @@ void check_python_section(std::span<const std::uint8_t> py, std::string_view sou
 /// inputs, outputs and params. Throws naming `label`.
 void check_library_for_op(std::span<const std::uint8_t> library, const op_yml& op,
                           std::optional<std::uint32_t> kernel_index, std::string_view label);
+
+/// One row of a descriptor's vx_param_description_t table.
+struct kernel_parameter {
+  std::int32_t direction = 0;  ///< VX_INPUT 0 / VX_OUTPUT 1
+  std::int32_t data_type = 0;  ///< VX_TYPE_TENSOR / ARRAY / SCALAR
+  std::int32_t state = 0;      ///< VX_PARAMETER_STATE_REQUIRED 0x8000
+};
+
+/// What the board runtime checks of the selected vx_kernel_description_t, read from the file
+/// (check_library_for_op) or from the loaded library (op_library::open).
+struct kernel_descriptor_fields {
+  std::string_view name_field;  ///< the name array: the name, NUL, then rknnop's schema marker
+  bool writable = false;        ///< lies in writable memory (the runtime writes its enumeration)
+  std::uint32_t num_params = 0;
+  bool has_parameters = false;                   ///< the table pointer is not NULL
+  std::span<const kernel_parameter> parameters;  ///< the table's rows, op.yml's count of them when numParams matches
+};
+
+/// Throws "<label>: does not export <symbol> ...", listing the kernel lists `exported` does hold.
+[[noreturn]] void throw_missing_kernel_list(std::span<const elf_symbol> exported, const op_yml& op,
+                                            std::string_view label);
+
+/// The index the runtime selects in the kernel list `symbol` of `count` entries: `kernel_index`,
+/// else op.yml's, else 0. Throws naming `label` when the list is empty or the index out of range.
+[[nodiscard]] std::uint32_t select_kernel_index(std::size_t count, const op_yml& op,
+                                                std::optional<std::uint32_t> kernel_index, std::string_view symbol,
+                                                std::string_view label);
+
+/// Checks the descriptor at `index` of `symbol` against op.yml as the board runtime does: writable,
+/// a terminated non-empty name, the schema fingerprint (when both carry one), numParams and each
+/// table row's direction and type. Returns the descriptor's name; throws naming `label`.
+[[nodiscard]] std::string check_descriptor_for_op(const kernel_descriptor_fields& descriptor, const op_yml& op,
+                                                  std::uint32_t index, std::string_view symbol, std::string_view label);
 
 /// Everything `rknnop-pack inspect --verify` reports of a container: a one-line detail per section
 /// (file order) for inspect, and every problem, one line each without the "rknnop: " prefix.
