@@ -4,7 +4,7 @@
 #include "rknnop/host/container.hpp"
 #include "rknnop/host/elf.hpp"
 #include "rknnop/host/error.hpp"
-#include "rknnop/host/vx_type.hpp"
+#include <rknnop/vx_type.hpp>
 
 #include <cerrno>
 #include <cstdlib>

@@ -10,7 +10,7 @@
 namespace {
 
 using rknnop::parity::param_data;
-using rknnop::parity::vx_type;
+using rknnop::vx_type;
 
 TEST(parity, QuantizedMaxPool) {
   rknnop::parity::checker check(
