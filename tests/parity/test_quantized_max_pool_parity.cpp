@@ -9,8 +9,8 @@
 
 namespace {
 
-using rknnop::parity::param_data;
 using rknnop::vx_type;
+using rknnop::parity::param_data;
 
 TEST(parity, QuantizedMaxPool) {
   rknnop::parity::checker check(
