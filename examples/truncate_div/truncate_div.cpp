@@ -30,9 +30,8 @@ struct TruncateDiv {
   // Broadcasting from the innermost dim (OpenVX dims[0]): sizes must match or one of them be 1.
   static constexpr auto infer = [](const inputs& in, outputs& out, const auto&) {
     if (in.x.dtype() != in.y.dtype())
-      return rknnop::error("x and y must have the same dtype, got {} and {}",
-                           rknnop::detail::vx_type_name(vx_enum(in.x.dtype())),
-                           rknnop::detail::vx_type_name(vx_enum(in.y.dtype())));
+      return rknnop::error("x and y must have the same dtype, got {} and {}", rknnop::dtype_vx_name(in.x.dtype()),
+                           rknnop::dtype_vx_name(in.y.dtype()));
     const std::uint32_t rank = in.x.rank() > in.y.rank() ? in.x.rank() : in.y.rank();
     std::uint32_t dims[6] = {};
     for (std::uint32_t d = 0; d < rank; ++d) {

@@ -314,7 +314,7 @@ bool register_op(std::string_view provider = "rknnop", std::string_view arch = "
   return detail::mindspore::firewall<Op>([&] {
            namespace registry = ::mindspore::registry;
            const std::string type(model::name), provider_name(provider), arch_name(arch);
-           const detail::field_desc& first = model::fields[0];
+           const field_desc& first = model::fields[0];
            for (std::uint32_t i = 0; i < first.accepted_count; ++i) {
              const ::mindspore::DataType dtype = detail::mindspore::to_ms_dtype(first.accepted[i]);
              // What registry::KernelReg does, with the status checked.

@@ -208,7 +208,7 @@ attr_map encode_attrs(const typename detail::op_model<Op>::params& params = {}) 
   std::vector<std::uint8_t>& schema = attrs[std::string(schema_attr)];
   detail::mindspore::append_le(schema, model::fingerprint, 8);
   detail::for_each_field_index<typename model::params>([&](auto i) {
-    constexpr detail::field_desc f = model::fields[model::input_count + model::output_count + i];
+    constexpr field_desc f = model::fields[model::input_count + model::output_count + i];
     const auto& value = detail::field<i>(params);
     using F = std::remove_cvref_t<decltype(value)>;
     std::vector<std::uint8_t>& bytes = attrs[std::string(f.name)];

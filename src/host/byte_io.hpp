@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-namespace rknnop::host::detail {
+namespace rknnop::host::byte_io {
 
 template <class T>
 [[nodiscard]] T load_le(const std::uint8_t* p) noexcept {
@@ -34,4 +34,4 @@ void append_le(std::vector<std::uint8_t>& out, T value) {
   return out;
 }
 
-}  // namespace rknnop::host::detail
+}  // namespace rknnop::host::byte_io

@@ -4,6 +4,8 @@
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/file_io.hpp"
 
+#include "byte_io.hpp"
+
 // The byte layout, the strict reader and its diagnostics live in the header-only
 // <rknnop/container_format.hpp>, shared with the emitter; this file adapts them to rknnop::host's owning
 // `container` and its exceptions.
@@ -44,11 +46,11 @@ std::string rknn_model_kind(std::span<const std::uint8_t> bytes) {
   if (!starts(std::string_view("RKNN\0\0\0\0", 8)) || bytes.size() < 24) return {};
   // A model: version, the weights section, then the graph as JSON ("{"); a container's second
   // section is the x86-64 library (an ELF, or empty).
-  const std::uint64_t version = format::detail::load_u64_le(bytes.data() + 8);
-  const std::uint64_t weights = format::detail::load_u64_le(bytes.data() + 16);
+  const std::uint64_t version = byte_io::load_le<std::uint64_t>(bytes.data() + 8);
+  const std::uint64_t weights = byte_io::load_le<std::uint64_t>(bytes.data() + 16);
   if (version < 1 || version > 2 || weights > bytes.size() - 24 || bytes.size() - 24 - weights < 9) return {};
   const std::size_t graph = 24 + static_cast<std::size_t>(weights) + 8;
-  const std::uint64_t graph_size = format::detail::load_u64_le(bytes.data() + graph - 8);
+  const std::uint64_t graph_size = byte_io::load_le<std::uint64_t>(bytes.data() + graph - 8);
   if (graph_size == 0 || bytes[graph] != '{') return {};
   return fmt::format("an RKNN model (.rknn, version {}, its graph is JSON)", version);
 }

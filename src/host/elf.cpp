@@ -33,7 +33,7 @@ public:
   template <class T>
   [[nodiscard]] T read(std::uint64_t offset, std::string_view what) const {
     require(offset, sizeof(T), what);
-    return detail::load_le<T>(bytes_.data() + offset);
+    return byte_io::load_le<T>(bytes_.data() + offset);
   }
 
   // Reads an unsigned field of 4 or 8 bytes (class-dependent) as u64.
@@ -427,7 +427,7 @@ elf_info inspect_elf(std::span<const std::uint8_t> bytes, std::string_view sourc
   if (!looks_like_elf(bytes))
     throw error(fmt::format("{}: not an ELF file (starts with {}, expected 7f 45 4c 46)", source,
                             bytes.empty() ? std::string("nothing: the file is empty")
-                                          : detail::hex_bytes(bytes.first(std::min<std::size_t>(4, bytes.size())))));
+                                          : byte_io::hex_bytes(bytes.first(std::min<std::size_t>(4, bytes.size())))));
   const image img(bytes, source);
   elf_info info;
   const std::optional<section_table> table = read_headers(img, info);

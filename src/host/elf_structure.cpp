@@ -230,16 +230,16 @@ private:
   }
   [[nodiscard]] std::uint16_t u16(std::uint64_t at) const {
     require_file(at, 2, "a field");
-    return detail::load_le<std::uint16_t>(bytes_.data() + at);
+    return byte_io::load_le<std::uint16_t>(bytes_.data() + at);
   }
   [[nodiscard]] std::uint32_t u32(std::uint64_t at) const {
     require_file(at, 4, "a field");
-    return detail::load_le<std::uint32_t>(bytes_.data() + at);
+    return byte_io::load_le<std::uint32_t>(bytes_.data() + at);
   }
   [[nodiscard]] std::uint64_t word(std::uint64_t at) const {
     require_file(at, word_, "a field");
-    return is64_ ? detail::load_le<std::uint64_t>(bytes_.data() + at)
-                 : detail::load_le<std::uint32_t>(bytes_.data() + at);
+    return is64_ ? byte_io::load_le<std::uint64_t>(bytes_.data() + at)
+                 : byte_io::load_le<std::uint32_t>(bytes_.data() + at);
   }
 
   // The PT_LOAD segment holding [vaddr, vaddr + size) in memory, or null.

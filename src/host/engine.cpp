@@ -4,7 +4,7 @@
 
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/loader.hpp"  // vx_status_text
-#include "rknnop/host/vx_type.hpp"
+#include <rknnop/vx_type.hpp>
 
 #include <rknnop/host/openvx_host.h>
 #include <rknnop/openvx.h>

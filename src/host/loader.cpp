@@ -6,7 +6,7 @@
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/file_io.hpp"
 #include "rknnop/host/validate.hpp"
-#include "rknnop/host/vx_type.hpp"
+#include <rknnop/vx_type.hpp>
 
 #include <rknnop/openvx.h>
 
@@ -283,12 +283,12 @@ library_file_bytes read_library_file(const std::filesystem::path& path) {
           fmt::format("{}: this is {}, not a .rknnop container or a kernel library; the .rknnop tools take "
                       "the custom op's container",
                       label, model));
-    throw error(
-        fmt::format("{}: neither a kernel library (ELF) nor a .rknnop container (starts with "
-                    "{})",
-                    label,
-                    bytes.empty() ? std::string("nothing: the file is empty")
-                                  : detail::hex_bytes(std::span(bytes).first(std::min<std::size_t>(4, bytes.size())))));
+    throw error(fmt::format(
+        "{}: neither a kernel library (ELF) nor a .rknnop container (starts with "
+        "{})",
+        label,
+        bytes.empty() ? std::string("nothing: the file is empty")
+                      : byte_io::hex_bytes(std::span(bytes).first(std::min<std::size_t>(4, bytes.size())))));
   }
   return read;
 }

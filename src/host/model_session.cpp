@@ -5,7 +5,7 @@
 #include "rknnop/host/elf.hpp"
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/model_container.hpp"
-#include "rknnop/host/vx_type.hpp"
+#include <rknnop/vx_type.hpp>
 
 #include <cerrno>
 #include <cstdlib>

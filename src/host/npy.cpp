@@ -171,17 +171,17 @@ std::vector<float> npy_array::to_floats() const {
   const std::uint8_t* p = data.data();
   for (std::size_t i = 0; i < n; ++i) {
     switch (dtype) {
-      case npy_dtype::float16: out[i] = rknnop::float16::to_float(detail::load_le<std::uint16_t>(p + 2 * i)); break;
-      case npy_dtype::float32: out[i] = std::bit_cast<float>(detail::load_le<std::uint32_t>(p + 4 * i)); break;
+      case npy_dtype::float16: out[i] = rknnop::float16::to_float(byte_io::load_le<std::uint16_t>(p + 2 * i)); break;
+      case npy_dtype::float32: out[i] = std::bit_cast<float>(byte_io::load_le<std::uint32_t>(p + 4 * i)); break;
       case npy_dtype::int32:
-        out[i] = static_cast<float>(static_cast<std::int32_t>(detail::load_le<std::uint32_t>(p + 4 * i)));
+        out[i] = static_cast<float>(static_cast<std::int32_t>(byte_io::load_le<std::uint32_t>(p + 4 * i)));
         break;
       case npy_dtype::int8: out[i] = static_cast<float>(static_cast<std::int8_t>(p[i])); break;
       case npy_dtype::uint8: out[i] = static_cast<float>(p[i]); break;
       case npy_dtype::int16:
-        out[i] = static_cast<float>(static_cast<std::int16_t>(detail::load_le<std::uint16_t>(p + 2 * i)));
+        out[i] = static_cast<float>(static_cast<std::int16_t>(byte_io::load_le<std::uint16_t>(p + 2 * i)));
         break;
-      case npy_dtype::uint16: out[i] = static_cast<float>(detail::load_le<std::uint16_t>(p + 2 * i)); break;
+      case npy_dtype::uint16: out[i] = static_cast<float>(byte_io::load_le<std::uint16_t>(p + 2 * i)); break;
     }
   }
   return out;
@@ -195,9 +195,9 @@ npy_array npy_array::from_floats(std::span<const float> values, std::vector<std:
     throw error(fmt::format("cannot make a .npy array of shape ({}) from {} values", fmt::join(array.shape, ", "),
                             values.size()));
   if (dtype == npy_dtype::float16) {
-    for (const float v : values) detail::append_le<std::uint16_t>(array.data, rknnop::float16::from_float(v));
+    for (const float v : values) byte_io::append_le<std::uint16_t>(array.data, rknnop::float16::from_float(v));
   } else if (dtype == npy_dtype::float32) {
-    for (const float v : values) detail::append_le<std::uint32_t>(array.data, std::bit_cast<std::uint32_t>(v));
+    for (const float v : values) byte_io::append_le<std::uint32_t>(array.data, std::bit_cast<std::uint32_t>(v));
   } else {
     throw error(fmt::format("npy_array::from_floats supports <f2 and <f4, not {}", npy_descr(dtype)));
   }
@@ -208,13 +208,13 @@ namespace {
 double element_as_double(const npy_array& a, std::size_t i) {
   const std::uint8_t* p = a.data.data();
   switch (a.dtype) {
-    case npy_dtype::float16: return rknnop::float16::to_float(detail::load_le<std::uint16_t>(p + 2 * i));
-    case npy_dtype::float32: return std::bit_cast<float>(detail::load_le<std::uint32_t>(p + 4 * i));
-    case npy_dtype::int32: return static_cast<std::int32_t>(detail::load_le<std::uint32_t>(p + 4 * i));
+    case npy_dtype::float16: return rknnop::float16::to_float(byte_io::load_le<std::uint16_t>(p + 2 * i));
+    case npy_dtype::float32: return std::bit_cast<float>(byte_io::load_le<std::uint32_t>(p + 4 * i));
+    case npy_dtype::int32: return static_cast<std::int32_t>(byte_io::load_le<std::uint32_t>(p + 4 * i));
     case npy_dtype::int8: return static_cast<std::int8_t>(p[i]);
     case npy_dtype::uint8: return p[i];
-    case npy_dtype::int16: return static_cast<std::int16_t>(detail::load_le<std::uint16_t>(p + 2 * i));
-    case npy_dtype::uint16: return detail::load_le<std::uint16_t>(p + 2 * i);
+    case npy_dtype::int16: return static_cast<std::int16_t>(byte_io::load_le<std::uint16_t>(p + 2 * i));
+    case npy_dtype::uint16: return byte_io::load_le<std::uint16_t>(p + 2 * i);
   }
   return 0;
 }
@@ -236,11 +236,11 @@ npy_array convert_to_float(const npy_array& array, npy_dtype to, conversion_repo
     if (to == npy_dtype::float16) {
       // Every supported dtype converts to float exactly below float16's range, so one rounding.
       const std::uint16_t h = rknnop::float16::from_float(static_cast<float>(v));
-      detail::append_le<std::uint16_t>(out.data, h);
+      byte_io::append_le<std::uint16_t>(out.data, h);
       c = rknnop::float16::to_float(h);
     } else {
       const float f = static_cast<float>(v);
-      detail::append_le<std::uint32_t>(out.data, std::bit_cast<std::uint32_t>(f));
+      byte_io::append_le<std::uint32_t>(out.data, std::bit_cast<std::uint32_t>(f));
       c = f;
     }
     if (std::isnan(v) || c == v) continue;
@@ -278,7 +278,7 @@ npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source
                     "got {}",
                     source,
                     bytes.empty() ? std::string("an empty file")
-                                  : detail::hex_bytes(bytes.first(std::min<std::size_t>(6, bytes.size())))));
+                                  : byte_io::hex_bytes(bytes.first(std::min<std::size_t>(6, bytes.size())))));
   if (bytes.size() < 10)
     throw error(
         fmt::format("{}: truncated .npy header: {} bytes, shorter than the 10-byte preamble", source, bytes.size()));
@@ -287,7 +287,7 @@ npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source
   std::size_t header_start = 0;
   std::size_t header_len = 0;
   if (major == 1 && minor == 0) {
-    header_len = detail::load_le<std::uint16_t>(bytes.data() + 8);
+    header_len = byte_io::load_le<std::uint16_t>(bytes.data() + 8);
     header_start = 10;
   } else if ((major == 2 || major == 3) && minor == 0) {
     if (bytes.size() < 12)
@@ -295,7 +295,7 @@ npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source
           fmt::format("{}: truncated .npy header: version {}.0 needs a 4-byte header "
                       "length at offset 8, file is {} bytes",
                       source, major, bytes.size()));
-    header_len = detail::load_le<std::uint32_t>(bytes.data() + 8);
+    header_len = byte_io::load_le<std::uint32_t>(bytes.data() + 8);
     header_start = 12;
   } else {
     throw error(
@@ -397,9 +397,9 @@ std::vector<std::uint8_t> serialize_npy(const npy_array& array) {
   out.push_back(v1 ? 1 : 2);
   out.push_back(0);
   if (v1)
-    detail::append_le<std::uint16_t>(out, static_cast<std::uint16_t>(header.size()));
+    byte_io::append_le<std::uint16_t>(out, static_cast<std::uint16_t>(header.size()));
   else
-    detail::append_le<std::uint32_t>(out, static_cast<std::uint32_t>(header.size()));
+    byte_io::append_le<std::uint32_t>(out, static_cast<std::uint32_t>(header.size()));
   out.insert(out.end(), header.begin(), header.end());
   out.insert(out.end(), array.data.begin(), array.data.end());
   return out;

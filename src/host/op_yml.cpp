@@ -3,7 +3,7 @@
 
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/file_io.hpp"
-#include "rknnop/host/vx_type.hpp"
+#include <rknnop/vx_type.hpp>
 
 #include <algorithm>
 #include <array>

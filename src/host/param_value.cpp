@@ -2,7 +2,7 @@
 #include "rknnop/host/param_value.hpp"
 
 #include "rknnop/host/error.hpp"
-#include "rknnop/host/vx_type.hpp"
+#include <rknnop/vx_type.hpp>
 
 #include <rknnop/float16.hpp>  // the SDK's exact conversions (round to nearest even)
 

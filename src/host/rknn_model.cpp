@@ -2,7 +2,7 @@
 #include "rknnop/host/rknn_model.hpp"
 
 #include "rknnop/host/error.hpp"
-#include "rknnop/host/vx_type.hpp"
+#include <rknnop/vx_type.hpp>
 
 #include <algorithm>
 #include <array>
@@ -255,7 +255,7 @@ struct section_reader {
     if (bytes.size() - at < 8)
       throw error(fmt::format("{}: truncated: the {} section's length field needs 8 bytes at offset {}, {} remain",
                               source, what, at, bytes.size() - at));
-    const auto length = detail::load_le<std::uint64_t>(bytes.data() + at);
+    const auto length = byte_io::load_le<std::uint64_t>(bytes.data() + at);
     at += 8;
     if (length > bytes.size() - at)
       throw error(fmt::format("{}: the {} section at offset {} says {} bytes but only {} remain", source, what, at,
@@ -586,14 +586,14 @@ bool is_rknn_model_file(const std::filesystem::path& path) noexcept {
   if (magic != rknn_model_magic) return false;
   // The config section (a model's JSON) sits where a .rknnop keeps its x86-64 library (ELF): a
   // non-empty section starting with '{'. (A container's empty x86-64 section is no JSON either.)
-  const auto export_size = detail::load_le<std::uint64_t>(head.data() + 16);
+  const auto export_size = byte_io::load_le<std::uint64_t>(head.data() + 16);
   const auto seek_limit = static_cast<std::uint64_t>(std::numeric_limits<long>::max()) - 64;
   if (export_size > std::min(rknn_model_max_file_size, seek_limit) ||
       std::fseek(file.get(), static_cast<long>(24 + export_size), SEEK_SET) != 0)
     return false;
   std::array<std::uint8_t, 9> config{};  // the length field and the first byte
   if (std::fread(config.data(), 1, config.size(), file.get()) != config.size()) return false;
-  return detail::load_le<std::uint64_t>(config.data()) > 0 && config[8] == '{';
+  return byte_io::load_le<std::uint64_t>(config.data()) > 0 && config[8] == '{';
 }
 
 std::string_view model_blob_key(model_blob_kind kind) noexcept {
@@ -629,12 +629,12 @@ model_file model_file::parse(std::span<const std::uint8_t> bytes, std::string_vi
                     source));
   if (head != rknn_model_magic)
     throw error(fmt::format("{}: not an .rknn model: starts with {}, expected \"RKNN\\0\\0\\0\\0\"", source,
-                            detail::hex_bytes(bytes.first(8))));
+                            byte_io::hex_bytes(bytes.first(8))));
   if (bytes.size() < 16)
     throw error(fmt::format("{}: truncated: the format version needs 8 bytes at offset 8, {} remain", source,
                             bytes.size() - 8));
   model_file file;
-  file.version = detail::load_le<std::uint64_t>(bytes.data() + 8);
+  file.version = byte_io::load_le<std::uint64_t>(bytes.data() + 8);
   if (file.version != 1 && file.version != 2)
     throw error(
         fmt::format("{}: format version {}, rknnop reads versions 1 and 2 (RKNN-Toolkit v1)", source, file.version));
@@ -656,9 +656,9 @@ std::vector<std::uint8_t> model_file::serialize() const {
   if (version == 1 && (!custom_op_config.empty() || !custom_op_data.empty()))
     throw error("a version-1 model has no custom-op sections; use version 2");
   std::vector<std::uint8_t> out(rknn_model_magic.begin(), rknn_model_magic.end());
-  detail::append_le<std::uint64_t>(out, version);
+  byte_io::append_le<std::uint64_t>(out, version);
   const auto section = [&](std::span<const std::uint8_t> data) {
-    detail::append_le<std::uint64_t>(out, data.size());
+    byte_io::append_le<std::uint64_t>(out, data.size());
     out.insert(out.end(), data.begin(), data.end());
   };
   const auto text = [](const std::string& s) {

@@ -5,7 +5,7 @@
 #include "rknnop/host/engine.hpp"
 
 #include "rknnop/host/error.hpp"
-#include "rknnop/host/vx_type.hpp"
+#include <rknnop/vx_type.hpp>
 
 #include <rknnop/host/openvx_host.h>
 #include <rknnop/openvx.h>

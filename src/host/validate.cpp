@@ -3,7 +3,7 @@
 
 #include "rknnop/host/elf.hpp"
 #include "rknnop/host/error.hpp"
-#include "rknnop/host/vx_type.hpp"
+#include <rknnop/vx_type.hpp>
 
 #include <rknnop/openvx.h>
 

@@ -4,7 +4,7 @@
 
 #include "reference.hpp"
 
-#include <rknnop/detail/vx_types.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include <algorithm>
 #include <array>
@@ -18,24 +18,18 @@ namespace rknnop::runtime {
 
 inline constexpr vx_uint32 max_tensor_dims = 6;
 
-// The VX type facts come from the one table (include/rknnop/detail/vx_types.hpp).
+// The VX type facts come from the one table (<rknnop/vx_type.hpp>).
 // Element size of a tensor data type; 0 if tensors of that type are not supported.
-inline vx_size tensor_element_size(vx_enum data_type) noexcept {
-  return detail::vx_type_size(data_type, detail::vx_use_tensor);
-}
+inline vx_size tensor_element_size(vx_enum data_type) noexcept { return vx_tensor_element_size(data_type); }
 // Size of a scalar type; 0 if scalars of that type cannot be created (as on the board).
-inline vx_size scalar_type_size(vx_enum data_type) noexcept {
-  return detail::vx_type_size(data_type, detail::vx_use_scalar);
-}
+inline vx_size scalar_type_size(vx_enum data_type) noexcept { return vx_creatable_scalar_size(data_type); }
 // Size of an array item type; 0 if unsupported.
-inline vx_size array_item_size(vx_enum item_type) noexcept {
-  return detail::vx_type_size(item_type, detail::vx_use_array);
-}
+inline vx_size array_item_size(vx_enum item_type) noexcept { return vx_scalar_size(item_type); }
 // "FLOAT16" ("unknown" for VX_TYPE_INVALID, "unsupported" for a type no tensor holds), for log messages.
 inline const char* type_name(vx_enum type) noexcept {
   if (type == VX_TYPE_INVALID) return "unknown";
-  const detail::vx_type_info* row = detail::find_vx_type(type);
-  return row != nullptr && row->is(detail::vx_use_tensor) ? row->short_name() : "unsupported";
+  // The table's names are NUL-terminated: the part after "VX_TYPE_" is a C string.
+  return vx_tensor_element_size(type) != 0 ? vx_type_table_name(type).substr(8).data() : "unsupported";
 }
 // "[3, 64, 64, 1]", for the runtime's log messages.
 std::string dims_text(vx_uint32 ndims, const vx_uint32* dims);

@@ -6,7 +6,7 @@
 #include <cctype>     // character classes
 #include <string>
 
-namespace rknnop::vxc::detail {
+namespace rknnop::vxc::parsing {
 namespace {
 
 bool ident_start(char c) noexcept { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
@@ -407,11 +407,11 @@ parsed_source parse(std::string_view source, std::string_view file_name) {
   return out;
 }
 
-}  // namespace rknnop::vxc::detail
+}  // namespace rknnop::vxc::parsing
 
 namespace rknnop::vxc {
 
-bool shader_argument::is_image() const { return detail::is_image_type(type) && !pointer; }
+bool shader_argument::is_image() const { return parsing::is_image_type(type) && !pointer; }
 
 bool shader_argument::is_write_only() const {
   return is_image() && std::any_of(qualifiers.begin(), qualifiers.end(),
@@ -424,7 +424,7 @@ bool shader_argument::is_read_write() const {
 }
 
 parsed_shader parse_shader(std::string_view source, std::string_view file_name) {
-  detail::parsed_source parsed = detail::parse(source, file_name);
+  parsing::parsed_source parsed = parsing::parse(source, file_name);
   parsed_shader out;
   out.errors = std::move(parsed.errors);
   for (auto& site : parsed.kernels) out.kernels.push_back(std::move(site.kernel));

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rknnop::vxc::detail {
+namespace rknnop::vxc::parsing {
 
 enum class token_kind { identifier, number, string, character, punct, directive };
 
@@ -51,7 +51,7 @@ struct parsed_source {
 [[nodiscard]] bool is_access_qualifier(std::string_view word) noexcept;
 [[nodiscard]] bool is_image_type(std::string_view type) noexcept;
 
-}  // namespace rknnop::vxc::detail
+}  // namespace rknnop::vxc::parsing
 
 namespace rknnop::vxc {
 

@@ -19,12 +19,6 @@ namespace rknnop::vxc {
 
 namespace {
 
-using ::rknnop::detail::vx_type_info;
-
-const vx_type_info* find_row(vx_type type) noexcept {
-  return ::rknnop::detail::find_vx_type(static_cast<std::int32_t>(type));
-}
-
 std::string lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),
@@ -96,7 +90,7 @@ bool matches(const expected_entry& e, const shader_argument& a) {
 }  // namespace
 
 std::string vx_type_name(vx_type type) {
-  if (const vx_type_info* row = find_row(type)) return row->name;
+  if (const std::string_view name = vx_type_table_name(type); !name.empty()) return std::string(name);
   char buf[32];
   std::snprintf(buf, sizeof buf, "VX_TYPE_<0x%X>", static_cast<unsigned>(type));
   return buf;
@@ -106,26 +100,17 @@ std::optional<vx_type> vx_type_from_name(std::string_view name) {
   std::string upper;
   for (char c : name) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (upper.rfind("VX_TYPE_", 0) != 0) upper = "VX_TYPE_" + upper;
-  const vx_type_info* row = ::rknnop::detail::find_vx_type(upper.data(), upper.size());
-  if (row == nullptr || !row->is(::rknnop::detail::vx_use_op_yml)) return std::nullopt;
-  return static_cast<vx_type>(row->value);
+  return ::rknnop::vx_type_from_name(upper);
 }
 
-std::size_t vx_type_size(vx_type type) noexcept {
-  const vx_type_info* row = find_row(type);
-  return row != nullptr && row->opencl() != nullptr ? row->size : 0;
-}
+std::size_t vx_type_size(vx_type type) noexcept { return vx_type_opencl(type).empty() ? 0 : vx_scalar_size(type); }
 
-std::size_t tensor_element_size(vx_type type) noexcept {
-  return ::rknnop::detail::tensor_element_size(static_cast<std::int32_t>(type));
-}
+std::size_t tensor_element_size(vx_type type) noexcept { return vx_tensor_element_size(type); }
 
 std::vector<std::string_view> opencl_scalar_types(vx_type type) {
   std::vector<std::string_view> out;
-  if (const vx_type_info* row = find_row(type)) {
-    for (const char* t : {row->opencl(), row->opencl_alt()}) {
-      if (t != nullptr) out.emplace_back(t);
-    }
+  for (const bool alternative : {false, true}) {
+    if (const std::string_view t = vx_type_opencl(type, alternative); !t.empty()) out.push_back(t);
   }
   return out;
 }
@@ -144,7 +129,7 @@ std::vector<diagnostic> check_signature(const op_signature& sig, std::string_vie
   const std::string wanted = kernel_name.empty() ? sig.kernel_name() : std::string(kernel_name);
   const std::string op = "op '" + sig.name + "': ";
   const std::string file(file_name);
-  detail::parsed_source parsed = detail::parse(source, file_name);
+  parsing::parsed_source parsed = parsing::parse(source, file_name);
   std::vector<diagnostic> out = parsed.errors;
 
   const shader_kernel* found = nullptr;

@@ -9,11 +9,11 @@
 #include <string>
 
 namespace rknnop::vxc {
-namespace detail {
+namespace generated {
 extern const char* const vxc_prelude_text;  // generated from vxc_prelude.cl
-}  // namespace detail
+}  // namespace generated
 
-std::string_view compat_prelude() noexcept { return detail::vxc_prelude_text; }
+std::string_view compat_prelude() noexcept { return generated::vxc_prelude_text; }
 
 namespace {
 
@@ -63,7 +63,7 @@ std::string refusal(std::string_view word) {
     return "'" + std::string(word) +
            "': samplers are not emulated (read tensors with integer coordinates and no sampler)";
   }
-  if (detail::is_image_type(word) && word != "image2d_array_t" && word != "image2d_t") {
+  if (parsing::is_image_type(word) && word != "image2d_array_t" && word != "image2d_t") {
     return "'" + std::string(word) + "' is not emulated (tensors are image2d_array_t)";
   }
   return {};
@@ -98,7 +98,7 @@ diagnostic refuse(std::string_view file, std::uint32_t line, std::string message
 // Long by design: one pass over the token stream; its four rules share the position state.
 translation translate_shader(std::string_view source, std::string_view file_name, const execution_parameters& params) {
   translation out;
-  detail::parsed_source parsed = detail::parse(source, file_name);
+  parsing::parsed_source parsed = parsing::parse(source, file_name);
   out.errors = parsed.errors;
   if (!out.errors.empty()) return out;
   const auto& toks = parsed.lexed.tokens;
@@ -106,8 +106,8 @@ translation translate_shader(std::string_view source, std::string_view file_name
 
   // Directives: drop the VXC header and extension pragmas, refuse other includes.
   for (const auto& t : toks) {
-    if (t.kind != detail::token_kind::directive) continue;
-    const detail::lexed_source inner = detail::lex(t.text.substr(1), file_name);
+    if (t.kind != parsing::token_kind::directive) continue;
+    const parsing::lexed_source inner = parsing::lex(t.text.substr(1), file_name);
     if (inner.tokens.empty()) continue;
     const std::string_view what = inner.tokens.front().text;
     if (what == "include") {
@@ -129,7 +129,7 @@ translation translate_shader(std::string_view source, std::string_view file_name
       continue;
     }
     for (const auto& it : inner.tokens) {  // #define bodies may use VXC instructions too
-      if (it.kind != detail::token_kind::identifier) continue;
+      if (it.kind != parsing::token_kind::identifier) continue;
       if (std::string why = refusal(it.text); !why.empty()) {
         out.errors.push_back(refuse(file_name, t.line + it.line - 1, std::move(why)));
       }
@@ -139,7 +139,7 @@ translation translate_shader(std::string_view source, std::string_view file_name
   // Identifiers: refuse what is not emulated.
   for (std::size_t i = 0; i < toks.size(); ++i) {
     const auto& t = toks[i];
-    if (t.kind != detail::token_kind::identifier) continue;
+    if (t.kind != parsing::token_kind::identifier) continue;
     if (std::string why = refusal(t.text); !why.empty()) {
       out.errors.push_back(refuse(file_name, t.line, std::move(why)));
       continue;
@@ -147,7 +147,7 @@ translation translate_shader(std::string_view source, std::string_view file_name
     if (t.text == "_viv_asm") {
       std::size_t j = i + 1;
       if (j < toks.size() && toks[j].text == "(" && j + 1 < toks.size() &&
-          toks[j + 1].kind == detail::token_kind::identifier) {
+          toks[j + 1].kind == parsing::token_kind::identifier) {
         if (toks[j + 1].text != "COPY") {
           out.errors.push_back(refuse(file_name, t.line,
                                       "'_viv_asm(" + std::string(toks[j + 1].text) +
@@ -200,7 +200,7 @@ translation translate_shader(std::string_view source, std::string_view file_name
         const auto [first, last] = site.argument_tokens[a];
         std::string kept;
         for (std::size_t i = first; i < last; ++i) {
-          if (toks[i].kind == detail::token_kind::directive || detail::is_access_qualifier(toks[i].text)) continue;
+          if (toks[i].kind == parsing::token_kind::directive || parsing::is_access_qualifier(toks[i].text)) continue;
           if (!kept.empty()) kept += ' ';
           kept += toks[i].text;
         }
@@ -222,10 +222,10 @@ translation translate_shader(std::string_view source, std::string_view file_name
   // Outside kernel argument lists (helper functions): image types -> rknnop_image_t.
   for (std::size_t i = 0; i < toks.size(); ++i) {
     const auto& t = toks[i];
-    if (in_kernel_args[i] || t.kind != detail::token_kind::identifier) continue;
+    if (in_kernel_args[i] || t.kind != parsing::token_kind::identifier) continue;
     if (t.text == "image2d_array_t" || t.text == "image2d_t") {
       edits.push_back({t.offset, t.offset + t.text.size(), "rknnop_image_t"});
-    } else if (detail::is_access_qualifier(t.text)) {
+    } else if (parsing::is_access_qualifier(t.text)) {
       edits.push_back({t.offset, t.offset + t.text.size(), ""});
     }
   }

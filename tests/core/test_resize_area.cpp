@@ -45,9 +45,9 @@ static_assert(model::input_count == 1 && model::output_count == 1 && model::para
 static_assert(model::table_size == 4 && model::has_vx);
 static_assert(model::fields[0].name == "images" && model::fields[1].name == "output");
 static_assert(model::fields[2].name == "size" && model::fields[3].name == "align_corners");
-static_assert(model::fields[2].kind == rknnop::detail::field_kind::array && model::fields[2].capacity == 2 &&
+static_assert(model::fields[2].kind == rknnop::field_kind::array && model::fields[2].capacity == 2 &&
               model::fields[2].exact);
-static_assert(model::fields[3].kind == rknnop::detail::field_kind::scalar && model::fields[3].vx_type == VX_TYPE_BOOL);
+static_assert(model::fields[3].kind == rknnop::field_kind::scalar && model::fields[3].vx_type == VX_TYPE_BOOL);
 static_assert(model::fields[0].vx_type == VX_TYPE_FLOAT32 && model::fields[0].accepted_count == 2 &&
               model::fields[0].required_rank == 4);
 

@@ -2,7 +2,7 @@
 // The one VX type table (include/rknnop/detail/vx_types.hpp) against the ABI facts: every check here
 // is a static_assert, so a wrong row fails the build of core_tests; one test checks the run-time search.
 #include <rknnop/detail/vx_types.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 #include <rknnop/vxc/vxc.hpp>
 #include <rknnop/types.hpp>  // rknnop::dtype, scalar_vx_type, element_dtype; includes openvx.h
 
@@ -10,13 +10,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <iterator>  // std::size
 #include <string_view>
 #include <type_traits>
+#include <utility>  // std::pair
 
 namespace {
 
 using namespace rknnop::detail;
+using rknnop::vx_type;
 
 constexpr bool same(std::string_view a, std::string_view b) noexcept { return a == b; }
 
@@ -45,9 +48,9 @@ constexpr bool table_matches_abi() noexcept {
 }
 static_assert(table_matches_abi(), "rknnop: vx_type_table disagrees with docs/abi.md §7 (name, value or size)");
 static_assert(vx_bool_size == 4 && sizeof(vx_bool) == vx_bool_size, "rknnop: a vx_bool is 4 bytes");
-static_assert(vx_type_table[vx_type_index(vx_type_value::size)].size == sizeof(vx_size));
-static_assert(vx_type_table[vx_type_index(vx_type_value::enum_)].size == sizeof(vx_enum));
-static_assert(vx_type_table[vx_type_index(vx_type_value::bool8)].size == 1);
+static_assert(vx_type_table[vx_type_index(vx_type::size)].size == sizeof(vx_size));
+static_assert(vx_type_table[vx_type_index(vx_type::enum_)].size == sizeof(vx_enum));
+static_assert(vx_type_table[vx_type_index(vx_type::bool8)].size == 1);
 
 // The values against rknnop/openvx.h (the C declarations); the macro spells each name once.
 #define RKNNOP_TEST_VX_TYPE(T)                                                                      \
@@ -99,23 +102,22 @@ static_assert(rows_well_formed(), "rknnop: vx_type_table: duplicate, unnamed or 
 template <std::int32_t V>
 constexpr bool cpp_type_matches() noexcept {
   using T = vx_cpp_type_t<V>;
-  if constexpr (V != vx_type_value::bool_) {
+  if constexpr (V != vx_type::bool_) {
     if (sizeof(T) != vx_type_table[vx_type_index(V)].size) return false;
   }
   return rknnop::detail::scalar_vx_type<T>() == V;
 }
-static_assert(cpp_type_matches<vx_type_value::char_>() && cpp_type_matches<vx_type_value::int8>() &&
-                  cpp_type_matches<vx_type_value::uint8>() && cpp_type_matches<vx_type_value::int16>() &&
-                  cpp_type_matches<vx_type_value::uint16>() && cpp_type_matches<vx_type_value::int32>() &&
-                  cpp_type_matches<vx_type_value::uint32>() && cpp_type_matches<vx_type_value::int64>() &&
-                  cpp_type_matches<vx_type_value::uint64>() && cpp_type_matches<vx_type_value::float32>() &&
-                  cpp_type_matches<vx_type_value::float64>() && cpp_type_matches<vx_type_value::float16>() &&
-                  cpp_type_matches<vx_type_value::bool_>(),
+static_assert(cpp_type_matches<vx_type::char_>() && cpp_type_matches<vx_type::int8>() &&
+                  cpp_type_matches<vx_type::uint8>() && cpp_type_matches<vx_type::int16>() &&
+                  cpp_type_matches<vx_type::uint16>() && cpp_type_matches<vx_type::int32>() &&
+                  cpp_type_matches<vx_type::uint32>() && cpp_type_matches<vx_type::int64>() &&
+                  cpp_type_matches<vx_type::uint64>() && cpp_type_matches<vx_type::float32>() &&
+                  cpp_type_matches<vx_type::float64>() && cpp_type_matches<vx_type::float16>() &&
+                  cpp_type_matches<vx_type::bool_>(),
               "rknnop: vx_cpp_type disagrees with the table's size or with scalar_vx_type");
 template <std::int32_t V>
 concept has_cpp_type = requires { typename vx_cpp_type<V>::type; };
-static_assert(!has_cpp_type<vx_type_value::tensor> && !has_cpp_type<vx_type_value::enum_> &&
-                  has_cpp_type<vx_type_value::float16>,
+static_assert(!has_cpp_type<vx_type::tensor> && !has_cpp_type<vx_type::enum_> && has_cpp_type<vx_type::float16>,
               "rknnop: objects, ENUM and SIZE have no C++ type");
 
 // Every SDK tensor dtype is a tensor type of the table, with its element type's size.
@@ -129,24 +131,48 @@ static_assert(tensor_element_matches<rknnop::float16>() && tensor_element_matche
               tensor_element_matches<std::int32_t>());
 
 // The views of the host library and vxc are the table's.
-static_assert(rknnop::host::vx_type_from_name("VX_TYPE_BOOL") == 0x10);
-static_assert(!rknnop::host::vx_type_from_name("VX_TYPE_BOOL8"), "op.yml does not know BOOL8");
-static_assert(!rknnop::host::vx_type_from_name("VX_TYPE_INVALID"));
-static_assert(rknnop::host::vx_type_name(0x80E) == "VX_TYPE_ARRAY" && rknnop::host::vx_type_name(0x7777).empty());
-static_assert(rknnop::host::is_param_scalar_type(VX_TYPE_BOOL) && !rknnop::host::is_param_scalar_type(VX_TYPE_ENUM) &&
-              !rknnop::host::is_param_scalar_type(VX_TYPE_BOOL8) && !rknnop::host::is_param_scalar_type(VX_TYPE_ARRAY));
-static_assert(rknnop::host::vx_scalar_size(VX_TYPE_BOOL) == 4 &&
-              rknnop::host::vx_scalar_size(VX_TYPE_SIZE) == sizeof(vx_size));
-static_assert(static_cast<int>(rknnop::vxc::vx_type::float16) == VX_TYPE_FLOAT16 &&
-              static_cast<int>(rknnop::vxc::vx_type::bool_) == VX_TYPE_BOOL &&
-              static_cast<int>(rknnop::vxc::vx_type::tensor) == VX_TYPE_TENSOR);
+static_assert(rknnop::vx_type_from_name("VX_TYPE_BOOL") == 0x10);
+static_assert(!rknnop::vx_type_from_name("VX_TYPE_BOOL8"), "op.yml does not know BOOL8");
+static_assert(!rknnop::vx_type_from_name("VX_TYPE_INVALID"));
+static_assert(rknnop::vx_type_name(0x80E) == "VX_TYPE_ARRAY" && rknnop::vx_type_name(0x7777).empty());
+static_assert(rknnop::is_param_scalar_type(VX_TYPE_BOOL) && !rknnop::is_param_scalar_type(VX_TYPE_ENUM) &&
+              !rknnop::is_param_scalar_type(VX_TYPE_BOOL8) && !rknnop::is_param_scalar_type(VX_TYPE_ARRAY));
+static_assert(rknnop::vx_scalar_size(VX_TYPE_BOOL) == 4 && rknnop::vx_scalar_size(VX_TYPE_SIZE) == sizeof(vx_size));
+// The one public name of the VX type: every enumerator is openvx.h's value, and a table row.
+constexpr bool vx_type_is_openvx() noexcept {
+  constexpr std::pair<vx_type, vx_enum> pairs[] = {
+      {vx_type::invalid, VX_TYPE_INVALID}, {vx_type::char_, VX_TYPE_CHAR},      {vx_type::int8, VX_TYPE_INT8},
+      {vx_type::uint8, VX_TYPE_UINT8},     {vx_type::int16, VX_TYPE_INT16},     {vx_type::uint16, VX_TYPE_UINT16},
+      {vx_type::int32, VX_TYPE_INT32},     {vx_type::uint32, VX_TYPE_UINT32},   {vx_type::int64, VX_TYPE_INT64},
+      {vx_type::uint64, VX_TYPE_UINT64},   {vx_type::float32, VX_TYPE_FLOAT32}, {vx_type::float64, VX_TYPE_FLOAT64},
+      {vx_type::enum_, VX_TYPE_ENUM},      {vx_type::size, VX_TYPE_SIZE},       {vx_type::float16, VX_TYPE_FLOAT16},
+      {vx_type::bool_, VX_TYPE_BOOL},      {vx_type::bool8, VX_TYPE_BOOL8},     {vx_type::scalar, VX_TYPE_SCALAR},
+      {vx_type::array, VX_TYPE_ARRAY},     {vx_type::tensor, VX_TYPE_TENSOR}};
+  for (const auto& [t, v] : pairs)
+    if (static_cast<vx_enum>(t) != v || vx_type_index(t) == vx_type_count) return false;
+  return std::size(pairs) == vx_type_count;  // one enumerator per row
+}
+static_assert(vx_type_is_openvx());
+// dtype is the tensor-element subset of vx_type: each of its values is a row tensors may hold.
+static_assert(rknnop::vx_tensor_element_size(static_cast<vx_enum>(rknnop::dtype::float16)) == 2 &&
+              rknnop::vx_tensor_element_size(static_cast<vx_enum>(rknnop::dtype::float32)) == 4 &&
+              rknnop::vx_tensor_element_size(static_cast<vx_enum>(rknnop::dtype::int8)) == 1 &&
+              rknnop::vx_tensor_element_size(static_cast<vx_enum>(rknnop::dtype::uint8)) == 1 &&
+              rknnop::vx_tensor_element_size(static_cast<vx_enum>(rknnop::dtype::int16)) == 2 &&
+              rknnop::vx_tensor_element_size(static_cast<vx_enum>(rknnop::dtype::uint16)) == 2 &&
+              rknnop::vx_tensor_element_size(static_cast<vx_enum>(rknnop::dtype::int32)) == 4);
+static_assert(same(rknnop::dtype_vx_name(rknnop::dtype::float16), "VX_TYPE_FLOAT16"));
+static_assert(rknnop::vx_type_opencl(VX_TYPE_BOOL) == "int" && rknnop::vx_type_opencl(VX_TYPE_BOOL, true) == "bool" &&
+              rknnop::vx_type_opencl(VX_TYPE_ENUM).empty() && rknnop::vx_type_opencl(0x7777).empty());
+static_assert(rknnop::vx_type_table_name(VX_TYPE_BOOL8) == "VX_TYPE_BOOL8" &&
+              rknnop::vx_type_table_name(0x7777).empty());
 
 // The one-byte index of small values gives the same row as a search of the table, for every value
 // around it (negative, gaps such as 0x00E, the first values past it).
 constexpr bool dense_index_matches_search() noexcept {
   for (std::int32_t v = -2; v < 0x30; ++v)
     if (vx_type_index(v) != rknnop::detail::vx_type_detail::search_row(v)) return false;
-  return vx_type_index(0x00E) == vx_type_count && vx_type_index(vx_type_value::bool8) != vx_type_count;
+  return vx_type_index(0x00E) == vx_type_count && vx_type_index(vx_type::bool8) != vx_type_count;
 }
 static_assert(dense_index_matches_search());
 
@@ -166,15 +192,15 @@ static_assert(brief_rows_match_the_table());
 // At run time, values outside the one-byte index go through the brief rows' search: it finds the
 // same rows as the table's search (objects, values between them, negatives).
 TEST(VxTypes, RunTimeSearchFindsTheTablesRows) {
-  for (std::int32_t v : {-5, -1, 0x012, 0x080, 0x80C, vx_type_value::scalar, vx_type_value::array, 0x80F,
-                         vx_type_value::tensor, 0x7FFF'FFFF}) {
+  for (std::int32_t v : std::initializer_list<std::int32_t>{-5, -1, 0x012, 0x080, 0x80C, vx_type::scalar,
+                                                            vx_type::array, 0x80F, vx_type::tensor, 0x7FFF'FFFF}) {
     EXPECT_EQ(rknnop::detail::vx_type_detail::search_row_at_run_time(v), rknnop::detail::vx_type_detail::search_row(v))
         << std::hex << v;
     EXPECT_STREQ(rknnop::detail::vx_type_name(v), rknnop::detail::vx_type_name_of(v)) << std::hex << v;
   }
-  EXPECT_STREQ(rknnop::detail::vx_type_name(vx_type_value::tensor), "VX_TYPE_TENSOR");
-  EXPECT_EQ(rknnop::detail::tensor_element_size(vx_type_value::float16), 2u);
-  EXPECT_EQ(rknnop::detail::tensor_element_size(vx_type_value::int64), 0u);  // a scalar type, not a tensor's
+  EXPECT_STREQ(rknnop::detail::vx_type_name(vx_type::tensor), "VX_TYPE_TENSOR");
+  EXPECT_EQ(rknnop::detail::tensor_element_size(vx_type::float16), 2u);
+  EXPECT_EQ(rknnop::detail::tensor_element_size(vx_type::int64), 0u);  // a scalar type, not a tensor's
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ inline std::string read_text(const std::string& path) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 template <class T>
-vxc::tensor_arg shader_tensor(std::vector<std::uint32_t> dims, vxc::vx_type type, std::vector<T>& data) {
+vxc::tensor_arg shader_tensor(std::vector<std::uint32_t> dims, rknnop::vx_type type, std::vector<T>& data) {
   return vxc::tensor_arg{std::move(dims), type, std::as_writable_bytes(std::span(data))};
 }
 // Runs examples/<file> (kernel `kernel`) with the parameters the runtime got from the op's `vx`.

@@ -136,8 +136,8 @@ TEST(ExampleExp, ShaderMatchesTheCpuKernel) {
   ASSERT_TRUE(rknnop::test::execution_parameters_of(h.node(), p));
   std::vector<std::uint16_t> in = rknnop::test::half_bits(x), out(in.size(), 0xFFFF);
   const auto r = rknnop::test::run_shader("exp/exp.vx", "exp", p,
-                                          {rknnop::test::shader_tensor(dims, rknnop::vxc::vx_type::float16, in),
-                                           rknnop::test::shader_tensor(dims, rknnop::vxc::vx_type::float16, out)});
+                                          {rknnop::test::shader_tensor(dims, rknnop::vx_type::float16, in),
+                                           rknnop::test::shader_tensor(dims, rknnop::vx_type::float16, out)});
   ASSERT_TRUE(r.ok()) << r.message;
   const std::vector<float16> cpu = run_exp_f16(dims, x);
   for (std::size_t i = 0; i < out.size(); ++i)  // OpenCL's exp may be off by a few float ulps: 1 half ulp

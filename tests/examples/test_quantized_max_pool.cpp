@@ -228,6 +228,7 @@ TEST(ExampleQuantizedMaxPool, ShaderMatchesTheCpuKernel) {
     ASSERT_TRUE(rknnop::test::execution_parameters_of(h.node(), p));
     std::vector<std::uint16_t> in = rknnop::test::half_bits(x), out(cpu.output.size(), 0xFFFF), lo(1), hi(1);
     using namespace rknnop::vxc;
+    using rknnop::vx_type;
     const auto r = rknnop::test::run_shader(
         "quantized_max_pool/quantized_max_pool.vx", "quantizedmaxpool", p,
         {rknnop::test::shader_tensor(dims, vx_type::float16, in),

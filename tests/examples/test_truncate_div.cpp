@@ -211,7 +211,7 @@ TEST(ExampleTruncateDiv, ShaderMatchesTheCpuKernelOnFloat16WithBroadcasting) {
   EXPECT_EQ(p.workDim, 3u);
   EXPECT_EQ(p.globalWorkSize[0] * p.globalWorkSize[1] * p.globalWorkSize[2], 60u);
   std::vector<std::uint16_t> xb = rknnop::test::half_bits(x), yb = rknnop::test::half_bits(y), zb(60, 0xFFFF);
-  using rknnop::vxc::vx_type;
+  using rknnop::vx_type;
   const auto r = rknnop::test::run_shader(
       "truncate_div/truncate_div.vx", "truncatediv", p,
       {rknnop::test::shader_tensor(xd, vx_type::float16, xb), rknnop::test::shader_tensor(yd, vx_type::float16, yb),

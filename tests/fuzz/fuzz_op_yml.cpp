@@ -5,7 +5,7 @@
 
 #include <rknnop/host/op_yml.hpp>
 #include <op_yml_writer.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include <set>
 #include <string>
@@ -13,6 +13,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rknnop::host;
+  using rknnop::is_param_scalar_type;
+  using rknnop::vx_type;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   op_yml op;
   try {

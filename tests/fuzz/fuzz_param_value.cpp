@@ -6,7 +6,7 @@
 #include "fuzz_util.hpp"
 
 #include <rknnop/host/param_value.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include <array>
 #include <cstdint>
@@ -16,6 +16,7 @@
 namespace {
 
 using namespace rknnop::host;
+using rknnop::vx_type;
 
 constexpr std::array<std::int32_t, 21> interesting_types{vx_type::char_,
                                                          vx_type::int8,

@@ -8,7 +8,7 @@
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/session.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include "test_util.hpp"
 

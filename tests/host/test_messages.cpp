@@ -6,7 +6,7 @@
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/op_yml.hpp>
 #include <rknnop/host/param_value.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include "op_yml_writer.hpp"
 #include "test_util.hpp"
@@ -18,6 +18,7 @@
 namespace {
 
 using namespace rknnop::host;
+using rknnop::vx_type;
 using namespace std::string_literals;
 
 // The message of what `f` throws, checked to be one clean line.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/op_yml.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include "op_yml_writer.hpp"
 #include "test_util.hpp"
@@ -11,6 +11,9 @@
 namespace {
 
 using namespace rknnop::host;
+using rknnop::vx_type;
+using rknnop::vx_type_from_name;
+using rknnop::vx_type_name;
 
 constexpr std::string_view resize_area = R"(name: ResizeArea
 framework: tensorflow

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <rknnop/host/param_value.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include "test_util.hpp"
 
@@ -9,6 +9,7 @@
 namespace {
 
 using namespace rknnop::host;
+using rknnop::vx_type;
 
 template <class T>
 T scalar_as(const param_value& v) {

@@ -2,7 +2,7 @@
 // The .rknn model reader and writer: models written by the project's own writer (model_writer.hpp),
 // read back field by field, rewritten byte for byte, and broken in every way the issue lists.
 #include <rknnop/host/rknn_model.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include "model_writer.hpp"
 #include "test_util.hpp"
@@ -14,6 +14,7 @@
 namespace {
 
 using namespace rknnop::host;
+using rknnop::vx_type;
 using rknnop_test::inert_spec;
 using rknnop_test::test_model_bytes;
 using rknnop_test::test_model_spec;

@@ -4,7 +4,7 @@
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/session.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include "test_util.hpp"
 
@@ -15,6 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace rknnop::host;
+using rknnop::vx_type;
 
 const fs::path data_dir = RKNNOP_TEST_DATA_DIR;
 const fs::path yml = data_dir / "testscale.yml";

@@ -50,8 +50,8 @@ RKNNOP_EXPORT_OP(AxpyPair);
 
 namespace {
 
+using rknnop::vx_type;
 using rknnop::parity::outcome;
-using rknnop::parity::vx_type;
 namespace vxc = rknnop::vxc;
 
 constexpr const char* axpy_shader = R"(#include "cl_viv_vx_ext.h"

@@ -9,7 +9,7 @@
 
 namespace {
 
-using rknnop::parity::vx_type;
+using rknnop::vx_type;
 
 TEST(parity, Exp) {
   rknnop::parity::checker check(rknnop::parity::op_info_of<Exp>(), vx_kernel_Exp_list.entries,

@@ -9,8 +9,8 @@
 
 namespace {
 
+using rknnop::vx_type;
 using rknnop::parity::param_data;
-using rknnop::parity::vx_type;
 
 TEST(parity, QuantizedMaxPool) {
   rknnop::parity::checker check(

@@ -12,7 +12,7 @@
 
 namespace {
 
-using rknnop::parity::vx_type;
+using rknnop::vx_type;
 
 struct resize_shape {
   std::uint32_t h, w, out_h, out_w;

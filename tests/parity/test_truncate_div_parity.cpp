@@ -9,7 +9,7 @@
 
 namespace {
 
-using rknnop::parity::vx_type;
+using rknnop::vx_type;
 
 TEST(parity, TruncateDiv) {
   rknnop::parity::checker check(rknnop::parity::op_info_of<TruncateDiv>(), vx_kernel_TruncateDiv_list.entries,

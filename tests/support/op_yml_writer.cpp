@@ -2,7 +2,7 @@
 #include "op_yml_writer.hpp"
 
 #include <rknnop/host/error.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -23,7 +23,7 @@ std::string yaml_op_yml(const rknnop::host::op_yml& op) {
     out << YAML::Key << std::string(key) << YAML::Value << YAML::BeginMap;
     for (const op_yml_entry& e : list) {
       out << YAML::Key << e.name << YAML::Value << YAML::BeginMap;
-      out << YAML::Key << "type" << YAML::Value << std::string(rknnop::host::vx_type_name(e.type));
+      out << YAML::Key << "type" << YAML::Value << std::string(rknnop::vx_type_name(e.type));
       out << YAML::EndMap;
     }
     out << YAML::EndMap;

@@ -52,7 +52,7 @@ std::span<std::byte> bytes(std::vector<T>& v) {
   return std::as_writable_bytes(std::span(v));
 }
 
-vxc::tensor_arg tensor(std::vector<std::uint32_t> dims, vxc::vx_type type, std::span<std::byte> data) {
+vxc::tensor_arg tensor(std::vector<std::uint32_t> dims, rknnop::vx_type type, std::span<std::byte> data) {
   return vxc::tensor_arg{std::move(dims), type, data};
 }
 
@@ -149,10 +149,10 @@ TEST_F(vxc_executor, ReadImage2DArrayLaneSemantics) {
         static_cast<int>(vxc::modifier(static_cast<std::uint32_t>(c.start), static_cast<std::uint32_t>(c.end),
                                        static_cast<std::uint32_t>(c.source), vxc::rounding::toward_zero, 0));
     const std::vector<vxc::kernel_argument> args{
-        tensor({W, H, D}, vxc::vx_type::int16, bytes(input)), tensor({8}, vxc::vx_type::int16, bytes(out)),
-        vxc::scalar_arg::of(vxc::vx_type::int32, c.x),        vxc::scalar_arg::of(vxc::vx_type::int32, c.y),
-        vxc::scalar_arg::of(vxc::vx_type::int32, c.z),        vxc::scalar_arg::of(vxc::vx_type::int32, off),
-        vxc::scalar_arg::of(vxc::vx_type::int32, info)};
+        tensor({W, H, D}, rknnop::vx_type::int16, bytes(input)), tensor({8}, rknnop::vx_type::int16, bytes(out)),
+        vxc::scalar_arg::of(rknnop::vx_type::int32, c.x),        vxc::scalar_arg::of(rknnop::vx_type::int32, c.y),
+        vxc::scalar_arg::of(rknnop::vx_type::int32, c.z),        vxc::scalar_arg::of(rknnop::vx_type::int32, off),
+        vxc::scalar_arg::of(rknnop::vx_type::int32, info)};
     const auto r = exec().run(lanes_shader, "lanes.vx", "read_lanes", params(1, {1, 0, 0}), args);
     ASSERT_TRUE(r.ok()) << r.message;
     EXPECT_EQ(out, reference_read(c)) << "x=" << c.x << " y=" << c.y << " z=" << c.z << " off=(" << c.ox << "," << c.oy
@@ -171,9 +171,9 @@ TEST_F(vxc_executor, WriteImage2DArrayLaneSemantics) {
         static_cast<int>(vxc::modifier(static_cast<std::uint32_t>(c.start), static_cast<std::uint32_t>(c.end),
                                        static_cast<std::uint32_t>(c.source), vxc::rounding::toward_zero, 0));
     const std::vector<vxc::kernel_argument> args{
-        tensor({W, 1, 2}, vxc::vx_type::int16, bytes(out)), vxc::scalar_arg::of(vxc::vx_type::int32, c.x),
-        vxc::scalar_arg::of(vxc::vx_type::int32, 0), vxc::scalar_arg::of(vxc::vx_type::int32, c.z),
-        vxc::scalar_arg::of(vxc::vx_type::int32, info)};
+        tensor({W, 1, 2}, rknnop::vx_type::int16, bytes(out)), vxc::scalar_arg::of(rknnop::vx_type::int32, c.x),
+        vxc::scalar_arg::of(rknnop::vx_type::int32, 0), vxc::scalar_arg::of(rknnop::vx_type::int32, c.z),
+        vxc::scalar_arg::of(rknnop::vx_type::int32, info)};
     const auto r = exec().run(lanes_shader, "lanes.vx", "write_lanes", params(1, {1, 0, 0}), args);
     ASSERT_TRUE(r.ok()) << r.message;
     // Reference: elements x + start .. x + end <- lanes source, source + 1, ...; z clamped.
@@ -192,8 +192,8 @@ TEST_F(vxc_executor, ReadImage2DWithOffsets) {
   for (int y = 0; y < H; ++y)
     for (int x = 0; x < W; ++x) input.push_back(cell(x, y, 0));
   std::vector<std::int16_t> out(4, 0);
-  const std::vector<vxc::kernel_argument> args{tensor({W, H}, vxc::vx_type::int16, bytes(input)),
-                                               tensor({4}, vxc::vx_type::int16, bytes(out))};
+  const std::vector<vxc::kernel_argument> args{tensor({W, H}, rknnop::vx_type::int16, bytes(input)),
+                                               tensor({4}, rknnop::vx_type::int16, bytes(out))};
   const auto r = exec().run(lanes_shader, "lanes.vx", "read_2d", params(1, {1, 0, 0}), args);
   ASSERT_TRUE(r.ok()) << r.message;
   EXPECT_EQ(out, (std::vector<std::int16_t>{cell(0, 2, 0), cell(1, 2, 0), cell(2, 2, 0), cell(3, 2, 0)}));
@@ -201,7 +201,7 @@ TEST_F(vxc_executor, ReadImage2DWithOffsets) {
 
 TEST_F(vxc_executor, LaneSizeMismatchIsAnError) {
   std::vector<std::int16_t> input(8, 0);
-  const std::vector<vxc::kernel_argument> args{tensor({8}, vxc::vx_type::float16, bytes(input))};
+  const std::vector<vxc::kernel_argument> args{tensor({8}, rknnop::vx_type::float16, bytes(input))};
   const auto r = exec().run(lanes_shader, "lanes.vx", "wrong_lanes", params(1, {1, 0, 0}), args);
   EXPECT_EQ(r.status, vxc::run_status::error);
   EXPECT_EQ(r.message,
@@ -220,7 +220,7 @@ __kernel void ids(__write_only image2d_array_t output)
 }
 )";
   std::vector<std::int32_t> out(12 * 6, -1);
-  const std::vector<vxc::kernel_argument> args{tensor({12, 6}, vxc::vx_type::int32, bytes(out))};
+  const std::vector<vxc::kernel_argument> args{tensor({12, 6}, rknnop::vx_type::int32, bytes(out))};
   auto p = params(2, {4, 2, 0}, {2, 3, 1}, {3, 1, 0});
   p.local_work_size = {2, 1, 0};
   const auto r = exec().run(shader, "ids.vx", "ids", p, args);
@@ -248,8 +248,8 @@ __kernel void exp(__read_only image2d_array_t input, __write_only image2d_array_
   std::vector<std::uint16_t> in(w * h * c), out(w * h * c, 0);
   for (std::size_t i = 0; i < in.size(); ++i)
     in[i] = to_half(-3.0F + 0.2F * static_cast<float>(i));  // exp stays below the float16 maximum
-  const std::vector<vxc::kernel_argument> args{tensor({w, h, c, 1}, vxc::vx_type::float16, bytes(in)),
-                                               tensor({w, h, c, 1}, vxc::vx_type::float16, bytes(out))};
+  const std::vector<vxc::kernel_argument> args{tensor({w, h, c, 1}, rknnop::vx_type::float16, bytes(in)),
+                                               tensor({w, h, c, 1}, rknnop::vx_type::float16, bytes(out))};
   const auto r = exec().run(shader, "exp.vx", "exp", params(3, {w, h, c}), args);
   ASSERT_TRUE(r.ok()) << r.message;
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -280,8 +280,8 @@ __kernel void exp(__read_only image2d_array_t input, __write_only image2d_array_
   const std::uint32_t w = 20, h = 2;  // 20 is not a multiple of 8: the last access is clipped
   std::vector<std::uint16_t> in(w * h), out(w * h, 0);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = to_half(-2.0F + 0.11F * static_cast<float>(i));
-  const std::vector<vxc::kernel_argument> args{tensor({w, h}, vxc::vx_type::float16, bytes(in)),
-                                               tensor({w, h}, vxc::vx_type::float16, bytes(out))};
+  const std::vector<vxc::kernel_argument> args{tensor({w, h}, rknnop::vx_type::float16, bytes(in)),
+                                               tensor({w, h}, rknnop::vx_type::float16, bytes(out))};
   const auto r = exec().run(shader, "exp8.vx", "exp", params(2, {3, h, 0}, {8, 1, 1}), args);
   ASSERT_TRUE(r.ok()) << r.message;
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -338,9 +338,9 @@ TEST_F(vxc_executor, ResizeAreaOnFloat16) {
   for (const bool align : {false, true}) {
     const std::vector<std::int32_t> size{out_w, out_h};
     const std::vector<vxc::kernel_argument> args{
-        tensor({in_w, in_h, ch, 1}, vxc::vx_type::float16, bytes(in)),
-        tensor({out_w, out_h, ch, 1}, vxc::vx_type::float16, bytes(out)), vxc::array_arg{size},
-        vxc::scalar_arg::of(vxc::vx_type::bool_, static_cast<std::int32_t>(align))};
+        tensor({in_w, in_h, ch, 1}, rknnop::vx_type::float16, bytes(in)),
+        tensor({out_w, out_h, ch, 1}, rknnop::vx_type::float16, bytes(out)), vxc::array_arg{size},
+        vxc::scalar_arg::of(rknnop::vx_type::bool_, static_cast<std::int32_t>(align))};
     const auto r = exec().run(shader, "resizearea.vx", "resizearea", params(3, {out_w, out_h, ch}), args);
     ASSERT_TRUE(r.ok()) << r.message;
     const auto expected = reference_resize_area(in_f, in_w, in_h, ch, out_w, out_h, align);
@@ -366,9 +366,9 @@ __kernel void scale(__read_only image2d_array_t input, __write_only image2d_arra
   std::vector<std::uint16_t> in{to_half(1.0F), to_half(-2.5F), to_half(0.25F), to_half(3.0F)}, out(4, 0);
   for (const bool negate : {false, true}) {
     const std::vector<vxc::kernel_argument> args{
-        tensor({4}, vxc::vx_type::float16, bytes(in)), tensor({4}, vxc::vx_type::float16, bytes(out)),
-        vxc::scalar_arg::of(vxc::vx_type::float16, to_half(1.5F)),
-        vxc::scalar_arg::of(vxc::vx_type::bool_, std::int32_t{negate ? 1 : 0})};
+        tensor({4}, rknnop::vx_type::float16, bytes(in)), tensor({4}, rknnop::vx_type::float16, bytes(out)),
+        vxc::scalar_arg::of(rknnop::vx_type::float16, to_half(1.5F)),
+        vxc::scalar_arg::of(rknnop::vx_type::bool_, std::int32_t{negate ? 1 : 0})};
     const auto r = exec().run(shader, "scale.vx", "scale", params(1, {4, 0, 0}), args);
     ASSERT_TRUE(r.ok()) << r.message;
     const float sign = negate ? -1.0F : 1.0F;
@@ -380,7 +380,7 @@ __kernel void scale(__read_only image2d_array_t input, __write_only image2d_arra
 // ---- errors ------------------------------------------------------------------------------------
 TEST_F(vxc_executor, BadWorkSizesAreRejectedBeforeRunning) {
   std::vector<std::uint16_t> buf(8, 0);
-  const std::vector<vxc::kernel_argument> args{tensor({8}, vxc::vx_type::float16, bytes(buf))};
+  const std::vector<vxc::kernel_argument> args{tensor({8}, rknnop::vx_type::float16, bytes(buf))};
   auto p = params(1, {8, 0, 0});
   p.local_work_size = {3, 0, 0};
   const auto r = exec().run("__kernel void k(__read_only image2d_array_t i) {}", "k.vx", "k", p, args);
@@ -402,7 +402,7 @@ TEST_F(vxc_executor, SyntaxErrorGivesBuildLogWithShaderLine) {
       "    undefined_function(coord);\n"
       "}\n";
   std::vector<std::uint16_t> buf(8, 0);
-  const std::vector<vxc::kernel_argument> args{tensor({8}, vxc::vx_type::float16, bytes(buf))};
+  const std::vector<vxc::kernel_argument> args{tensor({8}, rknnop::vx_type::float16, bytes(buf))};
   const auto r = exec().run(shader, "broken.vx", "k", params(1, {1, 0, 0}), args);
   EXPECT_EQ(r.status, vxc::run_status::error);
   EXPECT_EQ(r.message.rfind("rknnop: kernel 'k': the OpenCL C compiler rejected the shader 'broken.vx' "
@@ -418,7 +418,7 @@ TEST_F(vxc_executor, UnsupportedConstructIsRefused) {
       "_viv_uniform VXC_512Bits uniFp16ToFp32;\n"
       "__kernel void k(__read_only image2d_array_t input) {}\n";
   std::vector<std::uint16_t> buf(8, 0);
-  const std::vector<vxc::kernel_argument> args{tensor({8}, vxc::vx_type::float16, bytes(buf))};
+  const std::vector<vxc::kernel_argument> args{tensor({8}, rknnop::vx_type::float16, bytes(buf))};
   const auto r = exec().run(shader, "dp.vx", "k", params(1, {1, 0, 0}), args);
   EXPECT_EQ(r.status, vxc::run_status::error);
   EXPECT_EQ(r.message.substr(0, r.message.find('\n')),
@@ -429,16 +429,16 @@ TEST_F(vxc_executor, ArgumentMismatchesAreReported) {
   constexpr const char* shader = "__kernel void k(__read_only image2d_array_t input, int n) {}\n";
   std::vector<std::uint16_t> buf(8, 0);
   const auto p = params(1, {1, 0, 0});
-  std::vector<vxc::kernel_argument> args{tensor({8}, vxc::vx_type::float16, bytes(buf)),
-                                         vxc::scalar_arg::of(vxc::vx_type::float32, 1.0F)};
+  std::vector<vxc::kernel_argument> args{tensor({8}, rknnop::vx_type::float16, bytes(buf)),
+                                         vxc::scalar_arg::of(rknnop::vx_type::float32, 1.0F)};
   EXPECT_EQ(exec().run(shader, "k.vx", "k", p, args).message,
             "rknnop: kernel 'k': argument 1 ('n'): a VX_TYPE_FLOAT32 scalar was given, the shader declares 'int n'");
-  args[1] = vxc::scalar_arg::of(vxc::vx_type::int32, 1);
-  args[0] = tensor({4, 1, 1, 2}, vxc::vx_type::float16, bytes(buf));
+  args[1] = vxc::scalar_arg::of(rknnop::vx_type::int32, 1);
+  args[0] = tensor({4, 1, 1, 2}, rknnop::vx_type::float16, bytes(buf));
   EXPECT_EQ(exec().run(shader, "k.vx", "k", p, args).message,
             "rknnop: kernel 'k': argument 0 ('input'): dims[3] (batch) is 2; the emulator maps x, y, z to dims[0], "
             "dims[1], dims[2] and needs dims[3] == 1");
-  args[0] = tensor({9}, vxc::vx_type::float16, bytes(buf));
+  args[0] = tensor({9}, rknnop::vx_type::float16, bytes(buf));
   EXPECT_EQ(exec().run(shader, "k.vx", "k", p, args).message,
             "rknnop: kernel 'k': argument 0 ('input'): the host buffer has 16 bytes, the tensor needs 18 (9 x "
             "VX_TYPE_FLOAT16)");

@@ -16,7 +16,7 @@ vxc::op_signature resize_area() {
   sig.name = "ResizeArea";
   sig.inputs = {"in0"};
   sig.outputs = {"out0"};
-  sig.params = {{"size", vxc::vx_type::array}, {"align_corners", vxc::vx_type::bool_}};
+  sig.params = {{"size", rknnop::vx_type::array}, {"align_corners", rknnop::vx_type::bool_}};
   return sig;
 }
 
@@ -107,23 +107,23 @@ TEST(vxc_signature, ArgumentCountMismatch) {
 
 TEST(vxc_signature, EveryScalarTypeMapsToItsOpenClType) {
   struct row {
-    vxc::vx_type type;
+    rknnop::vx_type type;
     const char* cl;
   };
   const std::vector<row> rows{
-      {vxc::vx_type::float32, "float"},       {vxc::vx_type::float16, "half"},  {vxc::vx_type::int32, "int"},
-      {vxc::vx_type::uint32, "unsigned int"}, {vxc::vx_type::int8, "char"},     {vxc::vx_type::uint8, "uchar"},
-      {vxc::vx_type::int16, "short"},         {vxc::vx_type::uint16, "ushort"}, {vxc::vx_type::int64, "long"},
-      {vxc::vx_type::uint64, "ulong"},        {vxc::vx_type::bool_, "int"},     {vxc::vx_type::char_, "char"},
-      {vxc::vx_type::float64, "double"}};
+      {rknnop::vx_type::float32, "float"},       {rknnop::vx_type::float16, "half"},  {rknnop::vx_type::int32, "int"},
+      {rknnop::vx_type::uint32, "unsigned int"}, {rknnop::vx_type::int8, "char"},     {rknnop::vx_type::uint8, "uchar"},
+      {rknnop::vx_type::int16, "short"},         {rknnop::vx_type::uint16, "ushort"}, {rknnop::vx_type::int64, "long"},
+      {rknnop::vx_type::uint64, "ulong"},        {rknnop::vx_type::bool_, "int"},     {rknnop::vx_type::char_, "char"},
+      {rknnop::vx_type::float64, "double"}};
   for (const auto& r : rows) {
     vxc::op_signature sig;
     sig.name = "Scale";
     sig.params = {{"value", r.type}};
     const std::string ok = std::string("__kernel void scale(const ") + r.cl + " value) {}";
     EXPECT_TRUE(vxc::check_signature(sig, ok, "s.vx").empty()) << ok;
-    const std::string bad = r.type == vxc::vx_type::float64 ? "__kernel void scale(float value) {}"
-                                                            : "__kernel void scale(double value) {}";
+    const std::string bad = r.type == rknnop::vx_type::float64 ? "__kernel void scale(float value) {}"
+                                                               : "__kernel void scale(double value) {}";
     EXPECT_EQ(vxc::check_signature(sig, bad, "s.vx").size(), 1U) << vxc::vx_type_name(r.type);
   }
 }
@@ -204,9 +204,9 @@ TEST(vxc_signature, ShaderFileFromDisk) {
 }
 
 TEST(vxc_signature, TypeNames) {
-  EXPECT_EQ(vxc::vx_type_name(vxc::vx_type::bool_), "VX_TYPE_BOOL");
-  EXPECT_EQ(vxc::vx_type_from_name("VX_TYPE_FLOAT16"), vxc::vx_type::float16);
+  EXPECT_EQ(vxc::vx_type_name(rknnop::vx_type::bool_), "VX_TYPE_BOOL");
+  EXPECT_EQ(vxc::vx_type_from_name("VX_TYPE_FLOAT16"), rknnop::vx_type::float16);
   EXPECT_EQ(vxc::vx_type_from_name("VX_TYPE_NOPE"), std::nullopt);
-  EXPECT_EQ(vxc::vx_type_size(vxc::vx_type::bool_), 4U);
+  EXPECT_EQ(vxc::vx_type_size(rknnop::vx_type::bool_), 4U);
   EXPECT_EQ((vxc::op_signature{"ResizeArea", {}, {}, {}}.kernel_name()), "resizearea");
 }

@@ -11,7 +11,7 @@
 #include <rknnop/host/model_container.hpp>
 #include <rknnop/host/op_yml.hpp>
 #include <rknnop/host/rknn_model.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 #if RKNNOP_HOST_HAS_SESSION
 #include <rknnop/host/model_session.hpp>
 #endif
@@ -42,7 +42,7 @@ std::string_view text_of(const std::vector<std::uint8_t>& bytes) {
 
 std::string entries_text(const std::vector<op_yml_entry>& entries) {
   std::vector<std::string> parts;
-  for (const op_yml_entry& e : entries) parts.push_back(fmt::format("{} {}", e.name, vx_type_name(e.type)));
+  for (const op_yml_entry& e : entries) parts.push_back(fmt::format("{} {}", e.name, rknnop::vx_type_name(e.type)));
   return parts.empty() ? std::string("none") : fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -202,7 +202,7 @@ int run_wrap(const std::string& container_path, const std::string& out, const st
   }
   for (const op_yml_entry& e : yml.params)
     if (std::none_of(params.begin(), params.end(), [&](const decoded_param& p) { return p.name == e.name; }))
-      throw usage_error(fmt::format("--param {}=VALUE is needed ({})", e.name, vx_type_name(e.type)));
+      throw usage_error(fmt::format("--param {}=VALUE is needed ({})", e.name, rknnop::vx_type_name(e.type)));
 #if RKNNOP_HOST_HAS_SESSION
   if (std::any_of(outputs.begin(), outputs.end(), [](const auto& o) { return !o; })) {
     session s = session::load(container_path);

@@ -36,7 +36,7 @@ namespace {
 
 namespace host = rknnop::host;
 namespace parity = rknnop::parity;
-using parity::vx_type;
+using rknnop::vx_type;
 
 constexpr int exit_fail = 1;
 constexpr int exit_usage = 2;

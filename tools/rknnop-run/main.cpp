@@ -10,7 +10,7 @@
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/session.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 #if RKNNOP_HOST_HAS_MODEL
 #include "model_mode.hpp"  // rknnop-run MODEL.rknn --describe | --check | run a node
 #endif
@@ -32,6 +32,8 @@
 namespace {
 
 using namespace rknnop::host;
+using rknnop::vx_type_from_name;  // <rknnop/vx_type.hpp>
+using rknnop::vx_type_name;
 
 struct failure : std::runtime_error {
   using std::runtime_error::runtime_error;

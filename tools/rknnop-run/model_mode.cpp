@@ -10,7 +10,7 @@
 #include <rknnop/host/model_session.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/rknn_model.hpp>
-#include <rknnop/host/vx_type.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -29,6 +29,8 @@ namespace rknnop_run {
 namespace {
 
 using namespace rknnop::host;
+using rknnop::vx_type;  // and its queries: <rknnop/vx_type.hpp>
+using rknnop::vx_type_name;
 
 std::string_view text_of(std::span<const std::uint8_t> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};

@@ -13,7 +13,10 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
-namespace rknnop::detail {
+// The field description is public (<rknnop/schema.hpp> documents it: op_schema::fields is a table of
+// them, which the emitter, the parity harness and the MindSpore backend read); defined here because
+// decode.hpp and model.hpp, below the schema, need it.
+namespace rknnop {
 enum class field_kind : unsigned char { input, output, scalar, array };
 
 // Everything the non-template code needs to know about one field of an op.
@@ -54,6 +57,9 @@ struct param_extra {
   std::size_t enumerator_count = 0;
 };
 
+}  // namespace rknnop
+
+namespace rknnop::detail {
 constexpr const char* role_name(field_kind k) noexcept {
   switch (k) {
     case field_kind::input: return "input";

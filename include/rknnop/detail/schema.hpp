@@ -25,13 +25,13 @@ namespace rknnop {
 /// generators are plain functions, compiled once.
 struct op_schema {
   std::string_view name;
-  std::span<const detail::field_desc> fields;  ///< inputs, outputs, params, in declaration order
+  std::span<const field_desc> fields;  ///< inputs, outputs, params, in declaration order
   std::size_t input_count = 0;
   std::size_t output_count = 0;
   std::size_t param_count = 0;
   std::uint64_t fingerprint = 0;
   bool has_vx = false;
-  std::span<const detail::param_extra> param_extras;  ///< one per param: default, enum names
+  std::span<const param_extra> param_extras;  ///< one per param: default, enum names
   std::optional<std::string_view> python_output_shape;
   std::optional<std::string_view> python_compute;
 };

@@ -19,30 +19,42 @@ class float16;  // <rknnop/float16.hpp>: the C++ type of VX_TYPE_FLOAT16 (a user
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
+// The VX type: the vx_type_e values (docs/abi.md §7) under one C++ name, for code with or without an
+// OpenVX header. Public (<rknnop/vx_type.hpp> documents it); defined here because the table below is
+// keyed by it. Like OpenVX's own vx_type_e it is an unscoped enum, so a value converts to the vx_enum
+// or std::int32_t that files, the OpenVX API and the host's tables carry; its enumerators live in a
+// namespace of their own and are spelled vx_type::int8 (they would clash with rknnop::float16 in
+// rknnop). Values outside the enumerators (from a hostile file) are representable: the underlying
+// type is fixed.
+namespace rknnop {
+namespace vx_type_enumerators {
+enum vx_type : std::int32_t {
+  invalid = 0x000,
+  char_ = 0x001,
+  int8 = 0x002,
+  uint8 = 0x003,
+  int16 = 0x004,
+  uint16 = 0x005,
+  int32 = 0x006,
+  uint32 = 0x007,
+  int64 = 0x008,
+  uint64 = 0x009,
+  float32 = 0x00A,
+  float64 = 0x00B,
+  enum_ = 0x00C,
+  size = 0x00D,
+  float16 = 0x00F,
+  bool_ = 0x010,
+  bool8 = 0x011,  // VSI only
+  scalar = 0x80D,
+  array = 0x80E,
+  tensor = 0x815,
+};
+}  // namespace vx_type_enumerators
+using vx_type_enumerators::vx_type;
+}  // namespace rknnop
+
 namespace rknnop::detail {
-// vx_type_e values (docs/abi.md §7), for code that has no OpenVX header.
-namespace vx_type_value {
-inline constexpr std::int32_t invalid = 0x000;
-inline constexpr std::int32_t char_ = 0x001;
-inline constexpr std::int32_t int8 = 0x002;
-inline constexpr std::int32_t uint8 = 0x003;
-inline constexpr std::int32_t int16 = 0x004;
-inline constexpr std::int32_t uint16 = 0x005;
-inline constexpr std::int32_t int32 = 0x006;
-inline constexpr std::int32_t uint32 = 0x007;
-inline constexpr std::int32_t int64 = 0x008;
-inline constexpr std::int32_t uint64 = 0x009;
-inline constexpr std::int32_t float32 = 0x00A;
-inline constexpr std::int32_t float64 = 0x00B;
-inline constexpr std::int32_t enum_ = 0x00C;
-inline constexpr std::int32_t size = 0x00D;
-inline constexpr std::int32_t float16 = 0x00F;
-inline constexpr std::int32_t bool_ = 0x010;
-inline constexpr std::int32_t bool8 = 0x011;  // VSI only
-inline constexpr std::int32_t scalar = 0x80D;
-inline constexpr std::int32_t array = 0x80E;
-inline constexpr std::int32_t tensor = 0x815;
-}  // namespace vx_type_value
 
 // What a type may be used for. A type can be several of these.
 enum vx_type_use : unsigned {
@@ -85,26 +97,26 @@ inline constexpr unsigned sa = vx_use_scalar | vx_use_array | vx_use_op_yml;
 // FLOAT16 scalars are 16-bit values, so only `half` receives them; BOOL arrives as 32 bits: `int`, or
 // `bool` (4 bytes on the NPU). ENUM and SIZE: array items and op.yml names, but no creatable scalar.
 inline constexpr vx_type_info vx_type_table[] = {
-    {vx_type_value::invalid, "VX_TYPE_INVALID", 0, vx_use_none, "", "", ""},
-    {vx_type_value::char_, "VX_TYPE_CHAR", 1, vx_type_detail::sa, "", "char", ""},
-    {vx_type_value::int8, "VX_TYPE_INT8", 1, vx_type_detail::tsa, "int8", "char", ""},
-    {vx_type_value::uint8, "VX_TYPE_UINT8", 1, vx_type_detail::tsa, "uint8", "uchar", ""},
-    {vx_type_value::int16, "VX_TYPE_INT16", 2, vx_type_detail::tsa, "int16", "short", ""},
-    {vx_type_value::uint16, "VX_TYPE_UINT16", 2, vx_type_detail::tsa, "uint16", "ushort", ""},
-    {vx_type_value::int32, "VX_TYPE_INT32", 4, vx_type_detail::tsa, "int32", "int", ""},
-    {vx_type_value::uint32, "VX_TYPE_UINT32", 4, vx_type_detail::tsa, "uint32", "uint", ""},
-    {vx_type_value::int64, "VX_TYPE_INT64", 8, vx_type_detail::sa, "", "long", ""},
-    {vx_type_value::uint64, "VX_TYPE_UINT64", 8, vx_type_detail::sa, "", "ulong", ""},
-    {vx_type_value::float32, "VX_TYPE_FLOAT32", 4, vx_type_detail::tsa, "float32", "float", ""},
-    {vx_type_value::float64, "VX_TYPE_FLOAT64", 8, vx_type_detail::sa, "", "double", ""},
-    {vx_type_value::enum_, "VX_TYPE_ENUM", 4, vx_use_array | vx_use_op_yml, "", "", ""},
-    {vx_type_value::size, "VX_TYPE_SIZE", sizeof(std::size_t), vx_use_array | vx_use_op_yml, "", "", ""},
-    {vx_type_value::float16, "VX_TYPE_FLOAT16", 2, vx_type_detail::tsa, "float16", "half", ""},
-    {vx_type_value::bool_, "VX_TYPE_BOOL", vx_bool_size, vx_type_detail::sa, "", "int", "bool"},
-    {vx_type_value::bool8, "VX_TYPE_BOOL8", 1, vx_use_scalar | vx_use_array, "", "", ""},
-    {vx_type_value::scalar, "VX_TYPE_SCALAR", 0, vx_use_op_yml, "", "", ""},
-    {vx_type_value::array, "VX_TYPE_ARRAY", 0, vx_use_op_yml, "", "", ""},
-    {vx_type_value::tensor, "VX_TYPE_TENSOR", 0, vx_use_op_yml, "", "", ""},
+    {vx_type::invalid, "VX_TYPE_INVALID", 0, vx_use_none, "", "", ""},
+    {vx_type::char_, "VX_TYPE_CHAR", 1, vx_type_detail::sa, "", "char", ""},
+    {vx_type::int8, "VX_TYPE_INT8", 1, vx_type_detail::tsa, "int8", "char", ""},
+    {vx_type::uint8, "VX_TYPE_UINT8", 1, vx_type_detail::tsa, "uint8", "uchar", ""},
+    {vx_type::int16, "VX_TYPE_INT16", 2, vx_type_detail::tsa, "int16", "short", ""},
+    {vx_type::uint16, "VX_TYPE_UINT16", 2, vx_type_detail::tsa, "uint16", "ushort", ""},
+    {vx_type::int32, "VX_TYPE_INT32", 4, vx_type_detail::tsa, "int32", "int", ""},
+    {vx_type::uint32, "VX_TYPE_UINT32", 4, vx_type_detail::tsa, "uint32", "uint", ""},
+    {vx_type::int64, "VX_TYPE_INT64", 8, vx_type_detail::sa, "", "long", ""},
+    {vx_type::uint64, "VX_TYPE_UINT64", 8, vx_type_detail::sa, "", "ulong", ""},
+    {vx_type::float32, "VX_TYPE_FLOAT32", 4, vx_type_detail::tsa, "float32", "float", ""},
+    {vx_type::float64, "VX_TYPE_FLOAT64", 8, vx_type_detail::sa, "", "double", ""},
+    {vx_type::enum_, "VX_TYPE_ENUM", 4, vx_use_array | vx_use_op_yml, "", "", ""},
+    {vx_type::size, "VX_TYPE_SIZE", sizeof(std::size_t), vx_use_array | vx_use_op_yml, "", "", ""},
+    {vx_type::float16, "VX_TYPE_FLOAT16", 2, vx_type_detail::tsa, "float16", "half", ""},
+    {vx_type::bool_, "VX_TYPE_BOOL", vx_bool_size, vx_type_detail::sa, "", "int", "bool"},
+    {vx_type::bool8, "VX_TYPE_BOOL8", 1, vx_use_scalar | vx_use_array, "", "", ""},
+    {vx_type::scalar, "VX_TYPE_SCALAR", 0, vx_use_op_yml, "", "", ""},
+    {vx_type::array, "VX_TYPE_ARRAY", 0, vx_use_op_yml, "", "", ""},
+    {vx_type::tensor, "VX_TYPE_TENSOR", 0, vx_use_op_yml, "", "", ""},
 };
 
 // Lookups go by index: GCC 12 with -fsanitize=undefined cannot constant-evaluate the null checks it
@@ -150,7 +162,7 @@ static_assert(brief_is_exact(), "vx_type_brief holds sizes and use bits in one b
 // Element and scalar types are small values: one byte per value gives their row in one load. The
 // element sizes are read on every tensor copy and kernel call, where a search through the table cost
 // ~10% of a tiny node's glue (bench_node_cost sdk_resize_tiny, callgrind).
-inline constexpr std::int32_t dense_limit = vx_type_value::bool8 + 1;
+inline constexpr std::int32_t dense_limit = vx_type::bool8 + 1;
 struct dense_rows {
   unsigned char row[dense_limit];
 };
@@ -223,24 +235,24 @@ static_assert(vx_type_count < 255, "dense_rows stores a row index in one byte");
   return vx_type_size(value, vx_use_tensor);
 }
 
-// The C++ type of a VX type, where one exists: vx_cpp_type_t<vx_type_value::int16> is std::int16_t.
+// The C++ type of a VX type, where one exists: vx_cpp_type_t<vx_type::int16> is std::int16_t.
 // BOOL's C++ type is bool, whose value travels as a 4-byte vx_bool (vx_bool_size).
 template <std::int32_t Value>
 struct vx_cpp_type {};  // no C++ type (INVALID, ENUM, SIZE, objects)
 // clang-format off
-template <> struct vx_cpp_type<vx_type_value::char_> { using type = char; };
-template <> struct vx_cpp_type<vx_type_value::int8> { using type = std::int8_t; };
-template <> struct vx_cpp_type<vx_type_value::uint8> { using type = std::uint8_t; };
-template <> struct vx_cpp_type<vx_type_value::int16> { using type = std::int16_t; };
-template <> struct vx_cpp_type<vx_type_value::uint16> { using type = std::uint16_t; };
-template <> struct vx_cpp_type<vx_type_value::int32> { using type = std::int32_t; };
-template <> struct vx_cpp_type<vx_type_value::uint32> { using type = std::uint32_t; };
-template <> struct vx_cpp_type<vx_type_value::int64> { using type = std::int64_t; };
-template <> struct vx_cpp_type<vx_type_value::uint64> { using type = std::uint64_t; };
-template <> struct vx_cpp_type<vx_type_value::float32> { using type = float; };
-template <> struct vx_cpp_type<vx_type_value::float64> { using type = double; };
-template <> struct vx_cpp_type<vx_type_value::float16> { using type = ::rknnop::float16; };
-template <> struct vx_cpp_type<vx_type_value::bool_> { using type = bool; };
+template <> struct vx_cpp_type<vx_type::char_> { using type = char; };
+template <> struct vx_cpp_type<vx_type::int8> { using type = std::int8_t; };
+template <> struct vx_cpp_type<vx_type::uint8> { using type = std::uint8_t; };
+template <> struct vx_cpp_type<vx_type::int16> { using type = std::int16_t; };
+template <> struct vx_cpp_type<vx_type::uint16> { using type = std::uint16_t; };
+template <> struct vx_cpp_type<vx_type::int32> { using type = std::int32_t; };
+template <> struct vx_cpp_type<vx_type::uint32> { using type = std::uint32_t; };
+template <> struct vx_cpp_type<vx_type::int64> { using type = std::int64_t; };
+template <> struct vx_cpp_type<vx_type::uint64> { using type = std::uint64_t; };
+template <> struct vx_cpp_type<vx_type::float32> { using type = float; };
+template <> struct vx_cpp_type<vx_type::float64> { using type = double; };
+template <> struct vx_cpp_type<vx_type::float16> { using type = ::rknnop::float16; };
+template <> struct vx_cpp_type<vx_type::bool_> { using type = bool; };
 // clang-format on
 template <std::int32_t Value>
 using vx_cpp_type_t = typename vx_cpp_type<Value>::type;

@@ -109,7 +109,7 @@ inline std::string emit_op_yml(const op_schema& op, const emit_options& options 
   std::string fields;
   const std::size_t first_param = op.input_count + op.output_count;
   for (std::size_t i = 0; i < op.fields.size(); ++i) {
-    const detail::param_extra* e =
+    const param_extra* e =
         i >= first_param && i - first_param < op.param_extras.size() ? &op.param_extras[i - first_param] : nullptr;
     fields += detail::field_comment(op.fields[i], e);
   }

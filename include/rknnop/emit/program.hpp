@@ -42,18 +42,18 @@ inline std::string emit_description(const op_schema& op, const emit_options& opt
   fmt::format_to(it, "  op.yml: target_platform {}, kernel_index {}; files {}, {}\n", options.target_platform,
                  options.kernel_index, container_file_name(op.name), python_file_name(op.name));
   std::size_t width = 4;
-  for (const detail::field_desc& f : op.fields) width = f.name.size() > width ? f.name.size() : width;
+  for (const field_desc& f : op.fields) width = f.name.size() > width ? f.name.size() : width;
   fmt::format_to(it, "  {:>2}  {:<6}  {:<{}}  {:<15}  {}\n", "#", "role", "name", width, "op.yml type", "details");
   for (std::size_t i = 0; i < op.fields.size(); ++i) {
-    const detail::field_desc& f = op.fields[i];
+    const field_desc& f = op.fields[i];
     std::string details;
-    if (f.kind == detail::field_kind::input || f.kind == detail::field_kind::output) {
+    if (f.kind == field_kind::input || f.kind == field_kind::output) {
       std::string accepted;
       for (std::uint32_t k = 0; k < f.accepted_count; ++k)
         accepted += fmt::format("{}{}", k ? "|" : "", detail::dtype_name(f.accepted[k]));
       details = fmt::format("{}, kernel sees {}, {}", accepted, detail::dtype_name(f.vx_type),
                             f.required_rank ? fmt::format("rank {}", f.required_rank) : std::string("rank 1..6"));
-    } else if (f.kind == detail::field_kind::array) {
+    } else if (f.kind == field_kind::array) {
       details = fmt::format("int32[{}{}]", f.exact ? "" : "<=", f.capacity);
     } else {
       details = "scalar";

@@ -195,14 +195,14 @@ inline std::string emit_python(const op_schema& op) {
   auto it = std::back_inserter(out);
   const std::size_t first_param = op.input_count + op.output_count;
   bool any_scalar = false, any_array = false, any_enum = false;
-  const auto extra = [&](std::size_t i) -> detail::param_extra {
-    return i - first_param < op.param_extras.size() ? op.param_extras[i - first_param] : detail::param_extra{};
+  const auto extra = [&](std::size_t i) -> param_extra {
+    return i - first_param < op.param_extras.size() ? op.param_extras[i - first_param] : param_extra{};
   };
   for (std::size_t i = first_param; i < op.fields.size(); ++i) {
     const bool is_enum = extra(i).enumerator_count != 0;
     any_enum = any_enum || is_enum;
-    any_scalar = any_scalar || (op.fields[i].kind == detail::field_kind::scalar && !is_enum);
-    any_array = any_array || op.fields[i].kind == detail::field_kind::array;
+    any_scalar = any_scalar || (op.fields[i].kind == field_kind::scalar && !is_enum);
+    any_array = any_array || op.fields[i].kind == field_kind::array;
   }
 
   fmt::format_to(it,
@@ -237,8 +237,8 @@ inline std::string emit_python(const op_schema& op) {
   if (any_scalar || any_array) out += "        consts = iter(list(tensor_data_map.values()))\n";
   out += "        p = dict()\n";
   for (std::size_t i = first_param; i < op.fields.size(); ++i) {
-    const detail::field_desc& f = op.fields[i];
-    const detail::param_extra e = extra(i);
+    const field_desc& f = op.fields[i];
+    const param_extra e = extra(i);
     const std::string default_arg =
         e.has_default
             ? fmt::format(", default={}", e.enumerator_count != 0 ? fmt::format("'{}'", detail::default_text(f, e))
@@ -249,7 +249,7 @@ inline std::string emit_python(const op_schema& op) {
       for (std::size_t k = 0; k < e.enumerator_count; ++k)
         fmt::format_to(it, "{}'{}': {}", k ? ", " : "", e.enumerators[k].name, e.enumerators[k].value);
       fmt::format_to(it, "}}{})  # enum, VX_TYPE_INT32\n", default_arg);
-    } else if (f.kind == detail::field_kind::array) {
+    } else if (f.kind == field_kind::array) {
       fmt::format_to(it, "        p['{}'] = _rknnop_array(self.op, node_def, consts, '{}', {}={}{})\n", f.name, f.name,
                      f.exact ? "exactly" : "at_most", f.capacity, default_arg);
     } else {
@@ -270,8 +270,8 @@ inline std::string emit_python(const op_schema& op) {
         "\n    def _rknnop_typed_params(self, params):\n"
         "        p = dict(params)\n";
     for (std::size_t i = first_param; i < op.fields.size(); ++i) {
-      const detail::field_desc& f = op.fields[i];
-      if (f.kind == detail::field_kind::array)
+      const field_desc& f = op.fields[i];
+      if (f.kind == field_kind::array)
         fmt::format_to(it, "        p['{}'] = [int(v) for v in p['{}']]\n", f.name, f.name);
       else
         fmt::format_to(it, "        p['{}'] = {}(p['{}'])\n", f.name, detail::python_scalar_of(f.vx_type).convert,

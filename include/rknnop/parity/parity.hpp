@@ -24,9 +24,9 @@
 // rel 2e-3. An op declares its own with `static constexpr float parity_tolerance = x;` (used as both
 // abs and rel), read by tolerance_of<Op>().
 
-#include <rknnop/detail/model.hpp>  // op_info_of<Op>: the op's reflected field table
-#include <rknnop/vxc/vxc.hpp>       // vx_type, op_signature, scalar_arg, shader_source_provider
-#include <rknnop/openvx.h>          // vx_kernel_description_t
+#include <rknnop/schema.hpp>   // op_info_of<Op>: the op's reflected field table
+#include <rknnop/vxc/vxc.hpp>  // vx_type, op_signature, scalar_arg, shader_source_provider
+#include <rknnop/openvx.h>     // vx_kernel_description_t
 
 #include <concepts>  // std::floating_point, std::integral in tolerance_of / scalar
 #include <cstddef>   // std::byte, std::size_t
@@ -40,8 +40,6 @@
 #include <vector>
 
 namespace rknnop::parity {
-
-using vxc::vx_type;
 
 struct tolerance {
   double abs = 1e-3;
@@ -195,21 +193,21 @@ template <class Op>
 
 template <class Op>
 [[nodiscard]] op_info op_info_of() {
-  using model = detail::op_model<Op>;
+  const op_schema schema = schema_of<Op>();
   op_info info;
-  info.signature.name = std::string(model::name);
+  info.signature.name = std::string(schema.name);
   info.tol = tolerance_of<Op>();
-  for (const detail::field_desc& f : model::fields) {
+  for (const field_desc& f : schema.fields) {
     switch (f.kind) {
-      case detail::field_kind::input: {
+      case field_kind::input: {
         info.signature.inputs.emplace_back(f.name);
         std::vector<vx_type>& dtypes = info.input_dtypes.emplace_back();
         for (std::uint32_t i = 0; i < f.accepted_count; ++i) dtypes.push_back(static_cast<vx_type>(f.accepted[i]));
         break;
       }
-      case detail::field_kind::output: info.signature.outputs.emplace_back(f.name); break;
-      case detail::field_kind::array: info.signature.params.push_back({std::string(f.name), vx_type::array}); break;
-      case detail::field_kind::scalar:
+      case field_kind::output: info.signature.outputs.emplace_back(f.name); break;
+      case field_kind::array: info.signature.params.push_back({std::string(f.name), vx_type::array}); break;
+      case field_kind::scalar:
         info.signature.params.push_back({std::string(f.name), static_cast<vx_type>(f.vx_type)});
         break;
     }

@@ -44,7 +44,7 @@
 //  - Kernels are renamed in the translation (`exp` would clash with the built-in); the shader's own
 //    line numbers survive through #line, so compiler errors point at the .vx.
 
-#include <rknnop/detail/vx_types.hpp>  // the VX type table
+#include <rknnop/vx_type.hpp>  // rknnop::vx_type and the one table's queries
 
 #include <array>       // execution_parameters' per-dimension arrays
 #include <cstddef>     // std::byte, std::size_t
@@ -63,26 +63,7 @@
 
 namespace rknnop::vxc {
 
-// VX_TYPE_* values the parameter tables and tensors use (from include/rknnop/detail/vx_types.hpp).
-enum class vx_type : std::int32_t {
-  invalid = ::rknnop::detail::vx_type_value::invalid,
-  char_ = ::rknnop::detail::vx_type_value::char_,
-  int8 = ::rknnop::detail::vx_type_value::int8,
-  uint8 = ::rknnop::detail::vx_type_value::uint8,
-  int16 = ::rknnop::detail::vx_type_value::int16,
-  uint16 = ::rknnop::detail::vx_type_value::uint16,
-  int32 = ::rknnop::detail::vx_type_value::int32,
-  uint32 = ::rknnop::detail::vx_type_value::uint32,
-  int64 = ::rknnop::detail::vx_type_value::int64,
-  uint64 = ::rknnop::detail::vx_type_value::uint64,
-  float32 = ::rknnop::detail::vx_type_value::float32,
-  float64 = ::rknnop::detail::vx_type_value::float64,
-  float16 = ::rknnop::detail::vx_type_value::float16,
-  bool_ = ::rknnop::detail::vx_type_value::bool_,
-  array = ::rknnop::detail::vx_type_value::array,
-  tensor = ::rknnop::detail::vx_type_value::tensor,
-};
-
+// The VX type is rknnop::vx_type (<rknnop/vx_type.hpp>); the queries below are vxc's views of its table.
 // "VX_TYPE_BOOL" etc.; "VX_TYPE_<0x..>" for values outside the enum.
 [[nodiscard]] std::string vx_type_name(vx_type type);
 // Parses "VX_TYPE_FLOAT32" (also accepts the lower-case suffix "float32").

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The VX type (vx_type_e, docs/abi.md §7): its one C++ name, rknnop::vx_type, and the queries the host
+// components and tools need, all read from the one table (detail/vx_types.hpp). Standard library only:
+// no OpenVX header is needed.
+//
+// rknnop::vx_type::int32 is VX_TYPE_INT32 (tests/core/test_vx_types.cpp pins every value to openvx.h).
+// VX_TYPE_* stays the spelling of code that talks to the OpenVX C API; rknnop::dtype (<rknnop/types.hpp>)
+// is the narrower type a kernel sees for a tensor's elements: its seven enumerators are these values.
+//
+// The queries take a std::int32_t, so that a value read from a file (op.yml, a .rknn model) is asked
+// about before it is trusted: a vx_type converts to it implicitly.
+
+#include <rknnop/detail/vx_types.hpp>
+
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::int32_t
+#include <optional>     // vx_type_from_name
+#include <string_view>  // names
+
+namespace rknnop {
+
+/// "VX_TYPE_INT32" -> vx_type::int32 for every name op.yml may use (docs/op-yml.md §2: the scalars
+/// including ENUM and SIZE, ARRAY, SCALAR, TENSOR); nullopt for anything else. Exact, case-sensitive.
+[[nodiscard]] constexpr std::optional<vx_type> vx_type_from_name(std::string_view name) noexcept {
+  const std::size_t i = detail::vx_type_index(name.data(), name.size());  // by index: constexpr under UBSan
+  if (i == detail::vx_type_count || !detail::vx_type_table[i].is(detail::vx_use_op_yml)) return std::nullopt;
+  return static_cast<vx_type>(detail::vx_type_table[i].value);
+}
+
+/// vx_type::int32 -> "VX_TYPE_INT32" for the types op.yml may name; "" for any other value.
+[[nodiscard]] constexpr std::string_view vx_type_name(std::int32_t type) noexcept {
+  const std::size_t i = detail::vx_type_index(type);
+  return i < detail::vx_type_count && detail::vx_type_table[i].is(detail::vx_use_op_yml)
+             ? std::string_view(detail::vx_type_table[i].name)
+             : std::string_view();
+}
+
+/// The scalar types the board runtime can create for a param (docs/runtime.md §3): CHAR..FLOAT64,
+/// FLOAT16, BOOL.
+[[nodiscard]] constexpr bool is_param_scalar_type(std::int32_t type) noexcept {
+  const std::size_t i = detail::vx_type_index(type);
+  return i < detail::vx_type_count && detail::vx_type_table[i].is(detail::vx_use_scalar) &&
+         detail::vx_type_table[i].is(detail::vx_use_op_yml);
+}
+
+/// Bytes a scalar or array item of this type occupies (BOOL is a 4-byte enum); 0 for objects.
+[[nodiscard]] constexpr std::size_t vx_scalar_size(std::int32_t type) noexcept {
+  return detail::vx_type_size(type, detail::vx_use_array);
+}
+
+/// Bytes of a scalar the runtime can create of this type; 0 where it cannot (as on the board).
+[[nodiscard]] constexpr std::size_t vx_creatable_scalar_size(std::int32_t type) noexcept {
+  return detail::vx_type_size(type, detail::vx_use_scalar);
+}
+
+/// Bytes of one tensor element of this type; 0 for types a tensor cannot hold.
+[[nodiscard]] constexpr std::size_t vx_tensor_element_size(std::int32_t type) noexcept {
+  return detail::tensor_element_size(type);
+}
+
+/// The OpenCL C types a shader may declare for a scalar of this type, preferred first ("int", then
+/// "bool" for BOOL); "" where there is none (objects, ENUM, SIZE, BOOL8, values outside the table).
+[[nodiscard]] constexpr std::string_view vx_type_opencl(std::int32_t type, bool alternative = false) noexcept {
+  const std::size_t i = detail::vx_type_index(type);
+  if (i == detail::vx_type_count) return {};
+  const char* text = alternative ? detail::vx_type_table[i].opencl_alt() : detail::vx_type_table[i].opencl();
+  return text != nullptr ? std::string_view(text) : std::string_view();
+}
+
+/// The name of any value of the table ("VX_TYPE_BOOL8", "VX_TYPE_INVALID" included), for diagnostics;
+/// "" for values outside the table.
+[[nodiscard]] constexpr std::string_view vx_type_table_name(std::int32_t type) noexcept {
+  const std::size_t i = detail::vx_type_index(type);
+  return i < detail::vx_type_count ? std::string_view(detail::vx_type_table[i].name) : std::string_view();
+}
+
+}  // namespace rknnop
