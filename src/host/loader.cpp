@@ -9,6 +9,7 @@
 #include "rknnop/host/vx_type.hpp"
 
 #include <rknnop/openvx.h>
+#include <rknnop/schema_marker.hpp>
 
 #include <cerrno>
 #include <chrono>
@@ -348,7 +349,7 @@ op_library op_library::open(const std::filesystem::path& path, const load_option
   const std::vector<std::uint8_t>* library = &bytes;
   std::string library_label = label;
   section_kind packed_kind = section_kind::lib_x86_64;
-  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "RKNN", 4) == 0) {
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), container_format::magic.data(), 4) == 0) {
     packed = parse_container(bytes, label);
     library = &host_section(*packed, label, packed_kind);
     library_label = fmt::format("{} ({} section)", label, section_description(packed_kind));
@@ -439,7 +440,6 @@ op_library op_library::open(const std::filesystem::path& path, const load_option
   // generated from a different version of the struct would bind params by the wrong positions.
   const std::string_view tail(descriptor->name + name_length + 1,
                               ::strnlen(descriptor->name + name_length + 1, VX_MAX_KERNEL_NAME - name_length - 1));
-  constexpr std::string_view schema_marker = "rknnop-schema:";
   if (s->op.schema_fingerprint && tail.starts_with(schema_marker) &&
       tail.substr(schema_marker.size()) != *s->op.schema_fingerprint)
     throw error(
