@@ -226,7 +226,8 @@ function(_rknnop_status_once key text)
   endif()
 endfunction()
 
-# rknnop_add_op runs its stages in order, one function each: arguments, the host library, the board
+# rknnop_add_op runs its stages in order, one function each: arguments (checked, then their
+# locations), the host library, the board
 # libraries, the emitter (op.yml and the Python op), the .vx check, the shader section, the shipped
 # libraries (stripped, debug info beside them) and the container. A stage reads what earlier stages
 # set in rknnop_add_op's scope (a function sees its caller's variables) and hands on what it adds
@@ -240,6 +241,7 @@ function(rknnop_add_op name)
     "VX_SOURCE;TARGET_PLATFORM;PYTHON;SHADER_BINARY;TOOLKIT_RKNNOP;KERNEL_INDEX;OUTPUT_DIRECTORY;OPENVX_INCLUDE_DIR"
     "SOURCES;ARCHITECTURES;INCLUDE_DIRECTORIES;BACKENDS")
   _rknnop_add_op_arguments(${name})
+  _rknnop_add_op_locations(${name})
   _rknnop_add_op_host_library(${name})
   if(CMAKE_CROSSCOMPILING)
     _rknnop_status_once(cross_add_op "rknnop: cross-compiling: rknnop_add_op builds only the ${_self_arch} "
@@ -259,11 +261,8 @@ function(rknnop_add_op name)
   _rknnop_add_op_container(${name})
 endfunction()
 
-# Stage 1, arguments: checks the parsed ARG_* and makes their paths absolute. Sets ARG_TARGET_PLATFORM,
-# ARG_KERNEL_INDEX, ARG_ARCHITECTURES (defaults filled in), ARG_VX_SOURCE/PYTHON/SHADER_BINARY/
-# TOOLKIT_RKNNOP/OPENVX_INCLUDE_DIR (absolute); _sources, _include_dirs, _openvx_defs, _explicit_arches,
-# _out (the output directory), _work (intermediate files), _lower, _module_dir, _rknnop_include,
-# _map (the version script), _sanitized and _check_args (the post-link check's command, empty when off).
+# Stage 1, arguments: checks the parsed ARG_*. Sets ARG_TARGET_PLATFORM, ARG_KERNEL_INDEX and
+# ARG_ARCHITECTURES (defaults filled in) and _explicit_arches (ARCHITECTURES was given).
 function(_rknnop_add_op_arguments name)
   if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "${_ctx}: the op name must be a C identifier (it becomes vx_kernel_<Name>_list)")
@@ -319,6 +318,17 @@ function(_rknnop_add_op_arguments name)
   else()
     set(ARG_ARCHITECTURES ${_known_arches})
   endif()
+  foreach(_var ARG_TARGET_PLATFORM ARG_KERNEL_INDEX ARG_ARCHITECTURES _explicit_arches)
+    set(${_var} "${${_var}}" PARENT_SCOPE)
+  endforeach()
+endfunction()
+
+# Stage 1b, locations: makes the arguments' paths absolute (ARG_VX_SOURCE, ARG_PYTHON,
+# ARG_SHADER_BINARY, ARG_TOOLKIT_RKNNOP, ARG_OPENVX_INCLUDE_DIR) and sets _sources, _include_dirs,
+# _openvx_defs, _out (the output directory), _work (intermediate files), _lower, _module_dir,
+# _rknnop_include, _map (the version script), _sanitized and _check_args (the post-link check's
+# command, empty when it is off).
+function(_rknnop_add_op_locations name)
   # The shader files are read by the emitter when it packs the container (its --shader and
   # --toolkit-rknnop checks: one reader of the format, in C++).
   foreach(_kw VX_SOURCE PYTHON SHADER_BINARY TOOLKIT_RKNNOP)
@@ -371,9 +381,8 @@ function(_rknnop_add_op_arguments name)
     set(_check_args "${CMAKE_COMMAND}" "-DOP=${name}" "-DREADELF=${RKNNOP_READELF}"
                     "-DBOARD_ABI=${_rknnop_include}/rknnop/board_abi.hpp")
   endif()
-  foreach(_var ARG_TARGET_PLATFORM ARG_KERNEL_INDEX ARG_ARCHITECTURES ARG_VX_SOURCE ARG_PYTHON
-               ARG_SHADER_BINARY ARG_TOOLKIT_RKNNOP ARG_OPENVX_INCLUDE_DIR _sources _include_dirs _openvx_defs
-               _explicit_arches _out _work _lower _module_dir _rknnop_include _map _sanitized _check_args)
+  foreach(_var ARG_VX_SOURCE ARG_PYTHON ARG_SHADER_BINARY ARG_TOOLKIT_RKNNOP ARG_OPENVX_INCLUDE_DIR _sources
+               _include_dirs _openvx_defs _out _work _lower _module_dir _rknnop_include _map _sanitized _check_args)
     if(DEFINED ${_var})
       set(${_var} "${${_var}}" PARENT_SCOPE)
     endif()
