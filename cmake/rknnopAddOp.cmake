@@ -471,8 +471,8 @@ function(_rknnop_add_op_board_libraries name)
   set(_board_targets "${_board_targets}" PARENT_SCOPE)
 endfunction()
 
-# One board library of stage 3: compiles each source with the cross compiler, links and checks the
-# library. Sets `out_lib` to its path, or empty when the architecture's cross compiler is missing.
+# One board library of stage 3: finds the cross compiler, compiles (_rknnop_add_op_board_objects),
+# links and checks the library. Sets `out_lib` to its path, or empty when the architecture's cross compiler is missing.
 function(_rknnop_add_op_board_library name arch out_lib)
   set(${out_lib} "" PARENT_SCOPE)
   string(TOUPPER "${arch}" _ARCH)
@@ -497,13 +497,39 @@ function(_rknnop_add_op_board_library name arch out_lib)
                                         "their .rknnop sections stay empty")
     return()
   endif()
+  _rknnop_board_openvx(${arch} "${_cxx}" _stub_dir)
+  _rknnop_add_op_board_objects(${arch} "${_cxx}" "${_boards}" _objects _flags)
+  set(_lib "${_out}/${arch}/lib${_lower}.so")
+  set(_link_cmd COMMAND "${_cxx}" ${_flags} -shared -o "${_lib}.tmp" ${_objects}
+                "-Wl,--version-script=${_map}" -Wl,--gc-sections -static-libgcc -static-libstdc++
+                "-L${_stub_dir}" -lOpenVX -Wl,--push-state,--as-needed -lpthread -Wl,--pop-state)
+  if(_check_args)
+    list(APPEND _link_cmd COMMAND ${_check_args} "-DLIBRARY=${_lib}.tmp" "-DRENAME_TO=${_lib}" "-DARCH=${arch}"
+         -P "${_module_dir}/rknnopCheckKernelLibrary.cmake")
+  else()
+    list(APPEND _link_cmd COMMAND "${CMAKE_COMMAND}" -E rename "${_lib}.tmp" "${_lib}")
+  endif()
+  _rknnop_check_inputs(_check_inputs)
+  add_custom_command(OUTPUT "${_lib}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${_out}/${arch}"
+    ${_link_cmd}
+    DEPENDS ${_objects} "${_map}" rknnop_openvx_stub_${arch} ${_check_inputs} ${_board_exports}
+    COMMENT "rknnop: linking ${arch} lib${_lower}.so (${_boards})"
+    VERBATIM)
+  add_custom_target(${name}_${arch} ALL DEPENDS "${_lib}")  # e.g. `cmake --build . -t ResizeArea_armhf`
+  set_target_properties(${name} PROPERTIES RKNNOP_LIBRARY_${arch} "${_lib}")
+  set(${out_lib} "${_lib}" PARENT_SCOPE)
+endfunction()
+
+# Part of stage 3: compiles each source (and rknnopKernelSupport.cpp) for `arch` with the cross
+# compiler `cxx`. Sets `out_objects` to the object files and `out_flags` to the flags the link repeats.
+function(_rknnop_add_op_board_objects arch cxx boards out_objects out_flags)
+  string(TOUPPER "${arch}" _ARCH)
   _rknnop_cross_pfr_include(_pfr)
   if(NOT _pfr)
     message(FATAL_ERROR "${_ctx}: boost/pfr.hpp not found for the cross compilers (set RKNNOP_PFR_INCLUDE_DIR)")
   endif()
-  string(REGEX REPLACE "g\\+\\+$" "gcc" _cc "${_cxx}")
-  _rknnop_board_openvx(${arch} "${_cxx}" _stub_dir)
-
+  string(REGEX REPLACE "g\\+\\+$" "gcc" _cc "${cxx}")
   # No unwind tables (nothing unwinds through a -fno-exceptions kernel; saves ~2.5 KiB), and no
   # fused multiply-add contraction, so board kernels round like the x86-64 library and TensorFlow.
   set(_flags ${RKNNOP_BOARD_OPT_FLAGS} -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden
@@ -529,37 +555,19 @@ function(_rknnop_add_op_board_library name arch out_lib)
       set(_compiler "${_cc}")
       set(_lang_flags -std=c11)
     else()
-      set(_compiler "${_cxx}")
+      set(_compiler "${cxx}")
       set(_lang_flags ${_cxx_flags})
     endif()
     add_custom_command(OUTPUT "${_obj}"
       COMMAND "${_compiler}" ${_lang_flags} ${_flags} ${_includes} -MD -MF "${_obj}.d" -c "${_src}" -o "${_obj}"
       DEPENDS "${_src}"
       DEPFILE "${_obj}.d"
-      COMMENT "rknnop: compiling ${_file} for ${arch} (${_boards})"
+      COMMENT "rknnop: compiling ${_file} for ${arch} (${boards})"
       VERBATIM)
     list(APPEND _objects "${_obj}")
   endforeach()
-  set(_lib "${_out}/${arch}/lib${_lower}.so")
-  set(_link_cmd COMMAND "${_cxx}" ${_flags} -shared -o "${_lib}.tmp" ${_objects}
-                "-Wl,--version-script=${_map}" -Wl,--gc-sections -static-libgcc -static-libstdc++
-                "-L${_stub_dir}" -lOpenVX -Wl,--push-state,--as-needed -lpthread -Wl,--pop-state)
-  if(_check_args)
-    list(APPEND _link_cmd COMMAND ${_check_args} "-DLIBRARY=${_lib}.tmp" "-DRENAME_TO=${_lib}" "-DARCH=${arch}"
-         -P "${_module_dir}/rknnopCheckKernelLibrary.cmake")
-  else()
-    list(APPEND _link_cmd COMMAND "${CMAKE_COMMAND}" -E rename "${_lib}.tmp" "${_lib}")
-  endif()
-  _rknnop_check_inputs(_check_inputs)
-  add_custom_command(OUTPUT "${_lib}"
-    COMMAND "${CMAKE_COMMAND}" -E make_directory "${_out}/${arch}"
-    ${_link_cmd}
-    DEPENDS ${_objects} "${_map}" rknnop_openvx_stub_${arch} ${_check_inputs} ${_board_exports}
-    COMMENT "rknnop: linking ${arch} lib${_lower}.so (${_boards})"
-    VERBATIM)
-  add_custom_target(${name}_${arch} ALL DEPENDS "${_lib}")  # e.g. `cmake --build . -t ResizeArea_armhf`
-  set_target_properties(${name} PROPERTIES RKNNOP_LIBRARY_${arch} "${_lib}")
-  set(${out_lib} "${_lib}" PARENT_SCOPE)
+  set(${out_objects} "${_objects}" PARENT_SCOPE)
+  set(${out_flags} "${_flags}" PARENT_SCOPE)
 endfunction()
 
 # Stage 4, the emitter: the same sources with -DRKNNOP_EMITTER, run on the host. Target
