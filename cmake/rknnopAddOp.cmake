@@ -3,7 +3,8 @@
 #               [VX_SOURCE file.vx]
 #               [TARGET_PLATFORM RK1808|RK1806|RK3399Pro|RV1109|RV1126]   (default RK1808)
 #               [PYTHON file.py]                      (default: generated rknn_op_<lower>.py)
-#               [SHADER_BINARY file | TOOLKIT_RKNNOP file.rknnop]   (default: empty shader section)
+#               [SHADER_BINARY file | TOOLKIT_RKNNOP file.rknnop]   (default: empty shader section;
+#                                                     the emitter reads and checks either when packing)
 #               [KERNEL_INDEX n]                      (default 0: the CPU kernel)
 #               [ARCHITECTURES x86_64 aarch64 armhf]  (default: all; x86_64 is always built)
 #               [INCLUDE_DIRECTORIES dir...]          (extra include dirs, for every architecture)
@@ -27,7 +28,8 @@
 # Every kernel library exports only vx_kernel_<Name>_list (version script), links libOpenVX.so (the
 # host runtime rknnop::openvx when it is a target, else a stub generated from <rknnop/openvx.h>, so
 # DT_NEEDED is libOpenVX.so as with the toolkit's -lOpenVX), and is checked after linking by
-# rknnopCheckKernelLibrary.cmake: the boards run glibc 2.28 and GCC 8's libstdc++.
+# rknnopCheckKernelLibrary.cmake against the boards' ceiling, <rknnop/board_abi.hpp> (glibc 2.28 and
+# GCC 8's libstdc++).
 #
 # libstdc++ (measured with Debian 12's GCC 12 cross compilers, glibc 2.36 sysroots): a kernel library
 # never needs libstdc++.so.6 (GCC 12 code references GLIBCXX_3.4.26+ symbols GCC 8's lacks). ResizeArea
@@ -224,6 +226,12 @@ function(_rknnop_status_once key text)
   endif()
 endfunction()
 
+# rknnop_add_op runs its stages in order, one function each: arguments (checked, then their
+# locations), the host library, the board
+# libraries, the emitter (op.yml and the Python op), the .vx check, the shader section, the shipped
+# libraries (stripped, debug info beside them) and the container. A stage reads what earlier stages
+# set in rknnop_add_op's scope (a function sees its caller's variables) and hands on what it adds
+# with PARENT_SCOPE, named at its top.
 function(rknnop_add_op name)
   set(_ctx "rknnop_add_op(${name})")
   # Here, not at file scope: after add_subdirectory(rknnop) a file-scope variable is not visible to the
@@ -232,8 +240,30 @@ function(rknnop_add_op name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "KHRONOS_DIMS"
     "VX_SOURCE;TARGET_PLATFORM;PYTHON;SHADER_BINARY;TOOLKIT_RKNNOP;KERNEL_INDEX;OUTPUT_DIRECTORY;OPENVX_INCLUDE_DIR"
     "SOURCES;ARCHITECTURES;INCLUDE_DIRECTORIES;BACKENDS")
+  _rknnop_add_op_arguments(${name})
+  _rknnop_add_op_locations(${name})
+  _rknnop_add_op_host_library(${name})
+  if(CMAKE_CROSSCOMPILING)
+    _rknnop_status_once(cross_add_op "rknnop: cross-compiling: rknnop_add_op builds only the ${_self_arch} "
+      "kernel libraries (op.yml, the Python op and .rknnop come from a native build)")
+    return()
+  endif()
+  _rknnop_add_op_board_libraries(${name})
+  if(NOT EXISTS "${_rknnop_include}/rknnop/emit.hpp")  # an rknnop tree without the emitter yet
+    _rknnop_status_once(no_emitter "rknnop: <rknnop/emit.hpp> is missing; op.yml, Python ops and .rknnop "
+                                   "containers are not generated")
+    return()
+  endif()
+  _rknnop_add_op_emitter(${name})
+  _rknnop_add_op_vxcheck(${name})
+  _rknnop_add_op_shader_section(${name})
+  _rknnop_add_op_shipped_libraries(${name})
+  _rknnop_add_op_container(${name})
+endfunction()
 
-  # --- arguments -------------------------------------------------------------------------------
+# Stage 1, arguments: checks the parsed ARG_*. Sets ARG_TARGET_PLATFORM, ARG_KERNEL_INDEX and
+# ARG_ARCHITECTURES (defaults filled in) and _explicit_arches (ARCHITECTURES was given).
+function(_rknnop_add_op_arguments name)
   if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "${_ctx}: the op name must be a C identifier (it becomes vx_kernel_<Name>_list)")
   endif()
@@ -288,18 +318,24 @@ function(rknnop_add_op name)
   else()
     set(ARG_ARCHITECTURES ${_known_arches})
   endif()
+  foreach(_var ARG_TARGET_PLATFORM ARG_KERNEL_INDEX ARG_ARCHITECTURES _explicit_arches)
+    set(${_var} "${${_var}}" PARENT_SCOPE)
+  endforeach()
+endfunction()
+
+# Stage 1b, locations: makes the arguments' paths absolute (ARG_VX_SOURCE, ARG_PYTHON,
+# ARG_SHADER_BINARY, ARG_TOOLKIT_RKNNOP, ARG_OPENVX_INCLUDE_DIR) and sets _sources, _include_dirs,
+# _openvx_defs, _out (the output directory), _work (intermediate files), _lower, _module_dir,
+# _rknnop_include, _map (the version script), _sanitized and _check_args (the post-link check's
+# command, empty when it is off).
+function(_rknnop_add_op_locations name)
+  # The shader files are read by the emitter when it packs the container (its --shader and
+  # --toolkit-rknnop checks: one reader of the format, in C++).
   foreach(_kw VX_SOURCE PYTHON SHADER_BINARY TOOLKIT_RKNNOP)
     if(DEFINED ARG_${_kw})
       cmake_path(ABSOLUTE_PATH ARG_${_kw} BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
     endif()
   endforeach()
-  if(DEFINED ARG_SHADER_BINARY AND EXISTS "${ARG_SHADER_BINARY}")  # early error; re-checked at build time
-    file(READ "${ARG_SHADER_BINARY}" _magic LIMIT 4 HEX)
-    if(NOT _magic STREQUAL "53484452")
-      message(FATAL_ERROR "${_ctx}: SHADER_BINARY ${ARG_SHADER_BINARY} is not a compiled Vivante shader "
-                          "(it must start with \"SHDR\"; pass the binary the toolkit's compiler made, not the .vx source)")
-    endif()
-  endif()
   set(_sources)
   foreach(_src IN LISTS ARG_SOURCES)
     cmake_path(ABSOLUTE_PATH _src BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
@@ -338,12 +374,30 @@ function(rknnop_add_op name)
   set(_map "${_work}/exports.map")
   configure_file("${_module_dir}/rknnopOpExports.map.in" "${_map}" @ONLY)
   _rknnop_sanitized_build(_sanitized)
-  set(_check_enabled FALSE)
+  # The post-link check (rknnopCheckKernelLibrary.cmake); add -DLIBRARY= and -DARCH= to run it. The
+  # boards' ceiling comes from <rknnop/board_abi.hpp>, where it is written once.
+  set(_check_args)
   if(RKNNOP_CHECK_KERNEL_LIBRARIES AND RKNNOP_READELF AND NOT _sanitized)
-    set(_check_enabled TRUE)
+    set(_check_args "${CMAKE_COMMAND}" "-DOP=${name}" "-DREADELF=${RKNNOP_READELF}"
+                    "-DBOARD_ABI=${_rknnop_include}/rknnop/board_abi.hpp")
   endif()
+  foreach(_var ARG_VX_SOURCE ARG_PYTHON ARG_SHADER_BINARY ARG_TOOLKIT_RKNNOP ARG_OPENVX_INCLUDE_DIR _sources
+               _include_dirs _openvx_defs _out _work _lower _module_dir _rknnop_include _map _sanitized _check_args)
+    if(DEFINED ${_var})
+      set(${_var} "${${_var}}" PARENT_SCOPE)
+    endif()
+  endforeach()
+endfunction()
 
-  # --- the library for this build's own target: x86-64 (the toolkit's PC simulator) -------------
+# The post-link check's files, for DEPENDS of a link.
+function(_rknnop_check_inputs out)
+  set(${out} "${_module_dir}/rknnopCheckKernelLibrary.cmake" "${_rknnop_include}/rknnop/board_abi.hpp"
+      PARENT_SCOPE)
+endfunction()
+
+# Stage 2, the library for this build's own target: x86-64 (the toolkit's PC simulator), or the
+# board architecture of a cross build. Target <name>; sets _self_arch.
+function(_rknnop_add_op_host_library name)
   if(CMAKE_CROSSCOMPILING)
     if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
       set(_self_arch aarch64)
@@ -381,10 +435,10 @@ function(rknnop_add_op name)
   else()
     target_link_options(${name} PRIVATE -pthread)  # the sanitizers intercept pthread_create
   endif()
-  if(_check_enabled)
+  if(_check_args)
     add_custom_command(TARGET ${name} POST_BUILD
-      COMMAND "${CMAKE_COMMAND}" "-DLIBRARY=$<TARGET_FILE:${name}>" "-DOP=${name}" "-DARCH=${_self_arch}"
-              "-DREADELF=${RKNNOP_READELF}" -P "${_module_dir}/rknnopCheckKernelLibrary.cmake"
+      COMMAND ${_check_args} "-DLIBRARY=$<TARGET_FILE:${name}>" "-DARCH=${_self_arch}"
+              -P "${_module_dir}/rknnopCheckKernelLibrary.cmake"
       VERBATIM)
   endif()
   set_property(GLOBAL APPEND PROPERTY RKNNOP_OPS ${name})  # for tests/board
@@ -394,117 +448,135 @@ function(rknnop_add_op name)
   set_target_properties(${name} PROPERTIES
     RKNNOP_OUTPUT_DIRECTORY "${_out}"
     RKNNOP_LIBRARY_${_self_arch} "$<TARGET_FILE:${name}>")
+  set(_self_arch "${_self_arch}" PARENT_SCOPE)
+endfunction()
 
-  if(CMAKE_CROSSCOMPILING)
-    _rknnop_status_once(cross_add_op "rknnop: cross-compiling: rknnop_add_op builds only the ${_self_arch} "
-      "kernel libraries (op.yml, the Python op and .rknnop come from a native build)")
-    return()
-  endif()
-
-  # --- board libraries, by the cross compilers directly (header-only SDK: sources + includes) -----
+# Stage 3, board libraries, by the cross compilers directly (header-only SDK: sources + includes).
+# Targets <name>_aarch64 and <name>_armhf; sets _board_libs and _board_targets, and the target
+# property RKNNOP_LIBRARY_<arch> of each library built.
+function(_rknnop_add_op_board_libraries name)
   set(_board_libs)
   set(_board_targets)
   foreach(_arch IN LISTS RKNNOP_BOARD_ARCHITECTURES)
     if(NOT _arch IN_LIST ARG_ARCHITECTURES)
       continue()
     endif()
-    string(TOUPPER "${_arch}" _ARCH)
-    set(_cxx "${RKNNOP_${_ARCH}_CXX}")
-    if(_arch STREQUAL "aarch64")
-      set(_boards "RK1808/RK3399Pro")
-      set(_cxx_name aarch64-linux-gnu-g++)
-      set(_board_exports "${_module_dir}/board-exports/linux-aarch64.txt")  # checked after linking
-    else()
-      set(_boards "RK1806/RV1109/RV1126")
-      set(_cxx_name arm-linux-gnueabihf-g++)
-      set(_board_exports "${_module_dir}/board-exports/linux-armhf.txt"
-                         "${_module_dir}/board-exports/linux-armhf-puma.txt")
+    _rknnop_add_op_board_library(${name} ${_arch} _lib)
+    if(_lib)
+      list(APPEND _board_libs "${_lib}")
+      list(APPEND _board_targets ${name}_${_arch})
     endif()
-    if(NOT _cxx)
-      string(REGEX REPLACE "-g\\+\\+$" "" _triple "${_cxx_name}")
-      set(_why "${_cxx_name} not found (Debian: apt install g++-${_triple}; or set RKNNOP_${_ARCH}_CXX)")
-      if(_explicit_arches)
-        message(FATAL_ERROR "${_ctx}: ARCHITECTURES asks for ${_arch} (${_boards}) but ${_why}")
-      endif()
-      _rknnop_status_once(missing_${_arch} "rknnop: ${_arch} kernel libraries (${_boards}) are skipped: ${_why}; "
-                                           "their .rknnop sections stay empty")
-      continue()
-    endif()
-    _rknnop_cross_pfr_include(_pfr)
-    if(NOT _pfr)
-      message(FATAL_ERROR "${_ctx}: boost/pfr.hpp not found for the cross compilers (set RKNNOP_PFR_INCLUDE_DIR)")
-    endif()
-    string(REGEX REPLACE "g\\+\\+$" "gcc" _cc "${_cxx}")
-    _rknnop_board_openvx(${_arch} "${_cxx}" _stub_dir)
-
-    # No unwind tables (nothing unwinds through a -fno-exceptions kernel; saves ~2.5 KiB), and no
-    # fused multiply-add contraction, so board kernels round like the x86-64 library and TensorFlow.
-    set(_flags ${RKNNOP_BOARD_OPT_FLAGS} -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden
-               -fno-unwind-tables -fno-asynchronous-unwind-tables -ffp-contract=off
-               -ffunction-sections -fdata-sections ${RKNNOP_${_ARCH}_FLAGS})
-    set(_cxx_flags -std=c++20 -fvisibility-inlines-hidden)
-    set(_includes "-I${_rknnop_include}" "-I${_pfr}")
-    foreach(_inc IN LISTS _include_dirs ARG_OPENVX_INCLUDE_DIR)
-      list(APPEND _includes "-I${_inc}")
-    endforeach()
-    foreach(_def IN LISTS _openvx_defs)
-      list(APPEND _includes "-D${_def}")
-    endforeach()
-    # Ninja creates an OUTPUT's directory itself, Unix Makefiles does not (and GCC's -MF then fails).
-    file(MAKE_DIRECTORY "${_work}/${_arch}")
-    set(_objects)
-    set(_index 0)
-    foreach(_src IN LISTS _sources ITEMS "${_module_dir}/rknnopKernelSupport.cpp")
-      cmake_path(GET _src FILENAME _file)
-      set(_obj "${_work}/${_arch}/${_index}_${_file}.o")
-      math(EXPR _index "${_index} + 1")
-      if(_src MATCHES "\\.c$")
-        set(_compiler "${_cc}")
-        set(_lang_flags -std=c11)
-      else()
-        set(_compiler "${_cxx}")
-        set(_lang_flags ${_cxx_flags})
-      endif()
-      add_custom_command(OUTPUT "${_obj}"
-        COMMAND "${_compiler}" ${_lang_flags} ${_flags} ${_includes} -MD -MF "${_obj}.d" -c "${_src}" -o "${_obj}"
-        DEPENDS "${_src}"
-        DEPFILE "${_obj}.d"
-        COMMENT "rknnop: compiling ${_file} for ${_arch} (${_boards})"
-        VERBATIM)
-      list(APPEND _objects "${_obj}")
-    endforeach()
-    set(_lib "${_out}/${_arch}/lib${_lower}.so")
-    set(_link_cmd COMMAND "${_cxx}" ${_flags} -shared -o "${_lib}.tmp" ${_objects}
-                  "-Wl,--version-script=${_map}" -Wl,--gc-sections -static-libgcc -static-libstdc++
-                  "-L${_stub_dir}" -lOpenVX -Wl,--push-state,--as-needed -lpthread -Wl,--pop-state)
-    if(_check_enabled)
-      list(APPEND _link_cmd COMMAND "${CMAKE_COMMAND}" "-DLIBRARY=${_lib}.tmp" "-DRENAME_TO=${_lib}"
-           "-DOP=${name}" "-DARCH=${_arch}" "-DREADELF=${RKNNOP_READELF}"
-           -P "${_module_dir}/rknnopCheckKernelLibrary.cmake")
-    else()
-      list(APPEND _link_cmd COMMAND "${CMAKE_COMMAND}" -E rename "${_lib}.tmp" "${_lib}")
-    endif()
-    add_custom_command(OUTPUT "${_lib}"
-      COMMAND "${CMAKE_COMMAND}" -E make_directory "${_out}/${_arch}"
-      ${_link_cmd}
-      DEPENDS ${_objects} "${_map}" rknnop_openvx_stub_${_arch} "${_module_dir}/rknnopCheckKernelLibrary.cmake"
-              ${_board_exports}
-      COMMENT "rknnop: linking ${_arch} lib${_lower}.so (${_boards})"
-      VERBATIM)
-    add_custom_target(${name}_${_arch} ALL DEPENDS "${_lib}")  # e.g. `cmake --build . -t ResizeArea_armhf`
-    list(APPEND _board_libs "${_lib}")
-    list(APPEND _board_targets ${name}_${_arch})
-    set_target_properties(${name} PROPERTIES RKNNOP_LIBRARY_${_arch} "${_lib}")
   endforeach()
+  set(_board_libs "${_board_libs}" PARENT_SCOPE)
+  set(_board_targets "${_board_targets}" PARENT_SCOPE)
+endfunction()
 
-  # --- the emitter: the same sources with -DRKNNOP_EMITTER, run on the host ---------------------
-  if(NOT EXISTS "${_rknnop_include}/rknnop/emit.hpp")  # an rknnop tree without the emitter yet
-    _rknnop_status_once(no_emitter "rknnop: <rknnop/emit.hpp> is missing; op.yml, Python ops and .rknnop "
-                                   "containers are not generated")
+# One board library of stage 3: finds the cross compiler, compiles (_rknnop_add_op_board_objects),
+# links and checks the library. Sets `out_lib` to its path, or empty when the architecture's cross compiler is missing.
+function(_rknnop_add_op_board_library name arch out_lib)
+  set(${out_lib} "" PARENT_SCOPE)
+  string(TOUPPER "${arch}" _ARCH)
+  set(_cxx "${RKNNOP_${_ARCH}_CXX}")
+  if(arch STREQUAL "aarch64")
+    set(_boards "RK1808/RK3399Pro")
+    set(_cxx_name aarch64-linux-gnu-g++)
+    set(_board_exports "${_module_dir}/board-exports/linux-aarch64.txt")  # checked after linking
+  else()
+    set(_boards "RK1806/RV1109/RV1126")
+    set(_cxx_name arm-linux-gnueabihf-g++)
+    set(_board_exports "${_module_dir}/board-exports/linux-armhf.txt"
+                       "${_module_dir}/board-exports/linux-armhf-puma.txt")
+  endif()
+  if(NOT _cxx)
+    string(REGEX REPLACE "-g\\+\\+$" "" _triple "${_cxx_name}")
+    set(_why "${_cxx_name} not found (Debian: apt install g++-${_triple}; or set RKNNOP_${_ARCH}_CXX)")
+    if(_explicit_arches)
+      message(FATAL_ERROR "${_ctx}: ARCHITECTURES asks for ${arch} (${_boards}) but ${_why}")
+    endif()
+    _rknnop_status_once(missing_${arch} "rknnop: ${arch} kernel libraries (${_boards}) are skipped: ${_why}; "
+                                        "their .rknnop sections stay empty")
     return()
   endif()
+  _rknnop_board_openvx(${arch} "${_cxx}" _stub_dir)
+  _rknnop_add_op_board_objects(${arch} "${_cxx}" "${_boards}" _objects _flags)
+  set(_lib "${_out}/${arch}/lib${_lower}.so")
+  set(_link_cmd COMMAND "${_cxx}" ${_flags} -shared -o "${_lib}.tmp" ${_objects}
+                "-Wl,--version-script=${_map}" -Wl,--gc-sections -static-libgcc -static-libstdc++
+                "-L${_stub_dir}" -lOpenVX -Wl,--push-state,--as-needed -lpthread -Wl,--pop-state)
+  if(_check_args)
+    list(APPEND _link_cmd COMMAND ${_check_args} "-DLIBRARY=${_lib}.tmp" "-DRENAME_TO=${_lib}" "-DARCH=${arch}"
+         -P "${_module_dir}/rknnopCheckKernelLibrary.cmake")
+  else()
+    list(APPEND _link_cmd COMMAND "${CMAKE_COMMAND}" -E rename "${_lib}.tmp" "${_lib}")
+  endif()
+  _rknnop_check_inputs(_check_inputs)
+  add_custom_command(OUTPUT "${_lib}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${_out}/${arch}"
+    ${_link_cmd}
+    DEPENDS ${_objects} "${_map}" rknnop_openvx_stub_${arch} ${_check_inputs} ${_board_exports}
+    COMMENT "rknnop: linking ${arch} lib${_lower}.so (${_boards})"
+    VERBATIM)
+  add_custom_target(${name}_${arch} ALL DEPENDS "${_lib}")  # e.g. `cmake --build . -t ResizeArea_armhf`
+  set_target_properties(${name} PROPERTIES RKNNOP_LIBRARY_${arch} "${_lib}")
+  set(${out_lib} "${_lib}" PARENT_SCOPE)
+endfunction()
+
+# Part of stage 3: compiles each source (and rknnopKernelSupport.cpp) for `arch` with the cross
+# compiler `cxx`. Sets `out_objects` to the object files and `out_flags` to the flags the link repeats.
+function(_rknnop_add_op_board_objects arch cxx boards out_objects out_flags)
+  string(TOUPPER "${arch}" _ARCH)
+  _rknnop_cross_pfr_include(_pfr)
+  if(NOT _pfr)
+    message(FATAL_ERROR "${_ctx}: boost/pfr.hpp not found for the cross compilers (set RKNNOP_PFR_INCLUDE_DIR)")
+  endif()
+  string(REGEX REPLACE "g\\+\\+$" "gcc" _cc "${cxx}")
+  # No unwind tables (nothing unwinds through a -fno-exceptions kernel; saves ~2.5 KiB), and no
+  # fused multiply-add contraction, so board kernels round like the x86-64 library and TensorFlow.
+  set(_flags ${RKNNOP_BOARD_OPT_FLAGS} -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden
+             -fno-unwind-tables -fno-asynchronous-unwind-tables -ffp-contract=off
+             -ffunction-sections -fdata-sections ${RKNNOP_${_ARCH}_FLAGS})
+  set(_cxx_flags -std=c++20 -fvisibility-inlines-hidden)
+  set(_includes "-I${_rknnop_include}" "-I${_pfr}")
+  foreach(_inc IN LISTS _include_dirs ARG_OPENVX_INCLUDE_DIR)
+    list(APPEND _includes "-I${_inc}")
+  endforeach()
+  foreach(_def IN LISTS _openvx_defs)
+    list(APPEND _includes "-D${_def}")
+  endforeach()
+  # Ninja creates an OUTPUT's directory itself, Unix Makefiles does not (and GCC's -MF then fails).
+  file(MAKE_DIRECTORY "${_work}/${arch}")
+  set(_objects)
+  set(_index 0)
+  foreach(_src IN LISTS _sources ITEMS "${_module_dir}/rknnopKernelSupport.cpp")
+    cmake_path(GET _src FILENAME _file)
+    set(_obj "${_work}/${arch}/${_index}_${_file}.o")
+    math(EXPR _index "${_index} + 1")
+    if(_src MATCHES "\\.c$")
+      set(_compiler "${_cc}")
+      set(_lang_flags -std=c11)
+    else()
+      set(_compiler "${cxx}")
+      set(_lang_flags ${_cxx_flags})
+    endif()
+    add_custom_command(OUTPUT "${_obj}"
+      COMMAND "${_compiler}" ${_lang_flags} ${_flags} ${_includes} -MD -MF "${_obj}.d" -c "${_src}" -o "${_obj}"
+      DEPENDS "${_src}"
+      DEPFILE "${_obj}.d"
+      COMMENT "rknnop: compiling ${_file} for ${arch} (${boards})"
+      VERBATIM)
+    list(APPEND _objects "${_obj}")
+  endforeach()
+  set(${out_objects} "${_objects}" PARENT_SCOPE)
+  set(${out_flags} "${_flags}" PARENT_SCOPE)
+endfunction()
+
+# Stage 4, the emitter: the same sources with -DRKNNOP_EMITTER, run on the host. Target
+# <name>_emitter; writes op.yml and (without PYTHON) the Python op. Sets _yml and _py.
+function(_rknnop_add_op_emitter name)
   set(_main "${_work}/emitter_main.cpp")
+  set(RKNNOP_OP_NAME "${name}")
   configure_file("${_module_dir}/rknnopEmitterMain.cpp.in" "${_main}" @ONLY)
+  _rknnop_host_openvx(_openvx)
   add_executable(${name}_emitter ${_sources} "${_main}")
   target_compile_definitions(${name}_emitter PRIVATE RKNNOP_EMITTER)
   target_include_directories(${name}_emitter PRIVATE ${_include_dirs})
@@ -526,8 +598,13 @@ function(rknnop_add_op name)
     DEPENDS ${name}_emitter
     COMMENT "rknnop: op.yml and Python op of ${name}"
     VERBATIM)
+  set(_yml "${_yml}" PARENT_SCOPE)
+  set(_py "${_py}" PARENT_SCOPE)
+endfunction()
 
-  # --- the .vx shader's __kernel signature against op.yml ---------------------------------------
+# Stage 5, the .vx shader's __kernel signature against op.yml (VX_SOURCE only). Sets _checks: the
+# files the container waits for (the shader's copy beside op.yml, the check's stamp).
+function(_rknnop_add_op_vxcheck name)
   set(_checks)
   if(DEFINED ARG_VX_SOURCE)
     # Beside op.yml under the name op.yml gives it (vx_file), as the toolkit lays an op out: the
@@ -560,33 +637,32 @@ function(rknnop_add_op name)
       _rknnop_status_once(no_vxcheck "rknnop: rknnop-vxcheck not found; VX_SOURCE shaders are not checked against op.yml")
     endif()
   endif()
+  set(_checks "${_checks}" PARENT_SCOPE)
+endfunction()
 
-  # --- the .rknnop container ------------------------------------------------------------------
-  # The emitter leaves a section empty when its option is omitted: the shader for CPU-only ops, a
-  # board library whose cross compiler is missing.
-  set(_pack_args --target-platform "${ARG_TARGET_PLATFORM}" --kernel-index "${ARG_KERNEL_INDEX}")
-  set(_pack_deps)
-  if(DEFINED ARG_SHADER_BINARY OR DEFINED ARG_TOOLKIT_RKNNOP)
-    set(_shader "${_work}/shader.bin")
-    if(DEFINED ARG_SHADER_BINARY)
-      set(_shader_arg "-DSHADER_BINARY=${ARG_SHADER_BINARY}" "${ARG_SHADER_BINARY}")
-    else()
-      set(_shader_arg "-DTOOLKIT_RKNNOP=${ARG_TOOLKIT_RKNNOP}" "${ARG_TOOLKIT_RKNNOP}")
-    endif()
-    list(GET _shader_arg 1 _shader_input)
-    list(GET _shader_arg 0 _shader_arg)
-    add_custom_command(OUTPUT "${_shader}"
-      COMMAND "${CMAKE_COMMAND}" "-DOP=${name}" "-DOUTPUT=${_shader}" "${_shader_arg}"
-              -P "${_module_dir}/rknnopShaderSection.cmake"
-      DEPENDS "${_shader_input}" "${_module_dir}/rknnopShaderSection.cmake"
-      COMMENT "rknnop: shader section of ${name}"
-      VERBATIM)
-    list(APPEND _pack_args --shader "${_shader}")
-    list(APPEND _pack_deps "${_shader}")
+# Stage 6, the shader section: SHADER_BINARY (a shader the toolkit compiled) or the shader section of
+# TOOLKIT_RKNNOP (a .rknnop the toolkit built), read and checked by the emitter when it packs
+# (--shader / --toolkit-rknnop: "SHDR" magic, the container parsed strictly); without either the
+# section stays empty, as for CPU-only ops. Sets _shader_args (for --pack) and _shader_deps.
+function(_rknnop_add_op_shader_section name)
+  set(_shader_args)
+  set(_shader_deps)
+  if(DEFINED ARG_SHADER_BINARY)
+    set(_shader_args --shader "${ARG_SHADER_BINARY}")
+    set(_shader_deps "${ARG_SHADER_BINARY}")
+  elseif(DEFINED ARG_TOOLKIT_RKNNOP)
+    set(_shader_args --toolkit-rknnop "${ARG_TOOLKIT_RKNNOP}")
+    set(_shader_deps "${ARG_TOOLKIT_RKNNOP}")
   endif()
-  # Lean shipped libraries (docs/abi.md §9): in a Release/MinSizeRel build (or with
-  # RKNNOP_STRIP_SHIPPED_LIBRARIES ON) the container gets stripped copies, and the debug info stays
-  # beside it as <out>/debug/<arch>/lib<lower>.so.debug, named by each copy's .gnu_debuglink.
+  set(_shader_args "${_shader_args}" PARENT_SCOPE)
+  set(_shader_deps "${_shader_deps}" PARENT_SCOPE)
+endfunction()
+
+# Stage 7, lean shipped libraries (docs/abi.md §9): in a Release/MinSizeRel build (or with
+# RKNNOP_STRIP_SHIPPED_LIBRARIES ON) the container gets stripped copies, and the debug info stays
+# beside it as <out>/debug/<arch>/lib<lower>.so.debug, named by each copy's .gnu_debuglink. Sets
+# _library_args (--x86/--aarch64/--armhf and the file to pack) and _shipped_libs (the stripped copies).
+function(_rknnop_add_op_shipped_libraries name)
   set(_strip "${RKNNOP_STRIP_SHIPPED_LIBRARIES}")
   if(_strip STREQUAL "" OR _strip STREQUAL "AUTO")
     set(_strip OFF)
@@ -594,6 +670,7 @@ function(rknnop_add_op name)
       set(_strip ON)
     endif()
   endif()
+  set(_library_args)
   set(_shipped_libs)
   foreach(_arch IN ITEMS x86_64 LISTS RKNNOP_BOARD_ARCHITECTURES)
     if(_arch STREQUAL "x86_64")
@@ -626,15 +703,25 @@ function(rknnop_add_op name)
       list(APPEND _shipped_libs "${_shipped}")
       set(_lib "${_shipped}")
     endif()
-    list(APPEND _pack_args ${_flag} "${_lib}")
+    list(APPEND _library_args ${_flag} "${_lib}")
   endforeach()
+  set(_library_args "${_library_args}" PARENT_SCOPE)
+  set(_shipped_libs "${_shipped_libs}" PARENT_SCOPE)
+endfunction()
+
+# Stage 8, the .rknnop container, packed by the emitter (target <name>_rknnop, built by ALL). A
+# section whose input is missing stays empty: the shader of a CPU-only op, a board library whose
+# cross compiler is missing.
+function(_rknnop_add_op_container name)
+  set(_pack_args --target-platform "${ARG_TARGET_PLATFORM}" --kernel-index "${ARG_KERNEL_INDEX}"
+                 ${_shader_args} ${_library_args})
   if(DEFINED ARG_PYTHON)
     list(APPEND _pack_args --py-file "${_py}")
   endif()
   set(_container "${_out}/${name}.rknnop")
   add_custom_command(OUTPUT "${_container}"
     COMMAND ${name}_emitter --pack "${_container}" ${_pack_args}
-    DEPENDS ${name}_emitter ${name} "${_py}" ${_pack_deps} ${_board_libs} ${_shipped_libs} ${_checks}
+    DEPENDS ${name}_emitter ${name} "${_py}" ${_shader_deps} ${_board_libs} ${_shipped_libs} ${_checks}
     COMMENT "rknnop: packing ${name}.rknnop"
     VERBATIM)
   add_custom_target(${name}_rknnop ALL DEPENDS "${_container}" ${_checks})

@@ -1,30 +1,36 @@
 # SPDX-License-Identifier: MIT
-# cmake -DLIBRARY=lib.so -DOP=Name -DARCH=aarch64 -DREADELF=readelf [-DRENAME_TO=final.so]
-#       [-DMAX_GLIBC=2.28] [-DMAX_GLIBCXX=3.4.25] [-DMAX_CXXABI=1.3.11] [-DBOARD_EXPORTS=dir]
-#       -P rknnopCheckKernelLibrary.cmake
+# cmake -DLIBRARY=lib.so -DOP=Name -DARCH=aarch64 -DREADELF=readelf -DBOARD_ABI=.../rknnop/board_abi.hpp
+#       [-DRENAME_TO=final.so] [-DBOARD_EXPORTS=dir] -P rknnopCheckKernelLibrary.cmake
 #
-# Build-time gate of rknnop_add_op: a kernel library must load on the boards (glibc 2.28, GCC 8's
-# libstdc++), import only OpenVX functions its boards' driver exports (BOARD_EXPORTS, default
+# Build-time gate of rknnop_add_op: a kernel library must load on the boards (the symbol versions
+# and libraries <rknnop/board_abi.hpp> allows, read from BOARD_ABI: the one place they are written),
+# import only OpenVX functions its boards' driver exports (BOARD_EXPORTS, default
 # board-exports/ beside this file: the driver's export lists, scripts/board-exports.sh), and export
 # only vx_kernel_<Op>_list. On failure the library is deleted (so the next build
 # relinks it) and the build stops with one "rknnop:" line per problem. With RENAME_TO, a library that
 # passes is renamed into place, so the final path only ever holds a checked library.
 cmake_minimum_required(VERSION 3.21)
 
-foreach(_var LIBRARY OP ARCH READELF)
+foreach(_var LIBRARY OP ARCH READELF BOARD_ABI)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "rknnopCheckKernelLibrary.cmake: -D${_var}=... is required")
   endif()
 endforeach()
-if(NOT DEFINED MAX_GLIBC)
-  set(MAX_GLIBC 2.28)
+# The ceiling: `max_glibc = "GLIBC_2.28"`-style lines and the allowed_needed list of board_abi.hpp.
+file(READ "${BOARD_ABI}" _abi)
+foreach(_family GLIBC GLIBCXX CXXABI)
+  string(TOLOWER "${_family}" _key)
+  if(NOT _abi MATCHES "max_${_key} = \"${_family}_([0-9.]+)\"")
+    message(FATAL_ERROR "rknnopCheckKernelLibrary.cmake: ${BOARD_ABI} has no line max_${_key} = \"${_family}_x.y\"")
+  endif()
+  set(MAX_${_family} "${CMAKE_MATCH_1}")
+endforeach()
+if(NOT _abi MATCHES "allowed_needed{([^}]*)}")
+  message(FATAL_ERROR "rknnopCheckKernelLibrary.cmake: ${BOARD_ABI} has no allowed_needed{...} list")
 endif()
-if(NOT DEFINED MAX_GLIBCXX)
-  set(MAX_GLIBCXX 3.4.25)
-endif()
-if(NOT DEFINED MAX_CXXABI)
-  set(MAX_CXXABI 1.3.11)
-endif()
+string(REGEX MATCHALL "\"[^\"]+\"" _allowed_needed "${CMAKE_MATCH_1}")
+string(REPLACE "\"" "" _allowed_needed "${_allowed_needed}")
+list(JOIN _allowed_needed ", " _allowed_text)
 if(NOT DEFINED BOARD_EXPORTS)
   set(BOARD_EXPORTS "${CMAKE_CURRENT_LIST_DIR}/board-exports")
 endif()
@@ -39,8 +45,6 @@ elseif(ARCH STREQUAL "armhf")
 else()
   set(_board_variants)  # the toolkit's PC simulator: its own libOpenVX
 endif()
-# libpthread.so.0: rknnop::parallel_for's pthread_create/pthread_join, which glibc 2.28 has only there.
-set(_allowed_needed libc.so.6 libm.so.6 libpthread.so.0 libOpenVX.so)
 if(RENAME_TO)
   get_filename_component(_shown "${RENAME_TO}" NAME)
 else()
@@ -61,13 +65,13 @@ set(_problems)
 set(_exports)
 set(_vx_imports)
 set(_needed)
-set(_thread_symbols)  # pthread functions that glibc 2.28 has only in libpthread.so.0
+set(_thread_symbols)  # pthread functions that the boards' glibc has only in libpthread.so.0
 foreach(_line IN LISTS _lines)
   if(_line MATCHES "\\(NEEDED\\)[^[]*\\[([^]]+)\\]")
     list(APPEND _needed "${CMAKE_MATCH_1}")
     if(NOT CMAKE_MATCH_1 IN_LIST _allowed_needed)
       string(CONCAT _p "${_what}: needs ${CMAKE_MATCH_1} (DT_NEEDED), but the boards provide only "
-                            "libc.so.6, libm.so.6, libpthread.so.0 and libOpenVX.so to a kernel library")
+                            "${_allowed_text} to a kernel library")
       list(APPEND _problems "${_p}")
     endif()
     continue()
@@ -123,7 +127,7 @@ endforeach()
 if(_thread_symbols AND NOT "libpthread.so.0" IN_LIST _needed)
   list(REMOVE_DUPLICATES _thread_symbols)
   list(JOIN _thread_symbols ", " _syms)
-  string(CONCAT _p "${_what}: uses ${_syms} but does not need libpthread.so.0, where the boards' glibc 2.28 "
+  string(CONCAT _p "${_what}: uses ${_syms} but does not need libpthread.so.0, where the boards' glibc ${MAX_GLIBC} "
                         "has them (link it: rknnop_add_op links a stub at the old symbol versions)")
   list(APPEND _problems "${_p}")
 endif()

@@ -44,6 +44,19 @@ inline constexpr std::array<std::uint8_t, 8> magic{'R', 'K', 'N', 'N', 0, 0, 0, 
 inline constexpr std::size_t header_size = 16;  // magic + u64 version
 inline constexpr std::size_t length_size = 8;   // u64 LE length before each section
 inline constexpr std::uint64_t latest_version = 2;
+/// The first bytes of a compiled Vivante shader, the only thing a shader section may hold (§3).
+inline constexpr std::array<std::uint8_t, 4> shader_magic{'S', 'H', 'D', 'R'};
+/// The largest file read_file reads: 1 GiB, far above any kernel library or shader.
+inline constexpr std::uint64_t max_file_size = std::uint64_t{1} << 30;
+
+/// Whether `bytes` start with `magic` (a container's "RKNN\0\0\0\0", a shader's "SHDR").
+template <std::size_t N>
+constexpr bool starts_with(std::span<const std::uint8_t> bytes, const std::array<std::uint8_t, N>& prefix) noexcept {
+  if (bytes.size() < N) return false;
+  for (std::size_t i = 0; i < N; ++i)
+    if (bytes[i] != prefix[i]) return false;
+  return true;
+}
 
 /// What a section holds; the enumerator order is the version-2 file order.
 enum class section : std::uint8_t { shader, lib_x86_64, lib_aarch64, lib_armhf, op_yml, op_py };
@@ -202,7 +215,7 @@ struct parsed {
     return r;
   }
   for (std::size_t i = 0; i < 8; ++i) r.header[i] = file[i];
-  if (r.header != magic) {
+  if (!starts_with(file, magic)) {
     r.error = parse_error::bad_magic;
     return r;
   }
@@ -289,8 +302,9 @@ struct parsed {
 
 // --- files -----------------------------------------------------------------------------------
 
-/// Reads a whole regular file into `out`.
-[[nodiscard]] inline result read_file(const std::filesystem::path& path, std::vector<std::uint8_t>& out) {
+/// Reads a whole regular file of at most `limit` bytes into `out`.
+[[nodiscard]] inline result read_file(const std::filesystem::path& path, std::vector<std::uint8_t>& out,
+                                      std::uint64_t limit = max_file_size) {
   out.clear();
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
@@ -299,15 +313,44 @@ struct parsed {
   std::FILE* file = std::fopen(path.string().c_str(), "rb");
   if (!file) return {"cannot open '" + path.string() + "': " + std::strerror(errno)};
   std::array<std::uint8_t, 1 << 16> chunk{};
+  bool too_large = false;
   for (;;) {
     const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), file);
     out.insert(out.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(got));
+    if (out.size() > limit) {  // checked while reading: the file may grow after any size query
+      too_large = true;
+      break;
+    }
     if (got < chunk.size()) break;
   }
   const bool failed = std::ferror(file) != 0;
   const int reason = errno;
   std::fclose(file);
+  if (too_large) {
+    out.clear();
+    return {"'" + path.string() + "' is larger than the " + detail::number(limit) +
+            "-byte limit for files rknnop reads"};
+  }
   if (failed) return {"cannot read '" + path.string() + "': " + std::strerror(reason)};
+  return {};
+}
+
+/// The shader section of the container `file` (the toolkit's .rknnop, whose compiled shader
+/// rknnop_add_op's TOOLKIT_RKNNOP reuses): parsed strictly, and it must be non-empty and start with
+/// "SHDR". On failure `shader` is empty and the result says why; `source` names the file.
+[[nodiscard]] inline result shader_section(bytes_view file, std::string_view source, bytes_view& shader) {
+  shader = {};
+  const parsed p = parse(file);
+  if (!p) return {message(p, source)};
+  const bytes_view bytes = p.bytes_of(file, section::shader);
+  if (bytes.empty())
+    return {std::string(source) +
+            ": the container's shader section is empty (a CPU-only op: it has no shader to reuse)"};
+  if (!starts_with(bytes, shader_magic))
+    return {std::string(source) +
+            ": the container's shader section is not a compiled Vivante shader (it does not "
+            "start with \"SHDR\")"};
+  shader = bytes;
   return {};
 }
 

@@ -30,6 +30,7 @@
 //   --pack FILE.rknnop          write the container; its op.yml and .py are generated with the
 //                               options above, unless --py-file gives the .py
 //     --shader F --x86 F --aarch64 F --armhf F   section contents; an omitted one is empty
+//     --toolkit-rknnop F        instead of --shader: the shader section of F, a .rknnop the toolkit built
 //     --version 2|1  --py-file F
 //
 // Files are written through a temporary file and a rename. Every failure is one line

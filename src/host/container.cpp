@@ -43,7 +43,7 @@ std::string rknn_model_kind(std::span<const std::uint8_t> bytes) {
     return bytes.size() >= magic.size() && std::equal(magic.begin(), magic.end(), bytes.begin());
   };
   if (starts(std::string_view("CYPTRKNN", 8))) return "an encrypted RKNN model (.rknn, starts with CYPTRKNN)";
-  if (!starts(std::string_view("RKNN\0\0\0\0", 8)) || bytes.size() < 24) return {};
+  if (!format::starts_with(bytes, format::magic) || bytes.size() < 24) return {};
   // A model: version, the weights section, then the graph as JSON ("{"); a container's second
   // section is the x86-64 library (an ELF, or empty).
   const std::uint64_t version = byte_io::load_le<std::uint64_t>(bytes.data() + 8);

@@ -273,7 +273,7 @@ library_file_bytes read_library_file(const std::filesystem::path& path) {
   const std::string label = path.string();
   library_file_bytes read{read_file(path), std::nullopt, section_kind::lib_x86_64, label};
   const std::vector<std::uint8_t>& bytes = read.file;
-  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "RKNN", 4) == 0) {
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), container_format::magic.data(), 4) == 0) {
     read.packed = parse_container(bytes, label);
     (void)host_section(*read.packed, label, read.packed_kind);
     read.label = fmt::format("{} ({} section)", label, section_description(read.packed_kind));

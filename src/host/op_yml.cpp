@@ -5,6 +5,8 @@
 #include "rknnop/host/file_io.hpp"
 #include <rknnop/vx_type.hpp>
 
+#include <rknnop/schema_marker.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -139,7 +141,7 @@ const op_yml_entry* op_yml::find_param(std::string_view param_name) const noexce
 
 // The fingerprint comment rknnop writes into generated op.yml files (invisible to the toolkit).
 static std::optional<std::string> schema_comment(std::string_view text) {
-  constexpr std::string_view marker = "# rknnop-schema:";
+  const std::string marker = "# " + std::string(schema_marker);
   for (std::size_t at = text.find(marker); at != std::string_view::npos; at = text.find(marker, at + 1)) {
     if (at != 0 && text[at - 1] != '\n') continue;
     std::string_view rest = text.substr(at + marker.size());

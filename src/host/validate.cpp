@@ -5,18 +5,16 @@
 #include "rknnop/host/error.hpp"
 #include <rknnop/vx_type.hpp>
 
+#include <rknnop/board_abi.hpp>
+#include <rknnop/container_format.hpp>
 #include <rknnop/openvx.h>
+#include <rknnop/schema_marker.hpp>
 
 #include <fmt/format.h>
 
 namespace rknnop::host {
 
 namespace {
-
-// Board images are Debian 10 era (docs/abi.md §1): glibc 2.28, libstdc++ of GCC 8.
-constexpr std::string_view board_glibc = "GLIBC_2.28";
-constexpr std::string_view board_glibcxx = "GLIBCXX_3.4.25";
-constexpr std::string_view board_cxxabi = "CXXABI_1.3.11";
 
 std::string_view text_of(std::span<const std::uint8_t> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
@@ -139,8 +137,8 @@ std::string library_detail(const container& c, const library_slot& slot, const s
     detail += needs.empty() ? std::string(", needs no versioned glibc/libstdc++ symbols") : ", needs " + needs;
     if (slot.kind != section_kind::lib_x86_64) {
       for (const auto& [need, limit] :
-           {std::pair{info.max_glibc, board_glibc}, std::pair{info.max_glibcxx, board_glibcxx},
-            std::pair{info.max_cxxabi, board_cxxabi}}) {
+           {std::pair{info.max_glibc, board_abi::max_glibc}, std::pair{info.max_glibcxx, board_abi::max_glibcxx},
+            std::pair{info.max_cxxabi, board_abi::max_cxxabi}}) {  // the boards' ceiling, docs/abi.md §1
         if (!need.empty() && compare_symbol_versions(need, limit) > 0)
           problems.push_back(
               fmt::format("{}: {} needs {} but board images provide at most {}; "
@@ -231,7 +229,6 @@ std::string check_descriptor_for_op(const kernel_descriptor_fields& d, const op_
   // generated from a different version of the struct would bind params by the wrong positions.
   std::string_view tail = field.substr(name_length + 1);
   tail = tail.substr(0, std::min(tail.find('\0'), tail.size()));
-  constexpr std::string_view schema_marker = "rknnop-schema:";
   if (op.schema_fingerprint && tail.starts_with(schema_marker) &&
       tail.substr(schema_marker.size()) != *op.schema_fingerprint)
     throw error(
@@ -308,7 +305,7 @@ container_report validate_container(const container& c, std::string_view source)
             problems.push_back(
                 fmt::format("{}: op.yml selects kernel_index {} (a shader kernel) but the shader section is empty",
                             source, *op->kernel_index));
-        } else if (text_of(bytes).starts_with("SHDR")) {
+        } else if (container_format::starts_with(bytes, container_format::shader_magic)) {
           detail = "Vivante shader binary (SHDR)";
         } else {
           detail = "unknown data (no SHDR magic)";

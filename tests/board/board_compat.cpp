@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Board compatibility of built kernel libraries, read with rknnop::host's ELF inspector:
 //   rknnop_board_compat --op Name --lib ARCH FILE [--strip ARCH TOOL] [--max-stripped BYTES] ...
-// Fails unless each library is a shared object for ARCH that needs no GLIBC_ above 2.28, no
-// GLIBCXX_ above 3.4.25, no CXXABI_ above 1.3.11 (Debian 10 era boards: glibc 2.28, GCC 8's
-// libstdc++), exports exactly vx_kernel_<Name>_list and needs only libc.so.6, libm.so.6,
-// libpthread.so.0 and libOpenVX.so; a library calling pthread_create/pthread_join (rknnop::parallel_for)
-// must need libpthread.so.0, where glibc 2.28 has them. Prints each library's size and, with --strip, the size of a
+// Fails unless each library is a shared object for ARCH that needs no symbol version above the
+// boards' ceiling and no library outside their list (<rknnop/board_abi.hpp>), exports exactly
+// vx_kernel_<Name>_list, and, calling pthread_create/pthread_join (rknnop::parallel_for), needs
+// libpthread.so.0, where the boards' glibc has them. Prints each library's size and, with --strip, the size of a
 // stripped copy.
+#include <rknnop/board_abi.hpp>
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
@@ -27,10 +27,10 @@ namespace {
 
 namespace host = rknnop::host;
 
-constexpr std::string_view max_glibc = "GLIBC_2.28";
-constexpr std::string_view max_glibcxx = "GLIBCXX_3.4.25";
-constexpr std::string_view max_cxxabi = "CXXABI_1.3.11";
-constexpr std::array<std::string_view, 4> allowed_needed{"libc.so.6", "libm.so.6", "libpthread.so.0", "libOpenVX.so"};
+using rknnop::board_abi::allowed_needed;
+using rknnop::board_abi::max_cxxabi;
+using rknnop::board_abi::max_glibc;
+using rknnop::board_abi::max_glibcxx;
 
 struct arch_info {
   std::uint16_t machine;

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT
 # cmake -DCC=cc -DSOURCE=probe.c -DARCH=aarch64|armhf -DREADELF=readelf -DCHECK=rknnopCheckKernelLibrary.cmake
+#       -DBOARD_ABI=.../rknnop/board_abi.hpp
 #       -DWORK=dir [-DMISSING=1 -DEXPECT=text;text...] -P check_imports_test.cmake
 # Builds a stand-in kernel library and runs rknnop_add_op's post-link check on it as a board library of
 # ARCH: it must pass when the library imports only what the boards' drivers export, and fail naming
 # the function and the board when it imports one more (MISSING).
-foreach(_var CC SOURCE ARCH READELF CHECK WORK)
+foreach(_var CC SOURCE ARCH READELF CHECK BOARD_ABI WORK)
   if(NOT ${_var})
     message(FATAL_ERROR "check_imports_test: -D${_var}= is required")
   endif()
@@ -21,7 +22,7 @@ if(NOT _rc EQUAL 0)
   message(FATAL_ERROR "check_imports_test: cannot build the stand-in library: ${_err}")
 endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" "-DLIBRARY=${_lib}" -DOP=Probe "-DARCH=${ARCH}" "-DREADELF=${READELF}"
-                        -P "${CHECK}"
+                        "-DBOARD_ABI=${BOARD_ABI}" -P "${CHECK}"
                 RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
 if(MISSING)
   if(_rc EQUAL 0)

@@ -177,6 +177,52 @@ TEST(EmitContainer, FilesAreWrittenAtomically) {
   EXPECT_NE(not_file.error.find("is not a regular file"), std::string::npos) << not_file.error;
 }
 
+// The magics are the one definition the readers compare against; a prefix of a magic is not it.
+static_assert(format::starts_with(tiny, format::magic));
+static_assert(!format::starts_with(std::span(tiny).first(7), format::magic));
+static_assert(format::shader_magic == std::array<std::uint8_t, 4>{'S', 'H', 'D', 'R'});
+
+TEST(EmitContainer, ReadFileIsBounded) {
+  const auto dir = emit_test::work_dir("container_bounded");
+  const owned o = sample(2);
+  ASSERT_TRUE(format::write_file(dir / "Foo.rknnop", o.view()));
+  const std::size_t size = format::serialize(o.view()).size();
+  std::vector<std::uint8_t> back;
+  ASSERT_TRUE(format::read_file(dir / "Foo.rknnop", back, size));  // exactly the limit: read
+  EXPECT_EQ(back.size(), size);
+  const auto over = format::read_file(dir / "Foo.rknnop", back, size - 1);
+  EXPECT_NE(over.error.find("Foo.rknnop' is larger than the " + std::to_string(size - 1) + "-byte limit"),
+            std::string::npos)
+      << over.error;
+  EXPECT_TRUE(back.empty());
+}
+
+// TOOLKIT_RKNNOP's shader: the first section of a strictly parsed container, "SHDR" and non-empty.
+TEST(EmitContainer, ShaderSectionOfAToolkitContainer) {
+  owned o = sample(2);
+  auto file = format::serialize(o.view());
+  format::bytes_view shader;
+  ASSERT_TRUE(format::shader_section(file, "T.rknnop", shader));
+  EXPECT_EQ(std::vector<std::uint8_t>(shader.begin(), shader.end()), o.bytes[0]);
+
+  const auto refused = [&](const std::vector<std::uint8_t>& bytes, std::string_view fragment) {
+    format::bytes_view out{bytes.data(), 1};
+    const auto r = format::shader_section(bytes, "T.rknnop", out);
+    EXPECT_FALSE(r);
+    EXPECT_TRUE(out.empty());
+    EXPECT_TRUE(r.error.starts_with("T.rknnop: ")) << r.error;
+    EXPECT_NE(r.error.find(fragment), std::string::npos) << "missing \"" << fragment << "\" in: " << r.error;
+    EXPECT_EQ(r.error.find('\n'), std::string::npos) << r.error;
+  };
+  refused(o.bytes[1], "not a .rknnop container");
+  o.bytes[0].clear();
+  refused(format::serialize(o.view()), "shader section is empty (a CPU-only op");
+  o.bytes[0] = text("#include <cl_viv_vx_ext.h>\n");
+  refused(format::serialize(o.view()), "is not a compiled Vivante shader (it does not start with \"SHDR\")");
+  file.resize(file.size() - 1);
+  refused(file, "claims 25 bytes but only 24 remain");
+}
+
 #if RKNNOP_EMIT_TEST_HAS_HOST
 // rknnop::host's owning container adapts this header; both read each other's files byte-exactly.
 TEST(EmitContainer, AgreesWithHostReader) {

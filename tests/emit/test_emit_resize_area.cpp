@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <initializer_list>
@@ -277,6 +279,72 @@ TEST(EmitMain, RefusesWrongParts) {
   expect_failure(run({"--yml", out, "--target-platform", "RK3588"}), 1, "unknown target_platform 'RK3588'");
   expect_failure(run({"--yml", out, "--kernel-index", "2"}), 1, "kernel_index 2 does not exist");
   EXPECT_EQ(entries_in(dir), 4u);  // the parts only
+}
+
+// TOOLKIT_RKNNOP: the shader section of the toolkit's own container, through the one reader.
+TEST(EmitMain, PacksTheShaderOfAToolkitContainer) {
+  const auto dir = emit_test::work_dir("toolkit_rknnop");
+  const parts p(dir);
+  format::contents theirs;
+  theirs[format::section::shader] = p.shader_bytes;
+  theirs[format::section::lib_x86_64] = p.x86_bytes;
+  write_bytes(dir / "Theirs.rknnop", format::serialize(theirs));
+  const fs::path out = dir / "ours.rknnop";
+  const auto r = run({"--pack", out.string(), "--toolkit-rknnop", (dir / "Theirs.rknnop").string(), "--kernel-index",
+                      "1", "--x86", p.x86.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::vector<std::uint8_t> file;
+  ASSERT_TRUE(format::read_file(out, file));
+  const auto shader = format::parse(file).bytes_of(file, format::section::shader);
+  EXPECT_EQ(std::vector<std::uint8_t>(shader.begin(), shader.end()), p.shader_bytes);
+}
+
+TEST(EmitMain, RefusesABadToolkitContainer) {
+  const auto dir = emit_test::work_dir("toolkit_rknnop_bad");
+  const parts p(dir);
+  const std::string out = (dir / "x.rknnop").string();
+  const auto write_container = [&](std::string_view name, const std::vector<std::uint8_t>& shader) {
+    format::contents c;
+    c[format::section::shader] = shader;
+    write_bytes(dir / name, format::serialize(c));
+    return (dir / name).string();
+  };
+  const std::string cpu_only = write_container("cpu_only.rknnop", {});
+  const std::string source = write_container("source.rknnop", {'_', '_', 'k', 'e', 'r', 'n', 'e', 'l'});
+  expect_failure(
+      run({"--pack", out, "--toolkit-rknnop", p.x86.string()}), 1,
+      fmt::format("'{}' (--toolkit-rknnop): not a .rknnop container: bad magic at offset 0", p.x86.string()));
+  expect_failure(run({"--pack", out, "--toolkit-rknnop", cpu_only}), 1, "shader section is empty (a CPU-only op");
+  expect_failure(run({"--pack", out, "--toolkit-rknnop", source}), 1,
+                 "shader section is not a compiled Vivante shader (it does not start with \"SHDR\")");
+  expect_failure(run({"--pack", out, "--toolkit-rknnop", (dir / "none.rknnop").string()}), 1, "cannot open '");
+  expect_failure(run({"--pack", out, "--shader", p.shader.string(), "--toolkit-rknnop", cpu_only}), 2,
+                 "give --shader or --toolkit-rknnop, not both");
+  expect_failure(run({"--yml", out, "--toolkit-rknnop", cpu_only}), 2, "--toolkit-rknnop only applies to --pack");
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(entries_in(dir), 6u);  // the parts and the two containers only
+}
+
+// The toolkit's own ResizeArea.rknnop (RKNNOP_TOOLKIT_SAMPLES, the folder of RKNN-Toolkit's
+// custom-op samples): its shader section is reused as is.
+TEST(EmitMain, PacksTheToolkitSampleShader) {
+  const char* samples = std::getenv("RKNNOP_TOOLKIT_SAMPLES");
+  if (samples == nullptr || *samples == '\0') GTEST_SKIP() << "RKNNOP_TOOLKIT_SAMPLES is not set";
+  const fs::path sample = fs::path(samples) / "rknn_custom_op_resize" / "resize_area" / "ResizeArea.rknnop";
+  if (!fs::is_regular_file(sample)) GTEST_SKIP() << sample.string() << " is missing";
+  std::vector<std::uint8_t> theirs;
+  ASSERT_TRUE(format::read_file(sample, theirs));
+  const auto dir = emit_test::work_dir("toolkit_sample");
+  const fs::path out = dir / "ResizeArea.rknnop";
+  const auto r = run({"--pack", out.string(), "--toolkit-rknnop", sample.string(), "--kernel-index", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::vector<std::uint8_t> ours;
+  ASSERT_TRUE(format::read_file(out, ours));
+  const auto expected = format::parse(theirs).bytes_of(theirs, format::section::shader);
+  const auto got = format::parse(ours).bytes_of(ours, format::section::shader);
+  ASSERT_GE(got.size(), 4u);
+  EXPECT_TRUE(format::starts_with(got, format::shader_magic));
+  EXPECT_TRUE(std::equal(got.begin(), got.end(), expected.begin(), expected.end()));
 }
 
 TEST(EmitMain, UsageErrors) {

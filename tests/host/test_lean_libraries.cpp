@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // rknnop_add_op packs stripped libraries with their debug info beside the container (docs/abi.md §9):
-// tests/host/CMakeLists.txt asks for it for ResizeAreaToolkit in every build type.
+// tests/host/CMakeLists.txt asks for it for ResizeAreaToolkit in every build type. That op also takes
+// its shader section from a toolkit-style container (TOOLKIT_RKNNOP).
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/file_io.hpp>
@@ -45,6 +46,17 @@ TEST(LeanLibraries, ContainerHoldsStrippedLibrariesWithDebugInfoBeside) {
   const elf_info info = inspect_elf(shipped, "shipped");
   EXPECT_TRUE(info.exports_kernel_list("ResizeAreaToolkit"));
   EXPECT_EQ(info.max_glibc, inspect_elf(full, "full").max_glibc);
+#endif
+}
+
+// The same op is built with TOOLKIT_RKNNOP: its emitter packs the donor container's shader section.
+TEST(LeanLibraries, ShaderSectionComesFromTheToolkitContainer) {
+#ifndef RKNNOP_TEST_TOOLKIT_PY_RKNNOP
+  GTEST_SKIP() << "ResizeAreaToolkit is not built here (examples off or a cross build)";
+#else
+  const container donor = read_container_file(RKNNOP_TEST_SHADER_DONOR);
+  ASSERT_GT(donor.shader.size(), 4u);
+  EXPECT_EQ(read_container_file(RKNNOP_TEST_TOOLKIT_PY_RKNNOP).shader, donor.shader);
 #endif
 }
 

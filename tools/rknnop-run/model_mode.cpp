@@ -3,6 +3,7 @@
 //            [--random-inputs SEED]
 #include "model_mode.hpp"
 
+#include <rknnop/container_format.hpp>
 #include <rknnop/host/cli.hpp>
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
@@ -31,10 +32,6 @@ namespace {
 using namespace rknnop::host;
 using rknnop::vx_type;  // and its queries: <rknnop/vx_type.hpp>
 using rknnop::vx_type_name;
-
-std::string_view text_of(std::span<const std::uint8_t> bytes) {
-  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-}
 
 std::string shape_text(const std::vector<std::size_t>& shape) {
   return shape.size() == 1 ? fmt::format("({},)", shape[0]) : fmt::format("({})", fmt::join(shape, ", "));
@@ -66,8 +63,9 @@ std::string blob_text(const model& m, const model_op& op, model_blob_kind kind) 
   std::string where = fmt::format("offset {:>7} size {:>7}  ", b->offset, b->size);
   if (bytes.empty()) return where + "empty";
   if (kind == model_blob_kind::shader)
-    return where +
-           (text_of(bytes).starts_with("SHDR") ? "Vivante shader binary (SHDR)" : "unknown data (no SHDR magic)");
+    return where + (rknnop::container_format::starts_with(bytes, rknnop::container_format::shader_magic)
+                        ? "Vivante shader binary (SHDR)"
+                        : "unknown data (no SHDR magic)");
   try {
     const elf_info info =
         inspect_elf(bytes, fmt::format("{} op '{}' {}", m.source, op.name, model_blob_description(kind)));

@@ -7,6 +7,7 @@
 #include <rknnop/detail/callbacks.hpp>
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/vx_api.hpp>
+#include <rknnop/schema_marker.hpp>
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint64_t
@@ -25,7 +26,7 @@ constexpr void put_name(vx_char (&dst)[N], std::string_view lower_name, std::str
   dst[k++] = '\0';
   // After the terminator, where the runtime never looks: the schema fingerprint, for rknnop's loader.
   constexpr char hex[] = "0123456789abcdef";
-  for (char c : std::string_view("rknnop-schema:")) dst[k++] = c;
+  for (char c : schema_marker) dst[k++] = c;
   for (int shift = 60; shift >= 0; shift -= 4) dst[k++] = hex[(fingerprint >> shift) & 0xF];
   while (k < N) dst[k++] = '\0';
 }

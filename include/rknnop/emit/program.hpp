@@ -12,6 +12,7 @@
 #include <rknnop/emit/op_yml.hpp>
 #include <rknnop/emit/options.hpp>
 #include <rknnop/emit/python.hpp>
+#include <rknnop/schema_marker.hpp>
 
 #include <array>        // option tables
 #include <charconv>     // std::from_chars
@@ -36,7 +37,7 @@ inline std::string emit_description(const op_schema& op, const emit_options& opt
   std::string out;
   auto it = std::back_inserter(out);
   const std::string lower = lower_name(op.name);
-  fmt::format_to(it, "{}  (rknnop-schema {:016x})\n", op.name, op.fingerprint);
+  fmt::format_to(it, "{}  ({} {:016x})\n", op.name, schema_marker_name, op.fingerprint);
   fmt::format_to(it, "  kernels: 0 = CPU \"{}_cpu\"{}\n", lower,
                  op.has_vx ? fmt::format(", 1 = VX \"{}\" ({})", lower, shader_file_name(op.name)) : std::string());
   fmt::format_to(it, "  op.yml: target_platform {}, kernel_index {}; files {}, {}\n", options.target_platform,
@@ -103,7 +104,7 @@ inline emit_result check_library(const std::vector<std::uint8_t>& bytes, const s
 
 struct emitter_args {
   bool help = false, describe = false;
-  std::optional<std::string> yml, py, pack, shader, x86, aarch64, armhf, py_file;
+  std::optional<std::string> yml, py, pack, shader, toolkit_rknnop, x86, aarch64, armhf, py_file;
   std::uint64_t version = container_format::latest_version;
   emit_options options;
 };
@@ -114,10 +115,11 @@ inline emit_result parse_emitter_args(int argc, char** argv, emitter_args& a) {
     std::string_view flag;
     std::optional<std::string> emitter_args::*target;
   };
-  const std::array<text_option, 8> text_options{{{"--yml", &emitter_args::yml},
+  const std::array<text_option, 9> text_options{{{"--yml", &emitter_args::yml},
                                                  {"--py", &emitter_args::py},
                                                  {"--pack", &emitter_args::pack},
                                                  {"--shader", &emitter_args::shader},
+                                                 {"--toolkit-rknnop", &emitter_args::toolkit_rknnop},
                                                  {"--x86", &emitter_args::x86},
                                                  {"--aarch64", &emitter_args::aarch64},
                                                  {"--armhf", &emitter_args::armhf},
@@ -188,6 +190,8 @@ inline emit_result parse_emitter_args(int argc, char** argv, emitter_args& a) {
         return {fmt::format("{} only applies to --pack", o.flag)};
     if (seen_version) return {"--version only applies to --pack"};
   }
+  if (a.shader && a.toolkit_rknnop)
+    return {"give --shader or --toolkit-rknnop, not both (both supply the shader section)"};
   if (!a.help && !a.describe && !a.yml && !a.py && !a.pack)
     return {"nothing to do: give --describe, --yml, --py or --pack (see --help)"};
   return {};
@@ -197,11 +201,12 @@ inline std::string emitter_usage(std::string_view name) {
   return fmt::format(
       "usage: <generator of {0}> [--describe] [--yml FILE] [--py FILE]\n"
       "           [--target-platform RK1806|RK1808|RK3399Pro|RV1109|RV1126] [--kernel-index 0|1]\n"
-      "           [--pack {0}.rknnop [--shader F] [--x86 F] [--aarch64 F] [--armhf F] [--version 2|1]\n"
-      "                  [--py-file F]]\n"
+      "           [--pack {0}.rknnop [--shader F | --toolkit-rknnop F] [--x86 F] [--aarch64 F] [--armhf F]\n"
+      "                  [--version 2|1] [--py-file F]]\n"
       "Writes the op.yml, Python op class ({1}) and .rknnop container of {0} from its C++ op struct.\n"
       "--pack embeds the op.yml and .py generated with the same options (or --py-file's .py);\n"
-      "an omitted --shader/--x86/--aarch64/--armhf leaves that section empty.\n",
+      "the shader section is --shader's compiled shader or the one in --toolkit-rknnop's container\n"
+      "(a .rknnop the toolkit built); an omitted --shader/--x86/--aarch64/--armhf leaves that section empty.\n",
       name, python_file_name(name));
 }
 
@@ -209,10 +214,10 @@ inline std::string emitter_usage(std::string_view name) {
 inline emit_result pack(const op_schema& op, const emitter_args& a, const std::string& yml, const std::string& py) {
   using container_format::section;
   if (a.version == 1 && a.armhf) return {"--armhf given with --version 1: version 1 containers have no armhf section"};
-  if (a.options.kernel_index != 0 && !a.shader)
+  if (a.options.kernel_index != 0 && !a.shader && !a.toolkit_rknnop)
     return {
         fmt::format("kernel_index {} selects the VX kernel, whose shader binary comes from --shader; "
-                    "give --shader or use --kernel-index 0",
+                    "give --shader (or --toolkit-rknnop) or use --kernel-index 0",
                     a.options.kernel_index)};
   std::array<std::vector<std::uint8_t>, container_format::section_count> files{};
   const std::array<std::pair<const std::optional<std::string>*, section>, 4> inputs{{{&a.shader, section::shader},
@@ -226,7 +231,7 @@ inline emit_result pack(const op_schema& op, const emitter_args& a, const std::s
     auto& bytes = files[static_cast<std::size_t>(kind)];
     if (emit_result r = container_format::read_file(**file, bytes); !r) return r;
     if (kind == section::shader) {
-      if (bytes.size() < 4 || bytes[0] != 'S' || bytes[1] != 'H' || bytes[2] != 'D' || bytes[3] != 'R')
+      if (!container_format::starts_with(bytes, container_format::shader_magic))
         return {
             fmt::format("'{}' is not a compiled Vivante shader (no SHDR magic); --shader takes the binary the "
                         "toolkit's VX compiler makes from {}, not the source",
@@ -235,6 +240,12 @@ inline emit_result pack(const op_schema& op, const emitter_args& a, const std::s
       return r;
     }
     c[kind] = bytes;
+  }
+  if (a.toolkit_rknnop) {  // the toolkit's own container: its shader section, parsed by the one reader
+    auto& bytes = files[static_cast<std::size_t>(section::shader)];
+    if (emit_result r = container_format::read_file(*a.toolkit_rknnop, bytes); !r) return r;
+    const std::string source = fmt::format("'{}' (--toolkit-rknnop)", *a.toolkit_rknnop);
+    if (emit_result r = container_format::shader_section(bytes, source, c[section::shader]); !r) return r;
   }
   c[section::op_yml] = bytes_of_text(yml);
   c[section::op_py] = bytes_of_text(py);

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// What a kernel library may need from the boards it runs on (docs/abi.md §1, §2), written once:
+// the boards' images are Debian 10 era, glibc 2.28 and GCC 8's libstdc++. Read by rknnop-pack
+// --verify and rknnop-run (src/host/validate.cpp), tests/board, and by rknnop_add_op's check after
+// every link (cmake/rknnopAddOp.cmake reads the three version lines below: keep their shape).
+// Standard library only: nothing here reaches a kernel library.
+
+#include <rknnop/config.hpp>
+
+#include <array>        // the allowed DT_NEEDED list
+#include <string_view>  // versions and names
+
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
+namespace rknnop::board_abi {
+
+/// The newest symbol version of each family a kernel library may require.
+inline constexpr std::string_view max_glibc = "GLIBC_2.28";
+inline constexpr std::string_view max_glibcxx = "GLIBCXX_3.4.25";
+inline constexpr std::string_view max_cxxabi = "CXXABI_1.3.11";
+
+/// The shared libraries a kernel library may need (DT_NEEDED): the boards give it no others.
+/// libpthread.so.0: rknnop::parallel_for's pthread_create/pthread_join, which glibc 2.28 has only there.
+inline constexpr std::array<std::string_view, 4> allowed_needed{"libc.so.6", "libm.so.6", "libpthread.so.0",
+                                                                "libOpenVX.so"};
+
+}  // namespace rknnop::board_abi
+
+RKNNOP_DETAIL_END_HIDDEN
