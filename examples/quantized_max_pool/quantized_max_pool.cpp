@@ -61,7 +61,11 @@ struct QuantizedMaxPool {
   static constexpr auto cpu = [](const inputs& in, outputs& out, const params& p) {
     const auto& src = in.input;
     auto& dst = out.output;
-    const std::int64_t H = src.h(), W = src.w(), C = src.c(), kh = p.ksize[1], kw = p.ksize[2];
+    const std::int64_t H = src.h();
+    const std::int64_t W = src.w();
+    const std::int64_t C = src.c();
+    const std::int64_t kh = p.ksize[1];
+    const std::int64_t kw = p.ksize[2];
     const std::int64_t top = pad_before(H, dst.h(), kh, p.strides[1], p.padding);
     const std::int64_t left = pad_before(W, dst.w(), kw, p.strides[2], p.padding);
     for (std::uint32_t n = 0; n < dst.n(); ++n)

@@ -13,7 +13,8 @@ struct TruncateDiv {
   using operand =
       rknnop::tensor<float, rknnop::float16, std::int32_t, std::int16_t, std::int8_t, std::uint16_t, std::uint8_t>;
   struct inputs {
-    operand x, y;
+    operand x;
+    operand y;
   };
   struct outputs {
     operand z;
@@ -35,10 +36,13 @@ struct TruncateDiv {
     const std::uint32_t rank = in.x.rank() > in.y.rank() ? in.x.rank() : in.y.rank();
     std::uint32_t dims[6] = {};
     for (std::uint32_t d = 0; d < rank; ++d) {
-      const std::uint32_t a = in.x.dim(d), b = in.y.dim(d);
+      const std::uint32_t a = in.x.dim(d);
+      const std::uint32_t b = in.y.dim(d);
       if (a != b && a != 1 && b != 1) {
         rknnop::status s = rknnop::error("Incompatible shapes: ");
-        append_shape(s, in.x), s.append(" vs. "), append_shape(s, in.y);
+        append_shape(s, in.x);
+        s.append(" vs. ");
+        append_shape(s, in.y);
         return s;
       }
       dims[d] = a == 1 ? b : a;
@@ -52,22 +56,37 @@ struct TruncateDiv {
     const auto type = in.x.dtype();
     const bool real = type == rknnop::dtype::float32 || type == rknnop::dtype::float16;
     // Per output dim: its size and each input's element step (0 where that input is broadcast).
-    std::size_t size[6] = {}, step_x[6] = {}, step_y[6] = {}, sx = 1, sy = 1;
+    std::size_t size[6] = {};
+    std::size_t step_x[6] = {};
+    std::size_t step_y[6] = {};
+    std::size_t sx = 1;  // elements of x (of y) in one step of dim d
+    std::size_t sy = 1;
     const std::uint32_t rank = out.z.rank();
     for (std::uint32_t d = 0; d < rank; ++d) {
       size[d] = out.z.dim(d);
-      step_x[d] = in.x.dim(d) == 1 ? 0 : sx, sx *= in.x.dim(d);
-      step_y[d] = in.y.dim(d) == 1 ? 0 : sy, sy *= in.y.dim(d);
+      step_x[d] = in.x.dim(d) == 1 ? 0 : sx;
+      step_y[d] = in.y.dim(d) == 1 ? 0 : sy;
+      sx *= in.x.dim(d);
+      sy *= in.y.dim(d);
     }
     // Output rows (runs of dims[0]) [begin, end); the first error in row order.
     auto rows = [&](std::size_t begin, std::size_t end) -> rknnop::status {
-      std::size_t at[6] = {}, ix = 0, iy = 0;
-      for (std::size_t d = 1, rest = begin; d < rank; rest /= size[d], ++d)  // row `begin`'s position
-        at[d] = rest % size[d], ix += at[d] * step_x[d], iy += at[d] * step_y[d];
+      std::size_t at[6] = {};  // row `begin`'s position in dims 1..rank-1
+      std::size_t ix = 0;      // and its first element in x and in y
+      std::size_t iy = 0;
+      std::size_t rest = begin;
+      for (std::size_t d = 1; d < rank; ++d) {
+        at[d] = rest % size[d];
+        rest /= size[d];
+        ix += at[d] * step_x[d];
+        iy += at[d] * step_y[d];
+      }
       for (std::size_t i = begin * size[0]; i < end * size[0]; i += size[0]) {
         for (std::size_t k = 0; k < size[0]; ++k) {
-          const std::size_t jx = ix + k * step_x[0], jy = iy + k * step_y[0];
-          const float a = in.x[jx], b = in.y[jy];
+          const std::size_t jx = ix + k * step_x[0];
+          const std::size_t jy = iy + k * step_y[0];
+          const float a = in.x[jx];
+          const float b = in.y[jy];
           if (real) {  // float16: TensorFlow's half arithmetic rounds the quotient to half before trunc
             const float q = a / b;
             out.z[i + k] = std::trunc(type == rknnop::dtype::float16 ? float(rknnop::float16(q)) : q);
@@ -85,9 +104,12 @@ struct TruncateDiv {
           out.z[i + k] = float(q);
         }
         for (std::uint32_t d = 1; d < rank; ++d) {  // next row: carry through the outer dims
-          ix += step_x[d], iy += step_y[d];
+          ix += step_x[d];
+          iy += step_y[d];
           if (++at[d] < size[d]) break;
-          ix -= step_x[d] * size[d], iy -= step_y[d] * size[d], at[d] = 0;
+          ix -= step_x[d] * size[d];
+          iy -= step_y[d] * size[d];
+          at[d] = 0;
         }
       }
       return rknnop::ok;
