@@ -270,8 +270,15 @@ std::string numpy_index(std::span<const std::size_t> shape, std::size_t index) {
   return fmt::format("[{}]", fmt::join(at, ", "));
 }
 
-// Long by design: the .npy header fields in file order, one bounds-checked read and message each.
-npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source) {
+namespace {
+
+// The preamble: magic, version, header length; where the header text starts and how long it is.
+struct npy_preamble {
+  std::size_t header_start = 0;
+  std::size_t header_len = 0;
+};
+
+npy_preamble read_npy_preamble(std::span<const std::uint8_t> bytes, std::string_view source) {
   if (bytes.size() < npy_magic.size() || !std::equal(npy_magic.begin(), npy_magic.end(), bytes.begin()))
     throw error(
         fmt::format("{}: not a .npy file: expected magic 93 4e 55 4d 50 59 (\"\\x93NUMPY\"), "
@@ -284,30 +291,38 @@ npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source
         fmt::format("{}: truncated .npy header: {} bytes, shorter than the 10-byte preamble", source, bytes.size()));
   const unsigned major = bytes[6];
   const unsigned minor = bytes[7];
-  std::size_t header_start = 0;
-  std::size_t header_len = 0;
+  npy_preamble p;
   if (major == 1 && minor == 0) {
-    header_len = byte_io::load_le<std::uint16_t>(bytes.data() + 8);
-    header_start = 10;
+    p.header_len = byte_io::load_le<std::uint16_t>(bytes.data() + 8);
+    p.header_start = 10;
   } else if ((major == 2 || major == 3) && minor == 0) {
     if (bytes.size() < 12)
       throw error(
           fmt::format("{}: truncated .npy header: version {}.0 needs a 4-byte header "
                       "length at offset 8, file is {} bytes",
                       source, major, bytes.size()));
-    header_len = byte_io::load_le<std::uint32_t>(bytes.data() + 8);
-    header_start = 12;
+    p.header_len = byte_io::load_le<std::uint32_t>(bytes.data() + 8);
+    p.header_start = 12;
   } else {
     throw error(
         fmt::format("{}: unsupported .npy format version {}.{}: expected 1.0, 2.0 or 3.0", source, major, minor));
   }
-  if (header_len > bytes.size() - header_start)
+  if (p.header_len > bytes.size() - p.header_start)
     throw error(
         fmt::format("{}: truncated .npy header: header length {} at offset 8 runs past "
                     "the end of the {}-byte file",
-                    source, header_len, bytes.size()));
-  const std::string_view text(reinterpret_cast<const char*>(bytes.data() + header_start), header_len);
+                    source, p.header_len, bytes.size()));
+  return p;
+}
 
+// The header dict: descr, fortran_order and shape, each required once.
+struct npy_header {
+  std::string descr;
+  bool fortran_order = false;
+  std::vector<std::size_t> shape;
+};
+
+npy_header read_npy_header(std::string_view text, std::string_view source) {
   header_parser parser(text, source);
   std::optional<std::string> descr;
   std::optional<bool> fortran_order;
@@ -335,41 +350,54 @@ npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source
   if (!descr) throw error(fmt::format("{}: bad .npy header: missing 'descr'", source));
   if (!fortran_order) throw error(fmt::format("{}: bad .npy header: missing 'fortran_order'", source));
   if (!shape) throw error(fmt::format("{}: bad .npy header: missing 'shape'", source));
+  return {std::move(*descr), *fortran_order, std::move(*shape)};
+}
 
-  npy_array array;
-  const auto dtype = npy_dtype_from_descr(*descr);
+// The array the header describes: a supported dtype in C order, and exactly its bytes after the header.
+npy_array read_npy_data(std::span<const std::uint8_t> bytes, std::size_t data_start, npy_header header,
+                        std::string_view source) {
+  const auto dtype = npy_dtype_from_descr(header.descr);
   if (!dtype)
     throw error(
         fmt::format("{}: unsupported .npy dtype '{}': expected one of {} (little-endian); "
                     "convert with a.astype(np.float32)",
-                    source, *descr, supported_descrs));
-  if (*fortran_order)
+                    source, header.descr, supported_descrs));
+  if (header.fortran_order)
     throw error(
         fmt::format("{}: Fortran-order .npy arrays are not supported; save "
                     "np.ascontiguousarray(a) instead",
                     source));
+  npy_array array;
   array.dtype = *dtype;
-  array.shape = std::move(*shape);
+  array.shape = std::move(header.shape);
   std::size_t expected = npy_item_size(array.dtype);
   for (const std::size_t d : array.shape) {
     if (d != 0 && expected > std::numeric_limits<std::size_t>::max() / d)
       throw error(fmt::format("{}: bad .npy shape ({}): size overflows", source, fmt::join(array.shape, ", ")));
     expected *= d;
   }
-  const std::size_t data_start = header_start + header_len;
   const std::size_t available = bytes.size() - data_start;
   if (available < expected)
     throw error(
         fmt::format("{}: truncated .npy data: shape ({}) of {} needs {} bytes at offset {}, "
                     "file has {}",
-                    source, fmt::join(array.shape, ", "), *descr, expected, data_start, available));
+                    source, fmt::join(array.shape, ", "), header.descr, expected, data_start, available));
   if (available > expected)
     throw error(
         fmt::format("{}: {} trailing bytes after the .npy data: shape ({}) of {} needs {} "
                     "bytes at offset {}",
-                    source, available - expected, fmt::join(array.shape, ", "), *descr, expected, data_start));
+                    source, available - expected, fmt::join(array.shape, ", "), header.descr, expected, data_start));
   array.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(data_start), bytes.end());
   return array;
+}
+
+}  // namespace
+
+// The .npy layout in file order: preamble, header dict, data.
+npy_array parse_npy(std::span<const std::uint8_t> bytes, std::string_view source) {
+  const npy_preamble p = read_npy_preamble(bytes, source);
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data() + p.header_start), p.header_len);
+  return read_npy_data(bytes, p.header_start + p.header_len, read_npy_header(text, source), source);
 }
 
 npy_array read_npy_file(const std::filesystem::path& path) { return parse_npy(read_file(path), path.string()); }
