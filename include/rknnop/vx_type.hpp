@@ -65,8 +65,10 @@ namespace rknnop {
 [[nodiscard]] constexpr std::string_view vx_type_opencl(std::int32_t type, bool alternative = false) noexcept {
   const std::size_t i = detail::vx_type_index(type);
   if (i == detail::vx_type_count) return {};
-  const char* text = alternative ? detail::vx_type_table[i].opencl_alt() : detail::vx_type_table[i].opencl();
-  return text != nullptr ? std::string_view(text) : std::string_view();
+  // The arrays themselves, "" where there is none (a pointer compared with nullptr is no constant
+  // expression under -fsanitize=undefined).
+  const detail::vx_type_info& row = detail::vx_type_table[i];
+  return alternative ? std::string_view(row.opencl_alt_text) : std::string_view(row.opencl_text);
 }
 
 /// The name of any value of the table ("VX_TYPE_BOOL8", "VX_TYPE_INVALID" included), for diagnostics;
