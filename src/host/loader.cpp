@@ -10,9 +10,11 @@
 
 #include <rknnop/openvx.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -79,6 +81,22 @@ op_yml load_yml(const std::filesystem::path& library, const load_options& option
 
 // What a probe process reports back (the loader's own message, escaped by error()).
 constexpr std::size_t max_probe_report = 2048;
+// How long a probe may take, and how much memory it may touch beyond this process's own (its
+// copy-on-write start): a library whose loading does not return, or that fills memory (a corrupt
+// segment size or constructor, an instrumented library's corrupt globals), is stopped at either.
+constexpr std::chrono::seconds probe_deadline{30};
+constexpr std::uint64_t probe_memory_budget = std::uint64_t{1} << 30;
+// How often the probe's memory is looked at while it runs.
+constexpr std::chrono::milliseconds probe_memory_period{50};
+
+// Resident bytes of a process (/proc/<pid>/statm's second field); 0 when unreadable.
+std::uint64_t resident_bytes(pid_t pid) {
+  std::ifstream statm(fmt::format("/proc/{}/statm", pid));
+  std::uint64_t size = 0;
+  std::uint64_t resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
 
 std::string signal_description(int signal_number) {
   // Own names: sigabbrev_np needs glibc 2.32, the boards' images have 2.28.
@@ -99,6 +117,7 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
   int channel[2];
   if (::pipe2(channel, O_CLOEXEC) != 0)
     throw error(fmt::format("{}: cannot create a pipe for the load probe: {}", label, std::strerror(errno)));
+  const std::uint64_t memory_limit = resident_bytes(::getpid()) + probe_memory_budget;
   std::fflush(nullptr);
   const pid_t child = ::fork();
   if (child < 0) {
@@ -126,9 +145,10 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
   std::string report;
   char chunk[512];
   // Read until the child closes its end (it exits); a library whose constructors never return is
-  // stopped after the deadline.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  // stopped after the deadline, one that fills memory when it passes the budget.
+  const auto deadline = std::chrono::steady_clock::now() + probe_deadline;
   bool timed_out = false;
+  std::uint64_t memory_used = 0;
   for (;;) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -137,8 +157,13 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
       ::kill(child, SIGKILL);
       break;
     }
+    if (const std::uint64_t used = resident_bytes(child); used > memory_limit) {
+      memory_used = used;
+      ::kill(child, SIGKILL);
+      break;
+    }
     pollfd p{channel[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min(left, probe_memory_period).count()));
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;
     const ssize_t got = ::read(channel[0], chunk, sizeof chunk);
@@ -151,7 +176,14 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {}
   while (!report.empty() && (report.back() == '\n' || report.back() == ' ')) report.pop_back();
-  if (timed_out) return fmt::format("loading the {} did not finish within 30 s (its constructors do not return)", what);
+  if (timed_out)
+    return fmt::format("loading the {} did not finish within {} s (its constructors do not return)", what,
+                       probe_deadline.count());
+  if (memory_used != 0)
+    return fmt::format(
+        "loading the {} used more than {} MiB of memory: the probe process was stopped at {} MiB (a corrupt "
+        "segment size or constructor)",
+        what, probe_memory_budget >> 20, (memory_used - (memory_limit - probe_memory_budget)) >> 20);
   if (WIFSIGNALED(status))
     return fmt::format("the {} is corrupt: loading it killed a probe process with {}{}", what,
                        signal_description(WTERMSIG(status)), report.empty() ? "" : "; " + report);

@@ -428,6 +428,20 @@ TEST(CorruptLibraries, AConstructorThatCrashesIsReportedNotFatal) {
   EXPECT_EQ(open_descriptors(), descriptors);  // the memory file and the pipe are closed
 }
 
+TEST(CorruptLibraries, AConstructorThatFillsMemoryIsStoppedByTheProbe) {
+  // A library whose constructor writes 4 GiB (what a corrupt segment size or constructor can do): the
+  // probe process is stopped at its memory budget, one line, and this process never loads it.
+#ifndef RKNNOP_TEST_MEMORY_HUNGRY_RKNNOP
+  GTEST_SKIP() << "the MemoryHungry test op is built only natively (rknnop_add_op, not cross-compiling)";
+#else
+  const std::size_t descriptors = open_descriptors();
+  RKNNOP_EXPECT_ERROR((void)op_library::open(RKNNOP_TEST_MEMORY_HUNGRY_RKNNOP), "MemoryHungry.rknnop",
+                      "loading the x86-64 library used more than 1024 MiB of memory",
+                      "the probe process was stopped at");
+  EXPECT_EQ(open_descriptors(), descriptors);  // the memory file and the pipe are closed
+#endif
+}
+
 // --- 5. interrupted runs leave nothing --------------------------------------------------------
 
 TEST(Interrupts, SigintAndSigtermAtManyPointsLeaveNothing) {
