@@ -71,6 +71,11 @@ static const char* const command_names[RKNNOP_GC_COMMAND_COUNT] = {
     "ALLOCATE_NON_PAGED_MEMORY",
     "FREE_NON_PAGED_MEMORY",
     "WRITE_DATA",
+    "SET_IDLE",
+    "RESET",
+    "COMMIT_DONE",
+    "GET_VIDEO_MEMORY_FD",
+    "GET_PROFILE_SETTING",
 };
 
 const char* rknnop_galcore_command_name(uint32_t command) {
@@ -541,8 +546,38 @@ static void dispatch(struct rknnop_gc_interface* iface, int from_queue) {
 
 void rknnop_galcore_dispatch(struct rknnop_gc_interface* iface) { dispatch(iface, 0); }
 
+/* The profiler ioctl: only "is profiling on?" is answered (no: there is no GPU to profile). */
+static int profiler_ioctl(void* argument) {
+  const struct rknnop_gc_driver_args* args = argument;
+  if (!args || !args->input || !args->output || args->input_size != sizeof(struct rknnop_gc_profiler_interface) ||
+      args->output_size != sizeof(struct rknnop_gc_profiler_interface)) {
+    fprintf(stderr, "rknnop-galcore: IOCTL_GCHAL_PROFILER_INTERFACE with sizes %llu/%llu, expected %zu\n",
+            args ? (unsigned long long)args->input_size : 0ull, args ? (unsigned long long)args->output_size : 0ull,
+            sizeof(struct rknnop_gc_profiler_interface));
+    errno = EINVAL;
+    return -1;
+  }
+  struct rknnop_gc_profiler_interface iface;
+  memcpy(&iface, (const void*)(uintptr_t)args->input, sizeof iface);
+  pthread_mutex_lock(&count_lock);
+  ++command_counts[iface.command < RKNNOP_GC_COMMAND_COUNT ? iface.command : RKNNOP_GC_COMMAND_COUNT];
+  pthread_mutex_unlock(&count_lock);
+  GC_LOG("%u %s (profiler ioctl)\n", iface.command, rknnop_galcore_command_name(iface.command));
+  if (iface.command == RKNNOP_GC_GET_PROFILE_SETTING) {
+    memset(&iface.u, 0, sizeof iface.u);
+    iface.status = RKNNOP_GC_STATUS_OK;
+  } else {
+    fprintf(stderr, "rknnop-galcore: unhandled HAL command %u (%s) on the profiler ioctl\n", iface.command,
+            rknnop_galcore_command_name(iface.command));
+    iface.status = RKNNOP_GC_STATUS_NOT_SUPPORTED;
+  }
+  memcpy((void*)(uintptr_t)args->output, &iface, sizeof iface);
+  return 0;
+}
+
 int rknnop_galcore_ioctl(unsigned long request, void* argument) {
   if (request == RKNNOP_GC_IOCTL_TERMINATE) return 0;
+  if (request == RKNNOP_GC_IOCTL_PROFILER_INTERFACE) return profiler_ioctl(argument);
   if (request != RKNNOP_GC_IOCTL_INTERFACE) {
     fprintf(stderr, "rknnop-galcore: unhandled ioctl request %lu\n", request);
     errno = ENOTTY;

@@ -80,7 +80,12 @@ enum rknnop_gc_command {
   RKNNOP_GC_ALLOCATE_NON_PAGED_MEMORY = 53,
   RKNNOP_GC_FREE_NON_PAGED_MEMORY = 54,
   RKNNOP_GC_WRITE_DATA = 55,
-  RKNNOP_GC_COMMAND_COUNT = 56
+  RKNNOP_GC_SET_IDLE = 56,
+  RKNNOP_GC_RESET = 57,
+  RKNNOP_GC_COMMIT_DONE = 58,
+  RKNNOP_GC_GET_VIDEO_MEMORY_FD = 59,
+  RKNNOP_GC_GET_PROFILE_SETTING = 60, /* through IOCTL_GCHAL_PROFILER_INTERFACE */
+  RKNNOP_GC_COMMAND_COUNT = 61
 };
 
 /* gceSTATUS values the stand-in returns. */
@@ -303,6 +308,19 @@ struct rknnop_gc_interface {
   } u;
 };
 
+/* gcsHAL_PROFILER_INTERFACE (IOCTL_GCHAL_PROFILER_INTERFACE): the same 32-byte head, a smaller union;
+ * libGAL passes 392 bytes. GET_PROFILE_SETTING's answer starts with the "enabled" flag. */
+struct rknnop_gc_profiler_interface {
+  uint32_t command, hardware_type, core_index;
+  int32_t status;
+  uint32_t engine, ignore_tls, commit_mutex;
+  union {
+    uint8_t raw[360];
+    uint64_t align;
+    uint32_t profile_enabled;
+  } u;
+};
+
 /* gcsQUEUE: one record of an event queue (linked by user-space pointers). */
 struct rknnop_gc_queue_record {
   uint64_t next;
@@ -334,6 +352,7 @@ RKNNOP_GC_CHECK(sizeof(struct rknnop_gc_user_signal) == 20);
 RKNNOP_GC_CHECK(sizeof(struct rknnop_gc_signal) == 32);
 RKNNOP_GC_CHECK(sizeof(struct rknnop_gc_get_base_address) == 392);
 RKNNOP_GC_CHECK(offsetof(struct rknnop_gc_queue_record, iface) == 8);
+RKNNOP_GC_CHECK(sizeof(struct rknnop_gc_profiler_interface) == 392);
 #undef RKNNOP_GC_CHECK
 
 #endif
