@@ -104,9 +104,9 @@ int rknnop_galcore_logging(void) {
   return log_state;
 }
 
-#define GC_LOG(...)                                                                                \
-  do {                                                                                             \
-    if (rknnop_galcore_logging()) fprintf(stderr, "rknnop-galcore: " __VA_ARGS__);                                \
+#define GC_LOG(...)                                                                \
+  do {                                                                             \
+    if (rknnop_galcore_logging()) fprintf(stderr, "rknnop-galcore: " __VA_ARGS__); \
   } while (0)
 
 /* ---- the chip: the RK1808 / RV1126 NPU as the galcore modules' feature database names it ------- */
@@ -207,8 +207,12 @@ static int32_t allocate_linear(struct rknnop_gc_allocate_linear* a) {
   }
   uintptr_t start = ((uintptr_t)mapping + alignment - 1) & ~(uintptr_t)(alignment - 1);
   struct node* n = &nodes[slot];
-  *n = (struct node){.used = 1, .mapping = mapping, .map_bytes = map_bytes, .logical = (void*)start,
-                     .bytes = bytes, .address = (uint32_t)address};
+  *n = (struct node){.used = 1,
+                     .mapping = mapping,
+                     .map_bytes = map_bytes,
+                     .logical = (void*)start,
+                     .bytes = bytes,
+                     .address = (uint32_t)address};
   next_address = address + bytes + 4096; /* a guard gap between nodes */
   ++live_nodes;
   pthread_mutex_unlock(&memory_lock);
@@ -447,9 +451,8 @@ static int32_t commit(struct rknnop_gc_commit* c) {
        sub = (struct rknnop_gc_subcommit*)(uintptr_t)sub->next, ++count) {
     if (count == 64) return RKNNOP_GC_STATUS_INVALID_ARGUMENT;
     const struct rknnop_gc_command_location* cb = &sub->command_buffer;
-    GC_LOG("  COMMIT core %u: command buffer node %u address 0x%x offset %u size %u, queue 0x%llx\n",
-           sub->core_id, cb->video_mem_node, cb->address, cb->start_offset, cb->size,
-           (unsigned long long)sub->queue);
+    GC_LOG("  COMMIT core %u: command buffer node %u address 0x%x offset %u size %u, queue 0x%llx\n", sub->core_id,
+           cb->video_mem_node, cb->address, cb->start_offset, cb->size, (unsigned long long)sub->queue);
     int32_t status = run_event_queue(sub->queue, "COMMIT");
     if (status < 0) return status;
   }
@@ -586,7 +589,8 @@ int rknnop_galcore_ioctl(unsigned long request, void* argument) {
   const struct rknnop_gc_driver_args* args = argument;
   if (!args || !args->input || !args->output || args->input_size != sizeof(struct rknnop_gc_interface) ||
       args->output_size != sizeof(struct rknnop_gc_interface)) {
-    fprintf(stderr, "rknnop-galcore: IOCTL_GCHAL_INTERFACE with sizes %llu/%llu, expected %zu (another driver version?)\n",
+    fprintf(stderr,
+            "rknnop-galcore: IOCTL_GCHAL_INTERFACE with sizes %llu/%llu, expected %zu (another driver version?)\n",
             args ? (unsigned long long)args->input_size : 0ull, args ? (unsigned long long)args->output_size : 0ull,
             sizeof(struct rknnop_gc_interface));
     errno = EINVAL;

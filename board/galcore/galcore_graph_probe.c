@@ -21,15 +21,15 @@ static vx_status VX_CALLBACK twice_plus_one(vx_node node, const vx_reference* pa
   if (num != 2) return VX_FAILURE;
   float values[COUNT];
   vx_size start[1] = {0}, end[1] = {COUNT}, stride[1] = {sizeof(float)};
-  vx_status status = vxCopyTensorPatch((vx_tensor)parameters[0], 1, start, end, stride, values, VX_READ_ONLY,
-                                       VX_MEMORY_TYPE_HOST);
+  vx_status status =
+      vxCopyTensorPatch((vx_tensor)parameters[0], 1, start, end, stride, values, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
   if (status != VX_SUCCESS) {
     printf("kernel: vxCopyTensorPatch(read) = %d\n", status);
     return status;
   }
   for (int i = 0; i < COUNT; ++i) values[i] = 2.0f * values[i] + 1.0f;
-  status = vxCopyTensorPatch((vx_tensor)parameters[1], 1, start, end, stride, values, VX_WRITE_ONLY,
-                             VX_MEMORY_TYPE_HOST);
+  status =
+      vxCopyTensorPatch((vx_tensor)parameters[1], 1, start, end, stride, values, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
   if (status != VX_SUCCESS) printf("kernel: vxCopyTensorPatch(write) = %d\n", status);
   return status;
 }
@@ -62,20 +62,19 @@ static vx_status VX_CALLBACK deinitialize(vx_node node, const vx_reference* para
   return VX_SUCCESS;
 }
 
-#define STEP(call)                                                                                 \
-  do {                                                                                             \
-    vx_status step_status = (call);                                                                \
-    printf("%s = %d\n", #call, step_status);                                                       \
-    if (step_status != VX_SUCCESS) return 1;                                                       \
+#define STEP(call)                           \
+  do {                                       \
+    vx_status step_status = (call);          \
+    printf("%s = %d\n", #call, step_status); \
+    if (step_status != VX_SUCCESS) return 1; \
   } while (0)
 
-#define OBJECT(variable, call)                                                                     \
-  do {                                                                                             \
-    variable = (call);                                                                             \
-    vx_status object_status = variable ? vxGetStatus((vx_reference)variable) : VX_FAILURE;        \
-    printf("%s: %s (status %d)\n", #call, variable && object_status == VX_SUCCESS ? "ok" : "FAILED", \
-           object_status);                                                                         \
-    if (object_status != VX_SUCCESS) return 1;                                                     \
+#define OBJECT(variable, call)                                                                                      \
+  do {                                                                                                              \
+    variable = (call);                                                                                              \
+    vx_status object_status = variable ? vxGetStatus((vx_reference)variable) : VX_FAILURE;                          \
+    printf("%s: %s (status %d)\n", #call, variable&& object_status == VX_SUCCESS ? "ok" : "FAILED", object_status); \
+    if (object_status != VX_SUCCESS) return 1;                                                                      \
   } while (0)
 
 int main(int argc, char** argv) {
@@ -122,8 +121,8 @@ int main(int argc, char** argv) {
   STEP(vxReleaseTensor(&output));
   STEP(vxReleaseKernel(&kernel));
   STEP(vxReleaseContext(&context));
-  printf("calls: validator %d, initializer %d, kernel %d, deinitializer %d\n", validator_calls,
-         initializer_calls, kernel_calls, deinitializer_calls);
+  printf("calls: validator %d, initializer %d, kernel %d, deinitializer %d\n", validator_calls, initializer_calls,
+         kernel_calls, deinitializer_calls);
   printf("galcore graph probe: ok\n");
   return 0;
 }

@@ -329,7 +329,11 @@ struct rknnop_gc_queue_record {
 
 /* The layout facts, asserted (identical on aarch64, armhf and x86-64: all fields fixed-width, 64-bit
  * fields 8-aligned by both ABIs). */
+#ifdef __cplusplus
+#define RKNNOP_GC_CHECK(cond) static_assert(cond, "rknnop: galcore layout: " #cond)
+#else
 #define RKNNOP_GC_CHECK(cond) _Static_assert(cond, "rknnop: galcore layout: " #cond)
+#endif
 RKNNOP_GC_CHECK(sizeof(struct rknnop_gc_interface) == 424);
 RKNNOP_GC_CHECK(offsetof(struct rknnop_gc_interface, u) == 32);
 RKNNOP_GC_CHECK(sizeof(struct rknnop_gc_chip_info) == 124);

@@ -29,18 +29,24 @@ static int is_device_path(const char* path) {
 
 static int is_device_fd(int fd) { return fd >= 0 && fd < MAX_FD && device_fds[fd]; }
 
-static void* next_symbol(const char* name) {
+/* Looks up the next definition of a C library function (ISO C has no object-to-function pointer
+ * conversion: the pointer is copied into the function pointer's storage). */
+static void next_symbol(const char* name, void* function_pointer, size_t size) {
   void* symbol = dlsym(RTLD_NEXT, name);
-  if (!symbol) {
+  if (!symbol || size != sizeof symbol) {
     fprintf(stderr, "rknnop-galcore: the C library has no %s\n", name);
     _exit(127);
   }
-  return symbol;
+  memcpy(function_pointer, &symbol, size);
 }
+#define LOAD_NEXT(variable, name)                                      \
+  do {                                                                 \
+    if (!(variable)) next_symbol(name, &(variable), sizeof(variable)); \
+  } while (0)
 
 static int open_device(const char* path) {
   static int (*real_open)(const char*, int, ...);
-  if (!real_open) real_open = (int (*)(const char*, int, ...))next_symbol("open");
+  LOAD_NEXT(real_open, "open");
   int fd = real_open("/dev/null", O_RDWR | O_CLOEXEC);
   if (fd < 0) return fd;
   if (fd >= MAX_FD) {
@@ -51,19 +57,18 @@ static int open_device(const char* path) {
   pthread_mutex_lock(&fd_lock);
   device_fds[fd] = 1;
   pthread_mutex_unlock(&fd_lock);
-  if (rknnop_galcore_logging())
-    fprintf(stderr, "rknnop-galcore: open %s -> fd %d (user-space stand-in)\n", path, fd);
+  if (rknnop_galcore_logging()) fprintf(stderr, "rknnop-galcore: open %s -> fd %d (user-space stand-in)\n", path, fd);
   return fd;
 }
 
-#define MODE_ARGUMENT(flags, mode)                                                                 \
-  do {                                                                                             \
-    if ((flags) & (O_CREAT | __O_TMPFILE)) {                                                       \
-      va_list arguments;                                                                           \
-      va_start(arguments, flags);                                                                  \
-      mode = va_arg(arguments, mode_t);                                                            \
-      va_end(arguments);                                                                           \
-    }                                                                                              \
+#define MODE_ARGUMENT(flags, mode)           \
+  do {                                       \
+    if ((flags) & (O_CREAT | __O_TMPFILE)) { \
+      va_list arguments;                     \
+      va_start(arguments, flags);            \
+      mode = va_arg(arguments, mode_t);      \
+      va_end(arguments);                     \
+    }                                        \
   } while (0)
 
 int open(const char* path, int flags, ...) {
@@ -71,7 +76,7 @@ int open(const char* path, int flags, ...) {
   MODE_ARGUMENT(flags, mode);
   if (is_device_path(path)) return open_device(path);
   static int (*real)(const char*, int, ...);
-  if (!real) real = (int (*)(const char*, int, ...))next_symbol("open");
+  LOAD_NEXT(real, "open");
   return real(path, flags, mode);
 }
 
@@ -80,7 +85,7 @@ int open64(const char* path, int flags, ...) {
   MODE_ARGUMENT(flags, mode);
   if (is_device_path(path)) return open_device(path);
   static int (*real)(const char*, int, ...);
-  if (!real) real = (int (*)(const char*, int, ...))next_symbol("open64");
+  LOAD_NEXT(real, "open64");
   return real(path, flags, mode);
 }
 
@@ -89,20 +94,20 @@ int openat(int dir, const char* path, int flags, ...) {
   MODE_ARGUMENT(flags, mode);
   if (is_device_path(path)) return open_device(path);
   static int (*real)(int, const char*, int, ...);
-  if (!real) real = (int (*)(int, const char*, int, ...))next_symbol("openat");
+  LOAD_NEXT(real, "openat");
   return real(dir, path, flags, mode);
 }
 
 int __open_2(const char* path, int flags) {
   if (is_device_path(path)) return open_device(path);
   static int (*real)(const char*, int);
-  if (!real) real = (int (*)(const char*, int))next_symbol("__open_2");
+  LOAD_NEXT(real, "__open_2");
   return real(path, flags);
 }
 
 int close(int fd) {
   static int (*real)(int);
-  if (!real) real = (int (*)(int))next_symbol("close");
+  LOAD_NEXT(real, "close");
   if (is_device_fd(fd)) {
     pthread_mutex_lock(&fd_lock);
     device_fds[fd] = 0;
@@ -113,7 +118,7 @@ int close(int fd) {
 
 int dup(int fd) {
   static int (*real)(int);
-  if (!real) real = (int (*)(int))next_symbol("dup");
+  LOAD_NEXT(real, "dup");
   int copy = real(fd);
   if (copy >= 0 && copy < MAX_FD && is_device_fd(fd)) {
     pthread_mutex_lock(&fd_lock);
@@ -130,7 +135,7 @@ int ioctl(int fd, unsigned long request, ...) {
   va_end(arguments);
   if (is_device_fd(fd)) return rknnop_galcore_ioctl(request, argument);
   static int (*real)(int, unsigned long, ...);
-  if (!real) real = (int (*)(int, unsigned long, ...))next_symbol("ioctl");
+  LOAD_NEXT(real, "ioctl");
   return real(fd, request, argument);
 }
 
@@ -146,7 +151,7 @@ void* mmap(void* address, size_t length, int protection, int flags, int fd, off_
     return MAP_FAILED;
   }
   static void* (*real)(void*, size_t, int, int, int, off_t);
-  if (!real) real = (void* (*)(void*, size_t, int, int, int, off_t))next_symbol("mmap");
+  LOAD_NEXT(real, "mmap");
   return real(address, length, protection, flags, fd, offset);
 }
 
@@ -158,7 +163,7 @@ void* mmap64(void* address, size_t length, int protection, int flags, int fd, of
     return MAP_FAILED;
   }
   static void* (*real)(void*, size_t, int, int, int, off64_t);
-  if (!real) real = (void* (*)(void*, size_t, int, int, int, off64_t))next_symbol("mmap64");
+  LOAD_NEXT(real, "mmap64");
   return real(address, length, protection, flags, fd, offset);
 }
 #endif
