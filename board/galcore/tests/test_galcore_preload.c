@@ -68,18 +68,19 @@ int main(void) {
   CHECK(at >= 0);
   close(at);
 
-  /* Other descriptors keep their real behaviour: an interface ioctl on /dev/null fails as usual. */
+  /* Other descriptors keep their real behaviour: an interface ioctl on /dev/null fails as usual
+   * (ENOTTY natively; qemu-user refuses an ioctl it does not know with ENOSYS), the record untouched. */
   int null = open("/dev/null", O_RDWR);
   CHECK(null >= 0);
   errno = 0;
-  CHECK(version(null, &iface) == -1 && errno == ENOTTY);
+  CHECK(version(null, &iface) == -1 && errno != 0 && iface.status == 999);
   close(null);
 
   CHECK(close(fd) == 0);
   /* A closed device descriptor number reused by another file is that file again. */
   int reused = open("/dev/null", O_RDWR);
   errno = 0;
-  CHECK(version(reused, &iface) == -1 && errno == ENOTTY);
+  CHECK(version(reused, &iface) == -1 && errno != 0 && iface.status == 999);
   close(reused);
 
   if (failures) {
