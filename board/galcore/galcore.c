@@ -445,15 +445,73 @@ static int32_t run_event_queue(uint64_t queue, const char* from) {
   return RKNNOP_GC_STATUS_OK;
 }
 
+/* What a CPU-only graph's commits hold, as libGAL 6.4.6 writes them on every variant (seen with
+ * RKNNOP_GALCORE_LOG=1): between the reserved head and tail, only LOAD_STATE commands (opcode 1 in
+ * bits 31..27, count in 25..16, state address in 15..0, then the values, padded to 64 bits) to the
+ * states 0x0E03 (cache flush), 0x0E13 and 0x028A, and NOPs (opcode 3). Anything else is work for
+ * the NPU, which the stand-in cannot do: the commit fails, naming what it found, instead of
+ * "completing" work whose results would silently be missing. */
+static int known_state(uint32_t address) { return address == 0x0E03u || address == 0x0E13u || address == 0x028Au; }
+
+static int32_t check_commands(const struct rknnop_gc_command_location* cb) {
+  if (cb->size == 0) return RKNNOP_GC_STATUS_OK;
+  if (!cb->logical || (uint64_t)cb->reserved_head + cb->reserved_tail > cb->size || cb->size % 4 != 0 ||
+      cb->reserved_head % 8 != 0) {
+    fprintf(stderr, "rknnop-galcore: COMMIT: command buffer location out of shape (size %u, head %u, tail %u)\n",
+            cb->size, cb->reserved_head, cb->reserved_tail);
+    return RKNNOP_GC_STATUS_INVALID_ARGUMENT;
+  }
+  const uint32_t* words = (const uint32_t*)(uintptr_t)(cb->logical + cb->start_offset + cb->reserved_head);
+  uint32_t count = (cb->size - cb->reserved_head - cb->reserved_tail) / 4;
+  for (uint32_t i = 0; i < count;) {
+    uint32_t opcode = words[i] >> 27;
+    if (opcode == 3) { /* NOP */
+      i += 2;
+      continue;
+    }
+    if (opcode != 1) {
+      fprintf(stderr,
+              "rknnop-galcore: COMMIT: command 0x%08x (opcode %u) at byte %u of the buffer: NPU work is not emulated\n",
+              words[i], opcode, cb->reserved_head + 4 * i);
+      return RKNNOP_GC_STATUS_NOT_SUPPORTED;
+    }
+    uint32_t states = (words[i] >> 16) & 0x3FFu;
+    uint32_t address = words[i] & 0xFFFFu;
+    if (states == 0) states = 1024;
+    for (uint32_t k = 0; k < states; ++k) {
+      if (!known_state(address + k)) {
+        fprintf(
+            stderr,
+            "rknnop-galcore: COMMIT: LOAD_STATE 0x%04x = 0x%08x at byte %u of the buffer: NPU work is not emulated\n",
+            address + k, i + 1 + k < count ? words[i + 1 + k] : 0u, cb->reserved_head + 4 * i);
+        return RKNNOP_GC_STATUS_NOT_SUPPORTED;
+      }
+    }
+    i += (1 + states + 1) & ~1u; /* header and values, 64-bit aligned */
+  }
+  return RKNNOP_GC_STATUS_OK;
+}
+
 static int32_t commit(struct rknnop_gc_commit* c) {
   unsigned count = 0;
   for (struct rknnop_gc_subcommit* sub = &c->sub_commit; sub;
        sub = (struct rknnop_gc_subcommit*)(uintptr_t)sub->next, ++count) {
     if (count == 64) return RKNNOP_GC_STATUS_INVALID_ARGUMENT;
     const struct rknnop_gc_command_location* cb = &sub->command_buffer;
-    GC_LOG("  COMMIT core %u: command buffer node %u address 0x%x offset %u size %u, queue 0x%llx\n", sub->core_id,
-           cb->video_mem_node, cb->address, cb->start_offset, cb->size, (unsigned long long)sub->queue);
-    int32_t status = run_event_queue(sub->queue, "COMMIT");
+    GC_LOG("  COMMIT core %u: command buffer node %u address 0x%x offset %u size %u head %u tail %u, queue 0x%llx\n",
+           sub->core_id, cb->video_mem_node, cb->address, cb->start_offset, cb->size, cb->reserved_head,
+           cb->reserved_tail, (unsigned long long)sub->queue);
+    if (rknnop_galcore_logging() && cb->logical && cb->size) {
+      /* The commands themselves, for the log (nothing executes them). */
+      const uint32_t* words = (const uint32_t*)(uintptr_t)(cb->logical + cb->start_offset);
+      unsigned n = cb->size / 4 < 32 ? cb->size / 4 : 32;
+      fprintf(stderr, "rknnop-galcore:   commands:");
+      for (unsigned i = 0; i < n; ++i) fprintf(stderr, " %08x", words[i]);
+      fprintf(stderr, "%s\n", cb->size / 4 > n ? " ..." : "");
+    }
+    int32_t status = check_commands(cb);
+    if (status < 0) return status;
+    status = run_event_queue(sub->queue, "COMMIT");
     if (status < 0) return status;
   }
   pthread_mutex_lock(&commit_lock);

@@ -333,8 +333,16 @@ static void test_commit(void) {
   struct rknnop_gc_subcommit chained;
   memset(&chained, 0, sizeof chained);
   chained.queue = (uint64_t)(uintptr_t)&first;
+  /* A command buffer as libGAL writes it for a CPU-only graph: 32 reserved bytes, cache flushes,
+   * 8 reserved bytes. */
+  static uint32_t buffer[18] = {0,    0,          0, 0,          0,     0,          0,     0, 0x0801028a,
+                                0x11, 0x08010e13, 2, 0x08010e03, 0xc23, 0x08010e03, 0xc23, 0, 0};
   struct rknnop_gc_interface iface = command(RKNNOP_GC_COMMIT);
-  iface.u.commit.sub_commit.command_buffer.size = 72;
+  struct rknnop_gc_command_location* cb = &iface.u.commit.sub_commit.command_buffer;
+  cb->logical = (uint64_t)(uintptr_t)buffer;
+  cb->size = sizeof buffer;
+  cb->reserved_head = 32;
+  cb->reserved_tail = 8;
   iface.u.commit.sub_commit.next = (uint64_t)(uintptr_t)&chained;
   rknnop_galcore_dispatch(&iface);
   CHECK(iface.status == RKNNOP_GC_STATUS_OK);
@@ -344,6 +352,27 @@ static void test_commit(void) {
   CHECK(signal_op(RKNNOP_GC_USER_SIGNAL_WAIT, t, 0, 0, 0) == RKNNOP_GC_STATUS_OK);
   rknnop_galcore_dispatch(&iface);
   CHECK(iface.u.commit.commit_stamp == stamp + 1);
+
+  /* NPU work (a state the stand-in does not know, or another command) is refused, loudly. */
+  struct rknnop_gc_interface npu = iface;
+  npu.u.commit.sub_commit.next = 0;
+  buffer[10] = 0x08010400; /* LOAD_STATE 0x0400 */
+  const char* text = captured_stderr(dispatch_argument, &npu);
+  CHECK(npu.status == RKNNOP_GC_STATUS_NOT_SUPPORTED);
+  CHECK(strstr(text, "LOAD_STATE 0x0400 = 0x00000002 at byte 40 of the buffer: NPU work is not emulated") != NULL);
+  buffer[10] = 0x40000000; /* another opcode */
+  npu = iface;
+  npu.u.commit.sub_commit.next = 0;
+  text = captured_stderr(dispatch_argument, &npu);
+  CHECK(npu.status == RKNNOP_GC_STATUS_NOT_SUPPORTED);
+  CHECK(strstr(text, "command 0x40000000 (opcode 8) at byte 40 of the buffer: NPU work is not emulated") != NULL);
+  buffer[10] = 0x08010e13;
+  cb->reserved_head = 80; /* head and tail larger than the buffer */
+  npu = iface;
+  npu.u.commit.sub_commit.next = 0;
+  text = captured_stderr(dispatch_argument, &npu);
+  CHECK(npu.status == RKNNOP_GC_STATUS_INVALID_ARGUMENT);
+  cb->reserved_head = 32;
 
   /* A queue record that fails stops the commit with its status. */
   second.iface.u.signal.signal = 77777;
