@@ -4,7 +4,9 @@
 #define _GNU_SOURCE
 #include "galcore.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -492,6 +494,59 @@ static int32_t check_commands(const struct rknnop_gc_command_location* cb) {
   return RKNNOP_GC_STATUS_OK;
 }
 
+/* Where a refused commit comes from: the caller's frames as library+offset (symbol), so the docs can
+ * name the driver function. */
+static void print_caller(const void* address) {
+  Dl_info info;
+  if (dladdr(address, &info) && info.dli_fname) {
+    const char* name = strrchr(info.dli_fname, '/');
+    fprintf(stderr, "rknnop-galcore:   from %s+0x%lx%s%s\n", name ? name + 1 : info.dli_fname,
+            (unsigned long)((uintptr_t)address - (uintptr_t)info.dli_fbase), info.dli_sname ? " " : "",
+            info.dli_sname ? info.dli_sname : "");
+  }
+}
+
+static void print_callers(void) {
+#if defined(__aarch64__)
+  /* The vendor libraries have no unwind tables but keep AArch64 frame records ({previous x29, x30}
+   * at x29): walk them while they stay inside this thread's stack and go up. */
+  pthread_attr_t attributes;
+  void* stack = NULL;
+  size_t stack_size = 0;
+  if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+    pthread_attr_getstack(&attributes, &stack, &stack_size);
+    pthread_attr_destroy(&attributes);
+  }
+  uintptr_t low = (uintptr_t)stack, high = low + stack_size;
+  const uintptr_t* frame = (const uintptr_t*)__builtin_frame_address(0);
+  for (int depth = 0; depth < 24 && frame; ++depth) {
+    uintptr_t at = (uintptr_t)frame;
+    if (at < low || at + 16 > high || at % 8 != 0) break;
+    uintptr_t previous = frame[0], return_address = frame[1];
+    if (return_address) print_caller((const void*)(return_address - 4));
+    if (previous <= at) break;
+    frame = (const uintptr_t*)previous;
+  }
+#else
+  void* frames[16];
+  int count = backtrace(frames, 16);
+  for (int i = 1; i < count; ++i) print_caller(frames[i]);
+#endif
+}
+
+/* NPU work: the driver ignores a failed commit (vxProcessGraph still returns success), so the
+ * process is stopped unless RKNNOP_GALCORE_NPU_WORK=error asks for the failed status only. */
+static void refuse_npu_work(void) {
+  print_callers();
+  const char* policy = getenv("RKNNOP_GALCORE_NPU_WORK");
+  if (policy && strcmp(policy, "error") == 0) return;
+  fprintf(stderr,
+          "rknnop-galcore: stopping: the graph needs the NPU, which the user-space galcore does not emulate "
+          "(RKNNOP_GALCORE_NPU_WORK=error: fail the commit only)\n");
+  fflush(stderr);
+  abort();
+}
+
 static int32_t commit(struct rknnop_gc_commit* c) {
   unsigned count = 0;
   for (struct rknnop_gc_subcommit* sub = &c->sub_commit; sub;
@@ -510,6 +565,7 @@ static int32_t commit(struct rknnop_gc_commit* c) {
       fprintf(stderr, "%s\n", cb->size / 4 > n ? " ..." : "");
     }
     int32_t status = check_commands(cb);
+    if (status == RKNNOP_GC_STATUS_NOT_SUPPORTED) refuse_npu_work();
     if (status < 0) return status;
     status = run_event_queue(sub->queue, "COMMIT");
     if (status < 0) return status;

@@ -5,7 +5,11 @@
  * graph, and checks the output. Each step prints one line; the first failure names the call and its
  * status and exits 1. Run under qemu-user with librknnop_galcore.so preloaded (see
  * docs/board-emulation.md). With an argument "twice", the graph is processed twice and verified
- * again in between (the driver's lifecycle). */
+ * again in between (the driver's lifecycle). With "nn", the graph is instead one NN node the NPU
+ * would run (vxActivationLayer, ReLU on float16): the user-space galcore has no NPU, so the process
+ * stops at the commit that carries the work (the galcore prints it and where it comes from); with
+ * RKNNOP_GALCORE_NPU_WORK=error the commit only fails — the driver ignores that and vxProcessGraph
+ * returns success, so the probe then exits 1 ("ran without an NPU"), 3 if the failure did surface. */
 #include <rknnop/openvx.h>
 
 #include <stdio.h>
@@ -77,10 +81,43 @@ static vx_status VX_CALLBACK deinitialize(vx_node node, const vx_reference* para
     if (object_status != VX_SUCCESS) return 1;                                                                      \
   } while (0)
 
+/* From the Khronos NN extension (vx_khr_nn.h): exported by the board's libOpenVX.so.1.2. */
+VX_API_ENTRY vx_node VX_API_CALL vxActivationLayer(vx_graph graph, vx_tensor inputs, vx_enum function, vx_float32 a,
+                                                   vx_float32 b, vx_tensor outputs);
+#define PROBE_NN_ACTIVATION_RELU ((0x1D << 12) + 2) /* VX_ENUM_BASE(VX_ID_KHRONOS, activation type) + 2 */
+
+static int run_nn_node(vx_context context) {
+  vx_graph graph;
+  OBJECT(graph, vxCreateGraph(context));
+  vx_size dims[4] = {4, 4, 2, 1};
+  vx_tensor input, output;
+  OBJECT(input, vxCreateTensor(context, 4, (const vx_uint32*)(const void*)dims, VX_TYPE_FLOAT16, 0));
+  OBJECT(output, vxCreateTensor(context, 4, (const vx_uint32*)(const void*)dims, VX_TYPE_FLOAT16, 0));
+  vx_node node;
+  OBJECT(node, vxActivationLayer(graph, input, PROBE_NN_ACTIVATION_RELU, 0.0f, 0.0f, output));
+  vx_status verified = vxVerifyGraph(graph);
+  printf("vxVerifyGraph(graph) = %d\n", verified);
+  vx_status processed = verified == VX_SUCCESS ? vxProcessGraph(graph) : verified;
+  if (verified == VX_SUCCESS) printf("vxProcessGraph(graph) = %d\n", processed);
+  vxReleaseNode(&node);
+  vxReleaseTensor(&input);
+  vxReleaseTensor(&output);
+  vxReleaseGraph(&graph);
+  vxReleaseContext(&context);
+  if (processed == VX_SUCCESS) {
+    printf("galcore graph probe: the NN node ran without an NPU (a commit was not refused)\n");
+    return 1;
+  }
+  printf("galcore graph probe: the NN node failed as it must without an NPU\n");
+  return 3;
+}
+
 int main(int argc, char** argv) {
   int twice = argc > 1 && strcmp(argv[1], "twice") == 0;
+  int nn = argc > 1 && strcmp(argv[1], "nn") == 0;
   vx_context context;
   OBJECT(context, vxCreateContext());
+  if (nn) return run_nn_node(context);
   vx_graph graph;
   OBJECT(graph, vxCreateGraph(context));
   vx_kernel kernel;

@@ -10,7 +10,8 @@
 # full variants linux-aarch64, linux-armhf, linux-armhf-puma also need stand-ins for their absent
 # libraries: RKNNOP_BOARD_STUBS_DIR = a folder holding them, e.g. made by board/stubs). The probe is
 # compiled with the cross C compiler into a temporary folder (removed). RKNNOP_GALCORE_LOG=1 logs each
-# HAL command. Exit: the probe's status (0 ok), or 77 with the reason when something is absent.
+# HAL command. Exit: the probe's status (0 ok; 134 when the galcore stopped it), or 77 with the
+# reason when something is absent.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 skip() { echo "run-graph-probe.sh: skipped: $*"; exit 77; }
@@ -40,4 +41,7 @@ trap 'rm -rf "$work"' EXIT
   -o "$work/probe" "$root/board/galcore/galcore_graph_probe.c" \
   -L"$libdir" -Wl,-rpath-link,"$libpath" -l:libOpenVX.so.1.2
 cd "$work"
-exec "$qemu" -L "/usr/$triple" -E "LD_PRELOAD=$galcore" -E "LD_LIBRARY_PATH=$libpath" ./probe "$@"
+# Not exec: a probe stopped by a signal (the galcore's abort on NPU work) becomes an exit status.
+status=0
+"$qemu" -L "/usr/$triple" -E "LD_PRELOAD=$galcore" -E "LD_LIBRARY_PATH=$libpath" ./probe "$@" || status=$?
+exit "$status"
