@@ -155,7 +155,7 @@ static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct node* nodes;
 static unsigned node_capacity;
 static unsigned live_nodes;
-static uint64_t next_address = 0x10000000u; /* grows; kept below 4 GiB */
+static uint64_t next_address = 0x10000000u; /* grows to 4 GiB, then freed ranges are reused */
 
 unsigned rknnop_galcore_live_nodes(void) {
   pthread_mutex_lock(&memory_lock);
@@ -176,6 +176,30 @@ static void free_node(struct node* n) {
   --live_nodes;
 }
 
+static const uint64_t address_base = 0x10000000u, address_limit = 0xFFFFF000u;
+
+/* The lowest aligned GPU address from address_base where `bytes` and a guard page fit between the
+ * live nodes; 0 if none. Used once the growing address reaches the 4 GiB limit (memory_lock held). */
+static uint64_t find_address_gap(uint64_t bytes, uint64_t alignment) {
+  uint64_t candidate = address_base;
+  for (int moved = 1; moved;) {
+    moved = 0;
+    candidate = (candidate + alignment - 1) & ~(alignment - 1);
+    if (candidate + bytes > address_limit) return 0;
+    for (unsigned i = 0; i < node_capacity; ++i) {
+      const struct node* n = &nodes[i];
+      if (!n->used) continue;
+      uint64_t start = n->address, end = n->address + n->bytes + 4096;
+      if (candidate < end && start < candidate + bytes + 4096) { /* overlaps: go past it */
+        candidate = end;
+        moved = 1;
+        break;
+      }
+    }
+  }
+  return candidate;
+}
+
 static int32_t allocate_linear(struct rknnop_gc_allocate_linear* a) {
   uint64_t alignment = a->alignment > 4096 ? a->alignment : 4096;
   if ((alignment & (alignment - 1)) != 0 || a->bytes == 0 || a->bytes > (1ull << 31))
@@ -184,7 +208,8 @@ static int32_t allocate_linear(struct rknnop_gc_allocate_linear* a) {
   size_t map_bytes = (size_t)(bytes + alignment - 4096);
   pthread_mutex_lock(&memory_lock);
   uint64_t address = (next_address + alignment - 1) & ~(alignment - 1);
-  if (address + bytes > 0xFFFFF000ull) {
+  if (address + bytes > address_limit) address = find_address_gap(bytes, alignment); /* wrapped: reuse */
+  if (address == 0) {
     pthread_mutex_unlock(&memory_lock);
     fprintf(stderr, "rknnop-galcore: ALLOCATE_LINEAR_VIDEO_MEMORY: the 4 GiB fake GPU address space is used up\n");
     return RKNNOP_GC_STATUS_OUT_OF_MEMORY;

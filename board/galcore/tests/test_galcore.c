@@ -212,6 +212,30 @@ static void test_memory(void) {
   CHECK(unmap.status == RKNNOP_GC_STATUS_OK);
 }
 
+/* The fake GPU addresses live below 4 GiB: once they reach the top, freed ranges are reused, never
+ * one still in use. */
+static void test_address_reuse(void) {
+  int32_t status;
+  uint32_t kept = allocate(8192, 0);
+  struct rknnop_gc_lock_video_memory kept_lock = lock(kept, &status);
+  CHECK(status == RKNNOP_GC_STATUS_OK);
+  for (int round = 0; round < 24; ++round) { /* 24 x 256 MiB: more than the 3.75 GiB of addresses */
+    uint32_t big = allocate(256u << 20, 0);
+    struct rknnop_gc_lock_video_memory l = lock(big, &status);
+    CHECK(status == RKNNOP_GC_STATUS_OK);
+    CHECK(l.address >= 0x10000000u && (uint64_t)l.address + (256u << 20) <= 0xFFFFF000u);
+    CHECK(l.address + (256u << 20) <= kept_lock.address || kept_lock.address + 8192u <= l.address);
+    struct rknnop_gc_interface unlock = command(RKNNOP_GC_UNLOCK_VIDEO_MEMORY);
+    unlock.u.unlock_video_memory.node = big;
+    CHECK(event_commit(&unlock, 1) == RKNNOP_GC_STATUS_OK);
+    CHECK(simple(RKNNOP_GC_RELEASE_VIDEO_MEMORY, big) == RKNNOP_GC_STATUS_OK);
+  }
+  struct rknnop_gc_interface unlock = command(RKNNOP_GC_UNLOCK_VIDEO_MEMORY);
+  unlock.u.unlock_video_memory.node = kept;
+  CHECK(event_commit(&unlock, 1) == RKNNOP_GC_STATUS_OK);
+  CHECK(simple(RKNNOP_GC_RELEASE_VIDEO_MEMORY, kept) == RKNNOP_GC_STATUS_OK);
+}
+
 /* ---- signals ---- */
 
 static int32_t signal_op(uint32_t sub, int32_t id, uint32_t wait, uint32_t state, uint32_t manual_reset) {
@@ -446,6 +470,7 @@ int main(void) {
   test_command_table();
   test_queries();
   test_memory();
+  test_address_reuse();
   test_signals();
   test_commit();
   test_unknown_commands();
