@@ -94,15 +94,21 @@ unsigned long rknnop_galcore_command_count(uint32_t command) {
   return n;
 }
 
-static int log_state = -1; /* -1: not yet read from the environment */
+static volatile int log_state; /* read once from the environment, then only set_log changes it */
+static pthread_once_t log_once = PTHREAD_ONCE_INIT;
 
-void rknnop_galcore_set_log(int on) { log_state = on ? 1 : 0; }
+static void read_log_environment(void) {
+  const char* env = getenv("RKNNOP_GALCORE_LOG");
+  log_state = env && *env && strcmp(env, "0") != 0;
+}
+
+void rknnop_galcore_set_log(int on) {
+  pthread_once(&log_once, read_log_environment);
+  log_state = on ? 1 : 0;
+}
 
 int rknnop_galcore_logging(void) {
-  if (log_state < 0) {
-    const char* env = getenv("RKNNOP_GALCORE_LOG");
-    log_state = env && *env && strcmp(env, "0") != 0;
-  }
+  pthread_once(&log_once, read_log_environment);
   return log_state;
 }
 
