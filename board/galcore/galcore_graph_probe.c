@@ -9,19 +9,25 @@
  * would run (vxActivationLayer, ReLU on float16): the user-space galcore has no NPU, so the process
  * stops at the commit that carries the work (the galcore prints it and where it comes from); with
  * RKNNOP_GALCORE_NPU_WORK=error the commit only fails — the driver ignores that and vxProcessGraph
- * returns success, so the probe then exits 1 ("ran without an NPU"), 3 if the failure did surface. */
+ * returns success, so the probe then exits 1 ("ran without an NPU"), 3 if the failure did surface.
+ * With "async", each run is vxScheduleGraph + vxWaitGraph (as librknn_runtime runs graphs), and the
+ * probe says on which thread the kernel ran. */
 #include <rknnop/openvx.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #define COUNT 8
 
 static int kernel_calls, validator_calls, initializer_calls, deinitializer_calls;
+static int kernel_on_other_thread;
+static pthread_t main_thread;
 
 static vx_status VX_CALLBACK twice_plus_one(vx_node node, const vx_reference* parameters, vx_uint32 num) {
   (void)node;
   ++kernel_calls;
+  if (!pthread_equal(pthread_self(), main_thread)) kernel_on_other_thread = 1;
   if (num != 2) return VX_FAILURE;
   float values[COUNT];
   vx_size start[1] = {0}, end[1] = {COUNT}, stride[1] = {sizeof(float)};
@@ -81,6 +87,10 @@ static vx_status VX_CALLBACK deinitialize(vx_node node, const vx_reference* para
     if (object_status != VX_SUCCESS) return 1;                                                                      \
   } while (0)
 
+/* OpenVX 1.2 asynchronous graph execution (not in rknnop/openvx.h; exported by libOpenVX.so.1.2). */
+VX_API_ENTRY vx_status VX_API_CALL vxScheduleGraph(vx_graph graph);
+VX_API_ENTRY vx_status VX_API_CALL vxWaitGraph(vx_graph graph);
+
 /* From the Khronos NN extension (vx_khr_nn.h): exported by the board's libOpenVX.so.1.2. */
 VX_API_ENTRY vx_node VX_API_CALL vxActivationLayer(vx_graph graph, vx_tensor inputs, vx_enum function, vx_float32 a,
                                                    vx_float32 b, vx_tensor outputs);
@@ -115,6 +125,8 @@ static int run_nn_node(vx_context context) {
 int main(int argc, char** argv) {
   int twice = argc > 1 && strcmp(argv[1], "twice") == 0;
   int nn = argc > 1 && strcmp(argv[1], "nn") == 0;
+  int async = argc > 1 && strcmp(argv[1], "async") == 0;
+  main_thread = pthread_self();
   vx_context context;
   OBJECT(context, vxCreateContext());
   if (nn) return run_nn_node(context);
@@ -142,8 +154,13 @@ int main(int argc, char** argv) {
   vx_size start[1] = {0}, end[1] = {COUNT}, stride[1] = {sizeof(float)};
   STEP(vxCopyTensorPatch(input, 1, start, end, stride, values, VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST));
   STEP(vxVerifyGraph(graph));
-  for (int round = 0; round < (twice ? 2 : 1); ++round) {
-    STEP(vxProcessGraph(graph));
+  for (int round = 0; round < (twice || async ? 2 : 1); ++round) {
+    if (async) {
+      STEP(vxScheduleGraph(graph));
+      STEP(vxWaitGraph(graph));
+    } else {
+      STEP(vxProcessGraph(graph));
+    }
     float result[COUNT];
     STEP(vxCopyTensorPatch(output, 1, start, end, stride, result, VX_READ_ONLY, VX_MEMORY_TYPE_HOST));
     for (int i = 0; i < COUNT; ++i) {
@@ -163,6 +180,19 @@ int main(int argc, char** argv) {
   STEP(vxReleaseContext(&context));
   printf("calls: validator %d, initializer %d, kernel %d, deinitializer %d\n", validator_calls, initializer_calls,
          kernel_calls, deinitializer_calls);
+  printf("kernel ran on %s\n", kernel_on_other_thread ? "another thread than main's" : "the main thread");
+  /* The driver's behaviour these modes show (issue 29 part 1), checked: a second vxVerifyGraph of a
+   * verified graph runs neither validator nor initializer; vxScheduleGraph runs the kernel on the
+   * driver's own thread. */
+  if (validator_calls != 1 || initializer_calls != 1 || deinitializer_calls != 1 ||
+      kernel_calls != (twice || async ? 2 : 1)) {
+    printf("galcore graph probe: unexpected callback counts\n");
+    return 1;
+  }
+  if (async && !kernel_on_other_thread) {
+    printf("galcore graph probe: vxScheduleGraph ran the kernel on the caller's thread\n");
+    return 1;
+  }
   printf("galcore graph probe: ok\n");
   return 0;
 }
