@@ -482,8 +482,8 @@ static int32_t run_event_queue(uint64_t queue, const char* from) {
  * RKNNOP_GALCORE_LOG=1): between the reserved head and tail, only LOAD_STATE commands (opcode 1 in
  * bits 31..27, count in 25..16, state address in 15..0, then the values, padded to 64 bits) to the
  * states 0x0E03 (cache flush), 0x0E13 and 0x028A, and NOPs (opcode 3). Anything else is work for
- * the NPU, which the stand-in cannot do: the commit fails, naming what it found, instead of
- * "completing" work whose results would silently be missing. */
+ * the NPU, which the stand-in cannot do: it is named on stderr and the process stops (see
+ * refuse_npu_work), instead of "completing" work whose results would silently be missing. */
 static int known_state(uint32_t address) { return address == 0x0E03u || address == 0x0E13u || address == 0x028Au; }
 
 static int32_t check_commands(const struct rknnop_gc_command_location* cb) {

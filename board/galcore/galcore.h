@@ -15,6 +15,9 @@ extern "C" {
 /* Answers one interface record: sets iface->status (0 or a negative gceSTATUS) and fills the
  * command's outputs. An unknown or unsupported command prints
  * "rknnop-galcore: unhandled HAL command N (NAME)" to stderr and gets RKNNOP_GC_STATUS_NOT_SUPPORTED.
+ * A COMMIT whose command buffer holds NPU work (anything but the cache flushes of a CPU-only graph)
+ * is named on stderr with its caller chain and stops the process (abort), as the driver would ignore
+ * a failed commit; RKNNOP_GALCORE_NPU_WORK=error makes it fail with RKNNOP_GC_STATUS_NOT_SUPPORTED only.
  * Thread-safe; a user-signal wait blocks only its caller. */
 void rknnop_galcore_dispatch(struct rknnop_gc_interface* iface);
 
