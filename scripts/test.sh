@@ -90,7 +90,7 @@ lint() {
 }
 
 tsan() {
-  stamp "ThreadSanitizer build (the loader's two-threads test and the runtime's lock-free registry)"
+  stamp "ThreadSanitizer build (the loader's two-threads test, the runtime's lock-free registry, the galcore's signals)"
   # Warnings are the native step's business (GCC 12 reports -Wstringop-overflow false positives
   # through std::vector under -fsanitize=thread).
   local flags="-fsanitize=thread -fno-omit-frame-pointer"
@@ -101,11 +101,12 @@ tsan() {
     -DRKNNOP_BUILD_EXAMPLES=OFF -DRKNNOP_BUILD_BENCHMARKS=OFF -DRKNNOP_INSTALL=OFF \
     -DRKNNOP_WARNINGS_AS_ERRORS=OFF >"$out/tsan-configure.log" 2>&1 ||
     { cat "$out/tsan-configure.log" >&2; return 1; }
-  cmake --build "$out/tsan" -j "$jobs" --target rknnop_host_thread_tests rknnop_live_set_tests parallel_tests
+  cmake --build "$out/tsan" -j "$jobs" --target rknnop_host_thread_tests rknnop_live_set_tests parallel_tests test_galcore
   stamp "ThreadSanitizer test"
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$out/tsan/tests/host/rknnop_host_thread_tests"
   TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/runtime/rknnop_live_set_tests"
   TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/core/parallel_tests"  # rknnop::parallel_for's pool
+  TSAN_OPTIONS=halt_on_error=1 "$out/tsan/board/galcore/test_galcore" >/dev/null  # user signals across threads
 }
 
 # What a new user does: `cmake -S . -B b -DCMAKE_BUILD_TYPE=Release && cmake --build b`, with
