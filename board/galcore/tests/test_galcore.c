@@ -407,8 +407,9 @@ static void test_commit(void) {
   /* A queue that loops is refused, not followed for ever. */
   second.iface.u.signal.signal = (uint64_t)t;
   second.next = (uint64_t)(uintptr_t)&first;
-  rknnop_galcore_dispatch(&iface);
+  text = captured_stderr(dispatch_argument, &iface);
   CHECK(iface.status == RKNNOP_GC_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(text, "rknnop-galcore: EVENT_COMMIT: event queue longer than 65536 records") != NULL);
   signal_op(RKNNOP_GC_USER_SIGNAL_DESTROY, s, 0, 0, 0);
   signal_op(RKNNOP_GC_USER_SIGNAL_DESTROY, t, 0, 0, 0);
 }
@@ -439,6 +440,19 @@ static void test_unknown_commands(void) {
   CHECK(strstr(text, "unhandled USER_SIGNAL sub-command 4") != NULL);
 }
 
+struct ioctl_call {
+  unsigned long request;
+  void* argument;
+  int result, error;
+};
+
+static void run_ioctl(void* argument) {
+  struct ioctl_call* call = argument;
+  errno = 0;
+  call->result = rknnop_galcore_ioctl(call->request, call->argument);
+  call->error = errno;
+}
+
 static void test_ioctl(void) {
   struct rknnop_gc_interface iface = command(RKNNOP_GC_VERSION);
   struct rknnop_gc_driver_args args = {.input = (uint64_t)(uintptr_t)&iface,
@@ -449,10 +463,14 @@ static void test_ioctl(void) {
   CHECK(iface.status == RKNNOP_GC_STATUS_OK && iface.u.version.build == 351518u);
   /* Another driver generation's size is refused, not misread. */
   args.input_size = args.output_size = 416;
-  errno = 0;
-  CHECK(rknnop_galcore_ioctl(RKNNOP_GC_IOCTL_INTERFACE, &args) == -1 && errno == EINVAL);
-  errno = 0;
-  CHECK(rknnop_galcore_ioctl(0x1234, &args) == -1 && errno == ENOTTY);
+  struct ioctl_call call = {RKNNOP_GC_IOCTL_INTERFACE, &args, 0, 0};
+  const char* text = captured_stderr(run_ioctl, &call);
+  CHECK(call.result == -1 && call.error == EINVAL);
+  CHECK(strstr(text, "IOCTL_GCHAL_INTERFACE with sizes 416/416, expected 424") != NULL);
+  call = (struct ioctl_call){0x1234, &args, 0, 0};
+  text = captured_stderr(run_ioctl, &call);
+  CHECK(call.result == -1 && call.error == ENOTTY);
+  CHECK(strstr(text, "rknnop-galcore: unhandled ioctl request 4660") != NULL);
   /* The profiler ioctl: profiling reported off. */
   struct rknnop_gc_profiler_interface profiler;
   memset(&profiler, 0xFF, sizeof profiler);
