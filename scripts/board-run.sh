@@ -36,11 +36,12 @@ while [[ $# -gt 0 ]]; do
     -h|--help) usage ;;
     -i|-o)
       [[ $# -ge 2 ]] || usage
-      # Paths made absolute: the runner works in a temporary folder.
-      index=${2%%=*} file=${2#*=}
-      [[ $2 == *=* && -n $file ]] || { echo "board-run.sh: $1 $2: expected INDEX=FILE.npy" >&2; exit 2; }
-      [[ $file == /* ]] || file=$PWD/$file
-      args+=("$1" "$index=$file"); shift 2 ;;
+      # Paths made absolute: the runner works in a temporary folder. INDEX=FILE (--vx: FILE for
+      # -i, SHAPE=FILE for -o).
+      prefix= file=$2
+      [[ $2 == *=* ]] && prefix=${2%%=*}= file=${2#*=}
+      [[ -z $file || $file == /* ]] || file=$PWD/$file
+      args+=("$1" "$prefix$file"); shift 2 ;;
     *)
       if [[ -e $1 && $1 != /* ]]; then args+=("$PWD/$1"); else args+=("$1"); fi
       shift ;;
