@@ -87,6 +87,9 @@ else
     -L"$libdir" -Wl,-rpath-link,"$libdir:$work/stubs" -lrknn_runtime
 fi
 env_args=(-E "LD_LIBRARY_PATH=$libdir:$work/stubs" -E "TMPDIR=$work/run")
+for name in RKNN_LOG_LEVEL VSI_NN_LOG_LEVEL RKNNOP_GALCORE_LOG; do
+  [[ -n ${!name:-} ]] && env_args+=(-E "$name=${!name}")
+done
 [[ -n $galcore ]] && env_args+=(-E "LD_PRELOAD=$galcore")
 [[ ${RKNNOP_BOARD_TRACE:-0} == 1 ]] && echo "board-run.sh: (cd $work/run && $qemu -L $sysroot ${env_args[*]} $work/runner ${args[*]})" >&2
 status=0
