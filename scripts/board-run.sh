@@ -92,6 +92,14 @@ for name in RKNN_LOG_LEVEL VSI_NN_LOG_LEVEL RKNNOP_GALCORE_LOG; do
 done
 [[ -n $galcore ]] && env_args+=(-E "LD_PRELOAD=$galcore")
 [[ ${RKNNOP_BOARD_TRACE:-0} == 1 ]] && echo "board-run.sh: (cd $work/run && $qemu -L $sysroot ${env_args[*]} $work/runner ${args[*]})" >&2
+# librknn_runtime writes each custom op's library to /tmp/rknn/<Name> (a fixed path, not TMPDIR)
+# and deletes it after dlopen(); a run that fails in between leaves it. Remove what this run made.
+[[ -d /tmp/rknn ]] && had_tmp_rknn=1 || had_tmp_rknn=0
+touch "$work/started"
 status=0
 (cd "$work/run" && exec "$qemu" -L "$sysroot" "${env_args[@]}" "$work/runner" "${args[@]}") || status=$?
+if [[ -d /tmp/rknn ]]; then
+  find /tmp/rknn -maxdepth 1 -type f -newer "$work/started" -delete 2>/dev/null || true
+  [[ $had_tmp_rknn == 1 ]] || rmdir /tmp/rknn 2>/dev/null || true
+fi
 exit $status
