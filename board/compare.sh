@@ -22,7 +22,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 skip() { echo "compare.sh: skipped: $*"; exit 77; }
 die() { echo "compare.sh: $*" >&2; exit 1; }
 
-run= pack= variant=linux-aarch64 seed=1 max_ulp=0 op_version= wrap= model= update= vx_lib= vx_name=
+run='' pack='' variant=linux-aarch64 seed=1 max_ulp=0 op_version='' wrap='' model='' update='' vx_lib='' vx_name=''
 inputs=() params=() vx_args=()
 while [[ $# -gt 0 ]]; do
   case $1 in

@@ -38,7 +38,7 @@ while [[ $# -gt 0 ]]; do
       [[ $# -ge 2 ]] || usage
       # Paths made absolute: the runner works in a temporary folder. INDEX=FILE (--vx: FILE for
       # -i, SHAPE=FILE for -o).
-      prefix= file=$2
+      prefix='' file=$2
       [[ $2 == *=* ]] && prefix=${2%%=*}= file=${2#*=}
       [[ -z $file || $file == /* ]] || file=$PWD/$file
       args+=("$1" "$prefix$file"); shift 2 ;;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* One custom-op node through a board's real libOpenVX.so.1.2, registered the way librknn_runtime
- * registers an op library (rknn-v1-runtime.md §4, §11): dlopen(RTLD_LAZY), dlsym
+ * registers an op library (docs/abi.md, docs/board-emulation.md §4): dlopen(RTLD_LAZY), dlsym
  * "vx_kernel_<Name>_list", the chosen descriptor's enumeration overwritten with 0xfff03080, then
  * vxAddUserKernel with the descriptor's name, function, numParams, validate, initialize and
  * deinitialize, vxAddParameterToKernel for each entry of its parameter table, vxFinalizeKernel.
@@ -43,8 +43,8 @@ static int parse_type(const char* name, vx_enum* type, size_t* size) {
     const char* name;
     vx_enum type;
     size_t size;
-  } table[] = {{"int32", VX_TYPE_INT32, 4}, {"uint32", VX_TYPE_UINT32, 4},   {"int64", VX_TYPE_INT64, 8},
-               {"float32", VX_TYPE_FLOAT32, 4}, {"bool", VX_TYPE_BOOL, 4}, {"bool8", VX_TYPE_BOOL8, 1}};
+  } table[] = {{"int32", VX_TYPE_INT32, 4},     {"uint32", VX_TYPE_UINT32, 4}, {"int64", VX_TYPE_INT64, 8},
+               {"float32", VX_TYPE_FLOAT32, 4}, {"bool", VX_TYPE_BOOL, 4},     {"bool8", VX_TYPE_BOOL8, 1}};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
     if (strcmp(name, table[i].name) == 0) {
       *type = table[i].type;
@@ -129,8 +129,9 @@ static vx_status copy_tensor(vx_tensor t, const uint64_t* shape, uint32_t ndim, 
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: vx_board_run LIB.so NAME [--kernel-index K] [-i in.npy]... [-o SHAPE=out.npy]...\n"
-                  "                    [-s TYPE=VALUE]... [-a TYPE=V1,V2,...]...\n");
+  fprintf(stderr,
+          "usage: vx_board_run LIB.so NAME [--kernel-index K] [-i in.npy]... [-o SHAPE=out.npy]...\n"
+          "                    [-s TYPE=VALUE]... [-a TYPE=V1,V2,...]...\n");
 }
 
 int main(int argc, char** argv) {
@@ -142,8 +143,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--kernel-index") && i + 1 < argc) {
       kernel_index = (unsigned)strtoul(argv[++i], NULL, 10);
-    } else if ((!strcmp(argv[i], "-i") || !strcmp(argv[i], "-o") || !strcmp(argv[i], "-s") ||
-                !strcmp(argv[i], "-a")) &&
+    } else if ((!strcmp(argv[i], "-i") || !strcmp(argv[i], "-o") || !strcmp(argv[i], "-s") || !strcmp(argv[i], "-a")) &&
                i + 1 < argc) {
       if (n_params == MAX_PARAMS) {
         fprintf(stderr, "rknnop-board: more than %d parameters\n", MAX_PARAMS);
@@ -199,8 +199,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (desc->numParams != n_params) {
-    fprintf(stderr, "rknnop-board: %s[%u] ('%.255s') takes %u parameters, %u given\n", symbol, kernel_index,
-            desc->name, desc->numParams, n_params);
+    fprintf(stderr, "rknnop-board: %s[%u] ('%.255s') takes %u parameters, %u given\n", symbol, kernel_index, desc->name,
+            desc->numParams, n_params);
     return 1;
   }
 
@@ -383,8 +383,8 @@ int main(int argc, char** argv) {
     s = copy_tensor((vx_tensor)refs[p], out_shape[p], out_ndim[p], data, VX_READ_ONLY);
     if (s != VX_SUCCESS) {
       status = vx_failed("vxCopyTensorPatch(VX_READ_ONLY)", s);
-    } else if (npy_write(out_file[p], "<f2", out_shape[p], out_ndim[p], data, (size_t)count * 2, error,
-                         sizeof error) != 0) {
+    } else if (npy_write(out_file[p], "<f2", out_shape[p], out_ndim[p], data, (size_t)count * 2, error, sizeof error) !=
+               0) {
       fprintf(stderr, "%s\n", error);
       status = 1;
     }
