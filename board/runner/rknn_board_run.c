@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* What a user's board application does with an RKNN v1 model, through Rockchip's librknn_runtime:
  *
- *   rknn_board_run MODEL.rknn [-i INDEX=in.npy]... [-o INDEX=out.npy]... [--want-float]
+ *   rknn_board_run MODEL.rknn [-i INDEX=in.npy]... [-o INDEX=out.npy]... [--want-float] [--threads]
  *
  * rknn_init on the model, rknn_query for the inputs and outputs (printed to stderr), rknn_inputs_set
  * from .npy files (a file whose dtype is the model tensor's is passed through unconverted, as the
  * model's float16 tensors are; another dtype is converted by the runtime, as on the board),
  * rknn_run, rknn_outputs_get to .npy files (the model's dtype; --want-float: float32 converted by
  * the runtime), rknn_outputs_release, rknn_destroy. Every input must be given; outputs not named are
- * fetched and dropped. A failure is one line naming the runtime call and its code; exit status 1
+ * fetched and dropped. --threads prints the process's thread count (/proc/self/task) before rknn_init,
+ * around rknn_run and after rknn_destroy. A failure is one line naming the runtime call and its code; exit status 1
  * (2 for a usage error). Built against rknpu's rknn/include/rknn_runtime.h (not part of rknnop). */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,18 @@
 #define MAX_MODEL_BYTES (512u << 20)
 #define MAX_TENSOR_BYTES (1u << 30)
 #define MAX_PORTS 64
+
+/* Threads of this process (entries of /proc/self/task; under qemu-user: the guest's threads and
+ * qemu's own), for --threads. */
+static int thread_count(void) {
+  DIR* d = opendir("/proc/self/task");
+  if (!d) return -1;
+  int n = 0;
+  for (struct dirent* e; (e = readdir(d)) != NULL;)
+    if (e->d_name[0] != '.') ++n;
+  closedir(d);
+  return n;
+}
 
 static const char* error_name(int code) {
   switch (code) {
@@ -144,6 +159,7 @@ int main(int argc, char** argv) {
   const char* input_files[MAX_PORTS] = {0};
   const char* output_files[MAX_PORTS] = {0};
   int want_float = 0;
+  int threads = 0;
   for (int i = 1; i < argc; ++i) {
     unsigned index;
     const char* file;
@@ -157,15 +173,20 @@ int main(int argc, char** argv) {
       ++i;
     } else if (!strcmp(argv[i], "--want-float")) {
       want_float = 1;
+    } else if (!strcmp(argv[i], "--threads")) {
+      threads = 1;
     } else if (argv[i][0] != '-' && !model_path) {
       model_path = argv[i];
     } else {
-      fprintf(stderr, "usage: rknn_board_run MODEL.rknn [-i INDEX=in.npy]... [-o INDEX=out.npy]... [--want-float]\n");
+      fprintf(
+          stderr,
+          "usage: rknn_board_run MODEL.rknn [-i INDEX=in.npy]... [-o INDEX=out.npy]... [--want-float] [--threads]\n");
       return 2;
     }
   }
   if (!model_path) {
-    fprintf(stderr, "usage: rknn_board_run MODEL.rknn [-i INDEX=in.npy]... [-o INDEX=out.npy]... [--want-float]\n");
+    fprintf(stderr,
+            "usage: rknn_board_run MODEL.rknn [-i INDEX=in.npy]... [-o INDEX=out.npy]... [--want-float] [--threads]\n");
     return 2;
   }
   uint32_t model_size = 0;
@@ -175,6 +196,7 @@ int main(int argc, char** argv) {
   char error[512];
   int status = 1;
   rknn_context ctx = 0;
+  int threads_before = thread_count();
   int ret = rknn_init(&ctx, model, model_size, 0);
   if (ret != RKNN_SUCC) {
     free(model);
@@ -267,11 +289,16 @@ int main(int argc, char** argv) {
     call_failed("rknn_inputs_set", ret);
     goto release_inputs;
   }
+  if (threads) {
+    fprintf(stderr, "rknnop-board: threads: %d before rknn_init\n", threads_before);
+    fprintf(stderr, "rknnop-board: threads: %d before rknn_run\n", thread_count());
+  }
   ret = rknn_run(ctx, NULL);
   if (ret != RKNN_SUCC) {
     call_failed("rknn_run", ret);
     goto release_inputs;
   }
+  if (threads) fprintf(stderr, "rknnop-board: threads: %d after rknn_run\n", thread_count());
   for (uint32_t i = 0; i < io.n_output; ++i) {
     outputs[i].index = i;
     outputs[i].want_float = (uint8_t)want_float;
@@ -308,6 +335,7 @@ release_inputs:
 destroy:
   ret = rknn_destroy(ctx);
   if (ret != RKNN_SUCC) status = call_failed("rknn_destroy", ret);
+  if (threads) fprintf(stderr, "rknnop-board: threads: %d after rknn_destroy\n", thread_count());
   free(model);
   return status;
 }
