@@ -10,7 +10,8 @@
  *
  * Parameters are passed in the kernel's order: the inputs (-i, float16 .npy), then the outputs
  * (-o, float16 tensors of the NumPy SHAPE, e.g. 1,64,64,3), then scalars (-s) and arrays (-a) in
- * the order given. TYPE: int32, uint32, int64, float32, bool (vx_bool, 4 bytes), bool8 (1 byte).
+ * the order given. TYPE: int8, uint8, int16, uint16, int32, uint32, int64, float32, bool (vx_bool,
+ * 4 bytes), bool8 (1 byte); `-s uint8=0` is what librknn_runtime passes for a VX_TYPE_BOOL param.
  * The graph is verified and processed once; each output is read back into its .npy file.
  * Every failure is one line naming the OpenVX call and its status; exit 1 (2: usage). */
 #define _GNU_SOURCE
@@ -43,8 +44,10 @@ static int parse_type(const char* name, vx_enum* type, size_t* size) {
     const char* name;
     vx_enum type;
     size_t size;
-  } table[] = {{"int32", VX_TYPE_INT32, 4},     {"uint32", VX_TYPE_UINT32, 4}, {"int64", VX_TYPE_INT64, 8},
-               {"float32", VX_TYPE_FLOAT32, 4}, {"bool", VX_TYPE_BOOL, 4},     {"bool8", VX_TYPE_BOOL8, 1}};
+  } table[] = {{"int8", VX_TYPE_INT8, 1},     {"uint8", VX_TYPE_UINT8, 1},     {"int16", VX_TYPE_INT16, 2},
+               {"uint16", VX_TYPE_UINT16, 2}, {"int32", VX_TYPE_INT32, 4},     {"uint32", VX_TYPE_UINT32, 4},
+               {"int64", VX_TYPE_INT64, 8},   {"float32", VX_TYPE_FLOAT32, 4}, {"bool", VX_TYPE_BOOL, 4},
+               {"bool8", VX_TYPE_BOOL8, 1}};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
     if (strcmp(name, table[i].name) == 0) {
       *type = table[i].type;
@@ -85,6 +88,13 @@ static int parse_value(vx_enum type, const char* text, unsigned char* out, const
     unsigned long v = strtoul(text, &e, 10);
     vx_uint32 u = (vx_uint32)v;
     memcpy(out, &u, 4);
+  } else if (type == VX_TYPE_INT8 || type == VX_TYPE_UINT8) {
+    long v = strtol(text, &e, 10);
+    out[0] = (unsigned char)v;
+  } else if (type == VX_TYPE_INT16 || type == VX_TYPE_UINT16) {
+    long v = strtol(text, &e, 10);
+    uint16_t h = (uint16_t)v;
+    memcpy(out, &h, 2);
   } else {
     long v = strtol(text, &e, 10);
     vx_int32 i = (vx_int32)v;
