@@ -269,7 +269,9 @@ private:
 
   void process(const std::vector<vx_tensor>& outputs) {
     for (vx_tensor t : outputs) (void)rknnopHostResetTensorWritten(t);
-    const vx_status processed = vxProcessGraph(graph_.handle);
+    // As librknn_runtime's rknn_run: the graph runs on the driver's own thread (docs/runtime.md §9).
+    vx_status processed = vxScheduleGraph(graph_.handle);
+    if (processed == VX_SUCCESS) processed = vxWaitGraph(graph_.handle);
     const bool shader = descriptor_->function == nullptr;  // the runtime's shader executor ran the .vx
     report_.steps.push_back(step_record(node_.handle, shader ? "shader kernel" : "kernel", RKNNOP_HOST_STEP_KERNEL));
     const step_report& k = report_.steps.back();
