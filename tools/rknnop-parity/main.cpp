@@ -38,8 +38,7 @@ namespace host = rknnop::host;
 namespace parity = rknnop::parity;
 using rknnop::vx_type;
 
-constexpr int exit_fail = 1;
-constexpr int exit_usage = 2;
+using rknnop::tools::exit_failure;  // tools/common: every tool's exit statuses
 constexpr int exit_no_opencl = 77;
 
 using rknnop::tools::usage_error;
@@ -301,7 +300,7 @@ int run_cases(parity::checker& check, const std::vector<parity::parity_case>& ca
   }
   std::printf("%s: %zu of %zu case(s) within tolerance\n", failed == 0 ? "PASS" : "FAIL", cases.size() - failed,
               cases.size());
-  return failed == 0 ? 0 : exit_fail;
+  return failed == 0 ? 0 : exit_failure;
 }
 
 // Everything after the command line's syntax: check it against the op, build the cases, compare.
