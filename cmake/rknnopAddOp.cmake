@@ -395,6 +395,21 @@ function(_rknnop_check_inputs out)
       PARENT_SCOPE)
 endfunction()
 
+# Whether the container gets stripped copies of the kernel libraries (stage 7). When it does, every
+# kernel library is compiled with -g whatever the build type, so that the debug file kept beside the
+# container holds the debug info it is there for (-g changes no generated code; the shipped copy
+# loses it again).
+function(_rknnop_strips_shipped_libraries out)
+  set(_strip "${RKNNOP_STRIP_SHIPPED_LIBRARIES}")
+  if(_strip STREQUAL "" OR _strip STREQUAL "AUTO")
+    set(_strip OFF)
+    if(CMAKE_BUILD_TYPE MATCHES "^(Release|MinSizeRel)$")
+      set(_strip ON)
+    endif()
+  endif()
+  set(${out} "${_strip}" PARENT_SCOPE)
+endfunction()
+
 # Stage 2, the library for this build's own target: x86-64 (the toolkit's PC simulator), or the
 # board architecture of a cross build. Target <name>; sets _self_arch.
 function(_rknnop_add_op_host_library name)
@@ -427,6 +442,10 @@ function(_rknnop_add_op_host_library name)
   target_link_libraries(${name} PRIVATE rknnop::kernel ${_openvx})
   # Same code path as on the boards: no exceptions, no RTTI (rknnop's callbacks never throw anyway).
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fno-exceptions -fno-rtti -ffp-contract=off>)
+  _rknnop_strips_shipped_libraries(_strip)
+  if(_strip)
+    target_compile_options(${name} PRIVATE -g)  # for the debug file beside the container (stage 7)
+  endif()
   target_link_options(${name} PRIVATE "LINKER:--version-script=${_map}" -static-libgcc)
   if(NOT _sanitized)  # the sanitizers need the shared libstdc++ and their own operator new
     target_link_options(${name} PRIVATE -static-libstdc++)
@@ -535,6 +554,10 @@ function(_rknnop_add_op_board_objects arch cxx boards out_objects out_flags)
   set(_flags ${RKNNOP_BOARD_OPT_FLAGS} -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden
              -fno-unwind-tables -fno-asynchronous-unwind-tables -ffp-contract=off
              -ffunction-sections -fdata-sections ${RKNNOP_${_ARCH}_FLAGS})
+  _rknnop_strips_shipped_libraries(_strip)
+  if(_strip)
+    list(APPEND _flags -g)  # for the debug file beside the container (stage 7)
+  endif()
   set(_cxx_flags -std=c++20 -fvisibility-inlines-hidden)
   set(_includes "-I${_rknnop_include}" "-I${_pfr}")
   foreach(_inc IN LISTS _include_dirs ARG_OPENVX_INCLUDE_DIR)
@@ -663,13 +686,7 @@ endfunction()
 # beside it as <out>/debug/<arch>/lib<lower>.so.debug, named by each copy's .gnu_debuglink. Sets
 # _library_args (--x86/--aarch64/--armhf and the file to pack) and _shipped_libs (the stripped copies).
 function(_rknnop_add_op_shipped_libraries name)
-  set(_strip "${RKNNOP_STRIP_SHIPPED_LIBRARIES}")
-  if(_strip STREQUAL "" OR _strip STREQUAL "AUTO")
-    set(_strip OFF)
-    if(CMAKE_BUILD_TYPE MATCHES "^(Release|MinSizeRel)$")
-      set(_strip ON)
-    endif()
-  endif()
+  _rknnop_strips_shipped_libraries(_strip)
   set(_library_args)
   set(_shipped_libs)
   foreach(_arch IN ITEMS x86_64 LISTS RKNNOP_BOARD_ARCHITECTURES)

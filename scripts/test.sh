@@ -126,7 +126,8 @@ userpath() {
     -DRKNNOP_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX="$dir/prefix"
   grep -q '^CMAKE_GENERATOR:INTERNAL=Unix Makefiles$' "$dir/build/CMakeCache.txt" \
     || { echo "userpath: CMake's default generator is not Unix Makefiles here" >&2; return 1; }
-  cmake --build "$dir/build" -j "$jobs"
+  cmake --build "$dir/build" -j "$jobs" 2>&1 | tee "$dir/build.log"
+  ! grep -n 'warning:' "$dir/build.log" || { echo "userpath: the Release build printed warnings" >&2; return 1; }
   local example container opdir arch missing=0
   for example in "$root"/examples/*/CMakeLists.txt; do
     example=$(basename "$(dirname "$example")")
@@ -149,6 +150,10 @@ userpath() {
     ! command -v "${arch#*=}" >/dev/null || [ -f "$dir/consumer/Tiny/${arch%%=*}/libtiny.so" ] \
       || { echo "userpath: the out-of-tree op has no ${arch%%=*} library" >&2; return 1; }
   done
+  # The tests that depend on the build type, in this Release build (the rest run in native/asan).
+  cmake "$dir/build" -DRKNNOP_BUILD_TESTS=ON >/dev/null
+  cmake --build "$dir/build" -j "$jobs" --target rknnop_host_model_tool_tests
+  ctest --test-dir "$dir/build" -R '^LeanLibraries\.' --output-on-failure --no-tests=error
   stamp "user's path passed"
 }
 

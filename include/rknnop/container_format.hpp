@@ -375,7 +375,12 @@ struct parsed {
       digit = "0123456789abcdef"[salt & 0xF];
       salt >>= 4;
     }
-    temporary = dir / ("." + path.filename().string() + ".tmp." + suffix);
+    // Appended piece by piece: GCC 12's -Wrestrict misfires on "." + std::string at -O3 (GCC PR 105329).
+    std::string name(1, '.');
+    name += path.filename().string();
+    name += ".tmp.";
+    name += suffix;
+    temporary = dir / name;
     file = std::fopen(temporary.string().c_str(), "wbx");
     reason = errno;
     if (!file && reason != EEXIST) break;

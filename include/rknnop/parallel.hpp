@@ -33,13 +33,33 @@ namespace rknnop {
 // The number of ranges a parallel_for splits its work into at most (1: one thread).
 inline unsigned thread_count() noexcept { return detail::thread_pool::threads(); }
 
+namespace detail {
+// parallel_for's gate: the callback's shape, checked before anything is instantiated with it.
+template <class F>
+inline constexpr bool takes_a_range = std::is_invocable_v<F&, std::size_t, std::size_t>;
+template <class F, bool = takes_a_range<F>>
+struct range_result {
+  using type = void;  // the static_assert below has failed already; stop here
+};
+template <class F>
+struct range_result<F, true> {
+  using type = std::invoke_result_t<F&, std::size_t, std::size_t>;
+};
+}  // namespace detail
+
 template <class F>
 bool parallel_for(std::size_t count, std::size_t grain, F&& f) noexcept {
-  using result = std::invoke_result_t<F&, std::size_t, std::size_t>;
+  static_assert(detail::takes_a_range<F>,
+                "rknnop: parallel_for calls f(begin, end) with two std::size_t, a range [begin, end) of items, "
+                "never f(i): write [&](std::size_t begin, std::size_t end) { for (std::size_t i = begin; i < end; "
+                "++i) ...; }");
+  using result = typename detail::range_result<F>::type;
   static_assert(std::is_same_v<result, void> || std::is_same_v<result, bool>,
-                "rknnop: parallel_for's function returns void or bool");
+                "rknnop: parallel_for's function returns void or bool (false: this range failed)");
   auto call = [&f](std::size_t begin, std::size_t end) noexcept -> bool {
-    if constexpr (std::is_same_v<result, bool>)
+    if constexpr (!detail::takes_a_range<F>)
+      return false;
+    else if constexpr (std::is_same_v<result, bool>)
       return f(begin, end);
     else
       return f(begin, end), true;

@@ -16,6 +16,7 @@
 #include <variant>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
 namespace rknnop::host {
@@ -490,6 +491,29 @@ void apply_python_port_order(op_yml& op, std::string_view python_text, std::stri
         op.name, changed, source);
   if (!in_failed) op.inputs = std::move(std::get<0>(in));
   if (!out_failed) op.outputs = std::move(std::get<0>(out));
+}
+
+const op_yml_entry& find_op_entry(const op_yml& op, op_entry_kind kind, std::string_view name) {
+  const auto list_of = [&](op_entry_kind k) -> const std::vector<op_yml_entry>& {
+    return k == op_entry_kind::input ? op.inputs : k == op_entry_kind::output ? op.outputs : op.params;
+  };
+  const auto kind_name = [](op_entry_kind k) -> std::string_view {
+    return k == op_entry_kind::input ? "input" : k == op_entry_kind::output ? "output" : "param";
+  };
+  const auto find = [&](op_entry_kind k) -> const op_yml_entry* {
+    for (const op_yml_entry& e : list_of(k))
+      if (e.name == name) return &e;
+    return nullptr;
+  };
+  if (const op_yml_entry* e = find(kind)) return *e;
+  std::string hint;  // the first other kind that has the name, in op.yml's order
+  for (const op_entry_kind other : {op_entry_kind::input, op_entry_kind::output, op_entry_kind::param})
+    if (hint.empty() && other != kind && find(other))
+      hint = fmt::format("; '{}' is {} {}", name, other == op_entry_kind::param ? "a" : "an", kind_name(other));
+  std::vector<std::string> names;
+  for (const op_yml_entry& e : list_of(kind)) names.push_back(e.name);
+  throw error(fmt::format("op '{}' has no {} '{}' ({}s: {}){}", op.name, kind_name(kind), name, kind_name(kind),
+                          names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", ")), hint));
 }
 
 }  // namespace rknnop::host

@@ -279,22 +279,103 @@ param_value parse_param_value(std::string_view name, std::int32_t type, std::str
   return make_float(name, type, value, shown);
 }
 
+namespace {
+
+std::string enumerator_list(const op_yml_entry& e) {
+  std::vector<std::string> names;
+  for (const op_yml_enumerator& n : e.enumerators) names.push_back(fmt::format("{} ({})", n.name, n.value));
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+std::optional<std::int64_t> scalar_integer(const param_value& v) {
+  std::int64_t out = 0;
+  switch (v.type) {
+    case vx_type::int8: out = v.scalar[0] < 128 ? v.scalar[0] : v.scalar[0] - 256; break;  // two's complement
+    case vx_type::uint8: out = v.scalar[0]; break;
+    case vx_type::int16: {
+      std::int16_t x = 0;
+      std::memcpy(&x, v.scalar.data(), sizeof x);
+      out = x;
+    } break;
+    case vx_type::uint16: {
+      std::uint16_t x = 0;
+      std::memcpy(&x, v.scalar.data(), sizeof x);
+      out = x;
+    } break;
+    case vx_type::int32: {
+      std::int32_t x = 0;
+      std::memcpy(&x, v.scalar.data(), sizeof x);
+      out = x;
+    } break;
+    case vx_type::uint32: {
+      std::uint32_t x = 0;
+      std::memcpy(&x, v.scalar.data(), sizeof x);
+      out = x;
+    } break;
+    case vx_type::int64: std::memcpy(&out, v.scalar.data(), sizeof out); break;
+    default: return std::nullopt;
+  }
+  return out;
+}
+
+const op_yml_enumerator* find_enumerator(const op_yml_entry& e, const param_value& v) {
+  const auto number = scalar_integer(v);
+  if (!number) return nullptr;
+  for (const op_yml_enumerator& n : e.enumerators)
+    if (n.value == *number) return &n;
+  return nullptr;
+}
+
+}  // namespace
+
 param_value parse_param_value(const op_yml_entry& e, std::string_view text) {
   if (!e.enumerators.empty()) {
     for (const op_yml_enumerator& n : e.enumerators)
       if (n.name == text) return make_param_value(e.name, e.type, std::int64_t{n.value});
-    std::vector<std::string_view> names;
-    for (const op_yml_enumerator& n : e.enumerators) names.push_back(n.name);
     throw error(fmt::format("param '{}': expected one of {} (an enum, given by name), got '{}'", e.name,
-                            fmt::join(names, ", "), text));
+                            enumerator_list(e), text));
   }
   const bool exact = e.items && e.items_exact;
   if (e.type == vx_type::array && text.empty() && !exact)
     return make_param_value(e.name, e.type, std::span<const std::int32_t>(), std::size_t{0});
   param_value v = parse_param_value(e.name, e.type, text, exact ? std::optional<std::size_t>(*e.items) : std::nullopt);
-  if (v.is_array() && e.items && !exact && v.items.size() > *e.items)
-    throw error(fmt::format("param '{}': expected at most {} int32 items, got {}", e.name, *e.items, v.items.size()));
+  check_param_value(e, v);
   return v;
+}
+
+void check_param_value(const op_yml_entry& e, const param_value& value) {
+  if (value.type != e.type) {
+    const std::string_view want = vx_type_name(e.type), got = vx_type_name(value.type);
+    throw error(fmt::format("param '{}': expected {} (op.yml), got a {} value", e.name,
+                            want.empty() ? fmt::format("type 0x{:x}", e.type) : std::string(want),
+                            got.empty() ? fmt::format("type 0x{:x}", value.type) : std::string(got)));
+  }
+  if (!e.enumerators.empty() && find_enumerator(e, value) == nullptr)
+    throw error(fmt::format("param '{}': {} is not a value of the op's enum (expected one of {})", e.name,
+                            value.to_string(), enumerator_list(e)));
+  if (value.is_array() && e.items) {
+    if (e.items_exact && value.items.size() != *e.items)
+      throw error(
+          fmt::format("param '{}': expected exactly {} int32 items, got {}", e.name, *e.items, value.items.size()));
+    if (!e.items_exact && value.items.size() > *e.items)
+      throw error(
+          fmt::format("param '{}': expected at most {} int32 items, got {}", e.name, *e.items, value.items.size()));
+  }
+}
+
+std::optional<param_value> default_param_value(const op_yml_entry& e) {
+  if (!e.default_text) return std::nullopt;
+  try {
+    return parse_param_value(e, *e.default_text);
+  } catch (const error& ex) {
+    throw error(fmt::format("{} (the op's default)", ex.detail()));
+  }
+}
+
+std::string param_value_text(const op_yml_entry& e, const param_value& value) {
+  if (!e.enumerators.empty())
+    if (const op_yml_enumerator* n = find_enumerator(e, value)) return fmt::format("{} ({})", n->name, n->value);
+  return value.to_string();
 }
 
 param_value make_param_value(std::string_view name, std::int32_t type, bool value) {

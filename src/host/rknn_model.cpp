@@ -843,6 +843,7 @@ std::vector<decoded_param> decode_node_params(const model& m, const model_node& 
       } else {
         throw wrong(fmt::format("{} (a whole number)", type));
       }
+      check_param_value(e, out.back().value);
     } catch (const error& ex) {
       if (ex.detail().starts_with(at)) throw;
       throw error(fmt::format("{}: {}", at, ex.detail()));
@@ -992,6 +993,7 @@ model_file wrap_op_as_model(const op_yml& op,
     const auto it =
         std::find_if(params.begin(), params.end(), [&](const decoded_param& p) { return p.name == e.name; });
     if (it == params.end()) throw error(fmt::format("op '{}': no value for param '{}'", op.name, e.name));
+    check_param_value(e, it->value);  // an enum holds one of its values, an array its item count
     if (it->value.is_array())
       node_params[e.name] = it->value.items;
     else if (it->value.type == vx_type::bool_)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "rknnop/host/session.hpp"
 
-#include "rknnop/host/cli.hpp"  // find_op_entry
 #include "rknnop/host/engine.hpp"
 
 #include "rknnop/host/error.hpp"
@@ -191,26 +190,8 @@ struct session::state {
 
   void set_param(std::string_view name, param_value value) {
     const op_yml_entry& e = entry(op_entry_kind::param, name);
-    if (value.type != e.type)
-      throw error(fmt::format("param '{}': expected {} (op.yml), got a {} value", name, type_text(e.type),
-                              type_text(value.type)));
-    if (!e.enumerators.empty()) {
-      std::int32_t v = 0;
-      std::memcpy(&v, value.scalar_data(), sizeof v);
-      if (std::none_of(e.enumerators.begin(), e.enumerators.end(),
-                       [&](const op_yml_enumerator& n) { return n.value == v; }))
-        throw error(fmt::format("param '{}': {} is not a value of the op's enum ({})", name, v, enum_list(e)));
-    }
-    if (value.is_array() && e.items && !e.items_exact && value.items.size() > *e.items)
-      throw error(
-          fmt::format("param '{}': expected at most {} int32 items, got {}", name, *e.items, value.items.size()));
+    check_param_value(e, value);  // type, enum values, item count: the rule of every tool
     params.insert_or_assign(std::string(name), std::move(value));
-  }
-
-  static std::string enum_list(const op_yml_entry& e) {
-    std::vector<std::string> names;
-    for (const op_yml_enumerator& n : e.enumerators) names.push_back(fmt::format("{} = {}", n.name, n.value));
-    return fmt::format("{}", fmt::join(names, ", "));
   }
 
   run_report run();
@@ -329,8 +310,8 @@ run_report session::state::run() {
     if (!inputs.contains(e.name)) missing.push_back("input '" + e.name + "'");
   for (const op_yml_entry& e : op.params)
     if (!params.contains(e.name)) {
-      if (e.default_text)  // the op struct's default member initializer (op.yml's rknnop-field comment)
-        set_param(e.name, parse_param_value(e, *e.default_text));
+      if (auto value = default_param_value(e))  // the op struct's default (op.yml's rknnop-field comment)
+        set_param(e.name, *std::move(value));
       else
         missing.push_back("param '" + e.name + "'");
     }

@@ -26,7 +26,9 @@ std::optional<std::string> validate_execution_parameters(const execution_paramet
   bool any_local = false;
   bool all_local = true;
   for (std::uint32_t d = 0; d < p.work_dim; ++d) {
-    const std::string dim = "[" + std::to_string(d) + "]";
+    std::string dim(1, '[');  // appended: GCC 12's -Wrestrict misfires on "[" + std::string at -O3
+    dim += std::to_string(d);
+    dim += ']';
     if (p.global_work_size[d] == 0) {
       return where + "globalWorkSize" + dim + " is 0, expected at least 1 work-item in each of the " +
              std::to_string(p.work_dim) + " dimension(s) of workDim";

@@ -57,7 +57,10 @@ std::string auto_label(const op_info& op, const parity_case& c) {
     const std::string name = i < op.signature.inputs.size() ? op.signature.inputs[i] : "?";
     s += (i ? " " : "") + name + join_dims(c.inputs[i].dims) + " " + vxc::vx_type_name(c.inputs[i].dtype).substr(8);
   }
-  for (const param_data& p : c.params) s += " " + p.to_string();
+  for (const param_data& p : c.params) {  // appended: GCC 12's -Wrestrict misfires on " " + std::string at -O3
+    s += ' ';
+    s += p.to_string();
+  }
   return s;
 }
 
@@ -410,8 +413,9 @@ case_report checker::run(const parity_case& c) {
   report.tol = impl_->op.tol;
   report.label = c.label.empty() ? auto_label(impl_->op, c) : c.label;
   if (impl_->cpu == nullptr || impl_->vx == nullptr) {
-    report.message = "rknnop: op '" + impl_->op.signature.name +
-                     "': the descriptor list needs a CPU kernel (index 0) and a VX kernel (index 1)";
+    report.message = "rknnop: op '";  // appended: GCC 12's -Wrestrict misfires on "..." + std::string at -O3
+    report.message += impl_->op.signature.name;
+    report.message += "': the descriptor list needs a CPU kernel (index 0) and a VX kernel (index 1)";
     return report;
   }
   if (impl_->cpu->function == nullptr || impl_->vx->function != nullptr) {

@@ -119,7 +119,10 @@ std::string op_signature::kernel_name() const { return lower(name); }
 
 std::string diagnostic::to_string() const {
   std::string out = file;
-  if (line != 0) out += ":" + std::to_string(line);
+  if (line != 0) {  // appended: GCC 12's -Wrestrict misfires on ":" + std::string at -O3
+    out += ':';
+    out += std::to_string(line);
+  }
   if (!out.empty()) out += ": ";
   return out + message;
 }

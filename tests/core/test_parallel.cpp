@@ -121,6 +121,22 @@ TEST(ParallelFor, AFailingRangeIsReportedAfterEveryRangeRan) {
   EXPECT_TRUE(rknnop::parallel_for(100, 1, [&](std::size_t, std::size_t) { return true; }));
 }
 
+// docs/runtime.md §10 "Nesting": a parallel_for inside a range runs inline, every item once.
+TEST(ParallelFor, NestedCallsRunInlineAndCoverEveryItemOnce) {
+  const thread_count set(4);
+  std::vector<std::atomic<int>> hits(64 * 64);
+  const bool ok = rknnop::parallel_for(64, 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r)
+      if (!rknnop::parallel_for(64, 1, [&](std::size_t b, std::size_t e) {
+            for (std::size_t c = b; c < e; ++c) hits[r * 64 + c].fetch_add(1);
+          }))
+        return false;
+    return true;
+  });
+  EXPECT_TRUE(ok);
+  for (std::size_t i = 0; i < hits.size(); ++i) ASSERT_EQ(hits[i].load(), 1) << i;
+}
+
 TEST(ParallelFor, EnvironmentSetsTheThreadCountAndOneMeansThisThreadOnly) {
   const char* old = std::getenv("RKNNOP_THREADS");
   const std::string saved = old ? old : "";

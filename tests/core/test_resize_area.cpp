@@ -405,7 +405,8 @@ TEST(ResizeAreaRuntime, ErrorsNameTheOpTheFieldExpectedAndActual) {
        VX_TYPE_BOOL,
        {3, 5, 4, 1},
        VX_ERROR_INVALID_DIMENSION,
-       "rknnop: ResizeArea: output 'output': shape inference gives dims [3,4,4,1], the output tensor has [3,5,4,1]"});
+       "rknnop: ResizeArea: output 'output': shape inference gives NumPy shape (1, 4, 4, 3), the output tensor has "
+       "(1, 4, 5, 3) (OpenVX dims [3,4,4,1] and [3,5,4,1])"});
 }
 
 }  // namespace

@@ -100,8 +100,8 @@ TEST(Validator, OtherRanksAndShapesStayErrors) {
       h2.run({ref(h2.tensor<float>({3, 4, 5}, VX_TYPE_FLOAT32)), ref(h2.tensor<float>({3, 5, 4}, VX_TYPE_FLOAT32))}),
       VX_ERROR_INVALID_DIMENSION);
   EXPECT_EQ(h2.last_log(),
-            "rknnop: NhwcDouble: output 'y': shape inference gives dims [3,4,5,1], the output tensor "
-            "has [3,5,4]");
+            "rknnop: NhwcDouble: output 'y': shape inference gives NumPy shape (1, 5, 4, 3), the output tensor "
+            "has (4, 5, 3) (OpenVX dims [3,4,5,1] and [3,5,4])");
   harness h3(vx_kernel_NhwcDouble_list.entries[0]);  // an outer dim that is not 1 is not "batch left out"
   EXPECT_EQ(
       h3.run({ref(h3.tensor<float>({3, 4, 5, 2}, VX_TYPE_FLOAT32)), ref(h3.tensor<float>({3, 4, 5}, VX_TYPE_FLOAT32))}),

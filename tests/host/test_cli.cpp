@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: MIT
-// The tools' shared command-line syntax: NAME=VALUE options and NumPy shapes.
-#include <rknnop/host/cli.hpp>
+// The tools' command-line layer (tools/common): NAME=VALUE options, NumPy shapes, the one handler.
+#include "cli.hpp"  // tools/common
 
 #include "test_util.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <cstddef>
+#include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace {
 
-using namespace rknnop::host;
+using namespace rknnop::tools;
+using rknnop::host::error;
 
 // The message of the usage_error `f` throws (not just any rknnop::host::error).
 template <class F>
@@ -71,23 +76,49 @@ TEST(Cli, BadShapes) {
       "--output-shape 'y': expected a NumPy shape like 1,32,32,3, got '1,a'");
 }
 
-// A tool's main ends in `catch (...) { return tool_failure(tool); }`: one line on stderr, status 1,
-// for every kind of exception.
+// A tool's main ends in `catch (...) { return tool_failure(tool); }`: one line on stderr, status 2 for
+// a mistake on the command line and 1 for anything else.
 TEST(Cli, ToolFailureReportsWhateverEscaped) {
-  const auto report = [](auto thrown) {
+  const auto report = [](auto thrown, int expected_status) {
     testing::internal::CaptureStderr();
     int status = -1;
     try {
       throw thrown;
     } catch (...) {
-      status = tool_failure("rknnop-tool");
+      status = tool_failure("rknnop-tool", "reading x.npy");
     }
-    EXPECT_EQ(status, 1);
+    EXPECT_EQ(status, expected_status);
     return testing::internal::GetCapturedStderr();
   };
-  EXPECT_EQ(report(error("kernel 'x' failed")), "rknnop-tool: rknnop: kernel 'x' failed\n");
-  EXPECT_EQ(report(std::runtime_error("out of range")), "rknnop-tool: rknnop: out of range\n");
-  EXPECT_EQ(report(42), "rknnop-tool: rknnop: an exception that is not a std::exception\n");
+  EXPECT_EQ(report(usage_error("--input 'x' given twice"), 2), "rknnop-tool: --input 'x' given twice\n");
+  EXPECT_EQ(report(error("kernel 'x' failed"), 1), "rknnop-tool: kernel 'x' failed\n");
+  EXPECT_EQ(report(std::bad_alloc(), 1), "rknnop-tool: out of memory while reading x.npy\n");
+  EXPECT_EQ(report(std::runtime_error("out of range"), 1), "rknnop-tool: out of range\n");
+  EXPECT_EQ(report(42, 1), "rknnop-tool: an exception that is not a std::exception\n");
+}
+
+// CLI11's errors: one line, status 2; --help: status 0.
+TEST(Cli, ParseOrExit) {
+  const auto parse = [](std::vector<std::string> args, std::string& err) {
+    CLI::App app{"test", "rknnop-tool"};
+    std::string file;
+    app.add_option("--file", file)->required();
+    std::vector<char*> argv{const_cast<char*>("rknnop-tool")};
+    for (std::string& a : args) argv.push_back(a.data());
+    testing::internal::CaptureStdout();
+    testing::internal::CaptureStderr();
+    const std::optional<int> r = parse_or_exit(app, static_cast<int>(argv.size()), argv.data());
+    (void)testing::internal::GetCapturedStdout();
+    err = testing::internal::GetCapturedStderr();
+    return r;
+  };
+  std::string err;
+  EXPECT_EQ(parse({"--file", "a"}, err), std::nullopt);
+  EXPECT_EQ(parse({"--help"}, err), 0);
+  EXPECT_EQ(parse({}, err), 2);
+  EXPECT_EQ(err, "rknnop-tool: --file is required\n");
+  EXPECT_EQ(parse({"--file", "a", "--nope"}, err), 2);
+  EXPECT_EQ(err, "rknnop-tool: The following argument was not expected: --nope\n");
 }
 
 }  // namespace

@@ -56,10 +56,10 @@ TEST(FirstHour, FirstOpWalkThroughResult) {
 TEST(FirstHour, EnumParamRefusesNumbersAndUnknownNames) {
   session s = mirror_pad();
   RKNNOP_EXPECT_ERROR(s.set_param("mode", "1"),
-                      "param 'mode': expected one of REFLECT, SYMMETRIC (an enum, given by name), got '1'");
-  RKNNOP_EXPECT_ERROR(s.set_param("mode", "EDGE"), "expected one of REFLECT, SYMMETRIC", "got 'EDGE'");
+                      "param 'mode': expected one of REFLECT (0), SYMMETRIC (1) (an enum, given by name), got '1'");
+  RKNNOP_EXPECT_ERROR(s.set_param("mode", "EDGE"), "expected one of REFLECT (0), SYMMETRIC (1)", "got 'EDGE'");
   RKNNOP_EXPECT_ERROR(s.set_param("mode", 7),
-                      "param 'mode': 7 is not a value of the op's enum (REFLECT = 0, SYMMETRIC = 1)");
+                      "param 'mode': 7 is not a value of the op's enum (expected one of REFLECT (0), SYMMETRIC (1))");
   RKNNOP_EXPECT_ERROR(s.set_param("paddings", "1,1,1,1,1,1,1,1,1,1,1,1,1"), "at most 12 int32 items, got 13");
 }
 
@@ -110,9 +110,21 @@ TEST(FirstHour, KernelWritingPastTheOutputFails) {
   session s = session::load(RKNNOP_WRONG_INFER_RKNNOP);
   s.set_input("x", std::vector<float>{1, 2, 3, 4, 5}, {5});
   // infer gives 4 elements, cpu writes 5: float (the kernel's type), so byte 16 is the first outside.
+  RKNNOP_EXPECT_ERROR(
+      s.run(),
+      "rknnop: WrongInfer: output 'y': the CPU kernel wrote past the end of its buffer: bytes 16..19 "
+      "(from element 4) of a 16-byte buffer of 4 elements; check `cpu`'s indices against size(), then `infer`'s dims");
+}
+
+// docs/first-op.md §6: a float output element the kernel left unwritten fails the node (issue 31: a
+// kernel driven by a wrong `infer` left three quarters of its output as zeros and rknnop-run exited 0).
+TEST(FirstHour, OutputElementsLeftUnwrittenFail) {
+  session s = session::load(RKNNOP_WRONG_INFER_RKNNOP);
+  s.set_input("x", std::vector<float>{1, 2, 3, 4, 5}, {5});
+  s.set_param("shrink", std::int32_t{-2});  // infer: 7 elements; cpu writes 5
   RKNNOP_EXPECT_ERROR(s.run(),
-                      "rknnop: WrongInfer: output 'y': the CPU kernel wrote past the end of its buffer: bytes 16..19 "
-                      "(from element 4) of a 16-byte buffer of 4 elements; `infer` set smaller dims than `cpu` writes");
+                      "rknnop: WrongInfer: output 'y': the CPU kernel left 2 of 7 elements unwritten, the first at "
+                      "element 5 (NumPy index [5]); `cpu` must write every output element");
 }
 
 TEST(FirstHour, KernelWritingBeforeTheOutputFails) {
@@ -208,7 +220,7 @@ TEST_F(FirstHourTool, EnumByNameAndDefaultFromTheCommandLine) {
   const auto number = run({RKNNOP_MIRROR_PAD_RKNNOP, "-i", "input=" + in_, "-p", "paddings=1,1,2,2", "-p", "mode=0"});
   EXPECT_NE(number.status, 0);
   EXPECT_EQ(number.err,
-            "rknnop-run: param 'mode': expected one of REFLECT, SYMMETRIC (an enum, given by name), got '0'\n");
+            "rknnop-run: param 'mode': expected one of REFLECT (0), SYMMETRIC (1) (an enum, given by name), got '0'\n");
 }
 
 TEST_F(FirstHourTool, KernelErrorIsPrintedOnce) {

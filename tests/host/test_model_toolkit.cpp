@@ -188,16 +188,33 @@ TEST_P(ToolkitModel, UpdateFromTheToolkitsContainer) {
 
 #ifdef RKNNOP_TEST_RESIZEAREA_RKNNOP
 // rknnop's own ResizeArea example infers a rank-4 output, the toolkit's model has rank 3 (its Python
-// class returns [h, w, c]): the update refuses, naming the node, the output and both shapes.
-TEST_P(ToolkitModel, UpdateRefusesAnOpWhoseShapeInferenceDiffers) {
-  const tool_result r =
-      pack({"update", path_.string(), RKNNOP_TEST_RESIZEAREA_RKNNOP, "-o", (dir_ / "rank4.rknn").string()});
-  EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("node 'resize_area_0' (ResizeArea): FAILED: output 0 ('output'): the op's shape inference "
-                       "gives dims [3, 64, 64, 1] (rank 4), the model has [3, 64, 64] (rank 3)"),
-            std::string::npos)
-      << r.err;
-  EXPECT_FALSE(fs::exists(dir_ / "rank4.rknn"));
+// class returns [h, w, c]): one rank rule (a rank-3 [h, w, c] is NHWC with batch 1) in the kernel,
+// the check and the update, so the update succeeds, the node passes --check and computes TensorFlow's
+// area resize on the model's dims. (Before issue 31 the update refused: "the op's shape inference
+// gives dims [3, 64, 64, 1] (rank 4), the model has [3, 64, 64] (rank 3)".)
+TEST_P(ToolkitModel, UpdateWithRknnopsResizeArea) {
+  const std::string out = (dir_ / "rknnop.rknn").string();
+  const tool_result r = pack({"update", path_.string(), RKNNOP_TEST_RESIZEAREA_RKNNOP, "-o", out});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const tool_result c = run({out, "--check"});
+  EXPECT_EQ(c.status, 0) << c.out << c.err;
+  EXPECT_NE(c.out.find("node 'resize_area_0' (ResizeArea): OK"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("outputs [3,64,64] accepted by the op's validator"), std::string::npos) << c.out;
+  // 32x32 -> 64x64: each output pixel covers a quarter of one input pixel, so TensorFlow's area resize
+  // gives that pixel (tf.image.resize(..., method='area') on an exact 2x upscale).
+  std::vector<float> pixels(32 * 32 * 3);
+  for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<float>(i % 97) / 8.0f;
+  const std::string in = (dir_ / "in.npy").string(), result = (dir_ / "out.npy").string();
+  write_npy_file(npy_array::from_floats(pixels, {1, 32, 32, 3}), in);
+  const tool_result n = run({out, "--input", "input=" + in, "--output", "output=" + result});
+  ASSERT_EQ(n.status, 0) << n.err;
+  const npy_array a = read_npy_file(result);
+  ASSERT_EQ(a.shape, (std::vector<std::size_t>{64, 64, 3}));
+  const std::vector<float> got = a.to_floats();
+  for (std::size_t y = 0; y < 64; ++y)
+    for (std::size_t x = 0; x < 64; ++x)
+      for (std::size_t ch = 0; ch < 3; ++ch)
+        ASSERT_EQ(got[(y * 64 + x) * 3 + ch], pixels[((y / 2) * 32 + x / 2) * 3 + ch]) << y << "," << x << "," << ch;
 }
 #endif
 

@@ -315,7 +315,7 @@ TEST_F(ModelTools, WrapMakesAOneNodeModelThatPassesTheCheck) {
   EXPECT_EQ(f.status, 1);
   EXPECT_CONTAINS(f.out, "the op's shape inference gives dims [3, 4, 1] (rank 3), the model has [3, 4] (rank 2)");
   expect_one_line_failure(pack({"wrap", op, "--input-shape", "input=1,4,3", "-o", out}), "rknnop-pack",
-                          "--param bias=VALUE is needed (VX_TYPE_ARRAY)");
+                          "--param bias=VALUE is needed (VX_TYPE_ARRAY, the op gives no default)");
 }
 
 }  // namespace

@@ -2,9 +2,9 @@
 // rknnop-pack: inspect, verify, pack and unpack the `.rknnop` container of one custom op.
 // Every failure is one line "rknnop-pack: ..." and a non-zero exit status.
 
+#include "cli.hpp"  // tools/common: parse_or_exit, tool_failure, usage_error
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/elf.hpp>
-#include <rknnop/host/cli.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/op_yml.hpp>
@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>  // setenv
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -136,6 +137,9 @@ int run_unpack(const fs::path& file, const fs::path& dir) {
 
 int main(int argc, char** argv) try {
   rknnop::host::install_interrupt_cleanup();  // SIGINT/SIGTERM remove the temporary files of writes
+  // `wrap` and `update` run the op: its messages reach the user once, in this tool's error line
+  // (docs/first-op.md §9), as in rknnop-run. A user's RKNNOP_LOG wins.
+  setenv("RKNNOP_LOG", "off", 0);
   CLI::App app{"Inspect, verify, pack and unpack RKNN-Toolkit v1 custom-op containers (.rknnop)", "rknnop-pack"};
   app.require_subcommand(1);
 
@@ -168,37 +172,15 @@ int main(int argc, char** argv) try {
   const rknnop_pack::model_commands model_commands(app);
 #endif
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::string message = e.what();
-    for (char& ch : message)
-      if (ch == '\n') ch = ' ';
-    fmt::print(stderr, "rknnop-pack: {}\n", message);
-    return e.get_exit_code() == 0 ? 2 : e.get_exit_code();
-  }
+  if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
 
-  try {
-    if (*inspect) return run_inspect(inspect_file, verify);
-    if (*pack) return run_pack(version, shader, x86, aarch64, armhf, yml, py, out, pc_only);
-    if (*unpack) return run_unpack(unpack_file, unpack_dir);
+  if (*inspect) return run_inspect(inspect_file, verify);
+  if (*pack) return run_pack(version, shader, x86, aarch64, armhf, yml, py, out, pc_only);
+  if (*unpack) return run_unpack(unpack_file, unpack_dir);
 #if RKNNOP_HOST_HAS_MODEL
-    if (model_commands.parsed()) return model_commands.run();
+  if (model_commands.parsed()) return model_commands.run();
 #endif
-  } catch (const error& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "rknnop-pack: {}\n", e.detail());
-    return 1;
-  } catch (const std::exception& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "rknnop-pack: {}\n", e.what());
-    return 1;
-  }
-  return 1;
+  return rknnop::tools::exit_failure;
 } catch (...) {
-  return rknnop::host::tool_failure("rknnop-pack");
+  return rknnop::tools::tool_failure("rknnop-pack");
 }

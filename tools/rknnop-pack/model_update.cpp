@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model_update.hpp"
 
-#include <rknnop/host/cli.hpp>
+#include "cli.hpp"  // tools/common: parse_or_exit, tool_failure, usage_error
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/param_value.hpp>
@@ -29,6 +29,7 @@ namespace rknnop_pack {
 namespace {
 
 using namespace rknnop::host;
+using namespace rknnop::tools;  // tools/common: usage_error, parse_assignments, ...
 
 #if RKNNOP_HOST_HAS_SESSION
 constexpr bool can_infer_shapes = true;  // wrap runs the op's shape inference for outputs not given
@@ -198,11 +199,16 @@ int run_wrap(const std::string& container_path, const std::string& out, const st
   std::vector<decoded_param> params;
   for (const auto& [name, text] : parse_assignments("--param", param_texts, "VALUE")) {
     const op_yml_entry& e = find_option_entry(yml, op_entry_kind::param, "--param", name);
-    params.push_back({name, parse_param_value(name, e.type, text)});
+    params.push_back({name, parse_param_value(e, text)});  // as rknnop-run and the session read it
   }
   for (const op_yml_entry& e : yml.params)
-    if (std::none_of(params.begin(), params.end(), [&](const decoded_param& p) { return p.name == e.name; }))
-      throw usage_error(fmt::format("--param {}=VALUE is needed ({})", e.name, rknnop::vx_type_name(e.type)));
+    if (std::none_of(params.begin(), params.end(), [&](const decoded_param& p) { return p.name == e.name; })) {
+      auto value = default_param_value(e);
+      if (!value)
+        throw usage_error(fmt::format("--param {}=VALUE is needed ({}, the op gives no default)", e.name,
+                                      rknnop::vx_type_name(e.type)));
+      params.push_back({e.name, *std::move(value)});
+    }
 #if RKNNOP_HOST_HAS_SESSION
   if (std::any_of(outputs.begin(), outputs.end(), [](const auto& o) { return !o; })) {
     session s = session::load(container_path);

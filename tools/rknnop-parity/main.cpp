@@ -9,7 +9,7 @@
 // within tolerance; 1 a difference beyond tolerance or a kernel failure; 2 a usage error;
 // 77 no OpenCL device (the VX kernel could not run: not a pass).
 
-#include <rknnop/host/cli.hpp>
+#include "cli.hpp"  // tools/common: parse_or_exit, tool_failure, usage_error
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/loader.hpp>
 #include <rknnop/host/npy.hpp>
@@ -38,17 +38,16 @@ namespace host = rknnop::host;
 namespace parity = rknnop::parity;
 using rknnop::vx_type;
 
-constexpr int exit_fail = 1;
-constexpr int exit_usage = 2;
+using rknnop::tools::exit_failure;  // tools/common: every tool's exit statuses
 constexpr int exit_no_opencl = 77;
 
-using host::usage_error;
+using rknnop::tools::usage_error;
 
 // NAME=VALUE options (each NAME at most once) by name.
 std::map<std::string, std::string> assignments(std::string_view option, const std::vector<std::string>& texts,
                                                std::string_view hint) {
   std::map<std::string, std::string> out;
-  for (host::assignment& a : host::parse_assignments(option, texts, hint))
+  for (rknnop::tools::assignment& a : rknnop::tools::parse_assignments(option, texts, hint))
     out.emplace(std::move(a.name), std::move(a.value));
   return out;
 }
@@ -202,7 +201,7 @@ op_kernels load_kernels(const options& o) {
 // Each NAME given to `option` must be one of the op's entries of `kind` (the session's own check).
 void check_names(const host::op_yml& op, std::string_view option, const std::map<std::string, std::string>& given,
                  host::op_entry_kind kind) {
-  for (const auto& [name, value] : given) (void)host::find_option_entry(op, kind, option, name);
+  for (const auto& [name, value] : given) (void)rknnop::tools::find_option_entry(op, kind, option, name);
 }
 
 // Each param as given, else the op struct's default (op.yml's rknnop-field comment); enum params by name.
@@ -211,9 +210,12 @@ std::vector<parity::param_data> param_values(const host::op_yml& yml,
   std::vector<parity::param_data> values;
   for (const auto& e : yml.params) {
     const auto it = param_texts.find(e.name);
-    if (it == param_texts.end() && !e.default_text) throw usage_error("--param " + e.name + "=VALUE is missing");
-    values.push_back(
-        param_from(e.name, host::parse_param_value(e, it != param_texts.end() ? it->second : *e.default_text)));
+    std::optional<host::param_value> value =
+        it != param_texts.end() ? host::parse_param_value(e, it->second) : host::default_param_value(e);
+    if (!value)  // the words of rknnop-pack wrap
+      throw usage_error(fmt::format("--param {}=VALUE is needed ({}, the op gives no default)", e.name,
+                                    rknnop::vx_type_name(e.type)));
+    values.push_back(param_from(e.name, *value));
   }
   return values;
 }
@@ -240,7 +242,7 @@ std::vector<parity::parity_case> make_cases(const host::op_yml& yml, const optio
       throw usage_error("--input " + e.name + "=FILE.npy is missing (every input needs a file, or none)");
     }
     if (shape != shape_texts.end()) {
-      const auto dims = host::parse_numpy_shape("--shape", e.name, shape->second, "1,8,8,3");
+      const auto dims = rknnop::tools::parse_numpy_shape("--shape", e.name, shape->second, "1,8,8,3");
       random_dims.push_back(host::to_openvx_dims(dims));
       random_types.push_back(float_type);
     } else if (have_files) {
@@ -298,7 +300,7 @@ int run_cases(parity::checker& check, const std::vector<parity::parity_case>& ca
   }
   std::printf("%s: %zu of %zu case(s) within tolerance\n", failed == 0 ? "PASS" : "FAIL", cases.size() - failed,
               cases.size());
-  return failed == 0 ? 0 : exit_fail;
+  return failed == 0 ? 0 : exit_failure;
 }
 
 // Everything after the command line's syntax: check it against the op, build the cases, compare.
@@ -345,31 +347,9 @@ int main(int argc, char** argv) try {
                "rknnop-parity"};
   options o;
   add_options(app, o);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::string message = e.what();
-    std::replace(message.begin(), message.end(), '\n', ' ');
-    std::fprintf(stderr, "rknnop-parity: %s\n", message.c_str());
-    return exit_usage;
-  }
+  if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
 
-  try {
-    return compare(o);
-  } catch (const usage_error& e) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "rknnop-parity: %s\n", e.detail().c_str());
-    return exit_usage;
-  } catch (const host::error& e) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "rknnop-parity: %s\n", e.detail().c_str());
-  } catch (const std::exception& e) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "rknnop-parity: %s\n", e.what());
-  }
-  return exit_fail;
+  return compare(o);
 } catch (...) {
-  return rknnop::host::tool_failure("rknnop-parity");
+  return rknnop::tools::tool_failure("rknnop-parity");
 }

@@ -5,11 +5,12 @@
 //              [--tensor-type VX_TYPE_FLOAT16|npy] [--allow-lossy] [--describe] [--vx file.vx]
 // Every failure is one line "rknnop-run: ..." and a non-zero exit status.
 
-#include <rknnop/host/cli.hpp>
+#include "cli.hpp"  // tools/common: parse_or_exit, tool_failure, usage_error
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/session.hpp>
+#include <rknnop/parallel.hpp>  // thread_count(): the rule the kernel libraries use
 #include <rknnop/vx_type.hpp>
 #if RKNNOP_HOST_HAS_MODEL
 #include "model_mode.hpp"  // rknnop-run MODEL.rknn --describe | --check | run a node
@@ -23,6 +24,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <chrono>
 #include <new>
 #include <cstdio>
 #include <cstdlib>  // setenv
@@ -32,6 +34,8 @@
 namespace {
 
 using namespace rknnop::host;
+using namespace rknnop::tools;  // tools/common: parse_assignments, parse_numpy_shape, ...
+
 using rknnop::vx_type_from_name;  // <rknnop/vx_type.hpp>
 using rknnop::vx_type_name;
 
@@ -50,6 +54,7 @@ struct options {
   std::string op_path, op_yml, tensor_type_name, vx_file;
   std::vector<std::string> inputs, params, outputs, output_shapes;
   std::optional<std::uint32_t> kernel_index;
+  std::uint32_t repeat = 0;  // 0: run once, print no timing
   bool describe = false;
   bool allow_lossy = false;
 };
@@ -71,6 +76,9 @@ void add_options(CLI::App& app, options& o) {
                "Accept inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a nonzero "
                "value to zero (an error otherwise)");
   app.add_flag("--describe", o.describe, "Print inputs, outputs and params with their VX types and exit");
+  app.add_option("--repeat", o.repeat,
+                 "Run the node N more times and print the per-run time (median, min) and the thread count")
+      ->check(CLI::Range(1u, 100000u));
 #if RKNNOP_VXC_HAS_BRIDGE
   app.add_option("--vx", o.vx_file,
                  "The .vx shader of a VX kernel (default: op.yml's vx_file, <kernel>.vx or rknn_kernel_<kernel>.vx "
@@ -112,6 +120,27 @@ void attach_shader(session& s, const options& o, std::unique_ptr<rknnop::vxc::sh
 }
 #endif
 
+// --repeat N: N more runs of the node (after the first, which warmed caches and started the workers),
+// each timed from graph creation to the outputs read back, as session::run does it.
+void print_timing(session& s, std::uint32_t runs) {
+  std::vector<double> ms;
+  ms.reserve(runs);
+  for (std::uint32_t i = 0; i < runs; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    (void)s.run();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  const double median = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  const char* env = std::getenv("RKNNOP_THREADS");
+  // rknnop::thread_count() reads RKNNOP_THREADS and the online cores as the kernel library does.
+  fmt::print(
+      "  timing        {} run(s): median {:.3f} ms, min {:.3f} ms per run (graph, kernel, outputs read back); "
+      "{} thread(s) ({})\n",
+      runs, median, ms.front(), rknnop::thread_count(),
+      env ? fmt::format("RKNNOP_THREADS={}", env) : std::string("the online cores; set RKNNOP_THREADS=1 to compare"));
+}
+
 // Loads the op, gives it the inputs and params, runs it and writes the outputs; `stage` says what it is doing.
 int run_op(const options& o, std::string& stage) {
   load_options load;
@@ -139,6 +168,9 @@ int run_op(const options& o, std::string& stage) {
   attach_shader(s, o, bridge);
 #endif
   s.allow_lossy(o.allow_lossy);
+  // Names first, as usage errors (exit status 2) naming the option, like every tool's.
+  for (const auto& [name, file] : input_list) (void)find_option_entry(s.op(), op_entry_kind::input, "--input", name);
+  for (const auto& [name, value] : param_list) (void)find_option_entry(s.op(), op_entry_kind::param, "--param", name);
   for (const auto& [name, file] : input_list) {
     stage = fmt::format("reading input '{}' from '{}'", name, file);
     s.set_input(name, std::filesystem::path(file), tensor_type);
@@ -154,6 +186,10 @@ int run_op(const options& o, std::string& stage) {
   const run_report report = s.run();
   fmt::print("{} (kernel '{}', kernel_index {})\n", s.op().name, s.kernel().name, s.kernel().kernel_index);
   for (const step_report& step : report.steps) fmt::print("  {}\n", status_line(step));
+  if (o.repeat != 0) {
+    stage = fmt::format("timing op '{}' ({} runs)", s.op().name, o.repeat);
+    print_timing(s, o.repeat);
+  }
   for (const auto& [name, file] : output_list) {
     stage = fmt::format("writing output '{}' to '{}'", name, file);
     const tensor_result& r = s.output(name);
@@ -176,32 +212,15 @@ int main(int argc, char** argv) try {
   CLI::App app{"Run an RKNN-Toolkit v1 custom op on the PC through rknnop's host OpenVX runtime", "rknnop-run"};
   options o;
   add_options(app, o);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::string message = e.what();
-    std::replace(message.begin(), message.end(), '\n', ' ');
-    fmt::print(stderr, "rknnop-run: {}\n", message);
-    return e.get_exit_code() == 0 ? 2 : e.get_exit_code();
-  }
+  if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
 
   // What the tool is doing, for the one line an exhausted memory gets ("out of memory while ...").
   std::string stage = "reading the command line";
   try {
     return run_op(o, stage);
-  } catch (const error& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "rknnop-run: {}\n", e.detail());
-  } catch (const std::bad_alloc&) {
-    std::fflush(stdout);
-    fmt::print(stderr, "rknnop-run: out of memory while {}\n", error(stage).detail());
-  } catch (const std::exception& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "rknnop-run: {}\n", e.what());
+  } catch (...) {
+    return rknnop::tools::tool_failure("rknnop-run", stage);
   }
-  return 1;
 } catch (...) {
-  return rknnop::host::tool_failure("rknnop-run");
+  return rknnop::tools::tool_failure("rknnop-run");
 }

@@ -3,8 +3,8 @@
 //            [--random-inputs SEED]
 #include "model_mode.hpp"
 
+#include "cli.hpp"  // tools/common: parse_or_exit, tool_failure, usage_error
 #include <rknnop/container_format.hpp>
-#include <rknnop/host/cli.hpp>
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
@@ -30,7 +30,8 @@ namespace rknnop_run {
 namespace {
 
 using namespace rknnop::host;
-using rknnop::vx_type;  // and its queries: <rknnop/vx_type.hpp>
+using namespace rknnop::tools;  // tools/common: usage_error, parse_assignments, ...
+using rknnop::vx_type;          // and its queries: <rknnop/vx_type.hpp>
 using rknnop::vx_type_name;
 
 std::string shape_text(const std::vector<std::size_t>& shape) {
@@ -304,16 +305,7 @@ int model_main(int argc, char** argv) {
   app.add_option("-i,--input", inputs, "PORT=FILE.npy for each input (port name or number)");
   app.add_option("-o,--output", outputs, "PORT=FILE.npy: write this output");
   app.add_option("--random-inputs", seed, "Run with random inputs of the model's shapes from this seed");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::string message = e.what();
-    std::replace(message.begin(), message.end(), '\n', ' ');
-    fmt::print(stderr, "rknnop-run: {}\n", message);
-    return e.get_exit_code() == 0 ? 2 : e.get_exit_code();
-  }
+  if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
   try {
     if (describe_flag && check_flag) throw usage_error("--describe and --check: give one of them");
     if ((describe_flag || check_flag) && (!inputs.empty() || !outputs.empty() || seed))
@@ -322,18 +314,9 @@ int model_main(int argc, char** argv) {
     if (describe_flag) return describe(m);
     if (check_flag) return check(m);
     return run(m, node_name, inputs, outputs, seed);
-  } catch (const usage_error& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "rknnop-run: {}\n", e.detail());
-    return 2;
-  } catch (const error& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "rknnop-run: {}\n", e.detail());
-  } catch (const std::exception& e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "rknnop-run: {}\n", e.what());
+  } catch (...) {
+    return rknnop::tools::tool_failure("rknnop-run");
   }
-  return 1;
 }
 
 }  // namespace rknnop_run

@@ -2,7 +2,7 @@
 // rknnop-vxcheck --op-yml op.yml --vx kernel.vx [--kernel NAME]
 // Exit 0 when the shader's __kernel matches the op's parameter table, 1 otherwise (one
 // "file:line: rknnop: ..." line per problem on stderr), 2 for bad command lines.
-#include <rknnop/host/cli.hpp>
+#include "cli.hpp"  // tools/common: parse_or_exit, tool_failure, usage_error
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/op_yml.hpp>
@@ -24,11 +24,7 @@ int main(int argc, char** argv) try {
   app.add_option("--op-yml", op_yml, "the op description (name, inputs, outputs, params)")->required();
   app.add_option("--vx", vx_file, "the shader source (.vx)")->required();
   app.add_option("--kernel", kernel, "the VX descriptor name to look for (default: the lower-case op name)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
 
   rknnop::vxc::op_signature signature;
   try {
@@ -69,5 +65,5 @@ int main(int argc, char** argv) try {
               << " more problems not shown\n";
   return problems.empty() ? 0 : 1;
 } catch (...) {
-  return rknnop::host::tool_failure("rknnop-vxcheck");
+  return rknnop::tools::tool_failure("rknnop-vxcheck");
 }

@@ -58,6 +58,16 @@ RKNNOP_DETAIL_COLD inline void append_dims(status& s, const std::uint32_t* dims,
   s.append("]");
 }
 
+// The same dims as the user writes a NumPy shape, outermost first: (1, 4, 4, 3), (5,).
+RKNNOP_DETAIL_COLD inline void append_numpy_shape(status& s, const std::uint32_t* dims, std::uint32_t rank) noexcept {
+  s.append("(");
+  for (std::uint32_t i = rank; i-- > 0;) {
+    detail::append_any(s, dims[i]);
+    if (i) s.append(", ");
+  }
+  s.append(rank == 1 ? ",)" : ")");
+}
+
 // The likely cause when the driver refuses the rank query's size (VX_ERROR_INVALID_PARAMETERS):
 // the library was built for the other dims convention (uint32 on VSI, vx_size on Khronos).
 #if RKNNOP_VX_KHRONOS_DIMS
@@ -190,9 +200,17 @@ inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_i
 // Output buffers start zeroed (calloc: fresh pages cost nothing) with a marker at up to 64 evenly
 // spaced elements, for float element types a NaN with a payload no arithmetic produces; if every
 // marker survives the kernel, it wrote nothing. O(1), and unwritten elements are never garbage.
+// With RKNNOP_GUARD_BUFFERS (the PC library) every element of a float output starts as a signalling
+// NaN with a payload instead, and the first element still holding it fails the node: arithmetic
+// never yields a signalling NaN (IEEE 754 quiets every one an operation touches), so only a bit copy
+// of an input element holding this very pattern could be mistaken for an unwritten element
+// (docs/first-op.md §6). Integer outputs have no such value and are not checked.
 inline constexpr std::uint32_t unwritten_f32 = 0x7FC0DEADu;
 inline constexpr std::uint16_t unwritten_f16 = 0x7E5Bu;
+inline constexpr std::uint32_t untouched_f32 = 0x7FA0DEADu;  // quiet bit (22) clear: signalling
+inline constexpr std::uint16_t untouched_f16 = 0x7D5Bu;      // quiet bit (9) clear: signalling
 inline constexpr std::size_t marker_count = 64;
+inline constexpr bool check_every_element = RKNNOP_GUARD_BUFFERS != 0;
 
 // Distance between markers: every element when there are at most marker_count.
 inline std::size_t marker_step(std::size_t elements) noexcept {
@@ -209,9 +227,16 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
   kernel_data = buffers.allocate_zeroed(info.elements, size > dtype_size(info.dtype) ? size : dtype_size(info.dtype));
   if (!kernel_data) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
   if (!has_markers(f)) return {};
+  auto* data = static_cast<char*>(kernel_data);
+  if constexpr (check_every_element) {
+    if (f.vx_type == VX_TYPE_FLOAT32)
+      for (std::size_t k = 0; k < info.elements; ++k) std::memcpy(data + k * 4, &untouched_f32, 4);
+    else
+      for (std::size_t k = 0; k < info.elements; ++k) std::memcpy(data + k * 2, &untouched_f16, 2);
+    return {};
+  }
   const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
   const std::size_t step = marker_step(info.elements);
-  auto* data = static_cast<char*>(kernel_data);
   if (f.vx_type == VX_TYPE_FLOAT32)
     for (std::size_t k = 0; k < markers; ++k) std::memcpy(data + k * step * 4, &unwritten_f32, 4);
   else
@@ -238,6 +263,64 @@ inline bool untouched(const field_desc& f, const tensor_info& info, const void* 
   return true;
 }
 
+// check_every_element: the elements of a float output the kernel left as allocate_output set them.
+struct unwritten_elements {
+  std::size_t count = 0;
+  std::size_t first = 0;
+};
+inline unwritten_elements find_unwritten(const field_desc& f, const tensor_info& info,
+                                         const void* kernel_data) noexcept {
+  unwritten_elements r;
+  if (!has_markers(f)) return r;
+  const auto* data = static_cast<const char*>(kernel_data);
+  for (std::size_t k = info.elements; k-- > 0;) {
+    bool left;
+    if (f.vx_type == VX_TYPE_FLOAT32) {
+      std::uint32_t v;
+      std::memcpy(&v, data + k * 4, 4);
+      left = v == untouched_f32;
+    } else {
+      std::uint16_t v;
+      std::memcpy(&v, data + k * 2, 2);
+      left = v == untouched_f16;
+    }
+    if (left) {
+      ++r.count;
+      r.first = k;
+    }
+  }
+  return r;
+}
+
+// The one line for a float output the kernel left partly (or wholly) unwritten, with the first such
+// element's NumPy index (outermost first).
+RKNNOP_DETAIL_COLD inline outcome unwritten_failure(const field_desc& f, const tensor_info& info,
+                                                    const unwritten_elements& r) noexcept {
+  std::uint32_t at[max_tensor_rank] = {};
+  std::size_t rest = r.first;
+  for (std::uint32_t d = 0; d < info.tensor_rank && d < max_tensor_rank; ++d) {
+    const std::size_t dim = info.dims[d] ? info.dims[d] : 1;
+    at[d] = static_cast<std::uint32_t>(rest % dim);
+    rest /= dim;
+  }
+  char index[80] = {};
+  std::size_t used = 0;
+  for (std::uint32_t d = info.tensor_rank; d-- > 0 && used + 12 < sizeof index;) {
+    char digits[11] = {};
+    std::size_t n = 0;
+    for (std::uint32_t v = at[d]; n == 0 || v != 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
+    while (n > 0) index[used++] = digits[--n];
+    if (d != 0) {
+      index[used++] = ',';
+      index[used++] = ' ';
+    }
+  }
+  return fail(VX_FAILURE, f,
+              "the CPU kernel left {} of {} elements unwritten, the first at element {} (NumPy index [{}]); "
+              "`cpu` must write every output element",
+              r.count, info.elements, r.first, std::string_view(index, used));
+}
+
 // The one line for a kernel that wrote outside a tensor's buffer (buffer_list::overrun).
 RKNNOP_DETAIL_COLD inline outcome overrun_failure(const field_desc& f, const tensor_info& info,
                                                   const buffer_list::overrun_report& r) noexcept {
@@ -248,10 +331,13 @@ RKNNOP_DETAIL_COLD inline outcome overrun_failure(const field_desc& f, const ten
                 "elements; check the indices the kernel computes",
                 first, last, r.size, info.elements);
   const std::size_t element = info.elements != 0 && r.size >= info.elements ? r.size / info.elements : 1;
+  // Which is wrong, `cpu`'s indices or `infer`'s dims, the guard cannot tell: name both, the kernel first.
   return fail(VX_FAILURE, f,
               "the CPU kernel wrote past the end of its buffer: bytes {}..{} (from element {}) of a {}-byte "
-              "buffer of {} elements; `infer` set smaller dims than `cpu` writes",
-              first, last, r.first / static_cast<std::ptrdiff_t>(element), r.size, info.elements);
+              "buffer of {} elements; {}",
+              first, last, r.first / static_cast<std::ptrdiff_t>(element), r.size, info.elements,
+              f.kind == field_kind::output ? "check `cpu`'s indices against size(), then `infer`'s dims"
+                                           : "a kernel must not write its inputs");
 }
 
 // The one line for a kernel that wrote outside an rknnop::buffer it allocated (scratch_guard).
@@ -261,11 +347,22 @@ RKNNOP_DETAIL_COLD inline outcome scratch_overrun_failure() noexcept {
                                    scratch_guard::first, scratch_guard::last, scratch_guard::size));
 }
 
+// The one check of an output after the kernel (OpenVX and MindSpore Lite callbacks alike): every
+// element written (check_every_element), else not nothing at all (the markers).
+inline outcome check_written(const field_desc& f, const tensor_info& info, const void* kernel_data) noexcept {
+  if constexpr (check_every_element) {
+    if (const unwritten_elements r = find_unwritten(f, info, kernel_data); r.count != 0)
+      return unwritten_failure(f, info, r);
+  } else if (untouched(f, info, kernel_data)) {
+    return fail(VX_FAILURE, f, "the kernel wrote nothing (rknnop's unwritten markers are all still there)");
+  }
+  return {};
+}
+
 // Converts the kernel's result to the tensor's dtype and copies it into the tensor.
 inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
                             void* kernel_data) noexcept {
-  if (untouched(f, info, kernel_data))
-    return fail(VX_FAILURE, f, "the kernel wrote nothing (rknnop's unwritten markers are all still there)");
+  if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
   void* raw = kernel_data;
   if (info.dtype != f.vx_type) {
     if (dtype_size(info.dtype) > dtype_size(f.vx_type)) {  // widening cannot run in place

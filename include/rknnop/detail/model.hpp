@@ -231,11 +231,19 @@ consteval bool check_op() {
   } else if constexpr (!has_io_structs<Op>) {
     static_assert(always_false_v<Op>, "rknnop: an op struct needs nested structs `inputs` and `outputs`");
     return false;
-  } else if constexpr (!reflectable_aggregate<typename Op::inputs> || !reflectable_aggregate<typename Op::outputs> ||
-                       !reflectable_aggregate<typename params_of<Op>::type>) {
+  } else if constexpr (!std::is_aggregate_v<typename Op::inputs> || !std::is_aggregate_v<typename Op::outputs> ||
+                       !std::is_aggregate_v<typename params_of<Op>::type>) {
     static_assert(always_false_v<Op>,
                   "rknnop: `inputs`, `outputs` and `params` must be plain aggregates (public fields, no "
                   "constructors, no base classes)");
+    return false;
+  } else if constexpr (!reflectable_aggregate<typename Op::inputs> || !reflectable_aggregate<typename Op::outputs> ||
+                       !reflectable_aggregate<typename params_of<Op>::type>) {
+    // An aggregate that cannot be value-initialized: usually a default member initializer of the
+    // wrong type (`mode m = 0;` for an enum field), which the compiler has reported just above.
+    static_assert(always_false_v<Op>,
+                  "rknnop: a field of `inputs`, `outputs` or `params` cannot be default-initialized: check its "
+                  "default member initializer (the compiler's error above names it) or give it one");
     return false;
   } else if constexpr (field_count<typename Op::inputs> == 0) {
     static_assert(always_false_v<Op>, "rknnop: `inputs` is empty; an op needs at least one input tensor");

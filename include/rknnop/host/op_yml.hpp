@@ -88,4 +88,12 @@ void apply_python_port_order(op_yml& op, std::string_view python_text, std::stri
 
 // rknnop writes op.yml in one place: the generator (<rknnop/emit/op_yml.hpp>), from the op struct.
 
+/// Which of op.yml's lists a name is looked up in.
+enum class op_entry_kind { input, output, param };
+
+/// op.yml's entry called `name` among the op's inputs, outputs or params: the name check of the session
+/// and of the tools (names given on the command line). Throws error "op 'X' has no input 'foo'
+/// (inputs: a, b)", with "; 'foo' is a param" when it names an entry of another kind.
+[[nodiscard]] const op_yml_entry& find_op_entry(const op_yml& op, op_entry_kind kind, std::string_view name);
+
 }  // namespace rknnop::host

@@ -40,10 +40,27 @@ struct param_value {
 [[nodiscard]] param_value parse_param_value(std::string_view name, std::int32_t type, std::string_view text,
                                             std::optional<std::size_t> array_length = std::nullopt);
 
-/// Parses `text` for op.yml's param `entry` as rknnop-run's --param does: an enum param by name only
-/// (a number is refused, listing the names), an array with the item count or limit of rknnop's field
-/// comment (docs/op-yml.md §6), anything else as parse_param_value. Used for defaults too.
+/// Parses `text` for op.yml's param `entry` as every tool's --param does: an enum param by name only
+/// (a number is refused, listing the names and their values), an array with the item count or limit
+/// of rknnop's field comment (docs/op-yml.md §6), anything else as parse_param_value. Used for
+/// defaults too (default_param_value).
 [[nodiscard]] param_value parse_param_value(const op_yml_entry& entry, std::string_view text);
+
+/// The one rule every reader of a param applies (rknnop-run, rknnop-pack wrap, rknnop-parity, the
+/// session, a model's node params): `value` has the entry's type, an enum param holds one of its
+/// enumerators' values, an array holds exactly (or at most) op.yml's item count. Throws error
+/// "param 'x': ..." naming the allowed values. Command-line text gives an enum by name only
+/// (parse_param_value(entry, text)); typed values and a model's JSON give its number.
+void check_param_value(const op_yml_entry& entry, const param_value& value);
+
+/// The param's default (the op struct's default member initializer, op.yml's rknnop-field comment)
+/// read as --param would read it, or nullopt when the op gives none. Throws when the default itself
+/// is not a value of the param (an op.yml written by hand).
+[[nodiscard]] std::optional<param_value> default_param_value(const op_yml_entry& entry);
+
+/// The value as every tool shows it: "NHWC (0)" for an enum param (the name, then the number the
+/// kernel sees), "64,64", "true", "0.5" otherwise (param_value::to_string()).
+[[nodiscard]] std::string param_value_text(const op_yml_entry& entry, const param_value& value);
 
 /// Typed builders with the same checks and messages.
 [[nodiscard]] param_value make_param_value(std::string_view name, std::int32_t type, bool value);

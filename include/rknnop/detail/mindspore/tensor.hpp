@@ -142,8 +142,7 @@ inline outcome read_ms_input(const ::mindspore::MSTensor& t, const field_desc& f
 // Converts a kernel result into the output MSTensor's memory (MutableData allocates it).
 inline outcome write_ms_output(::mindspore::MSTensor& t, const field_desc& f, const tensor_info& info,
                                const void* kernel_data) noexcept {
-  if (untouched(f, info, kernel_data))
-    return fail(VX_FAILURE, f, "the kernel wrote nothing (rknnop's unwritten markers are all still there)");
+  if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
   void* out = t.MutableData();
   if (!out) return fail(VX_ERROR_NO_MEMORY, f, "MSTensor::MutableData() gave no memory");
   if (t.DataSize() < info.elements * dtype_size(info.dtype))

@@ -1,25 +1,44 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Command-line syntax shared by the tools (rknnop-run, rknnop-parity, rknnop-pack): NAME=VALUE options,
-// NumPy shapes, and the op's names they take (the session's own check). Mistakes throw usage_error,
-// so a tool can tell them from a failure of the op.
+// The tools' command-line layer (rknnop-run, rknnop-pack, rknnop-parity, rknnop-vxcheck), not installed:
+// parsing with one error handler, NAME=VALUE options, NumPy shapes, the op's names they take, and
+// the exit status every tool gives: 0 done, 1 failed, 2 a mistake on the command line.
 
 #include <rknnop/host/error.hpp>
-#include <rknnop/host/op_yml.hpp>
+#include <rknnop/host/op_yml.hpp>  // op_entry_kind, find_op_entry
 
 #include <cstddef>      // std::size_t
+#include <optional>     // std::optional
 #include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
-namespace rknnop::host {
+namespace CLI {
+class App;
+}
+
+namespace rknnop::tools {
+
+inline constexpr int exit_failure = 1;  ///< the op, a file or the check failed
+inline constexpr int exit_usage = 2;    ///< a mistake on the command line
 
 /// A mistake on the command line (what() starts with "rknnop: ", detail() names the option).
-class usage_error : public error {
+class usage_error : public host::error {
 public:
   using error::error;
 };
+
+/// Parses the command line into `app`'s options: nullopt when the tool should go on, else the exit
+/// status to return (0 after --help; exit_usage after one line "<tool>: <CLI11's message>" on stderr).
+[[nodiscard]] std::optional<int> parse_or_exit(CLI::App& app, int argc, char** argv);
+
+/// The one handler after a tool's work, in its catch (...): prints one line "<tool>: <detail>" for
+/// what escaped (a usage_error or rknnop::host::error: its detail(); std::bad_alloc: "out of memory
+/// while <stage>"; another exception: its what()) after flushing stdout, and returns exit_usage for a usage_error,
+/// exit_failure otherwise. Never throws: nothing leaves main as an exception.
+///   int main(int argc, char** argv) try { ... } catch (...) { return tools::tool_failure("rknnop-run"); }
+[[nodiscard]] int tool_failure(const char* tool, std::string_view stage = {}) noexcept;
 
 /// One `NAME=VALUE` option.
 struct assignment {
@@ -43,23 +62,9 @@ enum class zero_dims : bool { rejected, allowed };
                                                          std::string_view text, std::string_view example,
                                                          zero_dims zeros = zero_dims::rejected);
 
-/// Which of op.yml's lists a name is looked up in.
-enum class op_entry_kind { input, output, param };
-
-/// op.yml's entry called `name` among the op's inputs, outputs or params: the name check of the session
-/// and of the tools (names given on the command line). Throws error "op 'X' has no input 'foo'
-/// (inputs: a, b)", with "; 'foo' is a param" when it names an entry of another kind.
-[[nodiscard]] const op_yml_entry& find_op_entry(const op_yml& op, op_entry_kind kind, std::string_view name);
-
 /// find_op_entry for a NAME given on the command line (`option` NAME=VALUE): throws usage_error
 /// "<option> '<name>': op 'X' has no input '<name>' (inputs: a, b)".
-[[nodiscard]] const op_yml_entry& find_option_entry(const op_yml& op, op_entry_kind kind, std::string_view option,
-                                                    std::string_view name);
+[[nodiscard]] const host::op_yml_entry& find_option_entry(const host::op_yml& op, host::op_entry_kind kind,
+                                                          std::string_view option, std::string_view name);
 
-/// The last handler of a tool's main, which is a function-try-block:
-///   int main(int argc, char** argv) try { ... } catch (...) { return tool_failure("rknnop-run"); }
-/// Prints "<tool>: <what>" for whatever escaped the tool's own handlers (including one thrown by a
-/// handler) and returns exit status 1. Never throws: nothing leaves main as an exception.
-[[nodiscard]] int tool_failure(const char* tool) noexcept;
-
-}  // namespace rknnop::host
+}  // namespace rknnop::tools
