@@ -4,7 +4,7 @@
 // One validation of a `.rknnop` and of a kernel library against its op.yml, used by the loader
 // (rknnop-run, sessions), by `rknnop-pack inspect --verify` and by `rknnop-pack pack` (which
 // refuses to write a container --verify would reject). What the loader checks is a subset of what
-// --verify reports, by construction: both call check_library_for_op and container_op.
+// --verify reports, by construction: both call check_library_for_op and container_op (op_yml.hpp).
 
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/elf.hpp>
@@ -20,13 +20,6 @@
 #include <vector>       // std::vector
 
 namespace rknnop::host {
-
-/// Throws unless the .py section is what Python 3 can import: UTF-8 text without NUL bytes.
-void check_python_section(std::span<const std::uint8_t> py, std::string_view source);
-
-/// The container's op.yml section parsed, its .py section checked (check_python_section) and the
-/// port order taken from the .py's def_input/def_output. `source` names the container.
-[[nodiscard]] op_yml container_op(const container& c, std::string_view source);
 
 /// What the board runtime checks of a kernel library before a node runs, read from the file
 /// without running it: its ELF structure (check_elf_structure), that it exports
