@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <span>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -222,6 +225,8 @@ void note_count_mismatches(model& m, const json& g) {
 
 // Each node's op, name and lid, and which of the model's custom ops it runs.
 void read_nodes(model& m, const json& nodes) {
+  std::unordered_map<std::string, std::size_t> ops_by_node_op;  // a node's op is its custom op's name upper-cased
+  for (std::size_t i = 0; i < m.ops.size(); ++i) ops_by_node_op.emplace(upper(m.ops[i].name), i);
   std::size_t position = 0;
   for (const json& n : nodes) {
     const std::string at = fmt::format("{}: node {}", m.source, position);
@@ -233,8 +238,7 @@ void read_nodes(model& m, const json& nodes) {
     node.op = op->get<std::string>();
     if (const json* v = member(n, "name"); v && v->is_string()) node.name = v->get<std::string>();
     if (const json* v = member(n, "lid"); v && v->is_string()) node.lid = v->get<std::string>();
-    for (std::size_t i = 0; i < m.ops.size(); ++i)
-      if (upper(m.ops[i].name) == node.op) node.custom_op = i;
+    if (const auto it = ops_by_node_op.find(node.op); it != ops_by_node_op.end()) node.custom_op = it->second;
     m.nodes.push_back(std::move(node));
   }
 }
@@ -266,13 +270,10 @@ std::pair<const json*, std::optional<std::uint64_t>> connection_node(const json&
 }
 
 // A custom-op node's input and output ports from the connection entries naming it, in port order.
-void read_node_ports(model_node& node, const model& m, const json& connection, const graph_index& index,
-                     const std::string& where, const std::string& at) {
-  for (std::size_t entry = 0; entry < connection.size(); ++entry) {
+void read_node_ports(model_node& node, const model& m, const json& connection, std::span<const std::size_t> entries,
+                     const graph_index& index, const std::string& at) {
+  for (const std::size_t entry : entries) {
     const json& c = connection[entry];
-    const auto v = connection_node(c, entry, where).second;
-    if (!v) continue;  // checked by check_connections for every entry
-    if (*v != node.index) continue;
     const json* left = member(c, "left");
     if (left == nullptr || !left->is_string())
       throw error(fmt::format("{}: connection {}: no 'left' string (\"input\" or \"output\")", at, entry));
@@ -285,6 +286,18 @@ void read_node_ports(model_node& node, const model& m, const json& connection, c
   }
   sort_ports(node.inputs, "input", at);
   sort_ports(node.outputs, "output", at);
+}
+
+// The connection entries of each node, in file order: one pass, so that finding a node's ports does
+// not read the whole list again for every node.
+std::vector<std::vector<std::size_t>> connections_by_node(const model& m, const json& connection,
+                                                          const std::string& where) {
+  std::vector<std::vector<std::size_t>> by_node(m.nodes.size());
+  for (std::size_t entry = 0; entry < connection.size(); ++entry) {
+    const auto v = connection_node(connection[entry], entry, where).second;
+    if (v && *v < m.nodes.size()) by_node[static_cast<std::size_t>(*v)].push_back(entry);
+  }
+  return by_node;
 }
 
 // Every connection entry, not only those of custom-op nodes, names one of the nodes.
@@ -313,12 +326,15 @@ void parse_graph(model& m, const json& g) {
   const json* connection = member(g, "connection");
   if (connection != nullptr && !connection->is_array())
     throw error(fmt::format("{}: 'connection' must be an array, found {}", where, found(*connection)));
+  std::vector<std::vector<std::size_t>> by_node;
   for (model_node& node : m.nodes) {
     if (!node.custom_op) continue;
     const model_op& op = m.ops[*node.custom_op];
     const std::string at = fmt::format("{}: node '{}' (op {})", m.source, node.name, node.op);
     read_node_params(node, op, (*nodes)[node.index], at);
-    if (connection != nullptr) read_node_ports(node, m, *connection, index, where, at);
+    if (connection == nullptr) continue;
+    if (by_node.empty()) by_node = connections_by_node(m, *connection, where);
+    read_node_ports(node, m, *connection, by_node[node.index], index, at);
   }
   if (connection != nullptr) check_connections(m, *connection, where);
 }
@@ -381,11 +397,11 @@ model model::parse(std::span<const std::uint8_t> bytes, std::string_view source)
     if (!ops.is_array())
       throw error(fmt::format("{}: custom_op_config section: expected a JSON array of op descriptions, found {}",
                               m.source, found(ops)));
+    std::unordered_set<std::string> names;  // upper-cased: a node names its op upper-cased
     for (std::size_t i = 0; i < ops.size(); ++i) {
       model_op op = parse_op(ops[i], i, m.file.custom_op_data.size(), m.source);
-      for (const model_op& other : m.ops)
-        if (upper(other.name) == upper(op.name))
-          throw error(fmt::format("{}: two custom-op descriptions for op '{}'", m.source, op.name));
+      if (!names.insert(upper(op.name)).second)
+        throw error(fmt::format("{}: two custom-op descriptions for op '{}'", m.source, op.name));
       m.ops.push_back(std::move(op));
     }
   }
@@ -425,19 +441,24 @@ std::vector<decoded_param> decode_node_params(const model& m, const model_node& 
     throw error(fmt::format("{}: node '{}' (op {}) is not a custom-op node", m.source, node.name, node.op));
   const model_op& op = m.ops[*node.custom_op];
   const std::string at = fmt::format("{}: node '{}' (op {})", m.source, node.name, op.name);
-  for (const model_param& p : node.params)
-    if (std::none_of(op.params.begin(), op.params.end(), [&](const op_yml_entry& e) { return e.name == p.name; })) {
+  std::unordered_map<std::string_view, const model_param*> given;
+  std::unordered_set<std::string_view> known;
+  for (const op_yml_entry& e : op.params) known.insert(e.name);
+  for (const model_param& p : node.params) {
+    given.emplace(p.name, &p);
+    if (!known.contains(p.name)) {
       std::string names;
       for (const op_yml_entry& e : op.params) names += (names.empty() ? "" : ", ") + e.name;
       throw error(fmt::format("{}: param '{}' is not a param of op '{}' ({})", at, p.name, op.name,
                               names.empty() ? std::string("it has none") : names));
     }
+  }
   std::vector<decoded_param> out;
   for (const op_yml_entry& e : op.params) {
-    const auto it =
-        std::find_if(node.params.begin(), node.params.end(), [&](const model_param& p) { return p.name == e.name; });
+    const auto found_param = given.find(e.name);
+    const model_param* it = found_param == given.end() ? nullptr : found_param->second;
     const std::string_view type = vx_type_name(e.type);
-    if (it == node.params.end())
+    if (it == nullptr)
       throw error(fmt::format("{}: param '{}' ({}) is missing from nn.{}", at, e.name, type, lower(op.name)));
     const json value = parse_json(it->json, at);
     const auto wrong = [&](std::string_view expected) {

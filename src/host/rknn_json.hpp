@@ -16,8 +16,13 @@ namespace rknnop::host::rknn_json {
 using json = nlohmann::ordered_json;
 
 inline constexpr std::size_t max_json_depth = 64;  // the toolkit's JSON nests 4 deep
+// What a parsed JSON may hold in memory (as the builder counts it): this floor plus this many bytes
+// per byte of text, and never more than the memory budget. A toolkit graph is far below the floor;
+// `[],` repeated counts 21 bytes a byte, `0,` 16, `{"op": "ADD"},` 11.
+inline constexpr std::uint64_t json_memory_floor = std::uint64_t{16} << 20;
+inline constexpr std::uint64_t json_memory_per_byte = 4;
 
-// `text` parsed, or an error naming `where`.
+// `text` parsed in linear time (duplicate keys refused), or an error naming `where`.
 json parse_json(std::string_view text, const std::string& where);
 
 // Python's json.dumps of `j` (", " and ": " separators, ASCII escapes, repr floats): what the

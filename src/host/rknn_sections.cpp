@@ -53,21 +53,39 @@ bool is_rknn_model_file(const std::filesystem::path& path) noexcept {
   if (!std::filesystem::is_regular_file(path, ec)) return false;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) return false;
-  std::array<std::uint8_t, 24> head{};
-  if (std::fread(head.data(), 1, head.size(), file.get()) < 8) return false;
+  std::array<std::uint8_t, 28> head{};  // magic, version, the first section's length and 4 bytes
+  const std::size_t got = std::fread(head.data(), 1, head.size(), file.get());
+  if (got < 8) return false;
   const std::string_view magic(reinterpret_cast<const char*>(head.data()), 8);
   if (magic == rknn_encrypted_magic) return true;
   if (magic != rknn_model_magic) return false;
   // The config section (a model's JSON) sits where a .rknnop keeps its x86-64 library (ELF): a
   // non-empty section starting with '{'. (A container's empty x86-64 section is no JSON either.)
+  // A file with the magic whose sections are neither is a damaged model, for the model reader to
+  // name the section, unless it is named as a container.
+  const bool named_container = path.extension() == ".rknnop";
+  if (got < 24) return !named_container;
+  const auto version = byte_io::load_le<std::uint64_t>(head.data() + 8);
   const auto export_size = byte_io::load_le<std::uint64_t>(head.data() + 16);
   const auto seek_limit = static_cast<std::uint64_t>(std::numeric_limits<long>::max()) - 64;
+  std::array<std::uint8_t, 12> config{};  // the length field and the first 4 bytes
   if (export_size > std::min(rknn_model_max_file_size, seek_limit) ||
       std::fseek(file.get(), static_cast<long>(24 + export_size), SEEK_SET) != 0)
-    return false;
-  std::array<std::uint8_t, 9> config{};  // the length field and the first byte
-  if (std::fread(config.data(), 1, config.size(), file.get()) != config.size()) return false;
-  return byte_io::load_le<std::uint64_t>(config.data()) > 0 && config[8] == '{';
+    return !named_container;
+  const std::size_t config_got = std::fread(config.data(), 1, config.size(), file.get());
+  if (config_got < 8) return !named_container;
+  const auto config_size = byte_io::load_le<std::uint64_t>(config.data());
+  if (config_size > 0 && config_got > 8 && config[8] == '{') return true;
+  // A container: a known version, the shader section empty or a shader, the x86-64 section empty or an ELF file.
+  const std::span<const std::uint8_t> shader(head.data() + 24, got - 24);
+  const std::span<const std::uint8_t> library(config.data() + 8, config_got - 8);
+  const bool container_like =
+      (version == 1 || version == 2) &&
+      (export_size == 0 || (shader.size() == 4 && std::equal(shader.begin(), shader.end(), "SHDR"))) &&
+      (config_size == 0 || (library.size() == 4 && std::equal(library.begin(), library.end(),
+                                                              "\x7f"
+                                                              "ELF")));
+  return !container_like && !named_container;
 }
 
 std::string_view model_blob_key(model_blob_kind kind) noexcept {

@@ -251,6 +251,15 @@ void check_library_for_op(std::span<const std::uint8_t> library, const op_yml& o
                                 label);
 }
 
+std::vector<std::string> library_problems(const container& c, const op_yml& op, std::string_view source) {
+  std::vector<std::string> problems, missing;
+  const std::optional<op_yml> known(op);
+  for (const library_slot& slot : library_slots)
+    if (!c.section(slot.kind).empty()) (void)library_detail(c, slot, known, source, problems, missing);
+  for (std::string& p : problems) p = escape_nonprintable(p);
+  return problems;
+}
+
 // Each container section in file order, as inspect prints them: a case per section kind, kept as one
 // table (each case is a few lines; library sections go to library_detail).
 container_report validate_container(const container& c, std::string_view source) {

@@ -62,6 +62,11 @@ struct kernel_descriptor_fields {
 [[nodiscard]] std::string check_descriptor_for_op(const kernel_descriptor_fields& descriptor, const op_yml& op,
                                                   std::uint32_t index, std::string_view symbol, std::string_view label);
 
+/// validate_container's checks of each non-empty library section against `op` (machine, ELF
+/// structure, the kernel list, the descriptor), one problem a line without the "rknnop: " prefix:
+/// what `rknnop-pack update` applies to every library it writes into a model.
+[[nodiscard]] std::vector<std::string> library_problems(const container& c, const op_yml& op, std::string_view source);
+
 /// Everything `rknnop-pack inspect --verify` reports of a container: a one-line detail per section
 /// (file order) for inspect, and every problem, one line each without the "rknnop: " prefix.
 struct container_report {
