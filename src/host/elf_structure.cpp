@@ -176,6 +176,11 @@ public:
       // The callbacks the runtime calls: null, another library's function (1), or this library's code.
       const auto callback = [&](std::uint64_t at, std::string_view field) {
         const std::uint64_t p = pointer_at(at, symbol_name);
+        // A shared object is loaded anywhere: a callback no relocation fills in stays an absolute address
+        // (DT_RELR's packed RELATIVE relocations are not decoded here: then the check is skipped).
+        if (p != 0 && !relocations_.contains(at) && !tag(dt_relr))
+          fail(fmt::format("descriptor {} of {}: {} holds 0x{:x}, which no relocation fills in", n, symbol_name, field,
+                           p));
         if (p > 1 && !in_code(p))
           fail(fmt::format("descriptor {} of {}: {} points to 0x{:x}, outside the code", n, symbol_name, field, p));
         return p != 0;
