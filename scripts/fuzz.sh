@@ -8,14 +8,16 @@
 #
 # Usage: scripts/fuzz.sh [--seconds N] [--only TARGET]... [--keep-corpus DIR]
 #   --seconds N        per target (default 20; CI's `scripts/test.sh fuzz` uses 20)
-#   --only TARGET      run only this target (repeatable): fuzz_container, fuzz_npy,
-#                      fuzz_param_value, fuzz_op_yml, fuzz_elf, fuzz_rknn_model, fuzz_decode
+#   --only TARGET      run only this target (repeatable; fuzz_model_run runs only so): fuzz_container, fuzz_npy,
+#                      fuzz_param_value, fuzz_op_yml, fuzz_elf, fuzz_rknn_model, fuzz_model_run,
+#                      fuzz_decode
 #   --keep-corpus DIR  also write the grown corpora to DIR/<target>/ (reuse it with the next run)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (build jobs, default 2),
 #   RKNNOP_FUZZ_WORKERS (parallel fuzzing processes per target, default 1),
 #   RKNNOP_FUZZ_STRICT=0 (skip the one-line-message and op.yml UTF-8 round-trip checks, which are
 #   on by default, CI included; see tests/fuzz/fuzz_util.hpp),
-#   RKNNOP_FUZZ_TRACE=1 (fuzz_decode prints what a reproducer builds and calls).
+#   RKNNOP_FUZZ_TRACE=1 (fuzz_decode prints what a reproducer builds and calls),
+#   RKNNOP_FUZZ_KEEP_GOING=1 (run past crashes, saving each reproducer; the run still fails).
 #
 # A longer run, e.g. overnight on a spare machine, keeping what it learns between runs:
 #   RKNNOP_FUZZ_WORKERS=4 scripts/fuzz.sh --seconds 3600 --keep-corpus ~/rknnop-corpus
@@ -30,7 +32,7 @@ workers=${RKNNOP_FUZZ_WORKERS:-1}
 seconds=20
 only=()
 keep=""
-all_targets=(fuzz_container fuzz_npy fuzz_param_value fuzz_op_yml fuzz_elf fuzz_rknn_model fuzz_decode)
+all_targets=(fuzz_container fuzz_npy fuzz_param_value fuzz_op_yml fuzz_elf fuzz_rknn_model fuzz_model_run fuzz_decode)
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; }
 while [ $# -gt 0 ]; do
@@ -44,7 +46,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$seconds" in ''|*[!0-9]*) echo "scripts/fuzz.sh: --seconds needs a whole number" >&2; exit 2 ;; esac
-targets=("${all_targets[@]}")
+# fuzz_model_run runs the kernel libraries it mutates in its own process: until the node runs in a
+# child process (issue 30 item 1), a mutated instruction is a crash of the fuzzer, so it runs only
+# when asked for (--only fuzz_model_run, with RKNNOP_FUZZ_KEEP_GOING=1 to count such crashes).
+targets=()
+for t in "${all_targets[@]}"; do [ "$t" = fuzz_model_run ] || targets+=("$t"); done
 [ ${#only[@]} -eq 0 ] || targets=("${only[@]}")
 for t in "${targets[@]}"; do
   case " ${all_targets[*]} " in *" $t "*) ;; *) echo "scripts/fuzz.sh: unknown target '$t'" >&2; exit 2 ;; esac
@@ -80,6 +86,10 @@ cmake -S "$root" -B "$out" "${generator[@]}" -Wno-dev \
   { cat "$out/configure.log" >&2; exit 1; }
 stamp "build ${targets[*]}"
 cmake --build "$out" -j "$jobs" --target "${targets[@]}"
+# fuzz_model_run's seed is a model wrapped around the test kernel (tests/host/kernels) by rknnop-pack.
+case " ${targets[*]} " in
+  *" fuzz_model_run "*) cmake --build "$out" -j "$jobs" --target rknnop-pack ;;
+esac
 
 # --- seed corpora -----------------------------------------------------------------------------------
 work=$(mktemp -d "${TMPDIR:-/tmp}/rknnop-fuzz.XXXXXX")
@@ -117,6 +127,22 @@ if [ -e "$seeds/fuzz_elf/seed64.so" ]; then
   } >"$seeds/fuzz_container/seed64.rknnop"
 fi
 
+# A one-node model of the test op (library, op description, graph), so that fuzz_model_run starts
+# from a model whose node loads and runs, and mutates its library as well as its JSON.
+case " ${targets[*]} " in
+  *" fuzz_model_run "*)
+    mkdir -p "$seeds/fuzz_model_run"
+    kernels=$root/tests/host/kernels
+    # Built without coverage instrumentation: libFuzzer reads the counters of every instrumented
+    # module, and the loader unloads the kernel library after each input (its counters with it).
+    "$cc" -shared -fPIC -O1 -fvisibility=hidden -I"$root/include" -o "$work/libtestscale.so" \
+      "$kernels/test_scale_kernel.c" -L"$out/src/runtime" -lOpenVX
+    "$out/tools/rknnop-pack/rknnop-pack" pack --pc-only --x86 "$work/libtestscale.so" --yml "$kernels/testscale.yml" \
+      --py "$kernels/rknn_op_testscale.py" -o "$work/TestScale.rknnop" >/dev/null 2>&1
+    "$out/tools/rknnop-pack/rknnop-pack" wrap "$work/TestScale.rknnop" --input-shape input=1,2,3 \
+      --param bias=1 --param scale=2 --param negate=false -o "$seeds/fuzz_model_run/testscale.rknn" >/dev/null ;;
+esac
+
 failed=0
 findings=$out/findings
 mkdir -p "$findings"
@@ -138,6 +164,8 @@ for t in "${targets[@]}"; do
   # Parallel workers (-fork) write their logs into the current directory: run from the temp dir.
   parallel=()
   [ "$workers" -gt 1 ] && parallel=(-fork="$workers" -ignore_crashes=0)
+  # Keep going past crashes (each saved as a reproducer), e.g. fuzz_model_run's crashes in kernel code.
+  [ "${RKNNOP_FUZZ_KEEP_GOING:-0}" = 1 ] && parallel=(-fork="$workers" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   (cd "$work" &&
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \

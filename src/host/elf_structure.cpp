@@ -86,6 +86,10 @@ struct segment {
 struct relocation_set {
   std::uint32_t relative = 0, irelative = 0;
   std::array<std::uint32_t, 14> allowed{};
+  std::array<std::uint32_t, 3> absolute{};  // S + A into a word: the word-size absolute, GLOB_DAT, JUMP_SLOT
+  [[nodiscard]] bool is_absolute(std::uint32_t type) const noexcept {
+    return std::find(absolute.begin(), absolute.end(), type) != absolute.end();
+  }
   [[nodiscard]] bool contains(std::uint32_t type) const noexcept {
     return type == 0 || std::find(allowed.begin(), allowed.end(), type) != allowed.end();
   }
@@ -94,12 +98,12 @@ struct relocation_set {
 std::optional<relocation_set> relocations_for(std::uint16_t machine) {
   switch (machine) {
     // NONE, 64, PC32, 32, 32S, GLOB_DAT, JUMP_SLOT, RELATIVE, DTPMOD64, DTPOFF64, TPOFF64, TLSDESC, IRELATIVE
-    case elf_machine::x86_64: return relocation_set{8, 37, {1, 2, 10, 11, 6, 7, 8, 16, 17, 18, 36, 37}};
+    case elf_machine::x86_64: return relocation_set{8, 37, {1, 2, 10, 11, 6, 7, 8, 16, 17, 18, 36, 37}, {1, 6, 7}};
     // ABS64, ABS32, GLOB_DAT, JUMP_SLOT, RELATIVE, TLS_DTPMOD, TLS_DTPREL, TLS_TPREL, TLSDESC, IRELATIVE
     case elf_machine::aarch64:
-      return relocation_set{1027, 1032, {257, 258, 1025, 1026, 1027, 1028, 1029, 1030, 1031, 1032}};
+      return relocation_set{1027, 1032, {257, 258, 1025, 1026, 1027, 1028, 1029, 1030, 1031, 1032}, {257, 1025, 1026}};
     // ABS32, REL32, TLS_DTPMOD32, TLS_DTPOFF32, TLS_TPOFF32, GLOB_DAT, JUMP_SLOT, RELATIVE, TLS_DESC, IRELATIVE
-    case elf_machine::arm: return relocation_set{23, 160, {2, 3, 17, 18, 19, 21, 22, 23, 13, 160}};
+    case elf_machine::arm: return relocation_set{23, 160, {2, 3, 17, 18, 19, 21, 22, 23, 13, 160}, {2, 21, 22}};
     default: return std::nullopt;
   }
 }
@@ -169,12 +173,24 @@ public:
       std::array<char, 256> name{};
       for (std::size_t k = 0; k < name.size(); ++k) name[k] = static_cast<char>(byte_at(name_at + k));
       d.name_field.assign(name.data(), name.size());
-      d.has_function = pointer_at(function_at, symbol_name) != 0;
+      // The callbacks the runtime calls: null, another library's function (1), or this library's code.
+      const auto callback = [&](std::uint64_t at, std::string_view field) {
+        const std::uint64_t p = pointer_at(at, symbol_name);
+        // A shared object is loaded anywhere: a callback no relocation fills in stays an absolute address
+        // (DT_RELR's packed RELATIVE relocations are not decoded here: then the check is skipped).
+        if (p != 0 && !relocations_.contains(at) && !tag(dt_relr))
+          fail(fmt::format("descriptor {} of {}: {} holds 0x{:x}, which no relocation fills in", n, symbol_name, field,
+                           p));
+        if (p > 1 && !in_code(p))
+          fail(fmt::format("descriptor {} of {}: {} points to 0x{:x}, outside the code", n, symbol_name, field, p));
+        return p != 0;
+      };
+      d.has_function = callback(function_at, "function");
       const std::uint64_t parameters = pointer_at(function_at + word_, symbol_name);
       d.num_params = static_cast<std::uint32_t>(value_at(function_at + 2 * word_, 4));
-      d.has_validate = pointer_at(function_at + 3 * word_, symbol_name) != 0;
-      d.has_initialize = pointer_at(function_at + 6 * word_, symbol_name) != 0;
-      d.has_deinitialize = pointer_at(function_at + 7 * word_, symbol_name) != 0;
+      d.has_validate = callback(function_at + 3 * word_, "validate");
+      d.has_initialize = callback(function_at + 6 * word_, "initialize");
+      d.has_deinitialize = callback(function_at + 7 * word_, "deinitialize");
       d.has_parameters = parameters != 0;
       if (parameters != 0 && d.num_params <= 4096) {
         if (!loaded(parameters, 12 * std::uint64_t{d.num_params}))
@@ -528,11 +544,40 @@ private:
           if (!in_code(resolver)) fail(fmt::format("{} calls a resolver at 0x{:x}, outside the code", which, resolver));
         }
         const std::uint64_t addend = with_addend ? word(e + 2 * word_) : in_place(offset);
+        check_relocated_pointer(which, type, symbol, addend, with_addend, offset);
         if (type == relocs_.relative) relative_targets_.emplace(offset, addend);
         relocations_[offset] = {type, symbol, addend};
       }
     }
     if (tag(dt_relr)) (void)file_offset(*tag(dt_relr), tag(dt_relrsz).value_or(0), "DT_RELR");
+  }
+
+  // Where the type makes it decidable, the pointer a relocation stores must point into the loaded
+  // image (its end included): RELATIVE's B + A, and S + A for a symbol this library defines. A
+  // pointer elsewhere is a function or a table the loader would call or read at a wild address.
+  void check_relocated_pointer(const std::string& which, std::uint32_t type, std::uint64_t symbol, std::uint64_t addend,
+                               bool with_addend, std::uint64_t offset) const {
+    const std::uint64_t mask = is64_ ? ~std::uint64_t{0} : 0xffffffffu;
+    if (type == relocs_.relative) {
+      if (!loaded(addend & mask, 0))
+        fail(fmt::format("{} (RELATIVE) stores load address + 0x{:x} at 0x{:x}, outside the loaded segments", which,
+                         addend, offset));
+      return;
+    }
+    if (!relocs_.is_absolute(type) || symbol == 0) return;
+    const std::uint64_t at = symtab_ + symbol * (is64_ ? 24 : 16);
+    const std::uint8_t info = bytes_[at + (is64_ ? 4 : 12)];
+    const std::uint16_t shndx = u16(at + (is64_ ? 6 : 14));
+    constexpr std::uint16_t shn_abs = 0xfff1;
+    constexpr unsigned stt_tls = 6;
+    if (shndx == 0 || shndx == shn_abs || (info & 0xfu) == stt_tls) return;  // another library's, or no address
+    const std::uint64_t value = is64_ ? word(at + 8) : word(at + 4);
+    // GLOB_DAT and JUMP_SLOT store S; the word-size absolute stores S + A (REL: A in place).
+    const bool adds = type == relocs_.absolute[0];
+    const std::uint64_t result = (adds && with_addend ? value + addend : value) & mask;
+    if (!loaded(result, 0))
+      fail(fmt::format("{} stores symbol {}'s address 0x{:x} at 0x{:x}, outside the loaded segments", which, symbol,
+                       result, offset));
   }
 
   // The value stored at `vaddr` (REL relocations keep their addend there); 0 in .bss.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rknnop/host/loader.hpp"
 
+#include "rknnop/host/descriptor_pointers.hpp"
+
 #include "rknnop/host/container.hpp"
 #include "rknnop/host/elf.hpp"
 #include "rknnop/host/error.hpp"
@@ -348,6 +350,7 @@ std::span<vx_kernel_description_t* const> find_kernel_list(void* handle, const e
   ::dlerror();
   void* list_address = ::dlsym(handle, symbol.c_str());
   if (list_address == nullptr) throw_missing_kernel_list(info.exported, op, label);
+  check_descriptor_pointers(list_address, symbol, max_list_entries, label);  // before reading through them
   auto* const* list = static_cast<vx_kernel_description_t* const*>(list_address);
   std::size_t count = 0;
   while (count < max_list_entries && list[count] != nullptr) ++count;

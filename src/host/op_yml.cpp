@@ -12,6 +12,7 @@
 #include <cctype>
 #include <charconv>
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <variant>
 
@@ -158,6 +159,14 @@ static std::optional<std::string> schema_comment(std::string_view text) {
 // (docs/op-yml.md §6). Read line by line (YAML parsers drop comments); strict like the keys.
 static void read_field_comments(op_yml& op, std::string_view text, std::string_view source) {
   constexpr std::string_view marker = "# rknnop-field:";
+  // Each entry by (list, name), made once: a line per field would otherwise search its list again.
+  const auto hash = [](const std::pair<const void*, std::string_view>& k) {
+    return std::hash<std::string_view>{}(k.second) ^ std::hash<const void*>{}(k.first);
+  };
+  std::unordered_map<std::pair<const void*, std::string_view>, op_yml_entry*, decltype(hash)> by_name(0, hash);
+  for (std::vector<op_yml_entry>* list : {&op.inputs, &op.outputs, &op.params})
+    for (op_yml_entry& e : *list)
+      by_name.emplace(std::pair{static_cast<const void*>(list), std::string_view(e.name)}, &e);
   std::size_t line_number = 0;
   for (std::size_t at = 0; at < text.size();) {
     ++line_number;
@@ -185,8 +194,9 @@ static void read_field_comments(op_yml& op, std::string_view text, std::string_v
     if (list == nullptr)
       throw error(
           fmt::format("{}: '# rknnop-field: {}': role '{}' is not input, output or param", where_text, name, words[1]));
-    const auto entry = std::find_if(list->begin(), list->end(), [&](const op_yml_entry& e) { return e.name == name; });
-    if (entry == list->end())
+    const auto found = by_name.find(std::pair{list, std::string_view(name)});
+    op_yml_entry* const entry = found == by_name.end() ? nullptr : found->second;
+    if (entry == nullptr)
       throw error(fmt::format("{}: '# rknnop-field: {}': op.yml has no {} '{}'", where_text, name, words[1], name));
     for (std::size_t k = 2; k < words.size(); ++k) {
       const std::string_view word = words[k];

@@ -282,8 +282,7 @@ TEST_F(ModelTools, UpdateRefusesALibraryThatDoesNotFit) {
   wrong.lib_aarch64 = wrong.lib_x86_64;
   write_container_file(wrong, dir_ / "wrong.rknnop");
   expect_one_line_failure(pack({"update", model_path, (dir_ / "wrong.rknnop").string(), "-o", out}), "rknnop-pack",
-                          "the container's aarch64 library is an ELF64 x86-64 shared object, expected a shared object "
-                          "for aarch64");
+                          "aarch64 library section holds an ELF64 x86-64 shared object, expected ELF64 aarch64");
   // A container without the aarch64 library the model has.
   auto a = scale_spec();
   a.blobs.emplace_back(model_blob_kind::lib_aarch64, std::vector<std::uint8_t>{0x7f, 'E', 'L', 'F'});

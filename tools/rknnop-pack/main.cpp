@@ -7,6 +7,7 @@
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
+#include <rknnop/host/memory_budget.hpp>
 #include <rknnop/host/op_yml.hpp>
 #if RKNNOP_HOST_HAS_MODEL
 #include "model_update.hpp"  // update / extract / wrap: the custom ops inside a .rknn model
@@ -69,6 +70,7 @@ int run_pack(std::uint64_t version, const std::string& shader, const std::string
   if (version == 1 && !armhf.empty())
     throw error("--armhf given with --version 1: version 1 containers have no armhf section");
   check_output_path(out, "--output");  // before reading anything
+  rknnop_pack::check_output_is_not_input(out.string(), {&shader, &x86, &aarch64, &armhf, &yml, &py});
   container c;
   c.version = version;
   c.shader = read_optional(shader);
@@ -142,6 +144,13 @@ int main(int argc, char** argv) try {
   setenv("RKNNOP_LOG", "off", 0);
   CLI::App app{"Inspect, verify, pack and unpack RKNN-Toolkit v1 custom-op containers (.rknnop)", "rknnop-pack"};
   app.require_subcommand(1);
+  app.add_option_function<std::string>(
+         "--memory-limit",
+         [](const std::string& text) {
+           rknnop::host::set_memory_budget(rknnop::host::parse_memory_size(text, "--memory-limit"));
+         },
+         "The most memory a model's JSON or a run's tensors may take (default 2G, or RKNNOP_MEMORY_LIMIT)")
+      ->type_name("SIZE");
 
   std::string inspect_file;
   bool verify = false;

@@ -8,9 +8,11 @@
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
+#include <rknnop/host/memory_budget.hpp>
 #include <rknnop/host/model_container.hpp>
 #include <rknnop/host/op_yml.hpp>
 #include <rknnop/host/rknn_model.hpp>
+#include <rknnop/host/validate.hpp>
 #include <rknnop/vx_type.hpp>
 #if RKNNOP_HOST_HAS_SESSION
 #include <rknnop/host/model_session.hpp>
@@ -20,6 +22,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <initializer_list>
 #include <optional>
 #include <tuple>
 #include <vector>
@@ -106,6 +110,13 @@ int run_update(const std::string& model_path, const std::string& container_path,
   const container c = read_container_file(container_path);
   op_yml yml = parse_op_yml(text_of(c.op_yml), container_path + " (op.yml section)");
   if (!c.op_py.empty()) apply_python_port_order(yml, text_of(c.op_py), "the .py section");
+  // What pack and `inspect --verify` refuse in a library, update refuses to write into a model: the
+  // same checks of every library the container holds, one line per problem.
+  if (const std::vector<std::string> problems = library_problems(c, yml, container_path); !problems.empty()) {
+    for (const std::string& p : problems)
+      fmt::print(stderr, "rknnop-pack: update: refusing to update op '{}' in {}: {}\n", yml.name, model_path, p);
+    return 1;
+  }
   const model_op& op = select_op(m, op_name.empty() ? yml.name : op_name, "name one with --op");
   std::vector<std::string> notes = check_same_op(m, op, yml, container_path);
 
@@ -155,6 +166,11 @@ int run_update(const std::string& model_path, const std::string& container_path,
       throw error(fmt::format("{}: refusing to update op '{}' from {}: {}", m.source, op.name, container_path, r.line));
     ++nodes;
   }
+  if (nodes == 0)
+    throw error(
+        fmt::format("{}: refusing to update op '{}' from {}: no node of the model runs it, so nothing "
+                    "checks the new library against a node's params and dims",
+                    m.source, op.name, container_path));
 #else
   const std::size_t nodes = 0;
 #endif
@@ -166,6 +182,7 @@ int run_update(const std::string& model_path, const std::string& container_path,
 }
 
 int run_extract(const std::string& model_path, const std::string& out, const std::string& op_name) {
+  check_output_is_not_input(out, {&model_path});
   const model m = model::read(model_path);
   const model_op& op = select_op(m, op_name, "name one with --op");
   write_container_file(model_op_container(m, op), out);
@@ -178,6 +195,7 @@ int run_extract(const std::string& model_path, const std::string& out, const std
 // unless given.
 int run_wrap(const std::string& container_path, const std::string& out, const std::vector<std::string>& input_texts,
              const std::vector<std::string>& output_texts, const std::vector<std::string>& param_texts) {
+  check_output_is_not_input(out, {&container_path});
   const container c = read_container_file(container_path);
   op_yml yml = parse_op_yml(text_of(c.op_yml), container_path + " (op.yml section)");
   if (!c.op_py.empty()) apply_python_port_order(yml, text_of(c.op_py), "the .py section");
@@ -196,6 +214,17 @@ int run_wrap(const std::string& container_path, const std::string& out, const st
   };
   const auto inputs = shapes("--input-shape", input_texts, op_entry_kind::input, true);
   auto outputs = shapes("--output-shape", output_texts, op_entry_kind::output, !can_infer_shapes);
+  // The shape inference runs the op on zeros: the float16 inputs, the run's tensors of them and of the
+  // outputs it infers (4.7 GB for a 1x16384x16384x1 input before this check: about 16 bytes an element).
+  constexpr std::uint64_t wrap_bytes_per_element = 16;
+  std::uint64_t run_bytes = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    std::uint64_t elements = 1;
+    for (const std::size_t d : *inputs[i])
+      elements = d != 0 && elements > (std::uint64_t{1} << 62) / d ? std::uint64_t{1} << 62 : elements * d;
+    run_bytes = std::min<std::uint64_t>(run_bytes + wrap_bytes_per_element * elements, std::uint64_t{1} << 62);
+    check_memory(run_bytes, fmt::format("wrap: --input-shape {}={}", yml.inputs[i].name, fmt::join(*inputs[i], ",")));
+  }
   std::vector<decoded_param> params;
   for (const auto& [name, text] : parse_assignments("--param", param_texts, "VALUE")) {
     const op_yml_entry& e = find_option_entry(yml, op_entry_kind::param, "--param", name);
@@ -242,6 +271,15 @@ int run_wrap(const std::string& container_path, const std::string& out, const st
 }
 
 }  // namespace
+
+void check_output_is_not_input(const std::string& out, std::initializer_list<const std::string*> inputs) {
+  for (const std::string* in : inputs) {
+    if (in->empty()) continue;
+    std::error_code ec;
+    if (out == *in || std::filesystem::equivalent(out, *in, ec))
+      throw error(fmt::format("--output '{}' is the input '{}'; write to another file", out, *in));
+  }
+}
 
 model_commands::model_commands(CLI::App& app) {
   update_ = app.add_subcommand("update", "Replace a custom op's shader and libraries inside a .rknn model");

@@ -7,10 +7,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 namespace rknnop_pack {
+
+/// Throws when `out` is one of `inputs`: the same path, or another name of the same file (a hard
+/// link): the output would replace an input before it is read. Empty inputs are skipped.
+void check_output_is_not_input(const std::string& out, std::initializer_list<const std::string*> inputs);
 
 class model_commands {
 public:

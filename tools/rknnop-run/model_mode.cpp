@@ -18,6 +18,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <charconv>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -164,15 +165,30 @@ const model_node& select_node(const model& m, const std::string& name) {
   std::vector<std::string> names;
   for (const std::size_t i : custom) names.push_back(fmt::format("'{}'", m.nodes[i].name));
   if (!name.empty()) {
-    for (const std::size_t i : custom)
-      if (m.nodes[i].name == name) return m.nodes[i];
+    // A node's index in the graph (as --describe prints it) tells apart nodes of one name.
+    std::size_t index = 0;
+    const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), index);
+    if (ec == std::errc() && end == name.data() + name.size()) {
+      if (index < m.nodes.size() && m.nodes[index].custom_op) return m.nodes[index];
+      throw error(fmt::format("{}: --node {}: no custom-op node has that index (custom-op nodes: {})", m.source, name,
+                              fmt::join(custom, ", ")));
+    }
+    const model_node* match = nullptr;
+    for (const std::size_t i : custom) {
+      if (m.nodes[i].name != name) continue;
+      if (match != nullptr)
+        throw error(fmt::format("{}: --node '{}': nodes {} and {} have that name; give the index", m.source, name,
+                                match->index, i));
+      match = &m.nodes[i];
+    }
+    if (match != nullptr) return *match;
     throw error(fmt::format("{}: --node '{}': no custom-op node of that name (custom-op nodes: {})", m.source, name,
                             names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
   }
   if (custom.size() == 1) return m.nodes[custom[0]];
   throw error(custom.empty() ? fmt::format("{}: the model has no custom-op node to run", m.source)
-                             : fmt::format("{}: {} custom-op nodes ({}); choose one with --node NAME", m.source,
-                                           custom.size(), fmt::join(names, ", ")));
+                             : fmt::format("{}: {} custom-op nodes ({}); choose one with --node NAME or INDEX",
+                                           m.source, custom.size(), fmt::join(names, ", ")));
 }
 
 // The port a --input/--output names: its op name or its number.
@@ -301,7 +317,7 @@ int model_main(int argc, char** argv) {
   app.add_flag("--describe", describe_flag, "List every custom op and node: params, tensors, embedded sections");
   app.add_flag("--check", check_flag,
                "Check every custom node against the library for this host; exit 0 only if all pass");
-  app.add_option("--node", node_name, "The custom-op node to run (default: the only one)");
+  app.add_option("--node", node_name, "The custom-op node to run, by name or index (default: the only one)");
   app.add_option("-i,--input", inputs, "PORT=FILE.npy for each input (port name or number)");
   app.add_option("-o,--output", outputs, "PORT=FILE.npy: write this output");
   app.add_option("--random-inputs", seed, "Run with random inputs of the model's shapes from this seed");

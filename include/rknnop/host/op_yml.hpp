@@ -4,10 +4,13 @@
 // op.yml, the toolkit's description of one custom op (docs/op-yml.md §2, §3). Inputs, outputs
 // and params keep the order of the file: it is the order of the kernel's parameter table.
 
+#include <rknnop/host/container.hpp>  // container_op
+
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int32_t, std::uint32_t
 #include <filesystem>   // std::filesystem::path
 #include <optional>     // std::optional
+#include <span>         // std::span
 #include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
@@ -85,6 +88,13 @@ struct op_yml {
 /// Sets port_order_source, and port_order_warning when op.yml's order differed; leaves op.yml's order
 /// (with port_order_source saying why) when the .py has no such lists or they cannot be matched.
 void apply_python_port_order(op_yml& op, std::string_view python_text, std::string_view source);
+
+/// Throws unless the .py section is what Python 3 can import: UTF-8 text without NUL bytes.
+void check_python_section(std::span<const std::uint8_t> py, std::string_view source);
+
+/// The container's op.yml section parsed, its .py section checked (check_python_section) and the
+/// port order taken from the .py's def_input/def_output. `source` names the container.
+[[nodiscard]] op_yml container_op(const container& c, std::string_view source);
 
 // rknnop writes op.yml in one place: the generator (<rknnop/emit/op_yml.hpp>), from the op struct.
 

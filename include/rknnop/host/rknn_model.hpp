@@ -35,8 +35,10 @@ inline constexpr std::string_view rknn_encrypted_magic{"CYPTRKNN", 8};
 inline constexpr std::uint64_t rknn_model_max_file_size = std::uint64_t{2} << 30;
 
 /// True when the file is an encrypted model ("CYPTRKNN") or starts "RKNN\0\0\0\0" with a JSON
-/// object as its second section (a .rknnop has the same 16-byte header but an ELF library there).
-/// Reads at most 33 bytes, seeking over the first section; false when the file cannot be read.
+/// object as its second section (a .rknnop has the same 16-byte header but an ELF library there),
+/// or starts so and is no container either (a shader or nothing first, an ELF library or nothing
+/// second) and is not named *.rknnop: a damaged model, which model::read then describes. Reads at
+/// most 40 bytes, seeking over the first section; false when the file cannot be read.
 [[nodiscard]] bool is_rknn_model_file(const std::filesystem::path& path) noexcept;
 
 /// The sections of a model file as they are stored, in file order.

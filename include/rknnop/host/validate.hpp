@@ -4,7 +4,7 @@
 // One validation of a `.rknnop` and of a kernel library against its op.yml, used by the loader
 // (rknnop-run, sessions), by `rknnop-pack inspect --verify` and by `rknnop-pack pack` (which
 // refuses to write a container --verify would reject). What the loader checks is a subset of what
-// --verify reports, by construction: both call check_library_for_op and container_op.
+// --verify reports, by construction: both call check_library_for_op and container_op (op_yml.hpp).
 
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/elf.hpp>
@@ -20,13 +20,6 @@
 #include <vector>       // std::vector
 
 namespace rknnop::host {
-
-/// Throws unless the .py section is what Python 3 can import: UTF-8 text without NUL bytes.
-void check_python_section(std::span<const std::uint8_t> py, std::string_view source);
-
-/// The container's op.yml section parsed, its .py section checked (check_python_section) and the
-/// port order taken from the .py's def_input/def_output. `source` names the container.
-[[nodiscard]] op_yml container_op(const container& c, std::string_view source);
 
 /// What the board runtime checks of a kernel library before a node runs, read from the file
 /// without running it: its ELF structure (check_elf_structure), that it exports
@@ -68,6 +61,11 @@ struct kernel_descriptor_fields {
 /// table row's direction and type. Returns the descriptor's name; throws naming `label`.
 [[nodiscard]] std::string check_descriptor_for_op(const kernel_descriptor_fields& descriptor, const op_yml& op,
                                                   std::uint32_t index, std::string_view symbol, std::string_view label);
+
+/// validate_container's checks of each non-empty library section against `op` (machine, ELF
+/// structure, the kernel list, the descriptor), one problem a line without the "rknnop: " prefix:
+/// what `rknnop-pack update` applies to every library it writes into a model.
+[[nodiscard]] std::vector<std::string> library_problems(const container& c, const op_yml& op, std::string_view source);
 
 /// Everything `rknnop-pack inspect --verify` reports of a container: a one-line detail per section
 /// (file order) for inspect, and every problem, one line each without the "rknnop: " prefix.

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// Every reader of a model or an op.yml is linear in its input (issue 30 item 4): each case reads an
+// input and the same shape ten times larger, and fails when the CPU time grows like the square of
+// the size (a ratio near 100) rather than like the size (near 10). A ratio, not an absolute time,
+// and CPU time of this process, so that a loaded machine does not make it flaky; 30 leaves room for
+// cache effects (the sizes are chosen so that both inputs' structures exceed the caches; a small
+// input that fits gives ratios near 40 for a linear reader) and still catches a quadratic step (the cases before the
+// fix: 18 s for 100k keys, 150 s for 100k op descriptions, 13.7 s for 100k nodes x 3000 ops).
+#include <rknnop/host/memory_budget.hpp>
+#include <rknnop/host/op_yml.hpp>
+#include <rknnop/host/rknn_model.hpp>
+
+#include "test_util.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace {
+
+using namespace rknnop::host;
+
+constexpr double quadratic_ratio = 30;  // linear is ~10 for 10x the input, quadratic ~100
+
+// The least CPU time of three calls of `work`, in seconds.
+double cpu_seconds(const std::function<void()>& work) {
+  double best = 1e9;
+  for (int i = 0; i < 3; ++i) {
+    const std::clock_t start = std::clock();
+    work();
+    best = std::min(best, static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC);
+  }
+  return best;
+}
+
+// `make(n)` and `make(10 n)` read by `read`: the ratio of their CPU times.
+void expect_linear(const char* what, std::size_t n, const std::function<std::string(std::size_t)>& make,
+                   const std::function<void(const std::string&)>& read) {
+  // The large inputs exceed the JSON allowance of the default budget (16 MiB + 4 bytes a byte of
+  // text); a given budget allows them.
+  set_memory_budget(std::uint64_t{4} << 30);
+  const std::string small = make(n);
+  const std::string large = make(10 * n);
+  const double t1 = cpu_seconds([&] { read(small); });
+  const double t10 = cpu_seconds([&] { read(large); });
+  const double ratio = t10 / std::max(t1, 1e-4);
+  std::printf("%s: %zu bytes %.4f s, %zu bytes %.4f s, ratio %.1f\n", what, small.size(), t1, large.size(), t10, ratio);
+  EXPECT_LT(ratio, quadratic_ratio) << what << ": 10x the input took " << ratio << "x the CPU time";
+}
+
+std::vector<std::uint8_t> model_bytes(std::string graph, std::string ops, std::size_t op_count) {
+  std::vector<model_op_blobs> blobs(op_count);
+  model_file f = build_model_file(std::move(graph), ops, blobs);
+  return f.serialize();
+}
+
+void read_model(const std::string& text) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
+  (void)model::parse(std::span<const std::uint8_t>(p, text.size()), "m.rknn");
+}
+
+// A model around `graph` members after an empty node list, without custom ops.
+std::string graph_model(const std::string& members) {
+  const auto bytes = model_bytes(R"({"nodes": [], )" + members + "}", "[]", 0);
+  return {bytes.begin(), bytes.end()};
+}
+
+std::string op_description(std::size_t i) {
+  return fmt::format(R"({{"name": "Op{}", "inputs": {{"in": {{"type": "VX_TYPE_TENSOR"}}}}, )"
+                     R"("outputs": {{"out": {{"type": "VX_TYPE_TENSOR"}}}}}})",
+                     i);
+}
+
+TEST(LinearTime, ObjectWithManyKeys) {
+  expect_linear(
+      "an object of n keys", 100000,  // its hash set is out of the caches at both sizes
+      [](std::size_t n) {
+        std::string members = R"("extra": {)";
+        for (std::size_t i = 0; i < n; ++i) members += fmt::format(R"({}"key{}": {})", i ? ", " : "", i, i);
+        return graph_model(members + "}");
+      },
+      read_model);
+}
+
+TEST(LinearTime, ArrayOfManyObjects) {
+  expect_linear(
+      "an array of n objects", 20000,
+      [](std::size_t n) {
+        std::string members = R"("extra": [)";
+        for (std::size_t i = 0; i < n; ++i) members += i ? R"(, {"a": [1]})" : R"({"a": [1]})";
+        return graph_model(members + "]");
+      },
+      read_model);
+}
+
+TEST(LinearTime, ManyOpDescriptions) {
+  expect_linear(
+      "n op descriptions", 4000,
+      [](std::size_t n) {
+        std::string ops = "[";
+        for (std::size_t i = 0; i < n; ++i) ops += (i ? ", " : "") + op_description(i);
+        const auto bytes = model_bytes(R"({"nodes": []})", ops + "]", n);
+        return std::string(bytes.begin(), bytes.end());
+      },
+      read_model);
+}
+
+// n nodes naming n/30 custom ops (100k x 3000 in the issue), each node with its two connections.
+TEST(LinearTime, ManyNodesAndOps) {
+  expect_linear(
+      "n nodes of n/30 ops", 4000,
+      [](std::size_t n) {
+        const std::size_t op_count = n / 30;
+        std::string ops = "[";
+        for (std::size_t i = 0; i < op_count; ++i) ops += (i ? ", " : "") + op_description(i);
+        std::string nodes, connection, tensors;
+        for (std::size_t i = 0; i < n; ++i) {
+          nodes += fmt::format(R"({}{{"op": "OP{}", "name": "n{}"}})", i ? ", " : "", i % op_count, i);
+          connection += fmt::format(
+              R"({}{{"node_id": {}, "left": "input", "left_tensor_id": 0, "right_tensor": {{"type": "norm_tensor", "tensor_id": 0}}}}, )"
+              R"({{"node_id": {}, "left": "output", "left_tensor_id": 0, "right_tensor": {{"type": "norm_tensor", "tensor_id": 1}}}})",
+              i ? ", " : "", i, i);
+        }
+        const std::string graph = R"({"nodes": [)" + nodes + R"(], "norm_tensor": [{"tensor_id": 0, "size": [4]}, )" +
+                                  R"({"tensor_id": 1, "size": [4]}], "connection": [)" + connection + "]}";
+        const auto bytes = model_bytes(graph, ops + "]", op_count);
+        return std::string(bytes.begin(), bytes.end());
+      },
+      read_model);
+}
+
+// An op.yml with n params, each with its `# rknnop-field:` line (40k lines took 10 s in pack).
+TEST(LinearTime, OpYmlFieldComments) {
+  expect_linear(
+      "an op.yml of n params and field lines", 2000,
+      [](std::size_t n) {
+        std::string text =
+            "name: Many\ninputs:\n  in: {type: VX_TYPE_TENSOR}\noutputs:\n  out: {type: VX_TYPE_TENSOR}\n";
+        text += "params:\n";
+        for (std::size_t i = 0; i < n; ++i) text += fmt::format("  p{}: {{type: VX_TYPE_INT32}}\n", i);
+        for (std::size_t i = 0; i < n; ++i) text += fmt::format("# rknnop-field: p{} param default={}\n", i, i);
+        return text;
+      },
+      [](const std::string& text) { (void)parse_op_yml(text, "op.yml"); });
+}
+
+}  // namespace
