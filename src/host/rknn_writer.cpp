@@ -18,6 +18,20 @@ namespace rknnop::host {
 
 using namespace rknn_json;
 
+namespace {
+
+// librknn_runtime reads op_lib_armhf_offset/_len only when the op description's "op_version" is
+// above 1 (it defaults to 1: aarch64 0x50724, docs/board-emulation.md §8); without it the armhf
+// runtimes write an empty library and crash. An op carrying an armhf library says version 2 at least.
+void mark_armhf_op_version(json& op) {
+  if (!op.contains(std::string(model_blob_key(model_blob_kind::lib_armhf)) + "_offset")) return;
+  const auto it = op.find("op_version");
+  if (it != op.end() && it->is_number_integer() && it->get<std::int64_t>() >= 2) return;
+  op["op_version"] = 2;
+}
+
+}  // namespace
+
 model_file replace_op_blobs(const model& m, std::string_view op_name,
                             const std::vector<std::pair<model_blob_kind, std::vector<std::uint8_t>>>& blobs) {
   std::size_t target = m.ops.size();
@@ -96,6 +110,7 @@ model_file replace_op_blobs(const model& m, std::string_view op_name,
       op[key + "_offset"] = it->second.first;
       op[key + "_len"] = it->second.second;
     }
+    mark_armhf_op_version(op);
   }
   model_file out = m.file;
   out.custom_op_config = python_json(ops);
@@ -125,6 +140,7 @@ model_file build_model_file(std::string graph_json, std::string_view ops_json, c
         file.custom_op_data.insert(file.custom_op_data.end(), bytes.begin(), bytes.end());
       }
     }
+    mark_armhf_op_version(ops[i]);
   }
   file.custom_op_config = python_json(ops);
   return file;
