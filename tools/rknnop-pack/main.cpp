@@ -2,6 +2,9 @@
 // rknnop-pack: inspect, verify, pack and unpack the `.rknnop` container of one custom op.
 // Every failure is one line "rknnop-pack: ..." and a non-zero exit status.
 
+#if RKNNOP_HOST_HAS_SESSION
+#include <rknnop/host/isolation.hpp>
+#endif
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/cli.hpp>
@@ -136,6 +139,10 @@ int run_unpack(const fs::path& file, const fs::path& dir) {
 
 int main(int argc, char** argv) try {
   rknnop::host::install_interrupt_cleanup();  // SIGINT/SIGTERM remove the temporary files of writes
+#if RKNNOP_HOST_HAS_SESSION
+  // update/wrap run the op's code in rknnop-node, not here (isolation.hpp).
+  rknnop::host::set_default_node_execution(rknnop::host::node_execution::child);
+#endif
   CLI::App app{"Inspect, verify, pack and unpack RKNN-Toolkit v1 custom-op containers (.rknnop)", "rknnop-pack"};
   app.require_subcommand(1);
 
