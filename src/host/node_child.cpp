@@ -123,6 +123,7 @@ public:
     fd_ = -1;
   }
   [[nodiscard]] int get() const noexcept { return fd_; }
+  int release() noexcept { return std::exchange(fd_, -1); }
 
 private:
   int fd_;
@@ -212,8 +213,13 @@ std::vector<std::uint8_t> call_runner(const child_library& library, const wire_w
   int channel[2];
   if (::pipe2(channel, O_CLOEXEC) != 0)
     throw error(fmt::format("cannot create a pipe for the node runner: {}", std::strerror(errno)));
-  owned_fd read_end(channel[0]);
-  owned_fd write_end(channel[1]);
+  // Above the runner's fixed descriptors too: its dup2s onto 3-6 must not close the pipe's ends.
+  owned_fd read_end(::fcntl(channel[0], F_DUPFD_CLOEXEC, high_descriptor));
+  owned_fd write_end(::fcntl(channel[1], F_DUPFD_CLOEXEC, high_descriptor));
+  ::close(channel[0]);
+  ::close(channel[1]);
+  if (read_end.get() < 0 || write_end.get() < 0)
+    throw error(fmt::format("cannot move a pipe for the node runner: {}", std::strerror(errno)));
 
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attributes;
@@ -248,8 +254,7 @@ std::vector<std::uint8_t> call_runner(const child_library& library, const wire_w
         fmt::format("{}: cannot start the node runner {}: {}", library.origin, program, std::strerror(spawned)));
   write_end.reset();
   const std::uint64_t memory_limit = limits.memory + 2 * tensor_bytes;
-  const child_outcome outcome = watch_child(child, read_end.get(), limits.time, memory_limit, 8192);
-  (void)read_end;  // closed by watch_child
+  const child_outcome outcome = watch_child(child, read_end.release(), limits.time, memory_limit, 8192);
   runner_status status{};
   (void)::pread(status_file.get(), &status, sizeof status, 0);
   const auto step = static_cast<runner_step>(status.step);
@@ -264,13 +269,13 @@ std::vector<std::uint8_t> call_runner(const child_library& library, const wire_w
     const std::string fault(status.fault, std::min<std::size_t>(status.fault_length, sizeof status.fault));
     const std::string said = last_line(outcome.output);
     throw error(fmt::format("{} crashed with {}{}{}", what, signal_description(WTERMSIG(outcome.status)),
-                            fault.empty() ? "" : ": " + fault, said.empty() ? "" : " (" + said + ")"));
+                            fault.empty() ? "" : ": " + fault, said.empty() ? "" : "; it said: " + said));
   }
   if (!WIFEXITED(outcome.status) || WEXITSTATUS(outcome.status) != 0) {
     const std::string said = last_line(outcome.output);
     throw error(fmt::format("{} stopped with exit status {}{}", what,
                             WIFEXITED(outcome.status) ? WEXITSTATUS(outcome.status) : -1,
-                            said.empty() ? "" : " (" + said + ")"));
+                            said.empty() ? "" : "; it said: " + said));
   }
   std::vector<std::uint8_t> reply = read_memory_file(reply_file.get());
   wire_reader head(reply);
