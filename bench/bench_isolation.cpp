@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What node execution in a child process costs per run (rknnop/host/isolation.hpp): one ResizeArea node
 // (a .rknnop given as argv[1], default the example's) run through rknnop::host::session in this process
-// and in rknnop-node, alternating, on a tiny and a 480x640x3 input. Prints the median per run of each,
-// the overhead of the child per run and the ratio child / in-process.
+// and in rknnop-node (argv[2], default the build's), alternating, on a tiny and a 480x640x3 input. Prints the median
+// per run of each, the overhead of the child per run and the ratio child / in-process.
 #include <rknnop/host/isolation.hpp>
 #include <rknnop/host/session.hpp>
 
@@ -33,13 +33,14 @@ void prepare(session& s, std::size_t h, std::size_t w) {
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i % 17) * 0.25f;
   s.set_input("images", data, {1, h, w, 3});
   s.set_param("size", {static_cast<std::int32_t>(h / 2), static_cast<std::int32_t>(w / 2)});
+  s.set_param("align_corners", false);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) try {
   const std::string op = argc > 1 ? argv[1] : RKNNOP_BENCH_RESIZE_AREA_RKNNOP;
-  if (argc > 2) set_node_runner(argv[2]);
+  set_node_runner(argc > 2 ? argv[2] : RKNNOP_BENCH_NODE_RUNNER);
   constexpr int rounds = 40;
   std::printf("node execution in a child process vs in this process, %s, median of %d runs\n", op.c_str(), rounds);
   std::printf("%-22s %14s %14s %16s %8s\n", "case", "in-process", "child", "child overhead", "ratio");

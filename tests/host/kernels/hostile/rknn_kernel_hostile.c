@@ -73,12 +73,13 @@ static vx_status VX_CALLBACK hostile_validator(vx_node node, const vx_reference 
   if (status == VX_SUCCESS)
     status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_NUMBER_OF_DIMS, &dim_num, sizeof(vx_uint32));
   for (i = 0; i < dim_num; ++i) sizes[i] = dims[i];
-  if (status == VX_SUCCESS) status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, sizes, sizeof(vx_size) * dim_num);
+  if (status == VX_SUCCESS)
+    status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DIMS, sizes, sizeof(vx_size) * dim_num);
   if (status == VX_SUCCESS) status = vxSetMetaFormatAttribute(metas[1], VX_TENSOR_DATA_TYPE, &dtype, sizeof dtype);
   return status;
 }
 
-static vx_kernel_description_t hostile_cpu = {0,    "hostile_cpu", hostile_kernel, kernel_params, _PARAM_NUM,
-                                              hostile_validator, NULL, NULL, NULL, NULL};
+static vx_kernel_description_t hostile_cpu = {
+    0, "hostile_cpu", hostile_kernel, kernel_params, _PARAM_NUM, hostile_validator, NULL, NULL, NULL, NULL};
 
 __attribute__((visibility("default"))) vx_kernel_description_t* vx_kernel_Hostile_list[] = {&hostile_cpu, NULL};
