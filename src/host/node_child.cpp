@@ -253,7 +253,8 @@ std::vector<std::uint8_t> call_runner(const child_library& library, const wire_w
     throw error(
         fmt::format("{}: cannot start the node runner {}: {}", library.origin, program, std::strerror(spawned)));
   write_end.reset();
-  const std::uint64_t memory_limit = limits.memory + 2 * tensor_bytes;
+  // The request and its tensors, the reply and its outputs: up to four copies of the tensor bytes.
+  const std::uint64_t memory_limit = limits.memory + 4 * tensor_bytes;
   const child_outcome outcome = watch_child(child, read_end.release(), limits.time, memory_limit, 8192);
   runner_status status{};
   (void)::pread(status_file.get(), &status, sizeof status, 0);

@@ -120,7 +120,7 @@ void install_fault_handler() noexcept {
   (void)::sigaltstack(&stack, nullptr);  // a kernel's stack overflow still reaches the handler
   struct sigaction action {};
   action.sa_sigaction = on_fault;
-  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+  action.sa_flags = static_cast<int>(SA_SIGINFO | SA_ONSTACK | SA_RESETHAND);
   sigemptyset(&action.sa_mask);
   for (const int signal_number : {SIGSEGV, SIGBUS}) (void)::sigaction(signal_number, &action, nullptr);
 }

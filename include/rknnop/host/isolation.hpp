@@ -25,7 +25,7 @@ void set_default_node_execution(node_execution execution) noexcept;
 [[nodiscard]] node_execution default_node_execution() noexcept;
 
 /// Bounds of one child process: it is stopped (SIGKILL) after `time` or when its resident memory
-/// exceeds `memory` bytes plus twice the tensor bytes it is given. Defaults: 60 s, 1 GiB; the
+/// exceeds `memory` bytes plus four times the tensor bytes it is given. Defaults: 60 s, 1 GiB; the
 /// environment variables RKNNOP_NODE_TIME_LIMIT (seconds) and RKNNOP_NODE_MEMORY_LIMIT (MiB) override them.
 struct node_limits {
   std::chrono::milliseconds time{60'000};
