@@ -8,8 +8,6 @@
 #include "rknnop/host/model_container.hpp"
 #include <rknnop/vx_type.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -108,23 +106,6 @@ const model_tensor& port_tensor(const model& m, const model_node& node, std::str
     throw error(fmt::format(
         "{}: node '{}': {} {} ('{}') has dims [{}]: more than the {} elements rknnop runs on the PC", m.source,
         node.name, direction, port.index, entry.name, fmt::join(t.dims, ", "), max_tensor_elements));
-  // The op's own table of accepted dtypes (op.yml's rknnop-field comment): a toolkit-style kernel trusts
-  // the type, and would read or write past its buffers with another.
-  if (t.vx_tensor_type() && !entry.dtypes.empty()) {
-    const std::string_view type_name = vx_type_name(*t.vx_tensor_type());
-    const auto accepts = [&](const std::string& dtype) {
-      if (type_name.size() != dtype.size() + 8) return false;
-      for (std::size_t i = 0; i < dtype.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(type_name[8 + i])) !=
-            std::tolower(static_cast<unsigned char>(dtype[i])))
-          return false;
-      return true;
-    };
-    if (std::none_of(entry.dtypes.begin(), entry.dtypes.end(), accepts))
-      throw error(fmt::format("{}: node '{}': {} {} ('{}') is {} in the model; the op accepts {} only (its dtypes)",
-                              m.source, node.name, direction, port.index, entry.name, t.vx_type,
-                              fmt::join(entry.dtypes, ", ")));
-  }
   if (!t.vx_tensor_type() || !npy_dtype_for_vx(*t.vx_tensor_type()))
     throw error(fmt::format("{}: node '{}': {} {} ('{}') has dtype.vx_type '{}', which rknnop cannot create", m.source,
                             node.name, direction, port.index, entry.name, t.vx_type));
