@@ -92,7 +92,7 @@ class RknnopConan(ConanFile):
         # Concepts, consteval, constinit, std::span and class-type template arguments.
         return {"gcc": "10", "clang": "13", "apple-clang": "14", "msvc": "193"}
 
-    _tools = ("rknnop-run", "rknnop-pack", "rknnop-vxcheck", "rknnop-parity")
+    _tools = ("rknnop-run", "rknnop-pack", "rknnop-vxcheck", "rknnop-parity", "rknnop-node")
 
     @property
     def _cmake_dir(self):

@@ -277,6 +277,16 @@ private:
   }
 
   void process(const std::vector<vx_tensor>& outputs) {
+    if (spec_.on_buffer)
+      for (std::size_t i = 0; i < objects_.size(); ++i) {
+        vx_enum type = VX_TYPE_INVALID;
+        const vx_reference ref = objects_[i].handle;
+        if (vxQueryReference(ref, VX_REFERENCE_TYPE, &type, sizeof type) != VX_SUCCESS || type != VX_TYPE_TENSOR)
+          continue;
+        rknnop_host_tensor_buffer b{};
+        if (rknnopHostGetTensorBuffer(reinterpret_cast<vx_tensor>(ref), VX_READ_ONLY, &b) == VX_SUCCESS)
+          spec_.on_buffer(labels_[i], b.data, b.size_in_bytes);
+      }
     for (vx_tensor t : outputs) (void)rknnopHostResetTensorWritten(t);
     // As librknn_runtime's rknn_run: the graph runs on the driver's own thread (docs/runtime.md §9).
     vx_status processed = vxScheduleGraph(graph_.handle);

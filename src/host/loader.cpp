@@ -13,6 +13,7 @@
 #include <rknnop/openvx.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -34,8 +35,17 @@
 #include <fmt/format.h>
 
 #include "byte_io.hpp"
+#include "child_process.hpp"
 
 namespace rknnop::host {
+
+namespace detail {
+namespace {
+std::atomic<bool> load_probe{true};
+}  // namespace
+bool load_probe_enabled() noexcept { return load_probe.load(std::memory_order_relaxed); }
+void set_load_probe(bool enabled) noexcept { load_probe.store(enabled, std::memory_order_relaxed); }
+}  // namespace detail
 
 namespace {
 
@@ -81,45 +91,21 @@ op_yml load_yml(const std::filesystem::path& library, const load_options& option
                   library.string(), beside.string()));
 }
 
-// What a probe process reports back (the loader's own message, escaped by error()).
-constexpr std::size_t max_probe_report = 2048;
 // How long a probe may take, and how much memory it may touch beyond this process's own (its
 // copy-on-write start): a library whose loading does not return, or that fills memory (a corrupt
 // segment size or constructor, an instrumented library's corrupt globals), is stopped at either.
 constexpr std::chrono::seconds probe_deadline{30};
 constexpr std::uint64_t probe_memory_budget = std::uint64_t{1} << 30;
-// How often the probe's memory is looked at while it runs.
-constexpr std::chrono::milliseconds probe_memory_period{50};
-
-// Resident bytes of a process (/proc/<pid>/statm's second field); 0 when unreadable.
-std::uint64_t resident_bytes(pid_t pid) {
-  std::ifstream statm(fmt::format("/proc/{}/statm", pid));
-  std::uint64_t size = 0;
-  std::uint64_t resident = 0;
-  if (!(statm >> size >> resident)) return 0;
-  return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-}
-
-std::string signal_description(int signal_number) {
-  // Own names: sigabbrev_np needs glibc 2.32, the boards' images have 2.28.
-  constexpr std::pair<int, std::string_view> names[] = {
-      {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"}, {SIGILL, "SIGILL"},   {SIGABRT, "SIGABRT"}, {SIGFPE, "SIGFPE"},
-      {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"}, {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"}};
-  std::string name = fmt::format("signal {}", signal_number);
-  for (const auto& [number, text] : names)
-    if (number == signal_number) name = std::string(text);
-  const char* text = ::strsignal(signal_number);
-  return text ? fmt::format("{} ({})", name, text) : name;
-}
 
 // dlopens and dlcloses `path` in a forked child first: a corrupt library that crashes the dynamic
 // loader (or its constructors or destructors) kills the child, not this process, and becomes one line naming `label`.
 // The child's stderr (ld.so's "Inconsistency detected" lines) is captured, not shown. Empty on success.
 std::string probe_load(const std::string& path, const std::string& label, std::string_view what) {
+  if (!detail::load_probe_enabled()) return {};  // already in a child process (rknnop-node)
   int channel[2];
   if (::pipe2(channel, O_CLOEXEC) != 0)
     throw error(fmt::format("{}: cannot create a pipe for the load probe: {}", label, std::strerror(errno)));
-  const std::uint64_t memory_limit = resident_bytes(::getpid()) + probe_memory_budget;
+  const std::uint64_t memory_limit = detail::resident_bytes(::getpid()) + probe_memory_budget;
   std::fflush(nullptr);
   const pid_t child = ::fork();
   if (child < 0) {
@@ -144,40 +130,13 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
     ::_exit(0);
   }
   ::close(channel[1]);
-  std::string report;
-  char chunk[512];
-  // Read until the child closes its end (it exits); a library whose constructors never return is
-  // stopped after the deadline, one that fills memory when it passes the budget.
-  const auto deadline = std::chrono::steady_clock::now() + probe_deadline;
-  bool timed_out = false;
-  std::uint64_t memory_used = 0;
-  for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      ::kill(child, SIGKILL);
-      break;
-    }
-    if (const std::uint64_t used = resident_bytes(child); used > memory_limit) {
-      memory_used = used;
-      ::kill(child, SIGKILL);
-      break;
-    }
-    pollfd p{channel[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min(left, probe_memory_period).count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
-    const ssize_t got = ::read(channel[0], chunk, sizeof chunk);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    if (report.size() < max_probe_report)
-      report.append(chunk, std::min<std::size_t>(static_cast<std::size_t>(got), max_probe_report - report.size()));
-  }
-  ::close(channel[0]);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {}
-  while (!report.empty() && (report.back() == '\n' || report.back() == ' ')) report.pop_back();
+  // A library whose constructors never return is stopped after the deadline, one that fills memory
+  // when it passes the budget (detail::watch_child, shared with the node runner).
+  const detail::child_outcome outcome = detail::watch_child(child, channel[0], probe_deadline, memory_limit);
+  const bool timed_out = outcome.timed_out;
+  const std::uint64_t memory_used = outcome.memory_used;
+  const int status = outcome.status;
+  std::string report = outcome.output;
   if (timed_out)
     return fmt::format("loading the {} did not finish within {} s (its constructors do not return)", what,
                        probe_deadline.count());
@@ -188,7 +147,7 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
         what, probe_memory_budget >> 20, (memory_used - (memory_limit - probe_memory_budget)) >> 20);
   if (WIFSIGNALED(status))
     return fmt::format("the {} is corrupt: loading it killed a probe process with {}{}", what,
-                       signal_description(WTERMSIG(status)), report.empty() ? "" : "; " + report);
+                       detail::signal_description(WTERMSIG(status)), report.empty() ? "" : "; " + report);
   if (report.starts_with(path + ": ")) report.erase(0, path.size() + 2);  // /proc/self/fd/N says nothing
   if (WIFEXITED(status) && WEXITSTATUS(status) == 2) return fmt::format("dlopen of the {} failed: {}", what, report);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -466,6 +425,22 @@ const op_yml& op_library::op() const noexcept { return state_->op; }
 const kernel_descriptor_info& op_library::kernel() const noexcept { return state_->kernel; }
 void* op_library::descriptor() const noexcept { return state_->descriptor; }
 const std::filesystem::path& op_library::source() const noexcept { return state_->source; }
+
+library_inspection op_library::inspect(const std::filesystem::path& path, const load_options& options) {
+  library_file_bytes read = read_library_file(path);
+  const elf_info info = inspect_elf(read.library(), read.label);
+  check_loadable_on_host(info, read.label);
+  library_inspection result;
+  result.op = load_yml(path, options, read.packed);
+  check_library_for_op(read.library(), result.op, options.kernel_index, read.label);
+  result.label = read.label;
+  if (options.op_yml)
+    result.op_yml_path = *options.op_yml;
+  else if (!read.packed)
+    result.op_yml_path = path.parent_path() / "op.yml";  // load_yml found it there
+  result.file = std::move(read.file);
+  return result;
+}
 
 // The steps of docs/runtime.md §7, in its order; each names the file, symbol or parameter it rejects.
 op_library op_library::open(const std::filesystem::path& path, const load_options& options) {

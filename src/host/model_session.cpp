@@ -4,10 +4,12 @@
 #include "rknnop/host/container.hpp"
 #include "rknnop/host/elf.hpp"
 #include "rknnop/host/error.hpp"
+#include "rknnop/host/file_io.hpp"
 #include "rknnop/host/model_container.hpp"
 #include <rknnop/vx_type.hpp>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
@@ -35,20 +37,32 @@ std::optional<npy_dtype> npy_dtype_for_vx(std::int32_t vx) {
   }
 }
 
-// A private temporary file removed on scope exit: the loader opens a path.
+// A private temporary file removed on scope exit, and by the interrupt handler (install_interrupt_cleanup)
+// while it exists: registered with the interrupt signals blocked, so no SIGINT comes between its
+// creation and its registration. The loader opens a path.
 class temporary_file {
 public:
   temporary_file(std::span<const std::uint8_t> bytes, std::string_view label) {
-    const char* dir = std::getenv("TMPDIR");
-    path_ = std::string(dir && *dir ? dir : "/tmp") + "/rknnop-model-op-XXXXXX.rknnop";
-    const int fd = ::mkstemps(path_.data(), 7);
-    if (fd < 0) throw error(fmt::format("{}: cannot create a temporary file: {}", label, std::strerror(errno)));
+    sigset_t interrupts;
+    sigset_t before;
+    sigemptyset(&interrupts);
+    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&interrupts, signal_number);
+    ::pthread_sigmask(SIG_BLOCK, &interrupts, &before);
+    int fd = -1;
+    try {
+      fd = create_temporary_file("rknnop-model-op-", ".rknnop", path_);
+      watch_.watch(path_);
+    } catch (...) {
+      ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+      throw;
+    }
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
     std::size_t done = 0;
     while (done < bytes.size()) {
       const ssize_t put = ::write(fd, bytes.data() + done, bytes.size() - done);
       if (put < 0 && errno == EINTR) continue;
       if (put <= 0) {
-        const std::string reason = std::strerror(errno);
+        const std::string reason = std::strerror(put < 0 ? errno : EIO);
         ::close(fd);
         ::unlink(path_.c_str());
         throw error(fmt::format("{}: cannot write '{}': {}", label, path_, reason));
@@ -64,6 +78,7 @@ public:
 
 private:
   std::string path_;
+  registered_temporary watch_{std::filesystem::path{}};  // released after the unlink (declared last)
 };
 
 std::string dims_text(const std::vector<std::uint32_t>& dims) {
@@ -120,7 +135,8 @@ std::optional<model_blob_kind> host_library_blob() noexcept {
   }
 }
 
-session load_model_op(const model& m, const model_op& op, std::optional<std::uint32_t> kernel_index) {
+session load_model_op(const model& m, const model_op& op, std::optional<std::uint32_t> kernel_index,
+                      std::string_view node_name) {
   const std::string label = fmt::format("{}: op '{}'", m.source, op.name);
   const std::optional<model_blob_kind> kind = host_library_blob();
   if (!kind)
@@ -133,6 +149,8 @@ session load_model_op(const model& m, const model_op& op, std::optional<std::uin
   const temporary_file packed(serialize_container(model_op_container(m, op)), label);
   load_options options;
   options.kernel_index = kernel_index;
+  options.origin = fmt::format("{}model {}, {} section", node_name.empty() ? "" : fmt::format("node '{}', ", node_name),
+                               m.source, model_blob_description(*kind));
   try {
     return session::load(packed.path(), options);
   } catch (const error& e) {
@@ -175,7 +193,7 @@ model_node_check check_model_node(const model& m, const model_node& node) {
 
     // The table of the kernel the board selects; a shader kernel cannot run here, so its node is
     // validated through the CPU kernel (index 0) of the same list, as the line says.
-    const session selected = load_model_op(m, op);
+    const session selected = load_model_op(m, op, std::nullopt, node.name);
     const bool shader = selected.kernel().is_shader;
     const std::optional<std::uint32_t> run_index = shader ? std::optional<std::uint32_t>(0) : std::nullopt;
     const auto set_inputs_and_params = [&](session& s) {
@@ -192,7 +210,7 @@ model_node_check check_model_node(const model& m, const model_node& node) {
     bool inferred = true;
     std::optional<error> other_dims;  // the first output whose inferred dims are not the model's
     {
-      session s = load_model_op(m, op, run_index);
+      session s = load_model_op(m, op, run_index, node.name);
       set_inputs_and_params(s);
       try {
         (void)s.run();
@@ -227,7 +245,7 @@ model_node_check check_model_node(const model& m, const model_node& node) {
     }
     // Without shape inference, run it as the board does: outputs are tensors of the model's dims.
     if (!inferred) {
-      session s = load_model_op(m, op, run_index);
+      session s = load_model_op(m, op, run_index, node.name);
       (void)prepare_model_node(s, m, node);
       set_inputs_and_params(s);
       (void)s.run();

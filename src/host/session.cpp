@@ -18,6 +18,7 @@
 #include <fmt/ranges.h>
 
 #include "byte_io.hpp"
+#include "node_child.hpp"
 
 namespace rknnop::host {
 
@@ -111,7 +112,10 @@ struct session::state {
     std::int32_t type = VX_TYPE_FLOAT16;
   };
 
-  op_library library;
+  std::optional<op_library> library;           // in_process: loaded here
+  std::optional<detail::child_library> child;  // child: loaded and run by rknnop-node
+  op_yml child_op;
+  kernel_descriptor_info child_kernel;
   std::map<std::string, input_data, std::less<>> inputs;
   std::map<std::string, output_request, std::less<>> output_shapes;
   std::map<std::string, param_value, std::less<>> params;
@@ -121,14 +125,17 @@ struct session::state {
   std::vector<std::string> notes;
 
   explicit state(op_library lib) : library(std::move(lib)) {}
+  explicit state(detail::child_library lib, op_yml op, kernel_descriptor_info kernel)
+      : child(std::move(lib)), child_op(std::move(op)), child_kernel(std::move(kernel)) {}
 
-  [[nodiscard]] std::string op_label() const {
-    return fmt::format("op '{}' (kernel '{}')", library.op().name, library.kernel().name);
+  [[nodiscard]] const op_yml& op() const noexcept { return library ? library->op() : child_op; }
+  [[nodiscard]] const kernel_descriptor_info& kernel() const noexcept {
+    return library ? library->kernel() : child_kernel;
   }
 
-  const op_yml_entry& entry(op_entry_kind kind, std::string_view name) const {
-    return find_op_entry(library.op(), kind, name);
-  }
+  [[nodiscard]] std::string op_label() const { return fmt::format("op '{}' (kernel '{}')", op().name, kernel().name); }
+
+  const op_yml_entry& entry(op_entry_kind kind, std::string_view name) const { return find_op_entry(op(), kind, name); }
 
   void set_input(std::string_view name, const npy_array& data, std::optional<std::int32_t> tensor_type,
                  std::string_view source) {
@@ -203,15 +210,33 @@ session& session::operator=(session&&) noexcept = default;
 session::~session() = default;
 
 session session::load(const std::filesystem::path& op, const load_options& options) {
-  return session(std::make_unique<state>(op_library::open(op, options)));
+  if (options.execution.value_or(default_node_execution()) == node_execution::in_process)
+    return session(std::make_unique<state>(op_library::open(op, options)));
+  // Nothing of the library runs here: checked here, loaded in a child (isolation.hpp).
+  library_inspection inspected = op_library::inspect(op, options);
+  detail::child_library child;
+  child.path = op.string();
+  child.origin = options.origin;
+  if (child.origin.empty()) {  // "F.rknnop (x86-64 library section)" -> "F.rknnop, x86-64 library section"
+    child.origin = inspected.label;
+    if (const auto open = child.origin.rfind(" ("); open != std::string::npos && child.origin.ends_with(" section)"))
+      child.origin =
+          child.origin.substr(0, open) + ", " + child.origin.substr(open + 2, child.origin.size() - open - 3);
+  }
+  child.file = std::move(inspected.file);
+  child.options = options;
+  child.options.op_yml = inspected.op_yml_path;
+  child.op_name = inspected.op.name;
+  kernel_descriptor_info kernel = detail::load_in_child(child);
+  return session(std::make_unique<state>(std::move(child), std::move(inspected.op), std::move(kernel)));
 }
 
-const op_yml& session::op() const noexcept { return state_->library.op(); }
-const kernel_descriptor_info& session::kernel() const noexcept { return state_->library.kernel(); }
+const op_yml& session::op() const noexcept { return state_->op(); }
+const kernel_descriptor_info& session::kernel() const noexcept { return state_->kernel(); }
 
 std::string session::describe() const {
-  const op_yml& op = state_->library.op();
-  const kernel_descriptor_info& k = state_->library.kernel();
+  const op_yml& op = state_->op();
+  const kernel_descriptor_info& k = state_->kernel();
   std::string out =
       fmt::format("op {}: kernel_index {} of {} in {}: '{}' ({} kernel), enumeration 0x{:08x}, numParams {}\n", op.name,
                   k.kernel_index, k.list_size, k.list_symbol, k.name, k.is_shader ? "VX shader" : "CPU",
@@ -297,13 +322,13 @@ const tensor_result& session::output(std::string_view name) const {
   (void)state_->entry(op_entry_kind::output, name);
   const auto it = state_->results.find(name);
   if (it == state_->results.end())
-    throw error(fmt::format("output '{}' of op '{}' is not available: run() has not completed", name,
-                            state_->library.op().name));
+    throw error(
+        fmt::format("output '{}' of op '{}' is not available: run() has not completed", name, state_->op().name));
   return it->second;
 }
 
 run_report session::state::run() {
-  const op_yml& op = library.op();
+  const op_yml& op = this->op();
   // Everything must be set before anything is created.
   std::vector<std::string> missing;
   for (const op_yml_entry& e : op.inputs)
@@ -319,7 +344,7 @@ run_report session::state::run() {
   results.clear();
 
   node_spec spec;
-  spec.descriptor = library.descriptor();
+  spec.descriptor = library ? library->descriptor() : nullptr;
   spec.label = op_label();
   spec.on_context = hook;
   for (const op_yml_entry& e : op.inputs) {
@@ -336,7 +361,7 @@ run_report session::state::run() {
   }
   for (const op_yml_entry& e : op.params) spec.params.push_back(node_param{e.name, params.find(e.name)->second});
 
-  node_result ran = run_node(spec);
+  node_result ran = library ? run_node(spec) : detail::run_in_child(*child, spec);
   std::map<std::string, tensor_result, std::less<>> read;
   for (node_output& o : ran.outputs) {
     const auto dtype = npy_dtype_for(o.type);

@@ -34,12 +34,21 @@ inline const char* type_name(vx_enum type) noexcept {
 // "[3, 64, 64, 1]", for the runtime's log messages.
 std::string dims_text(vx_uint32 ndims, const vx_uint32* dims);
 
+// Frees a buffer of allocate_bytes: operator delete[], or munmap of its guarded mapping.
 struct aligned_free {
+  void* mapping = nullptr;  // the guarded mapping holding the buffer (guard pages on), else null
+  std::size_t mapping_size = 0;
   void operator()(std::byte* p) const noexcept;
 };
 using byte_buffer = std::unique_ptr<std::byte[], aligned_free>;
-// Zeroed, 64-byte aligned (what an executor or SIMD code wants); throws std::bad_alloc.
+// Zeroed, 64-byte aligned (what an executor or SIMD code wants); throws std::bad_alloc. With guard
+// pages on (rknnopHostSetGuardPages, guarded_memory.cpp) it ends at an inaccessible page instead.
 byte_buffer allocate_bytes(vx_size bytes);
+// guarded_memory.cpp: whether guard pages are on, and a buffer between two of them (null when the
+// mapping fails).
+bool guard_pages_enabled() noexcept;
+byte_buffer allocate_guarded_bytes(vx_size bytes) noexcept;
+void release_guarded(void* mapping, std::size_t size) noexcept;
 
 class tensor final : public reference {
 public:

@@ -12,9 +12,17 @@
 
 namespace rknnop::runtime {
 
-void aligned_free::operator()(std::byte* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
+void aligned_free::operator()(std::byte* p) const noexcept {
+  if (mapping != nullptr) return release_guarded(mapping, mapping_size);
+  ::operator delete[](p, std::align_val_t{64});
+}
 
 byte_buffer allocate_bytes(vx_size bytes) {
+  if (guard_pages_enabled()) {
+    byte_buffer guarded = allocate_guarded_bytes(bytes);
+    if (!guarded) throw std::bad_alloc();
+    return guarded;
+  }
   auto* p = static_cast<std::byte*>(::operator new[](bytes == 0 ? 1 : bytes, std::align_val_t{64}));
   std::memset(p, 0, bytes);
   return byte_buffer(p);

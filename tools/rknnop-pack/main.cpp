@@ -3,6 +3,9 @@
 // Every failure is one line "rknnop-pack: ..." and a non-zero exit status.
 
 #include "cli.hpp"  // tools/common: parse_or_exit, tool_failure, usage_error
+#if RKNNOP_HOST_HAS_SESSION
+#include <rknnop/host/isolation.hpp>
+#endif
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
@@ -142,6 +145,10 @@ int main(int argc, char** argv) try {
   // `wrap` and `update` run the op: its messages reach the user once, in this tool's error line
   // (docs/first-op.md §9), as in rknnop-run. A user's RKNNOP_LOG wins.
   setenv("RKNNOP_LOG", "off", 0);
+#if RKNNOP_HOST_HAS_SESSION
+  // update/wrap run the op's code in rknnop-node, not here (isolation.hpp).
+  rknnop::host::set_default_node_execution(rknnop::host::node_execution::child);
+#endif
   CLI::App app{"Inspect, verify, pack and unpack RKNN-Toolkit v1 custom-op containers (.rknnop)", "rknnop-pack"};
   app.require_subcommand(1);
   app.add_option_function<std::string>(

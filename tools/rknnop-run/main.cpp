@@ -164,6 +164,11 @@ int run_op(const options& o, std::string& stage) {
     return 0;
   }
 #if RKNNOP_VXC_HAS_BRIDGE
+  // The shader executor is attached to the node's context in this process: a VX kernel's node runs here.
+  if (s.kernel().is_shader) {
+    load.execution = node_execution::in_process;
+    s = session::load(o.op_path, load);
+  }
   std::unique_ptr<rknnop::vxc::shader_bridge> bridge;
   attach_shader(s, o, bridge);
 #endif
@@ -206,6 +211,8 @@ int main(int argc, char** argv) try {
   // Kernel libraries' messages reach the user once, in this tool's error line (from the node's log),
   // not also on their own stderr (docs/first-op.md §9). A user's RKNNOP_LOG wins.
   setenv("RKNNOP_LOG", "off", 0);
+  // The op's code (constructors, callbacks, kernel) runs in rknnop-node, not here (isolation.hpp).
+  set_default_node_execution(node_execution::child);
 #if RKNNOP_HOST_HAS_MODEL
   if (rknnop_run::is_model_invocation(argc, argv)) return rknnop_run::model_main(argc, argv);
 #endif

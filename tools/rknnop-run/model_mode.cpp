@@ -241,7 +241,7 @@ int run(const model& m, const std::string& node_name, const std::vector<std::str
     check_output_path(file, fmt::format("--output {}", port));  // before anything runs (docs/container.md §5)
   }
 
-  session s = load_model_op(m, op);
+  session s = load_model_op(m, op, std::nullopt, node.name);
   const std::vector<std::int32_t> input_types = prepare_model_node(s, m, node);
   for (std::size_t i = 0; i < op.inputs.size(); ++i) {
     const model_tensor& t = *node.inputs[i].tensor;

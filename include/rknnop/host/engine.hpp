@@ -61,6 +61,9 @@ struct node_spec {
   std::vector<node_param> params;
   /// Called with the vx_context after the kernel is registered (e.g. to attach a shader executor).
   std::function<void(void* vx_context)> on_context;
+  /// Called before the kernel runs with each tensor's label ("output 'y'"), buffer and byte size (the
+  /// node runner maps a fault address to the tensor it belongs to).
+  std::function<void(const std::string& label, const void* data, std::size_t size)> on_buffer;
 };
 
 /// An output read back: dims innermost first, VX type, dense bytes.

@@ -13,6 +13,7 @@
 // Every failure is a rknnop::host::error naming the file, symbol or parameter.
 
 #include <rknnop/host/container.hpp>
+#include <rknnop/host/isolation.hpp>  // node_execution
 #include <rknnop/host/op_yml.hpp>
 #include <rknnop/host/validate.hpp>  // kernel_parameter
 
@@ -33,6 +34,21 @@ struct load_options {
   std::optional<std::filesystem::path> op_yml;
   /// Overrides op.yml's kernel_index (default 0).
   std::optional<std::uint32_t> kernel_index;
+  /// Where session::load runs the library's code (isolation.hpp); unset: default_node_execution().
+  /// op_library::open always loads in this process.
+  std::optional<node_execution> execution;
+  /// Names where the op's code comes from in the one line of a crash in a child process ("node 'n',
+  /// model M.rknn, x86-64 library section"); empty: the file, and its section for a .rknnop.
+  std::string origin;
+};
+
+/// What open() learns from a library file before any of it runs (its steps 1-3: the file read, the
+/// machine checked, op.yml read, the structure and kernel table checked), for a child process to load.
+struct library_inspection {
+  op_yml op;
+  std::string label;                                 ///< names the library: the file, or "<file> (<section> section)"
+  std::vector<std::uint8_t> file;                    ///< the file as read (a .rknnop or the ELF library)
+  std::optional<std::filesystem::path> op_yml_path;  ///< the op.yml used (given, or beside a bare .so)
 };
 
 /// What the selected vx_kernel_description_t says. Distinct from op_yml on purpose: this is what
@@ -60,6 +76,8 @@ inline constexpr std::int32_t loader_kernel_enumeration = static_cast<std::int32
 class op_library {
 public:
   [[nodiscard]] static op_library open(const std::filesystem::path& path, const load_options& options = {});
+  /// open()'s checks without loading: nothing of the library runs. Throws as open() does.
+  [[nodiscard]] static library_inspection inspect(const std::filesystem::path& path, const load_options& options = {});
 
   op_library(op_library&&) noexcept;
   op_library& operator=(op_library&&) noexcept;

@@ -9,9 +9,10 @@
 #include <rknnop/host/rknn_model.hpp>
 #include <rknnop/host/session.hpp>
 
-#include <cstdint>   // std::uint32_t
-#include <optional>  // std::optional
-#include <string>    // std::string
+#include <cstdint>      // std::uint32_t
+#include <optional>     // std::optional
+#include <string>       // std::string
+#include <string_view>  // std::string_view
 
 namespace rknnop::host {
 
@@ -20,9 +21,11 @@ namespace rknnop::host {
 
 /// Loads `op`'s library for this host from the model, checking its kernel list, descriptor and
 /// parameter table against the op description (count, order, types) as the loader does for a
-/// .rknnop. `kernel_index` overrides the description's. Throws naming the model and the op.
+/// .rknnop. `kernel_index` overrides the description's; `node_name` names the node in the one line of a
+/// crash in the child process (isolation.hpp). Throws naming the model and the op.
 [[nodiscard]] session load_model_op(const model& m, const model_op& op,
-                                    std::optional<std::uint32_t> kernel_index = std::nullopt);
+                                    std::optional<std::uint32_t> kernel_index = std::nullopt,
+                                    std::string_view node_name = {});
 
 /// Gives a session loaded for `node` the node's params (decode_node_params) and makes each output a
 /// tensor of the model's dims and type; returns the VX tensor type of each input in port order.

@@ -114,6 +114,12 @@ RKNNOP_HOST_API vx_status rknnopHostClearLog(vx_context context);
 RKNNOP_HOST_API vx_status rknnopHostTensorWasWritten(vx_tensor tensor, vx_bool* written);
 RKNNOP_HOST_API vx_status rknnopHostResetTensorWritten(vx_tensor tensor);
 
+/* Process-wide, for tensors allocated afterwards: with guard pages on, each tensor buffer is mapped on
+ * its own, between two inaccessible pages, and ends exactly at the second one, so a kernel reading or
+ * writing past its end (or before its start) faults at the first byte out instead of corrupting the
+ * heap. Costs a mapping per tensor; rknnop-node (the tools' child process) turns it on. */
+RKNNOP_HOST_API vx_status rknnopHostSetGuardPages(vx_bool enabled);
+
 /* A tensor's storage, without copying: dense, dims innermost first, strides in bytes. */
 typedef struct rknnop_host_tensor_buffer {
   void* data;

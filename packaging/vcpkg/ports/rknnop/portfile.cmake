@@ -62,7 +62,7 @@ vcpkg_cmake_configure(
 )
 vcpkg_cmake_install()
 if("tools" IN_LIST FEATURES)
-    foreach(_tool IN ITEMS rknnop-run rknnop-pack rknnop-vxcheck rknnop-parity)
+    foreach(_tool IN ITEMS rknnop-run rknnop-pack rknnop-vxcheck rknnop-parity rknnop-node)
         if(NOT EXISTS "${CURRENT_PACKAGES_DIR}/tools/${PORT}/${_tool}")
             message(FATAL_ERROR "rknnop: feature tools: the install made no tools/${PORT}/${_tool}")
         endif()

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Where a custom op's code runs: in this process, or in a child process (rknnop-node) that loads the
+// library, runs the descriptor's callbacks and the kernel on tensors in shared memory, and reports back
+// (docs/isolation.md). In a child, a crash, abort, hang or runaway allocation of the op's code becomes
+// one rknnop::host::error naming the file, the section, the node, the step and the signal, and a
+// tensor buffer ends at an inaccessible page, so an overrun faults at its first byte out.
+//
+// The library's default is in_process: an embedding program need not ship the runner, its on_context
+// hooks (a shader executor) reach the node directly, and a node costs no process start. The tools
+// (rknnop-run, rknnop-pack update/wrap) set child, because they run files they do not trust.
+#include <chrono>      // std::chrono::milliseconds
+#include <cstdint>     // std::uint64_t
+#include <filesystem>  // std::filesystem::path
+
+namespace rknnop::host {
+
+enum class node_execution {
+  in_process,  ///< dlopen and run here (the library's default)
+  child,       ///< load and run every node in a child process (rknnop-node)
+};
+
+/// What session::load uses when load_options::execution is not set. Process-wide.
+void set_default_node_execution(node_execution execution) noexcept;
+[[nodiscard]] node_execution default_node_execution() noexcept;
+
+/// Bounds of one child process: it is stopped (SIGKILL) after `time` or when its resident memory
+/// exceeds `memory` bytes plus four times the tensor bytes it is given. Defaults: 60 s, 1 GiB; the
+/// environment variables RKNNOP_NODE_TIME_LIMIT (seconds) and RKNNOP_NODE_MEMORY_LIMIT (MiB) override them.
+struct node_limits {
+  std::chrono::milliseconds time{60'000};
+  std::uint64_t memory = std::uint64_t{1} << 30;
+};
+void set_node_limits(const node_limits& limits) noexcept;
+[[nodiscard]] node_limits current_node_limits();
+
+/// The runner executable: RKNNOP_NODE_RUNNER if set, else `rknnop-node` beside this program, else
+/// (build tree) ../rknnop-node/rknnop-node from this program's folder. Throws naming where it looked.
+[[nodiscard]] std::filesystem::path node_runner_path();
+/// Uses `runner` instead of the search above (an empty path: search again).
+void set_node_runner(const std::filesystem::path& runner);
+
+/// The main() of rknnop-node (the runner): not for other programs.
+int node_runner_main(int argc, char** argv) noexcept;
+
+}  // namespace rknnop::host

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Watching a child process that runs code rknnop does not trust (the load probe of loader.cpp, the
+// node runner of node_child.cpp): read what it says on a pipe, stop it at a deadline or when its
+// resident memory passes a limit, and reap it. One mechanism for both.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <sys/types.h>
+
+namespace rknnop::host::detail {
+
+struct child_outcome {
+  bool timed_out = false;
+  std::uint64_t memory_used = 0;  ///< resident bytes when stopped for memory, else 0
+  int status = 0;                 ///< waitpid's status
+  std::string output;             ///< what the child wrote to the pipe, at most max_output bytes
+};
+
+/// Reads `output_fd` until the child closes it (then closes it), killing the child (SIGKILL) after
+/// `deadline` or when its resident memory exceeds `memory_limit` bytes; then waits for it.
+child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds deadline, std::uint64_t memory_limit,
+                          std::size_t max_output = 2048);
+
+/// Resident bytes of a process (/proc/<pid>/statm); 0 when unreadable.
+std::uint64_t resident_bytes(pid_t pid);
+
+/// Whether op_library::open first loads a library in a forked probe process (loader.cpp); the node
+/// runner, itself the child, turns it off.
+bool load_probe_enabled() noexcept;
+void set_load_probe(bool enabled) noexcept;
+
+/// "SIGSEGV (Segmentation fault)"; own names (sigabbrev_np needs glibc 2.32, the boards have 2.28).
+std::string signal_description(int signal_number);
+
+}  // namespace rknnop::host::detail

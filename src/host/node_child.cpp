@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: MIT
+// The parent's side of a node run in a child process (isolation.hpp, docs/isolation.md): the request
+// goes to the runner (rknnop-node, started with posix_spawn) in anonymous memory files with the library,
+// the runner's reply comes back in another, and a status page says which step it was in when it died.
+#include "node_child.hpp"
+
+#include "rknnop/host/error.hpp"
+#include "rknnop/host/isolation.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <optional>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "child_process.hpp"
+#include "node_wire.hpp"
+
+extern char** environ;  // NOLINT(readability-redundant-declaration): posix_spawn's environment
+
+namespace rknnop::host {
+
+namespace {
+
+std::atomic<node_execution> default_execution{node_execution::in_process};
+
+struct runner_settings {
+  std::mutex mutex;
+  std::optional<node_limits> limits;
+  std::filesystem::path runner;
+};
+runner_settings& settings() {
+  static runner_settings s;
+  return s;
+}
+
+}  // namespace
+
+void set_default_node_execution(node_execution execution) noexcept { default_execution.store(execution); }
+node_execution default_node_execution() noexcept { return default_execution.load(); }
+
+void set_node_limits(const node_limits& limits) noexcept {
+  const std::lock_guard lock(settings().mutex);
+  settings().limits = limits;
+}
+
+node_limits current_node_limits() {
+  {
+    const std::lock_guard lock(settings().mutex);
+    if (settings().limits) return *settings().limits;
+  }
+  node_limits limits;
+  const auto number = [](const char* name) -> std::optional<std::uint64_t> {
+    const char* text = std::getenv(name);
+    if (text == nullptr || *text == '\0') return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (errno != 0 || *end != '\0' || value == 0 || value > (std::uint64_t{1} << 40))
+      throw error(fmt::format("{}='{}': expected a positive whole number", name, text));
+    return value;
+  };
+  if (const auto seconds = number("RKNNOP_NODE_TIME_LIMIT")) limits.time = std::chrono::seconds(*seconds);
+  if (const auto mib = number("RKNNOP_NODE_MEMORY_LIMIT")) limits.memory = *mib << 20;
+  return limits;
+}
+
+void set_node_runner(const std::filesystem::path& runner) {
+  const std::lock_guard lock(settings().mutex);
+  settings().runner = runner;
+}
+
+std::filesystem::path node_runner_path() {
+  {
+    const std::lock_guard lock(settings().mutex);
+    if (!settings().runner.empty()) return settings().runner;
+  }
+  if (const char* given = std::getenv("RKNNOP_NODE_RUNNER"); given != nullptr && *given != '\0') {
+    if (::access(given, X_OK) != 0)
+      throw error(fmt::format("RKNNOP_NODE_RUNNER='{}': not an executable file: {}", given, std::strerror(errno)));
+    return given;
+  }
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw error(fmt::format("cannot find the node runner rknnop-node: /proc/self/exe: {}", ec.message()));
+  const std::filesystem::path beside = self.parent_path() / "rknnop-node";
+  const std::filesystem::path build_tree = self.parent_path().parent_path() / "rknnop-node" / "rknnop-node";
+  for (const std::filesystem::path& candidate : {beside, build_tree})
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  throw error(
+      fmt::format("cannot find the node runner rknnop-node (looked at {} and {}); install it beside the tools or set "
+                  "RKNNOP_NODE_RUNNER",
+                  beside.string(), build_tree.string()));
+}
+
+namespace detail {
+
+namespace {
+
+// An owned descriptor.
+class owned_fd {
+public:
+  explicit owned_fd(int fd = -1) noexcept : fd_(fd) {}
+  owned_fd(const owned_fd&) = delete;
+  owned_fd& operator=(const owned_fd&) = delete;
+  owned_fd(owned_fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  owned_fd& operator=(owned_fd&&) = delete;
+  ~owned_fd() { reset(); }
+  void reset() noexcept {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  [[nodiscard]] int get() const noexcept { return fd_; }
+  int release() noexcept { return std::exchange(fd_, -1); }
+
+private:
+  int fd_;
+};
+
+// Lowest number a memory file is moved to: never one of the runner's fixed descriptors (3-6), so each
+// posix_spawn dup2 really copies (dup2 of a descriptor onto itself would keep its close-on-exec flag).
+constexpr int high_descriptor = 16;
+
+// An anonymous memory file (nothing in any folder) holding `bytes`, close-on-exec.
+owned_fd memory_file(const char* name, std::span<const std::uint8_t> bytes, std::size_t size = 0) {
+  const int raw = ::memfd_create(name, MFD_CLOEXEC);
+  if (raw < 0) throw error(fmt::format("cannot create a memory file for the node runner: {}", std::strerror(errno)));
+  const int fd = ::fcntl(raw, F_DUPFD_CLOEXEC, high_descriptor);
+  ::close(raw);
+  if (fd < 0) throw error(fmt::format("cannot move a memory file for the node runner: {}", std::strerror(errno)));
+  owned_fd owned(fd);
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t put = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0)
+      throw error(fmt::format("cannot write {} bytes for the node runner to memory: {}", bytes.size(),
+                              std::strerror(put < 0 ? errno : EIO)));
+    done += static_cast<std::size_t>(put);
+  }
+  if (size != 0 && ::ftruncate(fd, static_cast<off_t>(size)) != 0)
+    throw error(fmt::format("cannot size a memory file for the node runner: {}", std::strerror(errno)));
+  return owned;
+}
+
+std::vector<std::uint8_t> read_memory_file(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw error(fmt::format("cannot read the node runner's reply: {}", std::strerror(errno)));
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t got = ::pread(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    done += static_cast<std::size_t>(got);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
+std::string_view step_text(runner_step step) {
+  switch (step) {
+    case runner_step::start: return "starting the node runner for";
+    case runner_step::load: return "loading the library of";
+    case runner_step::validate: return "the validator of";
+    case runner_step::initialize: return "the initializer of";
+    case runner_step::kernel: return "the CPU kernel of";
+    case runner_step::deinitialize: return "the deinitializer of";
+    case runner_step::done: return "unloading the library of";
+  }
+  return "the library of";
+}
+
+// The last line of what the child wrote (glibc's "free(): corrupted unsorted chunks", ld.so's
+// "Inconsistency detected"), for the one line of a crash.
+std::string last_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (const auto at = text.rfind('\n'); at != std::string::npos) text.erase(0, at + 1);
+  if (text.size() > 200) text = text.substr(0, 200) + "...";
+  return text;
+}
+
+// The child's own messages name its view of the library; the user knows it by its path.
+std::string with_path(std::string text, const child_library& library) {
+  const std::string fd_path = fmt::format("/proc/self/fd/{}", runner_library_fd);
+  for (auto at = text.find(fd_path); at != std::string::npos; at = text.find(fd_path, at + library.path.size()))
+    text.replace(at, fd_path.size(), library.path);
+  return text;
+}
+
+// Starts the runner with the library and the request, watches it, and returns its reply (the reply
+// of a runner that did not finish becomes the one line of the error thrown).
+std::vector<std::uint8_t> call_runner(const child_library& library, const wire_writer& request,
+                                      std::uint64_t tensor_bytes) {
+  const std::filesystem::path runner = node_runner_path();
+  const node_limits limits = current_node_limits();
+  const owned_fd library_file = memory_file("rknnop-node-library", library.file);
+  const owned_fd request_file = memory_file("rknnop-node-request", request.bytes());
+  const owned_fd reply_file = memory_file("rknnop-node-reply", {});
+  const owned_fd status_file = memory_file("rknnop-node-status", {}, sizeof(runner_status));
+  int channel[2];
+  if (::pipe2(channel, O_CLOEXEC) != 0)
+    throw error(fmt::format("cannot create a pipe for the node runner: {}", std::strerror(errno)));
+  // Above the runner's fixed descriptors too: its dup2s onto 3-6 must not close the pipe's ends.
+  owned_fd read_end(::fcntl(channel[0], F_DUPFD_CLOEXEC, high_descriptor));
+  owned_fd write_end(::fcntl(channel[1], F_DUPFD_CLOEXEC, high_descriptor));
+  ::close(channel[0]);
+  ::close(channel[1]);
+  if (read_end.get() < 0 || write_end.get() < 0)
+    throw error(fmt::format("cannot move a pipe for the node runner: {}", std::strerror(errno)));
+
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  ::posix_spawn_file_actions_init(&actions);
+  ::posix_spawnattr_init(&attributes);
+  ::posix_spawn_file_actions_adddup2(&actions, library_file.get(), runner_library_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, request_file.get(), runner_request_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, reply_file.get(), runner_reply_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, status_file.get(), runner_status_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDOUT_FILENO);
+  ::posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDERR_FILENO);
+  // The runner starts with no signal blocked and the interrupt signals at their default action (the
+  // parent's cleanup handler removes the parent's files, not the runner's job).
+  sigset_t none;
+  sigemptyset(&none);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) sigaddset(&defaults, signal_number);
+  ::posix_spawnattr_setsigmask(&attributes, &none);
+  ::posix_spawnattr_setsigdefault(&attributes, &defaults);
+  ::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  const std::string parent = std::to_string(::getpid());
+  std::string program = runner.string();
+  std::string flag = "--rknnop-node";
+  std::vector<char*> argv = {program.data(), flag.data(), const_cast<char*>(parent.c_str()), nullptr};
+  pid_t child = -1;
+  const int spawned = ::posix_spawn(&child, program.c_str(), &actions, &attributes, argv.data(), environ);
+  ::posix_spawn_file_actions_destroy(&actions);
+  ::posix_spawnattr_destroy(&attributes);
+  if (spawned != 0)
+    throw error(
+        fmt::format("{}: cannot start the node runner {}: {}", library.origin, program, std::strerror(spawned)));
+  write_end.reset();
+  // The request and its tensors, the reply and its outputs: up to four copies of the tensor bytes.
+  const std::uint64_t memory_limit = limits.memory + 4 * tensor_bytes;
+  const child_outcome outcome = watch_child(child, read_end.release(), limits.time, memory_limit, 8192);
+  runner_status status{};
+  (void)::pread(status_file.get(), &status, sizeof status, 0);
+  const auto step = static_cast<runner_step>(status.step);
+  const std::string what = fmt::format("{} {} ({})", step_text(step), library.op_name, library.origin);
+  if (outcome.timed_out)
+    throw error(fmt::format("{} did not finish within {} s (stopped)", what,
+                            std::chrono::duration_cast<std::chrono::seconds>(limits.time).count()));
+  if (outcome.memory_used != 0)
+    throw error(fmt::format("{} used more than {} MiB of memory (stopped at {} MiB)", what, memory_limit >> 20,
+                            outcome.memory_used >> 20));
+  if (WIFSIGNALED(outcome.status)) {
+    const std::string fault(status.fault, std::min<std::size_t>(status.fault_length, sizeof status.fault));
+    const std::string said = last_line(outcome.output);
+    throw error(fmt::format("{} crashed with {}{}{}", what, signal_description(WTERMSIG(outcome.status)),
+                            fault.empty() ? "" : ": " + fault, said.empty() ? "" : "; it said: " + said));
+  }
+  if (!WIFEXITED(outcome.status) || WEXITSTATUS(outcome.status) != 0) {
+    const std::string said = last_line(outcome.output);
+    throw error(fmt::format("{} stopped with exit status {}{}", what,
+                            WIFEXITED(outcome.status) ? WEXITSTATUS(outcome.status) : -1,
+                            said.empty() ? "" : "; it said: " + said));
+  }
+  std::vector<std::uint8_t> reply = read_memory_file(reply_file.get());
+  wire_reader head(reply);
+  if (head.get<std::uint32_t>() != node_wire_magic)
+    throw error(fmt::format("{}: the node runner's reply is garbled", what));
+  if (head.get<std::uint8_t>() == 0) throw error(with_path(head.get_string(), library));
+  return reply;
+}
+
+void write_request_head(wire_writer& w, runner_command command, const child_library& library) {
+  w.put(node_wire_magic);
+  w.put(node_wire_version);
+  w.put(command);
+  w.put(static_cast<std::uint8_t>(library.options.op_yml ? 1 : 0));
+  w.put_string(library.options.op_yml ? library.options.op_yml->string() : std::string());
+  w.put(static_cast<std::uint8_t>(library.options.kernel_index ? 1 : 0));
+  w.put(library.options.kernel_index.value_or(0));
+}
+
+kernel_descriptor_info read_descriptor(wire_reader& r) {
+  kernel_descriptor_info k;
+  k.list_symbol = r.get_string();
+  k.list_size = r.get<std::uint64_t>();
+  k.kernel_index = r.get<std::uint32_t>();
+  k.name = r.get_string();
+  k.enumeration = r.get<std::int32_t>();
+  k.is_shader = r.get<std::uint8_t>() != 0;
+  k.has_validate = r.get<std::uint8_t>() != 0;
+  k.has_initialize = r.get<std::uint8_t>() != 0;
+  k.has_deinitialize = r.get<std::uint8_t>() != 0;
+  k.num_params = r.get<std::uint32_t>();
+  k.parameters = r.get_vector<kernel_parameter>();
+  return k;
+}
+
+}  // namespace
+
+kernel_descriptor_info load_in_child(const child_library& library) {
+  wire_writer request;
+  write_request_head(request, runner_command::load, library);
+  const std::vector<std::uint8_t> reply = call_runner(library, request, 0);
+  wire_reader r(reply);
+  (void)r.get<std::uint32_t>();
+  (void)r.get<std::uint8_t>();
+  return read_descriptor(r);
+}
+
+node_result run_in_child(const child_library& library, const node_spec& spec) {
+  if (spec.on_context)
+    throw error(
+        fmt::format("{}: a context hook (on_context) cannot reach a node in a child process; load the op "
+                    "with load_options::execution = node_execution::in_process",
+                    spec.label));
+  wire_writer request;
+  write_request_head(request, runner_command::run, library);
+  request.put_string(spec.label);
+  std::uint64_t tensor_bytes = 0;
+  request.put(static_cast<std::uint64_t>(spec.inputs.size()));
+  for (const node_input& in : spec.inputs) {
+    request.put_string(in.name);
+    request.put(in.type);
+    request.put_vector(in.dims);
+    request.put_bytes(in.bytes);
+    tensor_bytes += in.bytes.size();
+  }
+  request.put(static_cast<std::uint64_t>(spec.outputs.size()));
+  for (const node_output_request& o : spec.outputs) {
+    request.put_string(o.name);
+    request.put(static_cast<std::uint8_t>(o.dims ? 1 : 0));
+    request.put_vector(o.dims.value_or(std::vector<std::uint32_t>{}));
+    request.put(o.type);
+  }
+  request.put(static_cast<std::uint64_t>(spec.params.size()));
+  for (const node_param& p : spec.params) {
+    request.put_string(p.name);
+    request.put(p.value.type);
+    request.put_vector(p.value.items);
+    request.put(p.value.scalar);
+  }
+  const std::vector<std::uint8_t> reply = call_runner(library, request, tensor_bytes);
+  wire_reader r(reply);
+  (void)r.get<std::uint32_t>();
+  (void)r.get<std::uint8_t>();
+  (void)read_descriptor(r);
+  node_result result;
+  const auto steps = r.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < steps && i < 16; ++i) {
+    step_report s;
+    s.step = r.get_string();
+    s.called = r.get<std::uint8_t>() != 0;
+    s.status = r.get<std::int32_t>();
+    const auto lines = r.get<std::uint64_t>();
+    for (std::uint64_t j = 0; j < lines && j < 4096; ++j) s.log.push_back(r.get_string());
+    result.report.steps.push_back(std::move(s));
+  }
+  const auto outputs = r.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < outputs && i < spec.outputs.size(); ++i) {
+    node_output o;
+    o.name = r.get_string();
+    o.dims = r.get_vector<std::uint32_t>();
+    o.type = r.get<std::int32_t>();
+    const std::span<const std::uint8_t> bytes = r.get_bytes();
+    const auto* p = reinterpret_cast<const std::byte*>(bytes.data());
+    o.bytes.assign(p, p + bytes.size());
+    result.outputs.push_back(std::move(o));
+  }
+  return result;
+}
+
+}  // namespace detail
+
+}  // namespace rknnop::host

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+// The node runner (rknnop-node): a child process that loads one op library and runs one node of it for
+// its parent (node_child.cpp). Everything of the library runs here: its constructors, the descriptor's
+// callbacks and the kernel. Tensor buffers end at guard pages; a fault is mapped to the tensor it
+// touched by an async-signal-safe handler that writes a prepared line into the shared status page.
+#include "rknnop/host/engine.hpp"
+#include "rknnop/host/error.hpp"
+#include "rknnop/host/isolation.hpp"
+#include "rknnop/host/loader.hpp"
+
+#include <rknnop/host/openvx_host.h>
+#include <rknnop/openvx.h>
+
+#include <array>
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "child_process.hpp"
+#include "node_wire.hpp"
+
+namespace rknnop::host {
+
+namespace {
+
+using detail::runner_status;
+using detail::runner_step;
+
+runner_status* status_page = nullptr;  // shared with the parent
+const vx_kernel_description_t* real_descriptor = nullptr;
+
+void set_step(runner_step step) noexcept {
+  if (status_page != nullptr) __atomic_store_n(&status_page->step, static_cast<std::uint32_t>(step), __ATOMIC_SEQ_CST);
+}
+
+// --- the fault handler's view of the tensors -------------------------------------------------------
+
+struct guarded_tensor {
+  std::uintptr_t start = 0;
+  std::size_t size = 0;
+  std::array<char, 160> label{};
+};
+constexpr std::size_t max_guarded = 64;
+std::array<guarded_tensor, max_guarded> guarded{};
+volatile std::size_t guarded_count = 0;
+std::uintptr_t page_size = 4096;
+std::array<char, 16384> alternate_stack{};
+
+// Async-signal-safe text building into the status page.
+struct fault_text {
+  char* out;
+  std::size_t capacity;
+  std::size_t length = 0;
+  void add(const char* text) noexcept {
+    while (*text != '\0' && length < capacity) out[length++] = *text++;
+  }
+  void add(std::uint64_t value) noexcept {
+    char digits[24];
+    int n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + value % 10);
+      value /= 10;
+    } while (value != 0);
+    while (n > 0 && length < capacity) out[length++] = digits[--n];
+  }
+};
+
+extern "C" void on_fault(int signal_number, siginfo_t* info, void*) {
+  if (status_page != nullptr && (signal_number == SIGSEGV || signal_number == SIGBUS)) {
+    const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+    fault_text text{status_page->fault, sizeof status_page->fault};
+    bool found = false;
+    for (std::size_t i = 0; i < guarded_count && !found; ++i) {
+      const guarded_tensor& t = guarded[i];
+      const std::uintptr_t end = t.start + t.size;
+      if (address >= end && address < end + page_size) {
+        text.add("the access at byte ");
+        text.add(address - t.start);
+        text.add(" of ");
+        text.add(t.label.data());
+        text.add(" is ");
+        text.add(address - end + 1);
+        text.add(" byte(s) past its end (it holds ");
+        text.add(t.size);
+        text.add(" bytes)");
+        found = true;
+      } else if (address < t.start && address + 2 * page_size >= t.start) {
+        text.add("the access at byte -");
+        text.add(t.start - address);
+        text.add(" of ");
+        text.add(t.label.data());
+        text.add(" is before its start");
+        found = true;
+      }
+    }
+    if (!found && info->si_code == SI_KERNEL)
+      text.add("a wild (non-canonical) address was used");
+    else if (!found && address < page_size)
+      text.add("a null pointer was used");
+    status_page->fault_length = static_cast<std::uint32_t>(text.length);
+  }
+  // SA_RESETHAND restored the default action: the fault recurs (or the signal is delivered) and ends
+  // the process with this signal, which the parent reports.
+  ::raise(signal_number);
+}
+
+void install_fault_handler() noexcept {
+  page_size = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  stack_t stack{};
+  stack.ss_sp = alternate_stack.data();
+  stack.ss_size = alternate_stack.size();
+  (void)::sigaltstack(&stack, nullptr);  // a kernel's stack overflow still reaches the handler
+  struct sigaction action {};
+  action.sa_sigaction = on_fault;
+  action.sa_flags = static_cast<int>(SA_SIGINFO | SA_ONSTACK | SA_RESETHAND);
+  sigemptyset(&action.sa_mask);
+  for (const int signal_number : {SIGSEGV, SIGBUS}) (void)::sigaction(signal_number, &action, nullptr);
+}
+
+void guard_buffer(const std::string& label, const void* data, std::size_t size) {
+  if (guarded_count >= max_guarded) return;
+  guarded_tensor& t = guarded[guarded_count];
+  t.start = reinterpret_cast<std::uintptr_t>(data);
+  t.size = size;
+  const std::size_t n = std::min(label.size(), t.label.size() - 1);
+  std::memcpy(t.label.data(), label.data(), n);
+  t.label[n] = '\0';
+  guarded_count = guarded_count + 1;
+}
+
+// --- the descriptor's callbacks, each named in the status page while it runs ------------------------
+
+vx_status VX_CALLBACK run_validate(vx_node node, const vx_reference parameters[], vx_uint32 num,
+                                   vx_meta_format metas[]) {
+  set_step(runner_step::validate);
+  return real_descriptor->validate(node, parameters, num, metas);
+}
+vx_status VX_CALLBACK run_initialize(vx_node node, const vx_reference* parameters, vx_uint32 num) {
+  set_step(runner_step::initialize);
+  return real_descriptor->initialize(node, parameters, num);
+}
+vx_status VX_CALLBACK run_kernel(vx_node node, const vx_reference* parameters, vx_uint32 num) {
+  set_step(runner_step::kernel);
+  return real_descriptor->function(node, parameters, num);
+}
+vx_status VX_CALLBACK run_deinitialize(vx_node node, const vx_reference* parameters, vx_uint32 num) {
+  set_step(runner_step::deinitialize);
+  return real_descriptor->deinitialize(node, parameters, num);
+}
+
+// The reply: all written at once to the reply file at the end.
+void write_reply(const detail::wire_writer& w) {
+  const std::vector<std::uint8_t>& bytes = w.bytes();
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t put = ::write(detail::runner_reply_fd, bytes.data() + done, bytes.size() - done);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) ::_exit(4);
+    done += static_cast<std::size_t>(put);
+  }
+}
+
+void put_descriptor(detail::wire_writer& w, const kernel_descriptor_info& k) {
+  w.put_string(k.list_symbol);
+  w.put(static_cast<std::uint64_t>(k.list_size));
+  w.put(k.kernel_index);
+  w.put_string(k.name);
+  w.put(k.enumeration);
+  for (const bool flag : {k.is_shader, k.has_validate, k.has_initialize, k.has_deinitialize})
+    w.put(static_cast<std::uint8_t>(flag ? 1 : 0));
+  w.put(k.num_params);
+  w.put_vector(k.parameters);
+}
+
+std::vector<std::uint8_t> read_request() {
+  struct stat st {};
+  if (::fstat(detail::runner_request_fd, &st) != 0) ::_exit(5);
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t got =
+        ::pread(detail::runner_request_fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) ::_exit(5);
+    done += static_cast<std::size_t>(got);
+  }
+  return bytes;
+}
+
+void serve(detail::wire_writer& reply) {
+  const std::vector<std::uint8_t> request = read_request();
+  detail::wire_reader r(request);
+  if (r.get<std::uint32_t>() != detail::node_wire_magic || r.get<std::uint32_t>() != detail::node_wire_version)
+    throw error("the node runner does not understand its parent's request (another rknnop version?)");
+  const auto command = r.get<detail::runner_command>();
+  load_options options;
+  const bool has_op_yml = r.get<std::uint8_t>() != 0;
+  const std::string op_yml = r.get_string();
+  if (has_op_yml) options.op_yml = op_yml;
+  const bool has_index = r.get<std::uint8_t>() != 0;
+  const auto index = r.get<std::uint32_t>();
+  if (has_index) options.kernel_index = index;
+  options.execution = node_execution::in_process;
+
+  set_step(runner_step::load);
+  detail::set_load_probe(false);  // this process is the probe
+  op_library library = op_library::open(fmt::format("/proc/self/fd/{}", detail::runner_library_fd), options);
+  if (command == detail::runner_command::load) {
+    reply.put(static_cast<std::uint8_t>(1));
+    put_descriptor(reply, library.kernel());
+    return;
+  }
+
+  // The descriptor as registered: the library's own, its callbacks called through the step markers.
+  real_descriptor = static_cast<const vx_kernel_description_t*>(library.descriptor());
+  vx_kernel_description_t wrapped = *real_descriptor;
+  if (wrapped.validate != nullptr) wrapped.validate = run_validate;
+  if (wrapped.initialize != nullptr) wrapped.initialize = run_initialize;
+  if (wrapped.function != nullptr) wrapped.function = run_kernel;
+  if (wrapped.deinitialize != nullptr) wrapped.deinitialize = run_deinitialize;
+
+  node_spec spec;
+  spec.descriptor = &wrapped;
+  spec.label = r.get_string();
+  std::vector<std::vector<std::byte>> input_bytes;
+  const auto inputs = r.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < inputs; ++i) {
+    node_input in;
+    in.name = r.get_string();
+    in.type = r.get<std::int32_t>();
+    in.dims = r.get_vector<std::uint32_t>();
+    const std::span<const std::uint8_t> bytes = r.get_bytes();
+    in.bytes = std::as_bytes(bytes);
+    spec.inputs.push_back(std::move(in));
+  }
+  const auto outputs = r.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < outputs; ++i) {
+    node_output_request o;
+    o.name = r.get_string();
+    const bool has_dims = r.get<std::uint8_t>() != 0;
+    std::vector<std::uint32_t> dims = r.get_vector<std::uint32_t>();
+    if (has_dims) o.dims = std::move(dims);
+    o.type = r.get<std::int32_t>();
+    spec.outputs.push_back(std::move(o));
+  }
+  const auto params = r.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < params; ++i) {
+    node_param p;
+    p.name = r.get_string();
+    p.value.type = r.get<std::int32_t>();
+    p.value.items = r.get_vector<std::int32_t>();
+    p.value.scalar = r.get<std::array<std::uint8_t, 8>>();
+    spec.params.push_back(std::move(p));
+  }
+  spec.on_buffer = guard_buffer;
+  (void)rknnopHostSetGuardPages(vx_true_e);
+  const node_result result = run_node(spec);
+  set_step(runner_step::done);
+
+  reply.put(static_cast<std::uint8_t>(1));
+  put_descriptor(reply, library.kernel());
+  reply.put(static_cast<std::uint64_t>(result.report.steps.size()));
+  for (const step_report& s : result.report.steps) {
+    reply.put_string(s.step);
+    reply.put(static_cast<std::uint8_t>(s.called ? 1 : 0));
+    reply.put(s.status);
+    reply.put(static_cast<std::uint64_t>(s.log.size()));
+    for (const std::string& line : s.log) reply.put_string(line);
+  }
+  reply.put(static_cast<std::uint64_t>(result.outputs.size()));
+  for (const node_output& o : result.outputs) {
+    reply.put_string(o.name);
+    reply.put_vector(o.dims);
+    reply.put(o.type);
+    reply.put_bytes(o.bytes);
+  }
+}
+
+}  // namespace
+
+int node_runner_main(int argc, char** argv) noexcept {
+  if (argc != 3 || std::strcmp(argv[1], "--rknnop-node") != 0) {
+    static constexpr char usage[] =
+        "rknnop-node: the node runner of the rknnop tools; it is started by them, not by hand\n";
+    (void)!::write(STDERR_FILENO, usage, sizeof usage - 1);
+    return 2;
+  }
+  // Dies with its parent (an interrupted tool leaves no runner behind), and not after it.
+  (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (std::to_string(::getppid()) != argv[2]) return 3;
+  void* page = ::mmap(nullptr, sizeof(runner_status), PROT_READ | PROT_WRITE, MAP_SHARED, detail::runner_status_fd, 0);
+  if (page == MAP_FAILED) return 4;
+  status_page = static_cast<runner_status*>(page);
+  install_fault_handler();
+  detail::wire_writer reply;
+  reply.put(detail::node_wire_magic);
+  try {
+    try {
+      serve(reply);
+    } catch (const error& e) {
+      reply = detail::wire_writer{};
+      reply.put(detail::node_wire_magic);
+      reply.put(static_cast<std::uint8_t>(0));
+      reply.put_string(e.detail());
+    } catch (const std::bad_alloc&) {
+      reply = detail::wire_writer{};
+      reply.put(detail::node_wire_magic);
+      reply.put(static_cast<std::uint8_t>(0));
+      reply.put_string("the node runner ran out of memory");
+    } catch (const std::exception& e) {
+      reply = detail::wire_writer{};
+      reply.put(detail::node_wire_magic);
+      reply.put(static_cast<std::uint8_t>(0));
+      reply.put_string(e.what());
+    }
+    write_reply(reply);
+  } catch (...) {
+    ::_exit(6);
+  }
+  // No library destructor or static destructor runs after the reply: the parent has what it needs.
+  ::_exit(0);
+}
+
+}  // namespace rknnop::host

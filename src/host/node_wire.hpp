@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The bytes a node runner (rknnop-node) and its parent exchange through memory files: a request (what
+// to load and run, with the input tensors) and a reply (the descriptor, the steps, the output
+// tensors), plus the status page the runner keeps current while it runs (isolation.hpp).
+#include "rknnop/host/error.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace rknnop::host::detail {
+
+inline constexpr std::uint32_t node_wire_magic = 0x524e4b52;  // "RKNR"
+inline constexpr std::uint32_t node_wire_version = 1;
+
+// The descriptors the runner is given: the library, the request, the reply, the status page.
+inline constexpr int runner_library_fd = 3;
+inline constexpr int runner_request_fd = 4;
+inline constexpr int runner_reply_fd = 5;
+inline constexpr int runner_status_fd = 6;
+
+enum class runner_command : std::uint8_t { load = 1, run = 2 };
+
+// The step the runner is in, kept in the status page for the parent to read after a crash or a kill.
+enum class runner_step : std::uint32_t { start = 0, load, validate, initialize, kernel, deinitialize, done };
+
+// The page the runner maps shared (runner_status_fd): the step, and what its fault handler found.
+struct runner_status {
+  std::uint32_t step = 0;
+  std::uint32_t fault_length = 0;
+  char fault[1024] = {};
+};
+
+class wire_writer {
+public:
+  template <class T>
+    requires std::is_trivially_copyable_v<T>
+  void put(const T& value) {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(&value);
+    bytes_.insert(bytes_.end(), p, p + sizeof value);
+  }
+  void put_bytes(std::span<const std::byte> data) {
+    put(static_cast<std::uint64_t>(data.size()));
+    const auto* p = reinterpret_cast<const std::uint8_t*>(data.data());
+    bytes_.insert(bytes_.end(), p, p + data.size());
+  }
+  void put_string(std::string_view text) { put_bytes(std::as_bytes(std::span(text.data(), text.size()))); }
+  template <class T>
+  void put_vector(const std::vector<T>& items) {
+    put(static_cast<std::uint64_t>(items.size()));
+    for (const T& item : items) put(item);
+  }
+  [[nodiscard]] const std::vector<std::uint8_t>& bytes() const noexcept { return bytes_; }
+
+private:
+  std::vector<std::uint8_t> bytes_;
+};
+
+// Bounded reads: a short or garbled message throws, never reads past the end.
+class wire_reader {
+public:
+  explicit wire_reader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+  template <class T>
+    requires std::is_trivially_copyable_v<T>
+  T get() {
+    T value{};
+    std::memcpy(&value, take(sizeof value).data(), sizeof value);
+    return value;
+  }
+  std::span<const std::uint8_t> get_bytes() { return take(get<std::uint64_t>()); }
+  std::string get_string() {
+    const std::span<const std::uint8_t> s = get_bytes();
+    return {reinterpret_cast<const char*>(s.data()), s.size()};
+  }
+  template <class T>
+  std::vector<T> get_vector() {
+    const auto count = get<std::uint64_t>();
+    if (count > (bytes_.size() - at_) / sizeof(T)) throw error("node runner message: a list runs past its end");
+    std::vector<T> items;
+    items.reserve(count);
+    for (std::uint64_t i = 0; i < count; ++i) items.push_back(get<T>());
+    return items;
+  }
+
+private:
+  std::span<const std::uint8_t> take(std::uint64_t size) {
+    if (size > bytes_.size() - at_) throw error("node runner message: truncated");
+    const std::span<const std::uint8_t> part = bytes_.subspan(at_, static_cast<std::size_t>(size));
+    at_ += static_cast<std::size_t>(size);
+    return part;
+  }
+  std::span<const std::uint8_t> bytes_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace rknnop::host::detail

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+// Node execution in a child process (issue 30, docs/isolation.md): whatever an op's code does — crash,
+// abort, never return, fill memory, write past its output, a corrupt library — the tool prints one line
+// naming the step, the op and where its code comes from, exits non-zero and leaves nothing in TMPDIR.
+// On 16f196e every family here killed the tool (or hung it) instead.
+#include <rknnop/host/container.hpp>
+#include <rknnop/host/npy.hpp>
+#include <rknnop/host/rknn_model.hpp>
+
+#include "test_util.hpp"
+#include "tool_runner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace rknnop::host;
+using rknnop_test::run_tool;
+using rknnop_test::tool_result;
+
+std::size_t line_count(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+bool empty_folder(const fs::path& dir) { return fs::is_empty(dir); }
+
+// rknnop-run with TMPDIR in `dir`/tmp and short limits for the child.
+tool_result run_limited(const fs::path& dir, const std::vector<std::string>& args, int seconds = 2) {
+  const fs::path tmp = dir / "tmp";
+  fs::create_directories(tmp);
+  std::vector<std::string> full = {"TMPDIR=" + tmp.string(), fmt::format("RKNNOP_NODE_TIME_LIMIT={}", seconds),
+                                   "RKNNOP_NODE_MEMORY_LIMIT=256", RKNNOP_RUN_EXE};
+  full.insert(full.end(), args.begin(), args.end());
+  return run_tool("env", full, dir);
+}
+
+tool_result run_hostile(const fs::path& dir, int mode) {
+  write_npy_file(npy_array::from_floats(std::vector<float>(4096, 1.0f), {1, 64, 64}), dir / "in.npy");
+  return run_limited(
+      dir, {RKNNOP_HOSTILE_SO, "--op-yml", RKNNOP_HOSTILE_YML, "--input", "input=" + (dir / "in.npy").string(),
+            "--param", fmt::format("mode={}", mode), "--output", "output=" + (dir / "out.npy").string()});
+}
+
+void expect_one_line(const tool_result& r, const fs::path& dir, const std::string& what) {
+  EXPECT_NE(r.status, 0) << r.err;
+  EXPECT_LT(r.status, 128) << "the tool was killed: " << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << r.err;
+  EXPECT_TRUE(r.err.starts_with("rknnop-run: ")) << r.err;
+  EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+  EXPECT_TRUE(empty_folder(dir / "tmp")) << "a file was left in TMPDIR";
+  EXPECT_FALSE(fs::exists(dir / "out.npy"));
+}
+
+TEST(Isolation, ACorrectKernelRunsInTheChild) {
+  const fs::path dir = rknnop_test::work_dir("isolation_ok");
+  const tool_result r = run_hostile(dir, 0);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_npy_file(dir / "out.npy").to_floats(), std::vector<float>(4096, 1.0f));
+}
+
+TEST(Isolation, AKernelThatSegfaultsIsOneLine) {
+  const fs::path dir = rknnop_test::work_dir("isolation_segv");
+  expect_one_line(run_hostile(dir, 1), dir,
+                  fmt::format("the CPU kernel of Hostile ({}) crashed with SIGSEGV (Segmentation fault): a null "
+                              "pointer was used",
+                              RKNNOP_HOSTILE_SO));
+}
+
+TEST(Isolation, AValidatorThatSegfaultsIsNamed) {
+  const fs::path dir = rknnop_test::work_dir("isolation_validator");
+  expect_one_line(run_hostile(dir, 11), dir, "the validator of Hostile");
+}
+
+TEST(Isolation, AKernelThatAbortsIsOneLine) {
+  const fs::path dir = rknnop_test::work_dir("isolation_abort");
+  expect_one_line(run_hostile(dir, 2), dir, "the CPU kernel of Hostile");
+  EXPECT_NE(run_hostile(dir, 2).err.find("crashed with SIGABRT"), std::string::npos);
+}
+
+TEST(Isolation, AKernelThatNeverReturnsIsStopped) {
+  const fs::path dir = rknnop_test::work_dir("isolation_loop");
+  expect_one_line(run_hostile(dir, 3), dir, "the CPU kernel of Hostile");
+  EXPECT_NE(run_hostile(dir, 3).err.find("did not finish within 2 s"), std::string::npos);
+}
+
+TEST(Isolation, AKernelThatFillsMemoryIsStopped) {
+  const fs::path dir = rknnop_test::work_dir("isolation_memory");
+  const tool_result r = run_hostile(dir, 4);
+  expect_one_line(r, dir, "the CPU kernel of Hostile");
+  EXPECT_NE(r.err.find("used more than 256 MiB of memory"), std::string::npos) << r.err;
+}
+
+TEST(Isolation, AnOverrunFaultsAtTheFirstByteOutAndNamesTheTensor) {
+  const fs::path dir = rknnop_test::work_dir("isolation_overrun");
+  // 4096 float16 elements: 8192 bytes; the first byte out is byte 8192.
+  expect_one_line(run_hostile(dir, 5), dir,
+                  "crashed with SIGSEGV (Segmentation fault): the access at byte 8192 of output 'output' is 1 "
+                  "byte(s) past its end (it holds 8192 bytes)");
+  const fs::path under = rknnop_test::work_dir("isolation_underrun");
+  expect_one_line(run_hostile(under, 6), under, "the access at byte -1 of input 'input' is before its start");
+}
+
+// The runners whose parent was `pid` (their argv[2]) and still exist.
+int runners_of(pid_t pid) {
+  int found = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
+    const std::string cmdline = rknnop_test::slurp(e.path() / "cmdline");
+    if (cmdline.find(std::string("--rknnop-node") + '\0' + std::to_string(pid) + '\0') != std::string::npos) ++found;
+  }
+  return found;
+}
+
+pid_t spawn_quiet(const std::vector<std::string>& args, const fs::path& tmp) {
+  std::vector<std::string> env_text{"TMPDIR=" + tmp.string()};
+  for (char** e = environ; *e != nullptr; ++e)
+    if (!std::string_view(*e).starts_with("TMPDIR=")) env_text.emplace_back(*e);
+  std::vector<char*> env, argv;
+  for (std::string& e : env_text) env.push_back(e.data());
+  env.push_back(nullptr);
+  std::vector<std::string> all = args;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = -1;
+  EXPECT_EQ(::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), env.data()), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+#ifdef RKNNOP_TEST_RESIZEAREA_RKNNOP
+// A one-node model around the ResizeArea example (rknnop-pack wrap), and where its x86-64 library lies.
+struct wrapped_model {
+  std::vector<std::uint8_t> bytes;
+  std::size_t library_at = 0;
+  std::size_t library_size = 0;
+};
+
+wrapped_model wrap_resize_area(const fs::path& dir) {
+  const fs::path model_path = dir / "resize_area.rknn";
+  const tool_result w = run_tool(RKNNOP_PACK_EXE,
+                                 {"wrap", RKNNOP_TEST_RESIZEAREA_RKNNOP, "--input-shape", "images=1,8,8,3", "--param",
+                                  "size=16,16", "--param", "align_corners=false", "-o", model_path.string()},
+                                 dir);
+  EXPECT_EQ(w.status, 0) << w.err;
+  wrapped_model m;
+  const std::string text = rknnop_test::slurp(model_path);
+  m.bytes.assign(text.begin(), text.end());
+  const std::vector<std::uint8_t> library = read_container_file(RKNNOP_TEST_RESIZEAREA_RKNNOP).lib_x86_64;
+  const auto at = std::search(m.bytes.begin(), m.bytes.end(), library.begin(), library.end());
+  EXPECT_NE(at, m.bytes.end()) << "the model does not hold the container's x86-64 library";
+  m.library_at = static_cast<std::size_t>(at - m.bytes.begin());
+  m.library_size = library.size();
+  return m;
+}
+
+void save(const std::vector<std::uint8_t>& bytes, const fs::path& path) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// splitmix64: the same mutations on every machine.
+struct splitmix64 {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+};
+
+TEST(Interrupts, SigintDuringACheckLeavesNoFileAndNoRunner) {
+  // load_model_op's temporary .rknnop and the runner: SIGINT at 0-40 ms into `--check` (on 16f196e a
+  // signal 5-10 ms in left $TMPDIR/rknnop-model-op-XXXXXX.rknnop).
+  const fs::path dir = rknnop_test::work_dir("isolation_interrupts");
+  const fs::path tmp = dir / "tmp";
+  fs::create_directories(tmp);
+  (void)wrap_resize_area(dir);
+  int interrupted = 0;
+  for (int ms = 0; ms <= 40; ms += 2) {
+    SCOPED_TRACE(fmt::format("SIGINT after {} ms", ms));
+    const pid_t pid = spawn_quiet({RKNNOP_RUN_EXE, (dir / "resize_area.rknn").string(), "--check"}, tmp);
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status)) ++interrupted;
+    EXPECT_TRUE(empty_folder(tmp)) << "TMPDIR is not empty";
+    int left = runners_of(pid);
+    for (int wait = 0; wait < 100 && left != 0; ++wait) {  // the runner's SIGKILL is delivered asynchronously
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      left = runners_of(pid);
+    }
+    EXPECT_EQ(left, 0) << "a runner outlived its tool";
+  }
+  EXPECT_GE(interrupted, 5) << "too few runs were interrupted to test anything";
+}
+
+TEST(CorruptLibraries, AWildCallbackPointerInAModelIsOneLine) {
+  // The issue's case on our own model: a relocation addend's high byte set, so a descriptor callback
+  // points nowhere; the structure check and the load pass, the first call through it faults.
+  const fs::path dir = rknnop_test::work_dir("isolation_wild_pointer");
+  wrapped_model m = wrap_resize_area(dir);
+  ASSERT_NE(m.library_at, 0u);
+  // Every R_X86_64_RELATIVE addend of .rela.dyn that points at code, one at a time, until one is called.
+  int contained = 0;
+  for (std::size_t at = 0; at + 24 <= m.library_size && contained == 0; at += 8) {
+    std::uint64_t info = 0;
+    for (std::size_t k = 0; k < 8; ++k) info |= std::uint64_t{m.bytes[m.library_at + at + 8 + k]} << (8 * k);
+    if (info != 8) continue;  // R_X86_64_RELATIVE, symbol 0
+    std::vector<std::uint8_t> bytes = m.bytes;
+    bytes[m.library_at + at + 16 + 5] = 0x0f;  // addend + 0xf0000000000
+    const fs::path mutant = dir / "wild.rknn";
+    save(bytes, mutant);
+    const tool_result r = run_limited(dir, {mutant.string(), "--check"});
+    ASSERT_LT(r.status, 128) << "rknnop-run was killed: " << r.err;
+    EXPECT_TRUE(empty_folder(dir / "tmp"));
+    if (r.out.find("crashed with SIGSEGV") != std::string::npos) {
+      ++contained;
+      EXPECT_EQ(r.status, 1);
+      EXPECT_NE(r.out.find("(node 'resizearea_0', model " + mutant.string() +
+                           ", x86-64 library section) crashed with "
+                           "SIGSEGV (Segmentation fault): a wild (non-canonical) address was used"),
+                std::string::npos)
+          << r.out;
+    }
+  }
+  EXPECT_EQ(contained, 1) << "no relocation of the library's descriptor was reached";
+}
+
+TEST(CorruptLibraries, OneHundredFiftyModelMutationsRunTheKernelAndCrashNothing) {
+  // 150 random mutations of the model's x86-64 library, each through --check, --random-inputs and
+  // update: every run ends with its own exit status (never a signal), one line per failure, and
+  // nothing in TMPDIR. The runs that reached a crash in the child are counted: the family runs kernels.
+  const fs::path dir = rknnop_test::work_dir("isolation_mutations");
+  const wrapped_model m = wrap_resize_area(dir);
+  ASSERT_NE(m.library_at, 0u);
+  // A sanitizer build runs a third of them: each is three tool runs and up to seven runner starts.
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr std::uint64_t mutations = 50;
+#else
+  constexpr std::uint64_t mutations = 150;
+#endif
+  const container good = read_container_file(RKNNOP_TEST_RESIZEAREA_RKNNOP);
+  const fs::path model_path = dir / "resize_area.rknn";
+  int passed = 0, refused = 0, contained = 0;
+  std::map<std::string, int> signals;
+  const auto count = [&](const tool_result& r, const std::string& what) {
+    SCOPED_TRACE(fmt::format("{}: {}{}", what, r.out, r.err));
+    ASSERT_LT(r.status, 128) << "the tool was killed";
+    EXPECT_TRUE(empty_folder(dir / "tmp")) << "a file was left in TMPDIR";
+    if (r.status == 0) {
+      ++passed;
+      return;
+    }
+    ++refused;
+    EXPECT_EQ(line_count(r.err), 1u);
+    const std::string all = r.out + r.err;
+    if (const auto at = all.find(" crashed with "); at != std::string::npos) {
+      ++contained;
+      ++signals[all.substr(at + 14, all.find(' ', at + 14) - at - 14)];
+    } else if (all.find("did not finish within") != std::string::npos) {
+      ++contained;
+      ++signals["stopped at the time limit"];
+    } else if (all.find("MiB of memory") != std::string::npos) {
+      ++contained;
+      ++signals["stopped at the memory limit"];
+    }
+  };
+  for (std::uint64_t seed = 1; seed <= mutations; ++seed) {
+    std::vector<std::uint8_t> bytes = m.bytes;
+    container c = good;
+    splitmix64 random{seed};
+    const std::uint64_t changes = 1 + random.next() % 8;
+    for (std::uint64_t k = 0; k < changes; ++k) {
+      const std::size_t at = random.next() % m.library_size;
+      const auto value = static_cast<std::uint8_t>(random.next() % 256);
+      bytes[m.library_at + at] = value;
+      c.lib_x86_64[at] = value;
+    }
+    const fs::path mutant = dir / "mutant.rknn";
+    save(bytes, mutant);
+    const fs::path mutant_op = dir / "mutant.rknnop";
+    save(serialize_container(c), mutant_op);
+    const std::string trace = fmt::format("seed {}", seed);
+    count(run_limited(dir, {mutant.string(), "--check"}, 1), trace + " --check");
+    count(run_limited(dir, {mutant.string(), "--random-inputs", "1"}, 1), trace + " --random-inputs");
+    const fs::path tmp = dir / "tmp";
+    const fs::path updated = dir / "updated.rknn";
+    count(run_tool("env",
+                   {"TMPDIR=" + tmp.string(), "RKNNOP_NODE_TIME_LIMIT=1", "RKNNOP_NODE_MEMORY_LIMIT=256",
+                    RKNNOP_PACK_EXE, "update", model_path.string(), mutant_op.string(), "-o", updated.string()},
+                   dir),
+          trace + " update");
+    fs::remove(updated);
+  }
+  std::cout << fmt::format(
+      "150 mutated x86-64 libraries, each through --check, --random-inputs and update: {} "
+      "runs passed, {} refused with one line, {} of them a crash, hang or runaway memory "
+      "contained in the child\n",
+      passed, refused, contained);
+  for (const auto& [what, n] : signals) std::cout << fmt::format("  {}: {}\n", what, n);
+  EXPECT_GE(contained, 5) << "the family does not reach the kernel";
+}
+#endif
+
+}  // namespace
