@@ -37,10 +37,14 @@ opencv_packages=(libopencv-core406 libopencv-imgproc406 libopencv-core-dev libop
   libxdmcp6 libbsd0 libmd0 zlib1g)
 
 # instructions CALLS: what `qemu ... prog --callgrind NAME` executes between the markers.
-count_instructions() {  # arch-qemu ld-prefix library-path prog name
-  local qemu=$1 prefix=$2 libs=$3 prog=$4 name=$5 fifo="$work/qemu.log" calls
+count_instructions() {  # qemu ld-prefix library-path prog name
+  local qemu=$1 prefix=$2 libs=$3 prog=$4 name=$5 fifo="$work/qemu.log" calls begin end
+  # The markers' addresses: the programs are linked at a fixed address (-no-pie below), where qemu
+  # loads them; qemu's own symbol lookup leaves these names out of its logs.
+  begin="$("$nm" "$prog" | awk '$3 == "bench_roi_begin" { sub(/^0+/, "", $1); print $1 }')"
+  end="$("$nm" "$prog" | awk '$3 == "bench_roi_end" { sub(/^0+/, "", $1); print $1 }')"
   rm -f "$fifo" && mkfifo "$fifo"
-  awk '
+  awk -v begin="$begin" -v end="$end" '
     /^IN:/ { block = 1; pc = ""; n = 0; next }
     block && /^0x[0-9a-fA-F]+:/ {
       if (pc == "") { pc = tolower($1); sub(/^0x0*/, "", pc); sub(/:$/, "", pc) }
@@ -49,8 +53,8 @@ count_instructions() {  # arch-qemu ld-prefix library-path prog name
     block && NF == 0 { if (pc != "") size[pc] = n; block = 0; next }
     /^Trace / {
       at = $4; sub(/^\[/, "", at); split(at, f, "/"); pc = tolower(f[2]); sub(/^0+/, "", pc)
-      if (!on) { if ($NF == "bench_roi_begin") on = 1; next }
-      if ($NF == "bench_roi_end") { on = 0; next }
+      if (!on) { if (pc == begin) on = 1; next }
+      if (pc == end) { on = 0; next }
       if (pc in size) total += size[pc]; else ++unknown
     }
     END { printf "%d %d\n", total, unknown }' < "$fifo" > "$work/count" &
@@ -60,6 +64,7 @@ count_instructions() {  # arch-qemu ld-prefix library-path prog name
   wait "$reader"
   read -r total unknown < "$work/count"
   [ "$unknown" = 0 ] || echo "perf-report-arm: $unknown blocks of $name were executed before qemu listed them" >&2
+  [ "$total" != 0 ] || echo "perf-report-arm: no instructions counted for $name (markers $begin, $end)" >&2
   awk -v t="$total" -v c="$calls" 'BEGIN { printf "%.0f", t / c }'
 }
 
@@ -79,14 +84,14 @@ for arch in "${arches[@]}"; do
   cmake -S "$root" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
     -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/$triple.cmake" -DRKNNOP_CROSS_EXTRA_ROOTS="$deps" \
-    -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,${libdirs//:/,-rpath-link,}" \
+    -DCMAKE_EXE_LINKER_FLAGS="-no-pie -Wl,-rpath-link,${libdirs//:/,-rpath-link,}" \
     -DRKNNOP_BUILD_BENCHMARKS=ON -DRKNNOP_BUILD_TESTS=OFF -DRKNNOP_BUILD_EXAMPLES=OFF -DRKNNOP_INSTALL=OFF \
     -DRKNNOP_WARNINGS_AS_ERRORS=OFF > "$work/configure-$arch.log" 2>&1 || { cat "$work/configure-$arch.log"; exit 1; }
   grep -q "OpenCV (core, imgproc) not found" "$work/configure-$arch.log" &&
     echo "perf-report-arm: $arch: OpenCV was not found in $deps" >&2
   cmake --build "$dir" -j "$jobs" --target bench_resize_area bench_node_cost bench_threads > "$work/build-$arch.log" 2>&1 ||
     { cat "$work/build-$arch.log"; exit 1; }
-  prefix="/usr/$triple"
+  prefix="/usr/$triple" nm="$triple-nm"
   for c in kernel_2x opencv_2x kernel_7:3 opencv_7:3; do
     ir[$arch/$c]="$(count_instructions "$qemu" "$prefix" "$libdirs" "$dir/bench/bench_resize_area" "$c")"
   done
