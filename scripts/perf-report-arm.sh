@@ -16,7 +16,8 @@
 # Numbers only, never a pass/fail (the goals are stated beside them).
 #
 #   scripts/perf-report-arm.sh [BUILD_ROOT]          (default ./build; builds BUILD_ROOT/perf-<arch>)
-# Environment: RKNNOP_JOBS (default 2), ARCHES (default "aarch64 armhf").
+# Environment: RKNNOP_JOBS (default 2), ARCHES (default "aarch64 armhf"), NO_WRITE=1 (print only;
+# otherwise bench/README.md is rewritten between <!-- perf-report-arm:begin --> and :end -->).
 # Needs: g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user (scripts/install-deps.sh), and, as
 # root once, the foreign dpkg architectures (cmake/fetch-cross-deps.sh adds them and downloads the
 # target packages: OpenCV's imgproc and what it loads, extracted, not installed).
@@ -118,35 +119,52 @@ for c in sdk_exp_1x3x480x640 c_exp_1x3x480x640 sdk_resize_2x sdk_resize_7:3 c_re
   [ -x "$native/bench_node_cost" ] && digest[x86-64/$c]="$("$native/bench_node_cost" --digest "$c" | awk '{ print $5 }')"
 done
 
-echo "# ARM instruction counts under qemu-user ($(qemu-aarch64 --version | head -1 | sed 's/ *Copyright.*//');" \
-  "$(aarch64-linux-gnu-g++ --version | head -1), -O2 -ffp-contract=off; one thread unless said)"
-printf '%-58s' "what"
-for arch in "${arches[@]}"; do printf ' %12s' "$arch"; done
-printf ' %s\n' goal
-row() {  # label goal numerator denominator
-  printf '%-58s' "$1"
-  for arch in "${arches[@]}"; do printf ' %12s' "$(ratio "${ir[$arch/$3]}" "${ir[$arch/$4]}")"; done
-  printf ' %s\n' "$2"
-}
-row "ResizeArea kernel / OpenCV INTER_AREA, 2x" "<= 0.5 aarch64, <= 0.7 armhf" kernel_2x opencv_2x
-row "ResizeArea kernel / OpenCV INTER_AREA, 7:3" "<= 0.5 aarch64, <= 0.7 armhf" kernel_7:3 opencv_7:3
-for c in exp_1x3x8x8 exp_1x3x480x640 resize_tiny resize_2x resize_7:3; do
-  row "SDK node / toolkit-style C node, $c" "<= 1.0" "sdk_$c" "c_$c"
-done
-row "tiny ResizeArea node, 2 threads / 1 thread" "<= 1.05" node_resize_tiny_2t node_resize_tiny_1t
-echo
-echo "# instructions per call"
-for key in $(printf '%s\n' "${!ir[@]}" | sort); do echo "ir $key ${ir[$key]}"; done
-echo
-echo "# result digests (FNV-1a 64 of the output bytes; float32 kernel, float16 nodes)"
-for c in kernel_2x kernel_7:3 sdk_exp_1x3x480x640 c_exp_1x3x480x640 sdk_resize_2x sdk_resize_7:3 c_resize_2x; do
-  line="digest $c" same=yes first=""
-  for arch in x86-64 "${arches[@]}"; do
-    d="${digest[$arch/$c]:-}"
-    [ -n "$d" ] || continue
-    line+=" $arch=$d"
-    [ -z "$first" ] && first="$d"
-    [ "$d" = "$first" ] || same=no
+report="$work/report.txt"
+{
+  echo "# ARM instruction counts under qemu-user ($(qemu-aarch64 --version | head -1 | sed 's/ *Copyright.*//');" \
+    "$(aarch64-linux-gnu-g++ --version | head -1), -O2 -ffp-contract=off; one thread unless said)"
+  printf '%-58s' "what"
+  for arch in "${arches[@]}"; do printf ' %12s' "$arch"; done
+  printf ' %s\n' goal
+  row() {  # label goal numerator denominator
+    printf '%-58s' "$1"
+    for arch in "${arches[@]}"; do printf ' %12s' "$(ratio "${ir[$arch/$3]}" "${ir[$arch/$4]}")"; done
+    printf ' %s\n' "$2"
+  }
+  row "ResizeArea kernel / OpenCV INTER_AREA, 2x" "<= 0.5 aarch64, <= 0.7 armhf" kernel_2x opencv_2x
+  row "ResizeArea kernel / OpenCV INTER_AREA, 7:3" "<= 0.5 aarch64, <= 0.7 armhf" kernel_7:3 opencv_7:3
+  for c in exp_1x3x8x8 exp_1x3x480x640 resize_tiny resize_2x resize_7:3; do
+    row "SDK node / toolkit-style C node, $c" "<= 1.0" "sdk_$c" "c_$c"
   done
-  echo "$line bit-identical=$same"
-done
+  row "tiny ResizeArea node, 2 threads / 1 thread" "<= 1.05" node_resize_tiny_2t node_resize_tiny_1t
+  echo
+  echo "# instructions per call"
+  for key in $(printf '%s\n' "${!ir[@]}" | sort); do echo "ir $key ${ir[$key]}"; done
+  echo
+  echo "# result digests (FNV-1a 64 of the output bytes; float32 kernel, float16 nodes)"
+  for c in kernel_2x kernel_7:3 sdk_exp_1x3x480x640 c_exp_1x3x480x640 sdk_resize_2x sdk_resize_7:3 c_resize_2x; do
+    line="digest $c" same=yes first=""
+    for arch in x86-64 "${arches[@]}"; do
+      d="${digest[$arch/$c]:-}"
+      [ -n "$d" ] || continue
+      line+=" $arch=$d"
+      [ -z "$first" ] && first="$d"
+      [ "$d" = "$first" ] || same=no
+    done
+    echo "$line bit-identical=$same"
+  done
+} > "$report"
+cat "$report"
+if [[ "${NO_WRITE:-}" != 1 ]]; then
+  python3 - "$root/bench/README.md" "$report" <<'PY'
+import sys
+path, report = sys.argv[1:]
+begin, end = "<!-- perf-report-arm:begin -->", "<!-- perf-report-arm:end -->"
+text = open(path, encoding="utf-8").read()
+b, e = text.index(begin) + len(begin), text.index(end)
+command = "scripts/perf-report-arm.sh"
+block = "\n```text\n$ " + command + "\n" + open(report, encoding="utf-8").read() + "```\n"
+open(path, "w", encoding="utf-8").write(text[:b] + block + text[e:])
+PY
+  echo "perf-report-arm: bench/README.md updated"
+fi
