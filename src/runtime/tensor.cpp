@@ -228,10 +228,10 @@ vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims, con
   vx_uint32 first_outer = 1;  // dims from here on are walked; the ones before stay at view_start
   if (rows_dense) {
     run = extent[0] * element;
-    while (first_outer < ndims &&
-           (extent[first_outer] == 1 || (tensor_stride[first_outer] == run && user_stride[first_outer] == run))) {
-      run *= extent[first_outer];
-      ++first_outer;
+    for (; first_outer < ndims; ++first_outer) {
+      const vx_size e = extent[first_outer];
+      if (e != 1 && (tensor_stride[first_outer] != run || user_stride[first_outer] != run)) break;
+      run *= e;
     }
   }
   std::array<vx_size, max_tensor_dims> index{};
