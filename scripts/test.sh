@@ -9,8 +9,8 @@
 #   6. the user's path: CMake's default generator (Unix Makefiles), Release, no tests; every example's
 #      board libraries and .rknnop; install; an op built out of tree from the installed package
 #   7. lint: clang-tidy-16 (.clang-tidy) on the host sources, via compile_commands.json; clang-format-16 --dry-run on all C/C++
-#   8. ThreadSanitizer: only the loader's two-threads test (tests/host/test_loader_threads.cpp) and
-#      what it links (rknnop::host, the host runtime, a toolkit-style kernel library)
+#   8. ThreadSanitizer: the loader's two-threads test (tests/host/test_loader_threads.cpp), the thread
+#      pool, the runtime's graph thread (vxScheduleGraph) and the examples run on it
 # Usage: scripts/test.sh [native|asan|cross|fuzz|measure|userpath|lint|tsan ...]   (default: all eight)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default: nproc),
 #              RKNNOP_SKIP_DEPS=1 (do not check for missing Debian packages first).
@@ -90,7 +90,7 @@ lint() {
 }
 
 tsan() {
-  stamp "ThreadSanitizer build (the loader's two-threads test and the runtime's lock-free registry)"
+  stamp "ThreadSanitizer build (the loader's two-threads test, the runtime's lock-free registry, the galcore's signals)"
   # Warnings are the native step's business (GCC 12 reports -Wstringop-overflow false positives
   # through std::vector under -fsanitize=thread).
   local flags="-fsanitize=thread -fno-omit-frame-pointer"
@@ -101,11 +101,17 @@ tsan() {
     -DRKNNOP_BUILD_EXAMPLES=OFF -DRKNNOP_BUILD_BENCHMARKS=OFF -DRKNNOP_INSTALL=OFF \
     -DRKNNOP_WARNINGS_AS_ERRORS=OFF >"$out/tsan-configure.log" 2>&1 ||
     { cat "$out/tsan-configure.log" >&2; return 1; }
-  cmake --build "$out/tsan" -j "$jobs" --target rknnop_host_thread_tests rknnop_live_set_tests parallel_tests
+  cmake --build "$out/tsan" -j "$jobs" --target rknnop_host_thread_tests rknnop_live_set_tests parallel_tests \
+    rknnop_runtime_tests example_tests test_galcore
   stamp "ThreadSanitizer test"
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$out/tsan/tests/host/rknnop_host_thread_tests"
   TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/runtime/rknnop_live_set_tests"
   TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/core/parallel_tests"  # rknnop::parallel_for's pool
+  TSAN_OPTIONS=halt_on_error=1 "$out/tsan/board/galcore/test_galcore" >/dev/null  # user signals across threads
+  # vxScheduleGraph's graph thread, and the examples run on it (with their parallel_for workers) as
+  # librknn_runtime runs a node: scheduled, then waited for.
+  TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/runtime/rknnop_runtime_tests" --gtest_filter='runtime_lifecycle.*:runtime_concurrency.*'
+  TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/examples/example_tests"
 }
 
 # What a new user does: `cmake -S . -B b -DCMAKE_BUILD_TYPE=Release && cmake --build b`, with
