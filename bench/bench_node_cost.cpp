@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 extern "C" vx_kernel_description_t* vx_kernel_ToolkitExp_list[];
@@ -47,6 +48,7 @@ public:
     vx_node node = vxCreateGenericNode(graph_, k);
     vx_tensor in = vxCreateTensor(context_, vx_uint32(in_dims.size()), in_dims.data(), VX_TYPE_FLOAT16, 0);
     vx_tensor out = vxCreateTensor(context_, vx_uint32(out_dims.size()), out_dims.data(), VX_TYPE_FLOAT16, 0);
+    out_ = out;
     rknnop_host_tensor_buffer b{};
     rknnopHostGetTensorBuffer(in, VX_WRITE_ONLY, &b);
     auto* h = static_cast<std::uint16_t*>(b.data);
@@ -72,10 +74,16 @@ public:
   void process() {
     if (vxProcessGraph(graph_) != VX_SUCCESS) std::abort();
   }
+  std::pair<const void*, std::size_t> output() const {  // the float16 output tensor's bytes
+    rknnop_host_tensor_buffer b{};
+    if (rknnopHostGetTensorBuffer(out_, VX_READ_ONLY, &b) != VX_SUCCESS) std::abort();
+    return {b.data, b.size_in_bytes};
+  }
 
 private:
   vx_context context_;
   vx_graph graph_ = nullptr;
+  vx_tensor out_ = nullptr;
 };
 
 }  // namespace
@@ -127,7 +135,9 @@ int main(int argc, char** argv) {
   for (const node_case& c : cases) {
     for (auto [d, who] : {std::pair{c.sdk, "sdk_"}, std::pair{c.c, "c_"}}) {
       graphs.push_back(std::make_unique<one_node_graph>(d, c.in, c.out, c.size));
-      contenders.push_back({who + std::string(c.name), [g = graphs.back().get()] { g->process(); }, c.repeat});
+      one_node_graph* g = graphs.back().get();
+      contenders.push_back(
+          {who + std::string(c.name), [g] { g->process(); }, c.repeat, false, [g] { return g->output(); }});
     }
     ratios.push_back({std::string("sdk/c ") + c.name, std::string("sdk_") + c.name, std::string("c_") + c.name});
   }

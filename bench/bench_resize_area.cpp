@@ -72,7 +72,9 @@ int main(int argc, char** argv) {
     for (auto [suffix, repeat, cold] : {std::tuple{"", 1, true}, std::tuple{"hot_", 8, false}}) {
       const std::string kernel = "kernel_" + std::string(suffix) + tag, copy = "memcpy_" + std::string(suffix) + tag;
       const std::string label = std::string(*suffix ? "hot " : "") + tag;
-      contenders.push_back({kernel, [im] { im->kernel(); }, repeat, cold});
+      contenders.push_back(
+          {kernel, [im] { im->kernel(); }, repeat, cold,
+           [im] { return std::pair<const void*, std::size_t>(im->dst.data(), im->dst.size() * sizeof(float)); }});
       contenders.push_back({copy, [im] { im->copy(); }, repeat, cold});
       ratios.push_back({"kernel/memcpy " + label, kernel, copy});
 #if RKNNOP_BENCH_HAVE_OPENCV

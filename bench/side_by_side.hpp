@@ -12,6 +12,11 @@
 //                              instrumentation on: valgrind --tool=callgrind --instr-atstart=no prog ...
 //   prog --calls K --callgrind NAME   the same with K calls (e.g. for perf record)
 //   prog --list                contender names and repeat counts
+//   prog --digest NAME         one call, then a 64-bit FNV-1a hash of NAME's output bytes (the same
+//                              on every architecture when the results are bit-identical)
+// The --callgrind calls run between bench_roi_begin() and bench_roi_end(), two empty functions that
+// instruction counters without callgrind's client requests look for (scripts/perf-report-arm.sh counts
+// what qemu-user executes between them).
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
 #define BENCH_CALLGRIND 1
@@ -20,13 +25,20 @@
 #endif
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
+
+extern "C" {
+[[gnu::noinline, gnu::used]] inline void bench_roi_begin() { __asm__ volatile("" ::: "memory"); }
+[[gnu::noinline, gnu::used]] inline void bench_roi_end() { __asm__ volatile("nop" ::: "memory"); }
+}
 
 namespace bench {
 
@@ -35,6 +47,7 @@ struct contender {
   std::function<void()> run;
   int repeat = 1;     // calls per measurement
   bool cold = false;  // evict the caches (write 64 MiB) before each measurement, untimed
+  std::function<std::pair<const void*, std::size_t>()> output = {};  // its result's bytes, for --digest
 };
 struct ratio {
   std::string label, numerator, denominator;
@@ -95,6 +108,20 @@ inline int run(int argc, char** argv, const char* title, const std::vector<conte
     } else if (!std::strcmp(argv[i], "--list")) {
       for (const contender& c : contenders) std::printf("%s %d\n", c.name.c_str(), c.repeat);
       return 0;
+    } else if (!std::strcmp(argv[i], "--digest") && i + 1 < argc) {
+      const char* name = argv[++i];
+      for (const contender& c : contenders)
+        if (c.name == name && c.output) {
+          c.run();
+          const auto [data, size] = c.output();
+          std::uint64_t hash = 14695981039346656037ull;
+          for (std::size_t k = 0; k < size; ++k)
+            hash = (hash ^ static_cast<const unsigned char*>(data)[k]) * 1099511628211ull;
+          std::printf("digest %s %zu bytes %016llx\n", name, size, static_cast<unsigned long long>(hash));
+          return 0;
+        }
+      std::fprintf(stderr, "%s: no contender '%s' with an output (--list)\n", argv[0], name);
+      return 2;
     } else if (!std::strcmp(argv[i], "--callgrind") && i + 1 < argc) {
       const char* name = argv[++i];
       for (const contender& c : contenders)
@@ -105,7 +132,9 @@ inline int run(int argc, char** argv, const char* title, const std::vector<conte
           CALLGRIND_START_INSTRUMENTATION;
 #endif
           const int n = calls ? calls : c.repeat;
+          bench_roi_begin();
           for (int k = 0; k < n; ++k) c.run();
+          bench_roi_end();
 #if BENCH_CALLGRIND
           CALLGRIND_STOP_INSTRUMENTATION;
 #endif
@@ -115,7 +144,7 @@ inline int run(int argc, char** argv, const char* title, const std::vector<conte
       std::fprintf(stderr, "%s: no contender '%s' (--list)\n", argv[0], name);
       return 2;
     } else {
-      std::fprintf(stderr, "usage: %s [--rounds N | --callgrind NAME | --list]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--rounds N | --callgrind NAME | --digest NAME | --list]\n", argv[0]);
       return 2;
     }
   }

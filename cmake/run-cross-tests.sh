@@ -9,8 +9,9 @@
 #
 # Needs (Debian 12): g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user, and the target's
 # GoogleTest, {fmt} and yaml-cpp. Those come from Debian's arm64/armhf packages, extracted with
-# `dpkg -x` into <build root>/cross-deps/<arch> (not installed: libyaml-cpp-dev is not co-installable
-# across architectures), so dpkg must know the foreign architecture: as root this script adds it.
+# `dpkg -x` into <build root>/cross-deps/<arch> by cmake/fetch-cross-deps.sh (not installed:
+# libyaml-cpp-dev is not co-installable across architectures). The benchmarks (bench/) are built,
+# not run, so that they cannot rot (scripts/perf-report-arm.sh runs them; without OpenCV here).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${RKNNOP_BUILD_ROOT:-$root/build}
@@ -19,37 +20,10 @@ arches=("$@")
 [ ${#arches[@]} -gt 0 ] || arches=(aarch64 armhf)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-# Target packages: GoogleTest (static), {fmt} and yaml-cpp (rknnop::host, rknnop-run), nlohmann/json (.rknn models).
-deb_packages=(libgtest-dev libfmt-dev libfmt9 libyaml-cpp-dev libyaml-cpp0.7)
-# Architecture-independent ones, downloaded as they are: nlohmann/json (the .rknn model reader).
-deb_packages_all=(nlohmann-json3-dev)
-
 stamp() { printf '\n=== %s: %s (%ss since start)\n' "$(date +%H:%M:%S)" "$1" "$SECONDS"; }
 
 # <build root>/cross-deps/<debian arch>: the target's -dev packages, extracted once.
-fetch_deps() {
-  local debarch=$1 dir="$out/cross-deps/$1"
-  if [ -f "$dir/.complete" ]; then echo "$dir"; return; fi
-  if ! dpkg --print-foreign-architectures | grep -qx "$debarch"; then
-    if [ "$(id -u)" = 0 ]; then
-      echo "run-cross-tests: adding the dpkg architecture $debarch (apt-get update)" >&2
-      dpkg --add-architecture "$debarch"
-      apt-get update -qq >&2 || true   # a half-synced mirror index must not stop the download below
-    else
-      echo "run-cross-tests: dpkg does not know $debarch; as root: dpkg --add-architecture $debarch && apt-get update" >&2
-      return 1
-    fi
-  fi
-  rm -rf "$dir" && mkdir -p "$dir/debs"
-  local pkgs=()
-  for p in "${deb_packages[@]}"; do pkgs+=("$p:$debarch"); done
-  pkgs+=("${deb_packages_all[@]}")
-  (cd "$dir/debs" && apt-get download "${pkgs[@]}" >&2 2>/dev/null) || {
-    echo "run-cross-tests: apt-get download ${pkgs[*]} failed" >&2; return 1; }
-  for deb in "$dir"/debs/*.deb; do dpkg -x "$deb" "$dir"; done
-  touch "$dir/.complete"
-  echo "$dir"
-}
+fetch_deps() { "$root/cmake/fetch-cross-deps.sh" "$1" "$out/cross-deps/$1"; }
 
 # ResizeArea.rknnop as rknnop_add_op makes it natively, with all three library sections (a cross
 # build makes only its own architecture's library): the loader tests of the cross builds load it
@@ -90,7 +64,7 @@ run_arch() {
   cmake -S "$root" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
     -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DRKNNOP_CROSS_EXTRA_ROOTS="$deps" \
-    -DRKNNOP_BUILD_BENCHMARKS=OFF -DRKNNOP_WARNINGS_AS_ERRORS=OFF -DRKNNOP_BUILD_GALCORE=ON \
+    -DRKNNOP_BUILD_BENCHMARKS=ON -DRKNNOP_WARNINGS_AS_ERRORS=OFF -DRKNNOP_BUILD_GALCORE=ON \
     -DRKNNOP_TEST_RESIZEAREA_RKNNOP="$container" || return 1
   stamp "$arch: build"
   cmake --build "$dir" -j "$jobs" || return 1

@@ -7,6 +7,7 @@
 #     1 thread vs 2 (rknnop::parallel_for) and vs OpenCV with 2 threads;
 #   - callgrind instruction counts of the same contenders (noise-free; needs valgrind);
 #   - scripts/measure.sh: compile time (median of 5) and stripped board library sizes.
+# The boards' instruction sets (aarch64, armhf under qemu-user): scripts/perf-report-arm.sh.
 # Rewrites README.md between <!-- perf-table:begin --> and <!-- perf-table:end --> and bench/README.md
 # between <!-- perf-report:begin --> and <!-- perf-report:end -->. Numbers only, never a pass/fail.
 #
@@ -102,6 +103,7 @@ rounds; Ir = callgrind instructions per call. Full output: bench/README.md.
 | same, CPU time, median | $(ratio "sdk/c exp_1x3x8x8" | cut -d/ -f2 | tr -d ' '), $(ratio "sdk/c exp_1x3x480x640" | cut -d/ -f2 | tr -d ' '); $(ratio "sdk/c resize_tiny" | cut -d/ -f2 | tr -d ' '), $(ratio "sdk/c resize_2x" | cut -d/ -f2 | tr -d ' '), $(ratio "sdk/c resize_7:3" | cut -d/ -f2 | tr -d ' ') | ≤ 1.0 |
 | ResizeArea kernel, 2 threads / 1 thread, wall time, median: 2x; 7:3; 1080x1920 → 540x960 | $(ratio "resize 2x 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 7:3 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 1080p_2x 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60 |
 | same, 2 threads / OpenCV \`INTER_AREA\` with \`cv::setNumThreads(2)\`, median | $(ratio "resize 2x 2t/opencv 2t" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 7:3 2t/opencv 2t" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 1080p_2x 2t/opencv 2t" | cut -d/ -f2 | tr -d ' ') | ≤ 1.0 |
+| ResizeArea node on float16 tensors through the host runtime (copies, conversions, kernel), 2 threads / 1, wall, median: 480x640 → 240x320; 1080x1920 → 540x960 | $(ratio "node resize 2x 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "node resize 1080p_2x 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60 |
 | Exp 1x3x480x640 kernel, 2 threads / 1 thread; tiny ResizeArea node (4x4x3 → 2x2), wall, median | $(ratio "exp 1x3x480x640 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "node resize tiny 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60; ≤ 1.05 |
 | compile time of resize_area.cpp, \`g++ -O2 -c\`, CPU, median of 5 | ${compile_cpu} s | ≤ 2 s |
 | ResizeArea aarch64 / armhf library, stripped | ${aarch64_kib} KiB / ${armhf_kib} KiB | ≤ 36 KiB |

@@ -235,8 +235,21 @@ vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims, con
   const bool to_user = usage == VX_READ_ONLY;
   auto* user = static_cast<std::byte*>(user_ptr);
   std::byte* storage = t->data.get();
+  // The longest run of bytes contiguous in both memories: dim 0 when the user's elements are dense,
+  // then each dim of extent 1 or whose strides (tensor and user) both equal the run so far. A dense
+  // patch is then one memmove; a strided one, one memmove per run (per element only when the user's
+  // dim-0 stride is not the element size).
   const bool rows_dense = extent[0] == 1 || user_stride[0] == element;
-  // Walk every row (dims 1..n-1) of the view; each row is one memcpy when the user's is dense.
+  vx_size run = element;
+  vx_uint32 first_outer = 1;  // dims from here on are walked; the ones before stay at view_start
+  if (rows_dense) {
+    run = extent[0] * element;
+    for (; first_outer < ndims; ++first_outer) {
+      const vx_size e = extent[first_outer];
+      if (e != 1 && (tensor_stride[first_outer] != run || user_stride[first_outer] != run)) break;
+      run *= e;
+    }
+  }
   std::array<vx_size, max_tensor_dims> index{};
   for (;;) {
     vx_size tensor_offset = view_start[0] * element;
@@ -248,7 +261,7 @@ vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims, con
     if (rows_dense) {
       std::byte* dst = to_user ? user + user_offset : storage + tensor_offset;
       const std::byte* src = to_user ? storage + tensor_offset : user + user_offset;
-      std::memmove(dst, src, extent[0] * element);
+      std::memmove(dst, src, run);
     } else {
       for (vx_size x = 0; x < extent[0]; ++x) {
         std::byte* tensor_elem = storage + tensor_offset + x * element;
@@ -259,7 +272,7 @@ vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims, con
           std::memcpy(tensor_elem, user_elem, element);
       }
     }
-    vx_uint32 d = 1;
+    vx_uint32 d = first_outer;
     while (d < ndims && ++index[d] == extent[d]) index[d++] = 0;
     if (d >= ndims) break;
   }

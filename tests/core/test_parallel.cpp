@@ -81,6 +81,49 @@ struct thread_count {
 
 constexpr unsigned counts[] = {2, 3, 7};
 
+// The node glue's in-place conversions (detail::convert_in_place), float16 <-> float32, split over
+// threads: the same bits as one out-of-place conversion on one thread, at sizes around the phases'
+// bounds. A single parallel_for over the whole buffer would let a range overwrite the source of
+// another (the second half of a widening writes where the first half's float16 values still are).
+TEST(ParallelFor, InPlaceConversionsMatchOneOutOfPlaceConversion) {
+  using rknnop::detail::convert_grain;
+  using rknnop::detail::convert_in_place;
+  const rknnop::detail::convert_fn widen = &rknnop::detail::convert_span<float, rknnop::float16>;
+  const rknnop::detail::convert_fn narrow = &rknnop::detail::convert_span<rknnop::float16, float>;
+  for (const unsigned threads : counts) {
+    const thread_count scope(threads);
+    for (const std::size_t n : {std::size_t{0}, std::size_t{5}, 2 * convert_grain - 1, 2 * convert_grain,
+                                5 * convert_grain + 7, std::size_t{300001}, std::size_t{1} << 22}) {
+      std::vector<std::uint16_t> halves(n);
+      for (std::size_t i = 0; i < n; ++i) {  // every float16 but infinities and NaNs (whose payloads F16C may quiet)
+        halves[i] = static_cast<std::uint16_t>((i * 2654435761u) >> 7);
+        if ((halves[i] & 0x7C00u) == 0x7C00u) halves[i] = static_cast<std::uint16_t>(halves[i] & 0xBFFFu);
+      }
+      std::vector<float> expected(n);
+      for (std::size_t i = 0; i < n; ++i) expected[i] = static_cast<float>(rknnop::float16::from_bits(halves[i]));
+      std::vector<char> buffer(n * 4);
+      std::memcpy(buffer.data() + n * 2, halves.data(), n * 2);  // raw data at the end, as read_tensor does
+      convert_in_place(widen, buffer.data(), n, 2, 4);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t got, want;
+        std::memcpy(&got, buffer.data() + i * 4, 4);
+        std::memcpy(&want, &expected[i], 4);
+        ASSERT_EQ(got, want) << "widening, " << threads << " threads, n " << n << ", element " << i;
+      }
+      // And back: float32 at the start, narrowed in place, as write_tensor does.
+      for (std::size_t i = 0; i < n; ++i) expected[i] = expected[i] * 1.5f + 0.25f;
+      std::memcpy(buffer.data(), expected.data(), n * 4);
+      convert_in_place(narrow, buffer.data(), n, 4, 2);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint16_t got;
+        std::memcpy(&got, buffer.data() + i * 2, 2);
+        ASSERT_EQ(got, rknnop::float16(expected[i]).bits())
+            << "narrowing, " << threads << " threads, n " << n << ", element " << i;
+      }
+    }
+  }
+}
+
 TEST(ParallelFor, RangesAreFixedConsecutiveAndCoverEveryItemOnce) {
   for (unsigned threads : {1u, 2u, 3u, 7u})
     for (std::size_t count : {0u, 1u, 5u, 6u, 7u, 13u, 64u, 1000u, 1001u})

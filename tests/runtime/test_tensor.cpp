@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <random>
 #include <vector>
 
 using namespace rknnop_test;
@@ -228,6 +229,80 @@ TEST_F(runtime_tensor, element_strided_and_transposed_user_layouts) {
             VX_SUCCESS);
   EXPECT_EQ(dense, (std::vector<std::int16_t>{10, 11, 12, 13, 14, 15}));
   vxReleaseTensor(&t);
+}
+
+// Random ranks, views and user layouts (dense, padded, element-strided, extent-1 dims) against an
+// element-by-element copy written here: whole dense patches go out as one memmove, so this checks
+// that dims are merged only where both memories are contiguous.
+TEST_F(runtime_tensor, random_views_and_layouts_match_an_element_copy) {
+  std::mt19937 rng(33);
+  auto pick = [&rng](std::size_t lo, std::size_t hi) {
+    return std::uniform_int_distribution<std::size_t>(lo, hi)(rng);
+  };
+  for (int trial = 0; trial < 400; ++trial) {
+    const auto rank = static_cast<vx_uint32>(pick(1, 4));
+    std::array<vx_uint32, 4> dims{};
+    std::array<vx_size, 4> start{}, end{}, extent{}, stride{};
+    std::size_t count = 1;
+    for (vx_uint32 i = 0; i < rank; ++i) {
+      dims[i] = static_cast<vx_uint32>(pick(1, 5));
+      const bool full = pick(0, 1) == 1;
+      start[i] = full ? 0 : pick(0, dims[i] - 1);
+      end[i] = full ? dims[i] : pick(start[i] + 1, dims[i]);
+      extent[i] = end[i] - start[i];
+      count *= dims[i];
+    }
+    // User strides in elements: dim 0 dense or spaced, each outer dim dense or padded.
+    std::array<std::size_t, 4> user_stride{};
+    user_stride[0] = pick(0, 3) == 0 ? 2 : 1;
+    std::size_t user_size = user_stride[0] * extent[0];
+    for (vx_uint32 i = 1; i < rank; ++i) {
+      user_stride[i] = user_size + (pick(0, 2) == 0 ? pick(1, 3) : 0);
+      user_size = user_stride[i] * extent[i];
+    }
+    for (vx_uint32 i = 0; i < rank; ++i) stride[i] = user_stride[i] * sizeof(std::int16_t);
+
+    vx_tensor t = vxCreateTensor(ctx, rank, dims.data(), VX_TYPE_INT16, 0);
+    std::vector<std::int16_t> tensor(count), expected(count);
+    std::iota(tensor.begin(), tensor.end(), std::int16_t{1});
+    vx_size all_start[4] = {}, all_end[4] = {}, dense[4] = {};
+    for (vx_uint32 i = 0; i < rank; ++i) {
+      all_end[i] = dims[i];
+      dense[i] = i == 0 ? 2 : dense[i - 1] * dims[i - 1];
+    }
+    ASSERT_EQ(vxCopyTensorPatch(t, rank, all_start, all_end, dense, tensor.data(), VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST),
+              VX_SUCCESS);
+
+    // Read the view into the user's layout; write it back negated; read the whole tensor.
+    std::vector<std::int16_t> user(user_size, -1), expected_user(user_size, -1);
+    expected = tensor;
+    std::array<std::size_t, 4> index{};
+    for (;;) {
+      std::size_t t_at = 0, u_at = 0;
+      for (vx_uint32 i = rank; i-- > 0;) {
+        t_at = t_at * dims[i] + start[i] + index[i];
+        u_at += index[i] * user_stride[i];
+      }
+      expected_user[u_at] = tensor[t_at];
+      expected[t_at] = static_cast<std::int16_t>(-tensor[t_at]);
+      vx_uint32 d = 0;
+      while (d < rank && ++index[d] == extent[d]) index[d++] = 0;
+      if (d == rank) break;
+    }
+    ASSERT_EQ(vxCopyTensorPatch(t, rank, start.data(), end.data(), stride.data(), user.data(), VX_READ_ONLY,
+                                VX_MEMORY_TYPE_HOST),
+              VX_SUCCESS);
+    ASSERT_EQ(user, expected_user) << "trial " << trial;
+    for (std::int16_t& v : user) v = static_cast<std::int16_t>(-v);
+    ASSERT_EQ(vxCopyTensorPatch(t, rank, start.data(), end.data(), stride.data(), user.data(), VX_WRITE_ONLY,
+                                VX_MEMORY_TYPE_HOST),
+              VX_SUCCESS);
+    std::vector<std::int16_t> back(count);
+    ASSERT_EQ(vxCopyTensorPatch(t, rank, all_start, all_end, dense, back.data(), VX_READ_ONLY, VX_MEMORY_TYPE_HOST),
+              VX_SUCCESS);
+    ASSERT_EQ(back, expected) << "trial " << trial;
+    vxReleaseTensor(&t);
+  }
 }
 
 TEST_F(runtime_tensor, copy_argument_errors) {

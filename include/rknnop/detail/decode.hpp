@@ -9,6 +9,7 @@
 #include <rknnop/detail/log.hpp>
 #include <rknnop/detail/scratch.hpp>
 #include <rknnop/detail/vx_api.hpp>
+#include <rknnop/parallel.hpp>
 #include <rknnop/status.hpp>
 #include <rknnop/tensor.hpp>
 #include <rknnop/types.hpp>
@@ -177,6 +178,62 @@ inline void dense_strides(const tensor_info& info, vx_size* start, vx_size* end,
   }
 }
 
+// Element conversion of a whole tensor at the boundary, split over the pool's threads
+// (rknnop::parallel_for) in ranges of at least convert_grain elements (~10 us of F16C work: less is
+// not worth waking a worker). One thread or a small tensor: one call, as before.
+inline constexpr std::size_t convert_grain = std::size_t(1) << 15;
+using convert_fn = void (*)(const void*, void*, std::size_t) noexcept;
+
+// Elements [begin, end) from src (from_size bytes each) to dst (to_size bytes each); the ranges'
+// writes must not overlap other ranges' reads (callers below make sure).
+inline void convert_range(convert_fn fn, const char* src, std::size_t from_size, char* dst, std::size_t to_size,
+                          std::size_t begin, std::size_t end) noexcept {
+  parallel_for(end - begin, convert_grain, [=](std::size_t a, std::size_t b) noexcept {
+    fn(src + (begin + a) * from_size, dst + (begin + a) * to_size, b - a);
+  });
+}
+
+// n elements converted in place in `buffer` (n * max(from, to) bytes). Front to back on one thread
+// this is safe (element i is written only where elements <= i were read). Ranges running at once
+// must not write where another still reads, so the work goes in phases, each converting a run whose
+// writes miss every source not yet read:
+//   widening (the raw data at the buffer's end, n * (to - from) bytes in): a run [done, m) writes
+//     [done * to, m * to) and no source starts before n * (to - from) + done * from, so m goes up
+//     to that over `to` (half of what is left, for float16 -> float32);
+//   narrowing (the raw data at the start): a run [done, m) reads from done * from on and writes
+//     below m * to, so m goes up to done * from / to (doubling what is done), after a first run
+//     on one thread.
+// About log2(n / convert_grain) phases, each one parallel_for.
+inline void convert_in_place(convert_fn fn, char* buffer, std::size_t n, std::size_t from, std::size_t to) noexcept {
+  if (from == to || thread_count() <= 1 || n < 2 * convert_grain) {
+    const std::size_t offset = from < to ? n * (to - from) : 0;
+    if (from == to)
+      convert_range(fn, buffer, from, buffer, to, 0, n);
+    else
+      fn(buffer + offset, buffer, n);
+    return;
+  }
+  std::size_t done = 0;
+  if (from < to) {
+    const char* src = buffer + n * (to - from);
+    while (n - done >= 2 * convert_grain) {
+      const std::size_t m = (n * (to - from) + done * from) / to;
+      convert_range(fn, src, from, buffer, to, done, m);
+      done = m;
+    }
+    fn(src + done * from, buffer + done * to, n - done);
+  } else {
+    done = convert_grain;
+    fn(buffer, buffer, done);
+    while (done < n) {
+      const std::size_t most = done * from / to;
+      const std::size_t m = most < n ? most : n;
+      convert_range(fn, buffer, from, buffer, to, done, m);
+      done = m;
+    }
+  }
+}
+
 // Copies a tensor into host memory as the kernel's element type. One buffer per tensor: when the
 // kernel's type is wider than the tensor's (float16 -> float), the raw data lands at the buffer's end
 // and is widened front to back in place (element i is written only where elements <= i were).
@@ -192,18 +249,19 @@ inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_i
   const vx_status st = vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, raw,
                                          VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
   if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyTensorPatch(VX_READ_ONLY)");
-  if (info.dtype != f.vx_type) f.to_kernel[accepted_index(f, info.dtype)](raw, buffer, info.elements);
+  if (info.dtype != f.vx_type)
+    convert_in_place(f.to_kernel[accepted_index(f, info.dtype)], buffer, info.elements, raw_size, kernel_size);
   kernel_data = buffer;
   return {};
 }
 
-// Output buffers start zeroed (calloc: fresh pages cost nothing) with a marker at up to 64 evenly
-// spaced elements, for float element types a NaN with a payload no arithmetic produces; if every
-// marker survives the kernel, it wrote nothing. O(1), and unwritten elements are never garbage.
-// With RKNNOP_GUARD_BUFFERS (the PC library) every element of a float output starts as a signalling
-// NaN with a payload instead, and the first element still holding it fails the node: arithmetic
-// never yields a signalling NaN (IEEE 754 quiets every one an operation touches), so only a bit copy
-// of an input element holding this very pattern could be mistaken for an unwritten element
+// Output buffers start zeroed (kept scratch blocks: memset, split over the pool's threads) with a marker
+// at up to 64 evenly spaced elements, for float element types a NaN with a payload no arithmetic
+// produces; if every marker survives the kernel, it wrote nothing. O(1), and unwritten elements are
+// never garbage. With RKNNOP_GUARD_BUFFERS (the PC library) every element of a float output starts as
+// a signalling NaN with a payload instead, and the first element still holding it fails the node:
+// arithmetic never yields a signalling NaN (IEEE 754 quiets every one an operation touches), so only a
+// bit copy of an input element holding this very pattern could be mistaken for an unwritten element
 // (docs/first-op.md §6). Integer outputs have no such value and are not checked.
 inline constexpr std::uint32_t unwritten_f32 = 0x7FC0DEADu;
 inline constexpr std::uint16_t unwritten_f16 = 0x7E5Bu;
@@ -224,8 +282,12 @@ inline bool has_markers(const field_desc& f) noexcept {
 inline outcome allocate_output(const field_desc& f, const tensor_info& info, buffer_list& buffers,
                                void*& kernel_data) noexcept {
   const std::size_t size = dtype_size(f.vx_type);
-  kernel_data = buffers.allocate_zeroed(info.elements, size > dtype_size(info.dtype) ? size : dtype_size(info.dtype));
+  const std::size_t element = size > dtype_size(info.dtype) ? size : dtype_size(info.dtype);
+  kernel_data = info.elements <= ~std::size_t{0} / element ? buffers.allocate(info.elements * element) : nullptr;
   if (!kernel_data) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
+  char* const zeroed = static_cast<char*>(kernel_data);  // zeroed by the pool's threads: one memset each
+  parallel_for(info.elements * element, convert_grain * 8,
+               [zeroed](std::size_t a, std::size_t b) noexcept { std::memset(zeroed + a, 0, b - a); });
   if (!has_markers(f)) return {};
   auto* data = static_cast<char*>(kernel_data);
   if constexpr (check_every_element) {
@@ -365,11 +427,15 @@ inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_
   if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
   void* raw = kernel_data;
   if (info.dtype != f.vx_type) {
-    if (dtype_size(info.dtype) > dtype_size(f.vx_type)) {  // widening cannot run in place
-      raw = buffers.allocate(info.elements * dtype_size(info.dtype));
+    const convert_fn fn = f.from_kernel[accepted_index(f, info.dtype)];
+    const std::size_t from = dtype_size(f.vx_type), to = dtype_size(info.dtype);
+    if (to > from) {  // widening: the kernel's data is at the buffer's start, so not in place
+      raw = buffers.allocate(info.elements * to);
       if (!raw) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate the converted copy");
+      convert_range(fn, static_cast<const char*>(kernel_data), from, static_cast<char*>(raw), to, 0, info.elements);
+    } else {
+      convert_in_place(fn, static_cast<char*>(kernel_data), info.elements, from, to);
     }
-    f.from_kernel[accepted_index(f, info.dtype)](kernel_data, raw, info.elements);
   }
   vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
   dense_strides(info, start, end, stride);

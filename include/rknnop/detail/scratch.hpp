@@ -160,12 +160,6 @@ public:
     }
     return r;
   }
-  void* allocate_zeroed(std::size_t count, std::size_t size) noexcept {
-    if (size && count > ~std::size_t{0} / size) return nullptr;
-    void* p = allocate(count * size);
-    if (p) std::memset(p, 0, count * size);
-    return p;
-  }
 
   static constexpr std::size_t shared_block = 4096;  // the least a block is taken for
   static constexpr std::size_t guard = RKNNOP_GUARD_BUFFERS ? 64 : 0;
