@@ -12,7 +12,7 @@
 #   8. ThreadSanitizer: only the loader's two-threads test (tests/host/test_loader_threads.cpp) and
 #      what it links (rknnop::host, the host runtime, a toolkit-style kernel library)
 #   9. matrix: the SDK's headers, the examples, tests/core and tests/emit with GCC 11, Clang 14, 15, 16
-#      and Clang 16 with libc++ (docs/compilers.md)
+#      and Clang 16 with libc++ (docs/compilers.md; RKNNOP_MATRIX selects entries)
 # Usage: scripts/test.sh [native|matrix|asan|cross|fuzz|measure|userpath|lint|tsan ...]   (default: all nine)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default: nproc),
 #              RKNNOP_SKIP_DEPS=1 (do not check for missing Debian packages first).
@@ -153,6 +153,7 @@ userpath() {
 # Debian 12 ships (GCC 12 is the native step). What does not depend on the compiler is left to the
 # native step: board libraries (always the cross GCC 12), the host library and tools. No sanitizers.
 # -O2 without -g (warnings the optimiser finds, a shorter link); assertions stay on.
+# RKNNOP_MATRIX="clang-15 gcc-11" runs only those entries.
 matrix_entries=(
   "gcc-11 gcc-11 g++-11"
   "clang-14 clang-14 clang++-14"
@@ -165,10 +166,12 @@ matrix() {
   command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   for entry in "${matrix_entries[@]}"; do
     read -r name cc cxx lib <<<"$entry"
+    [[ " ${RKNNOP_MATRIX:-$name} " == *" $name "* ]] || continue
     started=$SECONDS
     stamp "compiler matrix: $name"
     command -v "$cxx" >/dev/null || { echo "matrix: $cxx not found (scripts/install-deps.sh installs it)" >&2; return 1; }
     dir="$out/matrix/$name"
+    mkdir -p "$out/matrix"
     flags="" link="" suites="core;emit" gtest=()
     if [ "$lib" = libc++ ]; then
       # GoogleTest from its Debian source, built once with libc++; {fmt} header-only. yaml-cpp has no

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <utility>
 
 #include <fmt/format.h>
 
@@ -25,16 +24,16 @@ std::string reason_of(int error_number) { return std::strerror(error_number); }
 
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path, std::uint64_t limit) {
   std::vector<std::uint8_t> bytes;
-  if (files::result r = files::read_file(path, bytes, limit); !r) throw error(std::move(r.error));
+  if (files::result r = files::read_file(path, bytes, limit); !r) throw error(r.error);
   return bytes;
 }
 
 void check_output_path(const std::filesystem::path& path, std::string_view what) {
-  if (files::result r = files::check_output_path(path, what); !r) throw error(std::move(r.error));
+  if (files::result r = files::check_output_path(path, what); !r) throw error(r.error);
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
-  if (files::result r = files::write_file_atomically(path, bytes); !r) throw error(std::move(r.error));
+  if (files::result r = files::write_file_atomically(path, bytes); !r) throw error(r.error);
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view text) {
