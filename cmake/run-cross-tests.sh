@@ -90,7 +90,7 @@ run_arch() {
   cmake -S "$root" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
     -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DRKNNOP_CROSS_EXTRA_ROOTS="$deps" \
-    -DRKNNOP_BUILD_BENCHMARKS=OFF -DRKNNOP_WARNINGS_AS_ERRORS=OFF \
+    -DRKNNOP_BUILD_BENCHMARKS=OFF -DRKNNOP_WARNINGS_AS_ERRORS=OFF -DRKNNOP_BUILD_GALCORE=ON \
     -DRKNNOP_TEST_RESIZEAREA_RKNNOP="$container" || return 1
   stamp "$arch: build"
   cmake --build "$dir" -j "$jobs" || return 1

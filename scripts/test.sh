@@ -9,8 +9,8 @@
 #   6. the user's path: CMake's default generator (Unix Makefiles), Release, no tests; every example's
 #      board libraries and .rknnop; install; an op built out of tree from the installed package
 #   7. lint: clang-tidy-16 (.clang-tidy) on the host sources, via compile_commands.json; clang-format-16 --dry-run on all C/C++
-#   8. ThreadSanitizer: only the loader's two-threads test (tests/host/test_loader_threads.cpp) and
-#      what it links (rknnop::host, the host runtime, a toolkit-style kernel library)
+#   8. ThreadSanitizer: the loader's two-threads test (tests/host/test_loader_threads.cpp), the thread
+#      pool, the runtime's graph thread (vxScheduleGraph) and the examples run on it
 #   9. matrix: the SDK's headers, the examples, tests/core and tests/emit with GCC 11, Clang 14, 15, 16
 #      and Clang 16 with libc++ (docs/compilers.md; RKNNOP_MATRIX selects entries)
 # Usage: scripts/test.sh [native|matrix|asan|cross|fuzz|measure|userpath|lint|tsan ...]   (default: all nine)
@@ -92,7 +92,7 @@ lint() {
 }
 
 tsan() {
-  stamp "ThreadSanitizer build (the loader's two-threads test and the runtime's lock-free registry)"
+  stamp "ThreadSanitizer build (the loader's two-threads test, the runtime's lock-free registry, the galcore's signals)"
   # Warnings are the native step's business (GCC 12 reports -Wstringop-overflow false positives
   # through std::vector under -fsanitize=thread).
   local flags="-fsanitize=thread -fno-omit-frame-pointer"
@@ -103,11 +103,17 @@ tsan() {
     -DRKNNOP_BUILD_EXAMPLES=OFF -DRKNNOP_BUILD_BENCHMARKS=OFF -DRKNNOP_INSTALL=OFF \
     -DRKNNOP_WARNINGS_AS_ERRORS=OFF >"$out/tsan-configure.log" 2>&1 ||
     { cat "$out/tsan-configure.log" >&2; return 1; }
-  cmake --build "$out/tsan" -j "$jobs" --target rknnop_host_thread_tests rknnop_live_set_tests parallel_tests
+  cmake --build "$out/tsan" -j "$jobs" --target rknnop_host_thread_tests rknnop_live_set_tests parallel_tests \
+    rknnop_runtime_tests example_tests test_galcore
   stamp "ThreadSanitizer test"
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$out/tsan/tests/host/rknnop_host_thread_tests"
   TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/runtime/rknnop_live_set_tests"
   TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/core/parallel_tests"  # rknnop::parallel_for's pool
+  TSAN_OPTIONS=halt_on_error=1 "$out/tsan/board/galcore/test_galcore" >/dev/null  # user signals across threads
+  # vxScheduleGraph's graph thread, and the examples run on it (with their parallel_for workers) as
+  # librknn_runtime runs a node: scheduled, then waited for.
+  TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/runtime/rknnop_runtime_tests" --gtest_filter='runtime_lifecycle.*:runtime_concurrency.*'
+  TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/examples/example_tests"
 }
 
 # What a new user does: `cmake -S . -B b -DCMAKE_BUILD_TYPE=Release && cmake --build b`, with
@@ -191,7 +197,7 @@ matrix() {
       -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_C_FLAGS_RELEASE=-O2 -DCMAKE_CXX_FLAGS_RELEASE=-O2 -DCMAKE_CXX_FLAGS="$flags" \
       -DCMAKE_EXE_LINKER_FLAGS="$link" -DCMAKE_SHARED_LINKER_FLAGS="$link" -DCMAKE_MODULE_LINKER_FLAGS="$link" \
-      -DRKNNOP_BUILD_TOOLS=OFF -DRKNNOP_TEST_SUITES="$suites" -DRKNNOP_INSTALL=OFF \
+      -DRKNNOP_BUILD_TOOLS=OFF -DRKNNOP_BUILD_GALCORE=OFF -DRKNNOP_TEST_SUITES="$suites" -DRKNNOP_INSTALL=OFF \
       -DRKNNOP_AARCH64_CXX=OFF -DRKNNOP_ARMHF_CXX=OFF -DRKNNOP_WARNINGS_AS_ERRORS=ON >"$dir.configure.log" 2>&1 ||
       { cat "$dir.configure.log" >&2; return 1; }
     cmake --build "$dir" -j "$jobs"

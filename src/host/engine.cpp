@@ -248,6 +248,15 @@ private:
           const vx_status status = vxAddArrayItems(a, v.items.size(), v.items.data(), sizeof(std::int32_t));
           if (status != VX_SUCCESS) throw fail(fmt::format("vxAddArrayItems for param '{}'", p.name), status);
         }
+      } else if (v.type == VX_TYPE_BOOL) {
+        // The board runtime creates a BOOL param as a 1-byte UINT8 scalar (librknn_runtime, aarch64
+        // 0x5e3a0: docs/board-emulation.md); a kernel must read it so on the PC too.
+        vx_bool b = vx_false_e;
+        std::memcpy(&b, v.scalar_data(), sizeof b);
+        const vx_uint8 byte = b != vx_false_e ? 1 : 0;
+        vx_scalar s = vxCreateScalar(ctx_.handle, VX_TYPE_UINT8, &byte);
+        if (s == nullptr) throw fail(fmt::format("vxCreateScalar(VX_TYPE_UINT8) for param '{}'", p.name), VX_FAILURE);
+        bind(reinterpret_cast<vx_reference>(s), "param", p.name);
       } else {
         vx_scalar s = vxCreateScalar(ctx_.handle, v.type, v.scalar_data());
         if (s == nullptr)
@@ -269,7 +278,9 @@ private:
 
   void process(const std::vector<vx_tensor>& outputs) {
     for (vx_tensor t : outputs) (void)rknnopHostResetTensorWritten(t);
-    const vx_status processed = vxProcessGraph(graph_.handle);
+    // As librknn_runtime's rknn_run: the graph runs on the driver's own thread (docs/runtime.md §9).
+    vx_status processed = vxScheduleGraph(graph_.handle);
+    if (processed == VX_SUCCESS) processed = vxWaitGraph(graph_.handle);
     const bool shader = descriptor_->function == nullptr;  // the runtime's shader executor ran the .vx
     report_.steps.push_back(step_record(node_.handle, shader ? "shader kernel" : "kernel", RKNNOP_HOST_STEP_KERNEL));
     const step_report& k = report_.steps.back();

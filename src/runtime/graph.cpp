@@ -158,7 +158,9 @@ vx_status validate_node(node& n) {
     meta_set set;
     set.metas.reserve(count);
     for (vx_uint32 i = 0; i < count; ++i) {
-      auto* m = make<meta_format>(n.owner);
+      // A meta format describes its parameter's object: the value's type, else the table's.
+      const reference* value = n.param(i);
+      auto* m = make<meta_format>(n.owner, value != nullptr ? value->type : k.params[i].data_type);
       m->external.store(0);  // the runtime's, not the application's: vxRelease* refuses it
       set.metas.push_back(to_handle<vx_meta_format>(m));
     }
@@ -199,8 +201,13 @@ vx_status validate_node(node& n) {
 }  // namespace
 
 // Long by design: the VSI driver's verification order (parameters, producers, cycles, validate, initialize).
+// The driver's lifecycle (docs/runtime.md §9): a verified graph is not verified again; the deinitializer
+// pass runs first only when a parameter changed since the last verification; every verification, failed
+// or not, clears that mark.
 vx_status graph::verify() {
-  deinitialize_nodes();  // a second verify starts from scratch (unverified, nodes deinitialized)
+  if (verified) return VX_SUCCESS;
+  if (parameters_changed) deinitialize_nodes();
+  parameters_changed = false;
   order.clear();
 
   // Every required parameter set.
@@ -265,7 +272,8 @@ vx_status graph::verify() {
       return status;
     }
   }
-  for (node* n : order) {
+  // Initializers in the node table's order (creation order), not the execution order, as the driver.
+  for (node* n : nodes) {
     if (n->kern->initialize != nullptr) {
       {
         std::lock_guard node_lock(n->mutex);
@@ -279,8 +287,8 @@ vx_status graph::verify() {
         n->local_data_writable = false;
       }
       if (status != VX_SUCCESS) {
+        // The driver leaves at once: the nodes already initialized stay so (no deinitializer runs).
         log_to(n, status, "kernel '%s': initializer failed with %d", n->kern->name.c_str(), static_cast<int>(status));
-        deinitialize_nodes();
         order.clear();
         return status;
       }
@@ -298,7 +306,6 @@ vx_status graph::verify() {
     if (missing != 0) {
       log_to(n, VX_ERROR_NO_MEMORY, "kernel '%s': cannot allocate %zu bytes of local data", n->kern->name.c_str(),
              missing);
-      deinitialize_nodes();
       order.clear();
       return VX_ERROR_NO_MEMORY;
     }
@@ -308,6 +315,22 @@ vx_status graph::verify() {
 }
 
 namespace {
+
+// Enables copies of the node's tensors (virtual ones included) for the length of its kernel call.
+class tensor_access {
+public:
+  explicit tensor_access(const node& n) noexcept : n_(n) { add(1); }
+  ~tensor_access() { add(-1); }
+  tensor_access(const tensor_access&) = delete;
+  tensor_access& operator=(const tensor_access&) = delete;
+
+private:
+  void add(int delta) const noexcept {
+    for (std::size_t i = 0; i < n_.params.size(); ++i)
+      if (tensor* t = as_tensor(n_.param(i))) t->access.fetch_add(delta);
+  }
+  const node& n_;
+};
 
 vx_status run_shader_kernel(node& n, const vx_reference* params, vx_uint32 count) {
   context& ctx = *n.owner;
@@ -346,6 +369,7 @@ vx_status graph::process() {
   for (node* n : order) {
     const vx_reference* params = n->params.data();
     const auto count = static_cast<vx_uint32>(n->params.size());
+    const tensor_access access(*n);
     const vx_status status = run_step(*n, RKNNOP_HOST_STEP_KERNEL, [&] {
       return n->kern->function != nullptr ? n->kern->function(to_handle<vx_node>(n), params, count)
                                           : run_shader_kernel(*n, params, count);

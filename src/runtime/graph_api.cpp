@@ -41,7 +41,47 @@ vx_status check_execution_parameters(node& n, const vx_kernel_execution_paramete
   return VX_SUCCESS;
 }
 
+// vxSetParameterByIndex's body: checks, holds the value, marks the graph unverified with its
+// parameters changed (the driver's vxoNode_SetParameter, docs/runtime.md §9).
+vx_status set_node_parameter(node* n, vx_uint32 index, vx_reference value) {
+  if (index >= n->params.size()) {
+    log_to(n, VX_ERROR_INVALID_PARAMETERS, "vxSetParameterByIndex: kernel '%s' has %zu parameters, index %u",
+           n->kern->name.c_str(), n->params.size(), index);
+    return VX_ERROR_INVALID_PARAMETERS;
+  }
+  reference* v = find(value, VX_TYPE_REFERENCE);
+  if (v == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  const vx_param_description_t& p = n->kern->params[index];
+  if (!matches_param_type(p, *v)) {
+    log_to(n, VX_ERROR_INVALID_TYPE, "vxSetParameterByIndex: kernel '%s' parameter %u expects type %#x, got %#x",
+           n->kern->name.c_str(), index, static_cast<unsigned>(p.data_type), static_cast<unsigned>(v->type));
+    return VX_ERROR_INVALID_TYPE;
+  }
+  if (v->owner != n->owner) return VX_ERROR_INVALID_REFERENCE;
+  graph* g = n->parent;
+  if (v->type == VX_TYPE_TENSOR) {
+    auto& t = static_cast<tensor&>(*v);
+    if (t.is_virtual && (g == nullptr || t.graph_id != g->id)) {
+      log_to(n, VX_ERROR_INVALID_GRAPH, "vxSetParameterByIndex: parameter %u is a virtual tensor of another graph",
+             index);
+      return VX_ERROR_INVALID_GRAPH;
+    }
+  }
+  if (g == nullptr) return VX_ERROR_INVALID_NODE;
+  std::lock_guard lock(g->mutex);
+  hold(v);
+  if (reference* old = n->param(index); old != nullptr) unhold(old);
+  n->params[index] = to_handle<vx_reference>(v);
+  g->verified = false;
+  g->parameters_changed = true;
+  return VX_SUCCESS;
+}
+
 }  // namespace
+
+namespace rknnop::runtime {
+void parameter::drop_holds() noexcept { unhold(owner_node); }
+}  // namespace rknnop::runtime
 
 extern "C" {
 
@@ -100,36 +140,61 @@ vx_node vxCreateGenericNode(vx_graph graph_handle, vx_kernel kernel_handle) {
 vx_status vxSetParameterByIndex(vx_node node_handle, vx_uint32 index, vx_reference value) {
   auto* n = find_as<node>(node_handle);
   if (n == nullptr) return VX_ERROR_INVALID_REFERENCE;
-  if (index >= n->params.size()) {
-    log_to(n, VX_ERROR_INVALID_PARAMETERS, "vxSetParameterByIndex: kernel '%s' has %zu parameters, index %u",
-           n->kern->name.c_str(), n->params.size(), index);
+  return guarded([&] { return set_node_parameter(n, index, value); });
+}
+
+vx_parameter vxGetParameterByIndex(vx_node node_handle, vx_uint32 index) {
+  return guarded_value<vx_parameter>(nullptr, [&]() -> vx_parameter {
+    auto* n = find_as<node>(node_handle);
+    if (n == nullptr) return nullptr;
+    if (index >= n->params.size()) {
+      log_to(n, VX_ERROR_INVALID_PARAMETERS, "vxGetParameterByIndex: kernel '%s' has %zu parameters, index %u",
+             n->kern->name.c_str(), n->params.size(), index);
+      return nullptr;
+    }
+    auto* p = make<parameter>(n->owner, n, index);
+    hold(n);  // released by parameter::drop_holds
+    return to_handle<vx_parameter>(p);
+  });
+}
+
+vx_status vxReleaseParameter(vx_parameter* parameter_handle) {
+  return release_handle(parameter_handle, VX_TYPE_PARAMETER);
+}
+
+vx_status vxAddParameterToGraph(vx_graph graph_handle, vx_parameter parameter_handle) {
+  auto* g = find_as<graph>(graph_handle);
+  if (g == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  auto* p = find_as<parameter>(parameter_handle);
+  if (p == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  if (p->owner_node->parent != g) {
+    log_to(g, VX_ERROR_INVALID_PARAMETERS, "vxAddParameterToGraph: the parameter's node is not in this graph");
     return VX_ERROR_INVALID_PARAMETERS;
   }
-  reference* v = find(value, VX_TYPE_REFERENCE);
-  if (v == nullptr) return VX_ERROR_INVALID_REFERENCE;
-  const vx_param_description_t& p = n->kern->params[index];
-  if (!matches_param_type(p, *v)) {
-    log_to(n, VX_ERROR_INVALID_TYPE, "vxSetParameterByIndex: kernel '%s' parameter %u expects type %#x, got %#x",
-           n->kern->name.c_str(), index, static_cast<unsigned>(p.data_type), static_cast<unsigned>(v->type));
-    return VX_ERROR_INVALID_TYPE;
-  }
-  if (v->owner != n->owner) return VX_ERROR_INVALID_REFERENCE;
-  graph* g = n->parent;
-  if (v->type == VX_TYPE_TENSOR) {
-    auto& t = static_cast<tensor&>(*v);
-    if (t.is_virtual && (g == nullptr || t.graph_id != g->id)) {
-      log_to(n, VX_ERROR_INVALID_GRAPH, "vxSetParameterByIndex: parameter %u is a virtual tensor of another graph",
-             index);
-      return VX_ERROR_INVALID_GRAPH;
+  return guarded([&] {
+    std::lock_guard lock(g->mutex);
+    g->parameters.push_back(graph::graph_parameter{p->owner_node, p->index});
+    return VX_SUCCESS;
+  });
+}
+
+// The driver's vxoGraph_SetParameter: the node's parameter is set, then the "parameters changed" mark
+// is cleared, so the next verification runs the initializers without a deinitializer pass first.
+vx_status vxSetGraphParameterByIndex(vx_graph graph_handle, vx_uint32 index, vx_reference value) {
+  auto* g = find_as<graph>(graph_handle);
+  if (g == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  return guarded([&] {
+    std::lock_guard lock(g->mutex);
+    if (index >= g->parameters.size()) {
+      log_to(g, VX_ERROR_INVALID_PARAMETERS, "vxSetGraphParameterByIndex: the graph has %zu parameters, index %u",
+             g->parameters.size(), index);
+      return VX_ERROR_INVALID_PARAMETERS;
     }
-  }
-  if (g == nullptr) return VX_ERROR_INVALID_NODE;
-  std::lock_guard lock(g->mutex);
-  hold(v);
-  if (reference* old = n->param(index); old != nullptr) unhold(old);
-  n->params[index] = to_handle<vx_reference>(v);
-  g->verified = false;
-  return VX_SUCCESS;
+    const graph::graph_parameter gp = g->parameters[index];
+    const vx_status status = set_node_parameter(gp.owner, gp.index, value);
+    if (status == VX_SUCCESS) g->parameters_changed = false;
+    return status;
+  });
 }
 
 vx_status vxQueryNode(vx_node node_handle, vx_enum attribute, void* ptr, vx_size size) {
@@ -160,24 +225,18 @@ vx_status vxQueryNode(vx_node node_handle, vx_enum attribute, void* ptr, vx_size
 
 namespace {
 
-// VX_NODE_LOCAL_DATA_SIZE / _PTR by the board driver's rules (docs/runtime.md §9): the value is a
-// vx_size / pointer (8 bytes on aarch64, 4 on armhf) at a 4-byte aligned address, else -10; settable
-// only from the node's initializer (if the size was 0 when it started) or deinitializer (unless the
-// runtime owns the block), else -3 (as on a verified graph: vxSetNodeAttribute).
+// VX_NODE_LOCAL_DATA_SIZE / _PTR by the board driver's rules (docs/runtime.md §9): settable only from
+// the node's initializer (if the size was 0 when it started) or deinitializer (unless the runtime owns
+// the block), else -3 (as on a verified graph: vxSetNodeAttribute); that window is checked first, then
+// the value: a vx_size / pointer (8 bytes on aarch64, 4 on armhf) at a 4-byte aligned address, else -10.
 vx_status set_local_data(node& n, vx_enum attribute, const void* ptr, vx_size size) {
   const bool is_size = attribute == VX_NODE_LOCAL_DATA_SIZE;
   const char* what = is_size ? "VX_NODE_LOCAL_DATA_SIZE" : "VX_NODE_LOCAL_DATA_PTR";
   const std::size_t expected = is_size ? sizeof(vx_size) : sizeof(void*);
-  if (size != expected || reinterpret_cast<std::uintptr_t>(ptr) % 4 != 0) {
-    log_to(&n, VX_ERROR_INVALID_PARAMETERS,
-           "vxSetNodeAttribute(%s): a value of %zu bytes at %p; the driver takes exactly %zu bytes (sizeof(%s)) at a "
-           "4-byte aligned address",
-           what, static_cast<std::size_t>(size), ptr, expected, is_size ? "vx_size" : "void*");
-    return VX_ERROR_INVALID_PARAMETERS;
-  }
+  const bool value_ok = size == expected && reinterpret_cast<std::uintptr_t>(ptr) % 4 == 0;
   {
     std::lock_guard lock(n.mutex);
-    if (n.local_data_writable) {
+    if (n.local_data_writable && value_ok) {
       if (is_size)
         std::memcpy(&n.local_data_size, ptr, sizeof(vx_size));
       else
@@ -185,12 +244,19 @@ vx_status set_local_data(node& n, vx_enum attribute, const void* ptr, vx_size si
       n.local_data_runtime_owned = false;  // as the driver does: the kernel has taken the block over
       return VX_SUCCESS;
     }
+    if (!n.local_data_writable) {
+      log_to(&n, VX_ERROR_NOT_SUPPORTED,
+             "vxSetNodeAttribute(%s): local data can be set only while the node's initializer runs and its size "
+             "is still 0, or while its deinitializer runs and the block is not the runtime's",
+             what);
+      return VX_ERROR_NOT_SUPPORTED;
+    }
   }
-  log_to(&n, VX_ERROR_NOT_SUPPORTED,
-         "vxSetNodeAttribute(%s): local data can be set only while the node's initializer runs and its size is "
-         "still 0, or while its deinitializer runs and the block is not the runtime's",
-         what);
-  return VX_ERROR_NOT_SUPPORTED;
+  log_to(&n, VX_ERROR_INVALID_PARAMETERS,
+         "vxSetNodeAttribute(%s): a value of %zu bytes at %p; the driver takes exactly %zu bytes (sizeof(%s)) at a "
+         "4-byte aligned address",
+         what, static_cast<std::size_t>(size), ptr, expected, is_size ? "vx_size" : "void*");
+  return VX_ERROR_INVALID_PARAMETERS;
 }
 
 }  // namespace
@@ -262,6 +328,15 @@ vx_status vxSetMetaFormatAttribute(vx_meta_format meta_handle, vx_enum attribute
   auto* m = find_as<meta_format>(meta_handle);
   if (m == nullptr) return VX_ERROR_INVALID_REFERENCE;
   if (ptr == nullptr) return VX_ERROR_INVALID_PARAMETERS;
+  // The driver compares the attribute's object type (bits 8..19) with the meta format's: -17 (§9).
+  if (const auto object = static_cast<vx_enum>((static_cast<vx_uint32>(attribute) >> 8) & 0xFFFU);
+      object != m->described_type) {
+    log_to(m, VX_ERROR_INVALID_TYPE,
+           "vxSetMetaFormatAttribute(%#x): an attribute of object type %#x on the meta format of a parameter of type "
+           "%#x",
+           static_cast<unsigned>(attribute), static_cast<unsigned>(object), static_cast<unsigned>(m->described_type));
+    return VX_ERROR_INVALID_TYPE;
+  }
   const bool khronos = m->owner->khronos_mode.load();
   const vx_size dim_size = khronos ? sizeof(vx_size) : sizeof(vx_uint32);
   switch (attribute) {

@@ -70,6 +70,9 @@ public:
   vx_size byte_size = 0;
   byte_buffer data;
   std::atomic<bool> written{false};
+  // Kernel function calls under way that have this tensor as a parameter: a virtual tensor can be
+  // copied only then (docs/runtime.md §9).
+  std::atomic<int> access{0};
 };
 
 class scalar final : public reference {
@@ -184,6 +187,8 @@ public:
   // Marks the graph unverified, then calls the deinitializer of every initialized node (local data
   // stays: it goes with the node).
   void deinitialize_nodes() noexcept;
+  // The board driver's verification (docs/runtime.md §9): nothing on a verified graph; the
+  // deinitializer pass first only after vxSetParameterByIndex; initializers in node-table order.
   vx_status verify();   // with `mutex` held
   vx_status process();  // with `mutex` held
 
@@ -193,12 +198,40 @@ public:
   std::vector<node*> order;  // execution order found by verify
   // Read by vxSetNodeAttribute from kernel callbacks (local data is not settable on a verified graph).
   std::atomic<bool> verified{false};
+  // The driver's "parameters changed" word: set by vxSetParameterByIndex, cleared by
+  // vxSetGraphParameterByIndex and by every verification, failed or not. Guarded by `mutex`.
+  bool parameters_changed = false;
+  // The graph's parameters (vxAddParameterToGraph): a node's parameter each, in the order added.
+  struct graph_parameter {
+    node* owner;  // one of `nodes` (held through them)
+    vx_uint32 index;
+  };
+  std::vector<graph_parameter> parameters;  // guarded by `mutex`
+  // vxScheduleGraph / vxWaitGraph (scheduler.hpp), guarded by the context's scheduler.
+  bool scheduled = false;  // queued or running on the context's graph thread
+  bool completed = false;  // ran since it was scheduled, and not waited for yet
+  vx_status scheduled_status = VX_FAILURE;
+};
+
+// A node's parameter as an object (vxGetParameterByIndex), for vxAddParameterToGraph.
+class parameter final : public reference {
+public:
+  static constexpr vx_enum object_type = VX_TYPE_PARAMETER;
+  parameter(context* ctx, node* n, vx_uint32 i) : reference(VX_TYPE_PARAMETER, ctx), owner_node(n), index(i) {}
+  void drop_holds() noexcept override;
+
+  node* const owner_node;  // held
+  const vx_uint32 index;
 };
 
 class meta_format final : public reference {
 public:
   static constexpr vx_enum object_type = VX_TYPE_META_FORMAT;
-  explicit meta_format(context* ctx) : reference(VX_TYPE_META_FORMAT, ctx) {}
+  meta_format(context* ctx, vx_enum described) : reference(VX_TYPE_META_FORMAT, ctx), described_type(described) {}
+
+  // The type of the parameter it describes (VX_TYPE_TENSOR, VX_TYPE_SCALAR, ...): the driver refuses an
+  // attribute of another object type with -17 (docs/runtime.md §9).
+  const vx_enum described_type;
 
   bool has_num_dims = false;
   bool has_dims = false;

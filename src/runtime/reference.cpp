@@ -4,6 +4,7 @@
 #include "live_set.hpp"
 #include "reference.hpp"
 #include "objects.hpp"
+#include "scheduler.hpp"
 
 #include <algorithm>
 #include <cstdarg>
@@ -99,6 +100,7 @@ void context::forget_child(reference* child) noexcept {
 }
 
 void context::teardown() noexcept {
+  stop_scheduler(*this);  // the scheduled runs end first: they use the objects
   unregister(this);
   // Deinitializers are the application's code and may still use the objects: run them first.
   std::vector<graph*> graphs;

@@ -91,6 +91,7 @@ struct log_entry {
 
 class kernel;
 class graph;
+class scheduler;
 
 class context final : public reference {
 public:
@@ -122,6 +123,7 @@ public:
   rknnop_host_shader_execute_f shader_execute = nullptr;
   rknnop_host_uniform_size_f uniform_size = nullptr;
   void* shader_user = nullptr;
+  scheduler* graph_thread = nullptr;  // vxScheduleGraph's thread, started by its first call
 
   std::atomic<bool> khronos_mode{false};
 };

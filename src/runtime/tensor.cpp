@@ -170,7 +170,7 @@ vx_status vxQueryTensor(vx_tensor tensor_handle, vx_enum attribute, void* ptr, v
       if (size != sizeof(vx_int8)) return VX_ERROR_INVALID_PARAMETERS;
       *static_cast<vx_int8*>(ptr) = t->fixed_point_position;
       return VX_SUCCESS;
-    default: return VX_ERROR_NOT_SUPPORTED;
+    default: return VX_ERROR_INVALID_PARAMETERS;  // the driver's answer to an unknown attribute (§9)
   }
 }
 
@@ -180,6 +180,13 @@ vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims, con
                             vx_enum user_memory_type) {
   auto* t = find_as<tensor>(tensor_handle);
   if (t == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  // The driver enables access to a virtual tensor only around a kernel function call (docs/runtime.md §9).
+  if (t->is_virtual && t->access.load() == 0) {
+    log_to(t, VX_ERROR_OPTIMIZED_AWAY,
+           "vxCopyTensorPatch: a virtual tensor can be copied only from a kernel function it is a parameter of (the "
+           "driver answers -9 elsewhere: in a validator, an initializer or the application)");
+    return VX_ERROR_OPTIMIZED_AWAY;
+  }
   if (!t->allocated()) {
     log_to(t, VX_ERROR_NOT_ALLOCATED, "vxCopyTensorPatch: the virtual tensor has no shape until its graph is verified");
     return VX_ERROR_NOT_ALLOCATED;
@@ -191,8 +198,9 @@ vx_status vxCopyTensorPatch(vx_tensor tensor_handle, vx_size number_of_dims, con
            static_cast<unsigned>(user_memory_type));
     return VX_ERROR_INVALID_PARAMETERS;
   }
-  if (number_of_dims != t->num_dims) {
-    log_to(t, VX_ERROR_INVALID_PARAMETERS, "vxCopyTensorPatch: number_of_dims %zu differs from the tensor's rank %u",
+  // The driver takes 1..rank dims; the dims past number_of_dims are not walked (index 0 of each).
+  if (number_of_dims == 0 || number_of_dims > t->num_dims) {
+    log_to(t, VX_ERROR_INVALID_PARAMETERS, "vxCopyTensorPatch: number_of_dims %zu is not in 1..%u (the tensor's rank)",
            static_cast<std::size_t>(number_of_dims), t->num_dims);
     return VX_ERROR_INVALID_PARAMETERS;
   }

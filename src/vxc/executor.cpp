@@ -59,6 +59,13 @@ std::optional<std::string> validate_execution_parameters(const execution_paramet
 
 namespace {
 
+// librknn_runtime hands a VX_TYPE_BOOL param over as a 1-byte VX_TYPE_UINT8 scalar (docs/board-emulation.md
+// §8); a shader declares the param as it declares a vx_bool, `int` (or `uint`): the byte reaches it
+// zero-extended.
+bool widened_board_bool(const scalar_arg& s, std::string_view declared) noexcept {
+  return s.type == vx_type::uint8 && s.size == 1 && (declared == "int" || declared == "uint");
+}
+
 // RAII for OpenCL handles.
 template <class Handle, cl_int (*Release)(Handle)>
 class cl_handle {
@@ -325,7 +332,8 @@ run_result executor::run(std::string_view source, std::string_view file_name, st
                     (decl.pointer ? std::string() : std::string(", so this needs a scalar_arg")));
       }
       const auto accepted = opencl_scalar_types(s->type);
-      if (std::find(accepted.begin(), accepted.end(), std::string_view(decl.type)) == accepted.end()) {
+      if (std::find(accepted.begin(), accepted.end(), std::string_view(decl.type)) == accepted.end() &&
+          !widened_board_bool(*s, decl.type)) {
         return fail(arg_where + "a " + vx_type_name(s->type) + " scalar was given, the shader declares '" +
                     decl.declaration + "'");
       }
@@ -398,7 +406,12 @@ run_result executor::run(std::string_view source, std::string_view file_name, st
       case translated_arg_kind::half_scalar:
       case translated_arg_kind::scalar: {
         const auto& s = std::get<scalar_arg>(args[a]);
-        e = set_arg(s.size, s.bytes.data());
+        if (widened_board_bool(s, tk->arguments[a].type)) {
+          const cl_int value = static_cast<cl_int>(std::to_integer<unsigned>(s.bytes[0]));
+          e = set_arg(sizeof value, &value);
+        } else {
+          e = set_arg(s.size, s.bytes.data());
+        }
         break;
       }
     }

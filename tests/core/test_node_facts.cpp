@@ -181,6 +181,8 @@ TEST_F(NodeFacts, ReVerificationKeepsTheBlockAndRefillsIt) {
   affine_node a(5);
   ASSERT_EQ(a.run_status, VX_SUCCESS) << a.h.last_log();
   void* const block = a.local_data();
+  // A changed parameter (the same tensor again) makes the driver re-verify with a deinitializer pass.
+  ASSERT_EQ(vxSetParameterByIndex(a.h.node(), 0, reinterpret_cast<vx_reference>(a.x)), VX_SUCCESS);
   ASSERT_EQ(vxVerifyGraph(a.h.graph()), VX_SUCCESS) << a.h.last_log();
   // The deinitializer marked the facts stale; the size stays set, so the block is the same one.
   EXPECT_EQ(a.local_data(), block);
@@ -191,11 +193,30 @@ TEST_F(NodeFacts, ReVerificationKeepsTheBlockAndRefillsIt) {
   EXPECT_EQ(sdk_pointers, 0);
 }
 
+// After vxSetGraphParameterByIndex the driver initializes again without a deinitializer first
+// (docs/runtime.md §9): the initializer itself marks the facts stale, and the kernel asks again.
+TEST_F(NodeFacts, InitializerWithoutADeinitializerBeforeItRefillsTheFacts) {
+  affine_node a(5);
+  ASSERT_EQ(a.run_status, VX_SUCCESS) << a.h.last_log();
+  void* const block = a.local_data();
+  ASSERT_EQ(static_cast<const facts_t*>(block)->owner, &facts_t::tag);
+  vx_parameter p = vxGetParameterByIndex(a.h.node(), 0);
+  ASSERT_EQ(vxAddParameterToGraph(a.h.graph(), p), VX_SUCCESS);
+  vxReleaseParameter(&p);
+  ASSERT_EQ(vxSetGraphParameterByIndex(a.h.graph(), 0, reinterpret_cast<vx_reference>(a.x)), VX_SUCCESS);
+  ASSERT_EQ(vxVerifyGraph(a.h.graph()), VX_SUCCESS) << a.h.last_log();
+  EXPECT_EQ(a.local_data(), block);
+  EXPECT_EQ(static_cast<const facts_t*>(block)->owner, nullptr);
+  EXPECT_EQ(a.questions_per_process(), questions_without_facts);
+  EXPECT_EQ(a.questions_per_process(), 0);
+  a.expect_output(5);
+}
+
 TEST_F(NodeFacts, FailingInitializerOfTheGraphLeavesNoBlockOfTheSdk) {
   affine_node a(5, true);
   EXPECT_EQ(a.run_status, VX_ERROR_NO_RESOURCES);
   vx_size size = 0;
-  const void* block = a.local_data(&size);  // Affine's initializer ran, then was deinitialized
+  const void* block = a.local_data(&size);  // Affine's initializer ran; a later one failing leaves it so
   EXPECT_EQ(size, sizeof(facts_t));
   EXPECT_NE(block, nullptr);  // the driver's: freed by the driver with the node (TearDown checks)
   EXPECT_EQ(sdk_pointers, 0);

@@ -374,6 +374,42 @@ void run_node(vx_kernel_description_t* d, bool with_initializers, int runs) {
   EXPECT_EQ(float(rknnop::test::harness::read<rknnop::float16>(out)[0]), 1.5f);
 }
 
+// The board driver verifies again without a deinitializer pass after vxSetGraphParameterByIndex
+// (docs/runtime.md §9): the node's initializer runs twice, its deinitializer once at the release. The
+// node counts once, so the worker is still joined when the node goes.
+TEST(ParallelLibrary, WorkersAreJoinedWhenTheDriverInitializesANodeTwice) {
+  if (pool::cores() < 2) GTEST_SKIP() << "one online core: a kernel library starts no worker";
+  setenv("RKNNOP_THREADS", "2", 1);
+  const int before = threads_in_process();
+  {
+    library lib;
+    ASSERT_NE(lib.cpu(), nullptr) << dlerror();
+    vx_kernel_description_t copy = *lib.cpu();
+    {
+      rknnop::test::harness h(&copy);
+      const std::vector<rknnop::float16> pixels(480 * 640 * 3, rknnop::float16(1.5f));
+      const std::vector<rknnop::float16> other(480 * 640 * 3, rknnop::float16(-2.0f));
+      vx_tensor in = h.tensor<rknnop::float16>({3, 640, 480, 1}, VX_TYPE_FLOAT16, pixels);
+      vx_tensor in2 = h.tensor<rknnop::float16>({3, 640, 480, 1}, VX_TYPE_FLOAT16, other);
+      vx_tensor out = h.tensor<rknnop::float16>({3, 320, 240, 1}, VX_TYPE_FLOAT16);
+      const vx_bool align = vx_false_e;
+      ASSERT_EQ(h.run({reinterpret_cast<vx_reference>(in), reinterpret_cast<vx_reference>(out),
+                       reinterpret_cast<vx_reference>(h.array({240, 320})),
+                       reinterpret_cast<vx_reference>(h.scalar(VX_TYPE_BOOL, &align))}),
+                VX_SUCCESS);
+      vx_parameter p = vxGetParameterByIndex(h.node(), 0);
+      ASSERT_EQ(vxAddParameterToGraph(h.graph(), p), VX_SUCCESS);
+      vxReleaseParameter(&p);
+      ASSERT_EQ(vxSetGraphParameterByIndex(h.graph(), 0, reinterpret_cast<vx_reference>(in2)), VX_SUCCESS);
+      ASSERT_EQ(vxProcessGraph(h.graph()), VX_SUCCESS);  // initializer again, no deinitializer first
+      EXPECT_EQ(float(rknnop::test::harness::read<rknnop::float16>(out)[0]), -2.0f);
+    }
+    EXPECT_EQ(threads_in_process_after_joins(before), before) << "a worker outlived the library's last node";
+    ASSERT_EQ(dlclose(lib.handle), 0);
+  }
+  unsetenv("RKNNOP_THREADS");
+}
+
 TEST(ParallelLibrary, WorkersAreJoinedAtTheLastDeinitializeAndAtDlclose) {
   if (pool::cores() < 2) GTEST_SKIP() << "one online core: a kernel library starts no worker";
   setenv("RKNNOP_THREADS", "2", 1);  // read by the library on its first run

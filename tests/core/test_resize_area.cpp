@@ -293,6 +293,26 @@ TEST(ResizeAreaRuntime, Float16TensorsGiveTheFloatKernelsResultRounded) {
   EXPECT_EQ(rknnop::test::to_float(harness::read<rknnop::float16>(y)), (std::vector<float>{127, 64, 64, 127, 50, 100}));
 }
 
+// librknn_runtime passes a BOOL param as a 1-byte VX_TYPE_UINT8 scalar (seen running Rockchip's runtime,
+// docs/board-emulation.md §8): the op takes it, with the same result as a VX_TYPE_BOOL scalar.
+TEST(ResizeAreaRuntime, AlignCornersArrivesAsTheBoardRuntimesUint8Scalar) {
+  std::vector<float> pixels(5 * 7 * 2);
+  for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = float(i % 13) * 0.25f;
+  std::vector<std::uint16_t> results[2];
+  for (int as_uint8 = 0; as_uint8 < 2; ++as_uint8) {
+    harness h(vx_kernel_ResizeArea_list.entries[0]);
+    const vx_bool align = vx_true_e;
+    const vx_uint8 byte = 1;
+    vx_tensor x = h.tensor({2, 7, 5, 1}, VX_TYPE_FLOAT16, rknnop::test::to_half(pixels));
+    vx_tensor y = h.virtual_tensor(VX_TYPE_FLOAT16);
+    vx_scalar s = as_uint8 ? h.scalar(VX_TYPE_UINT8, &byte) : h.scalar(VX_TYPE_BOOL, &align);
+    ASSERT_EQ(h.run({ref(x), ref(y), ref(h.array({3, 4})), ref(s)}), VX_SUCCESS) << h.last_log();
+    for (const rknnop::float16 v : harness::read<rknnop::float16>(y)) results[as_uint8].push_back(v.bits());
+  }
+  EXPECT_EQ(results[0], results[1]);
+  EXPECT_EQ(results[0].size(), 3U * 4U * 2U);
+}
+
 TEST(ResizeAreaRuntime, RandomImagesMatchTheDirectKernel) {
   std::mt19937 rng(99);
   for (int trial = 0; trial < 10; ++trial) {

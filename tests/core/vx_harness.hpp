@@ -46,7 +46,8 @@ public:
     return a;
   }
 
-  // Sets the parameters, verifies and processes; the first failing status.
+  // Sets the parameters, verifies, and runs the graph as librknn_runtime's rknn_run does: scheduled on
+  // the driver's graph thread, then waited for (docs/runtime.md §5); the first failing status.
   vx_status run(const std::vector<vx_reference>& params) {
     for (std::size_t i = 0; i < params.size(); ++i) {
       const vx_status s = vxSetParameterByIndex(node_, static_cast<vx_uint32>(i), params[i]);
@@ -54,7 +55,8 @@ public:
     }
     const vx_status v = vxVerifyGraph(graph_);
     if (v != VX_SUCCESS) return v;
-    return vxProcessGraph(graph_);
+    const vx_status scheduled = vxScheduleGraph(graph_);
+    return scheduled != VX_SUCCESS ? scheduled : vxWaitGraph(graph_);
   }
   vx_status verify_only(const std::vector<vx_reference>& params) {
     for (std::size_t i = 0; i < params.size(); ++i) vxSetParameterByIndex(node_, static_cast<vx_uint32>(i), params[i]);

@@ -89,14 +89,16 @@ protected:
     context_test::SetUp();
     rec = record{};
     foreign_before = rknnopHostGetForeignLocalDataCount();
-    k = vxAddUserKernel(ctx, "local_data", 0x7FF00310, kernel, 0, nullptr, init, deinit);
+    k = vxAddUserKernel(ctx, "local_data", 0x7FF00310, kernel, 1, nullptr, init, deinit);
     ASSERT_NE(k, nullptr);
+    ASSERT_EQ(vxAddParameterToKernel(k, 0, VX_INPUT, VX_TYPE_SCALAR, VX_PARAMETER_STATE_OPTIONAL), VX_SUCCESS);
     ASSERT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
     g = vxCreateGraph(ctx);
     n = vxCreateGenericNode(g, k);
     ASSERT_NE(n, nullptr);
   }
   void TearDown() override {
+    if (changed != nullptr) vxReleaseScalar(&changed);
     vxReleaseNode(&n);
     if (g != nullptr) vxReleaseGraph(&g);
     vxReleaseKernel(&k);
@@ -112,9 +114,17 @@ protected:
   }
   // Node destructions since SetUp that found a pointer the runtime did not allocate.
   vx_uint32 foreign_blocks() const { return rknnopHostGetForeignLocalDataCount() - foreign_before; }
+  // Sets the node's parameter: the driver re-verifies with a deinitializer pass first only then.
+  void change_parameter() {
+    if (changed != nullptr) vxReleaseScalar(&changed);
+    const vx_int32 value = 1;
+    changed = vxCreateScalar(ctx, VX_TYPE_INT32, &value);
+    ASSERT_EQ(vxSetParameterByIndex(n, 0, ref(changed)), VX_SUCCESS);
+  }
   vx_kernel k = nullptr;
   vx_graph g = nullptr;
   vx_node n = nullptr;
+  vx_scalar changed = nullptr;
   vx_uint32 foreign_before = 0;
 };
 
@@ -144,6 +154,7 @@ TEST_F(runtime_local_data, block_of_the_runtime_survives_reverification_and_is_n
   current = mode::size_only;
   ASSERT_EQ(vxProcessGraph(g), VX_SUCCESS) << last_log(ref(n));
   void* const block = rec.seen_by_kernel;
+  change_parameter();
   ASSERT_EQ(vxVerifyGraph(g), VX_SUCCESS) << last_log(ref(n));
   // The deinitializer may not touch the runtime's block; the second initializer finds the size set.
   EXPECT_EQ(rec.deinits, 1);
@@ -184,6 +195,7 @@ TEST_F(runtime_local_data, kernel_pointer_left_set_is_reported_at_node_destructi
 TEST_F(runtime_local_data, deinitializer_may_clear_and_free_its_own_block) {
   current = mode::own_pointer_cleared;
   ASSERT_EQ(vxProcessGraph(g), VX_SUCCESS) << last_log(ref(n));
+  change_parameter();
   ASSERT_EQ(vxVerifyGraph(g), VX_SUCCESS);  // the first deinitializer clears and frees its block
   EXPECT_EQ(rec.deinits, 1);
   // The size stayed set: the second initializer may not set a pointer, the runtime gives a block.
@@ -216,6 +228,14 @@ TEST_F(runtime_local_data, context_release_checks_the_blocks_of_live_nodes_too) 
   n = nullptr;
   k = nullptr;
   EXPECT_EQ(foreign_blocks(), 1U);
+}
+
+// The driver checks the window before the value: a wrong size outside the (de)initializer is -3, not -10.
+TEST_F(runtime_local_data, outside_its_window_a_wrong_size_is_refused_for_the_window) {
+  const unsigned char wrong[2] = {};
+  EXPECT_EQ(vxSetNodeAttribute(n, VX_NODE_LOCAL_DATA_SIZE, wrong, sizeof wrong), VX_ERROR_NOT_SUPPORTED);
+  const vx_size size = 24;
+  EXPECT_EQ(vxSetNodeAttribute(n, VX_NODE_LOCAL_DATA_SIZE, &size, sizeof size), VX_ERROR_NOT_SUPPORTED);
 }
 
 }  // namespace

@@ -175,6 +175,9 @@ template <class Op>
 struct node_facts {
   static constexpr std::size_t tensors = op_model<Op>::input_count + op_model<Op>::output_count;
   const void* owner;  // &tag: this op filled the block; nullptr: not filled, or stale
+  // 0 (as the driver hands the block over): the node is in thread_hooks' count. The block exists from
+  // the node's first successful initializer on, which counted it; a deinitializer takes it out once.
+  int uncounted;
   vx_reference refs[tensors];
   tensor_info info[tensors];
 
@@ -240,29 +243,52 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_kernel_callback(vx_node node, con
 // The CPU kernel's initializer: only an optimisation. It asks the driver for a local data block of
 // node_facts' size (settable only while the size is still 0: on a re-verification the block is
 // already there, and it asks nothing) and succeeds whatever the answer; it never allocates, so no
-// path leaves a block of the SDK's behind.
+// path leaves a block of the SDK's behind. The driver may verify again without a deinitializer first
+// (after vxSetGraphParameterByIndex, or a failed verification: docs/runtime.md §9), so a block that is
+// there already is marked stale (a tensor may have another shape now) and its node counts once.
 template <class Op>
 RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_initialize_callback(vx_node node, const vx_reference*,
                                                                    vx_uint32) noexcept {
-  thread_hooks::node_initialized();  // the last node's deinitializer joins parallel_for's workers
   const vx_size size = sizeof(node_facts<Op>);
   vx_size current = 0;
-  if (vxQueryNode(node, VX_NODE_LOCAL_DATA_SIZE, &current, sizeof current) != VX_SUCCESS) return VX_SUCCESS;
+  if (vxQueryNode(node, VX_NODE_LOCAL_DATA_SIZE, &current, sizeof current) != VX_SUCCESS) {
+    thread_hooks::node_initialized();  // no local data on this driver: counted at each call
+    return VX_SUCCESS;
+  }
+  if (current == size) {
+    if (node_facts<Op>* const facts = node_facts<Op>::block(node)) {
+      facts->owner = nullptr;
+      if (facts->uncounted != 0) {
+        facts->uncounted = 0;
+        thread_hooks::node_initialized();
+      }
+      return VX_SUCCESS;
+    }
+  }
+  thread_hooks::node_initialized();  // the last node's deinitializer joins parallel_for's workers
   if (current == size ||
       (current == 0 && vxSetNodeAttribute(node, VX_NODE_LOCAL_DATA_SIZE, &size, sizeof size) == VX_SUCCESS))
     __atomic_store_n(&node_facts<Op>::reserved, true, __ATOMIC_RELAXED);
   return VX_SUCCESS;
 }
 
-// Marks the node's facts stale (a re-verification may give its virtual tensors other shapes); the
-// block itself is the driver's. Called on re-verification and when the node goes (on the board at
-// node destruction, also for a node that was never initialized).
+// Marks the node's facts stale (a re-verification may give its virtual tensors other shapes) and takes
+// the node out of the count once; the block itself is the driver's. Called on re-verification and when
+// the node goes (on the board at node destruction, also for a node that was never initialized: a node
+// without a block on a driver that gives blocks was never counted).
 template <class Op>
 RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_callback(vx_node node, const vx_reference*,
                                                                      vx_uint32) noexcept {
-  thread_hooks::node_deinitialized();
   node_facts<Op>* const facts = node_facts<Op>::block(node);
-  if (facts && facts->owner == &node_facts<Op>::tag) facts->owner = nullptr;
+  if (facts == nullptr) {
+    if (!__atomic_load_n(&node_facts<Op>::reserved, __ATOMIC_RELAXED)) thread_hooks::node_deinitialized();
+    return VX_SUCCESS;
+  }
+  if (facts->owner == &node_facts<Op>::tag) facts->owner = nullptr;
+  if (facts->uncounted == 0) {
+    facts->uncounted = 1;
+    thread_hooks::node_deinitialized();
+  }
   return VX_SUCCESS;
 }
 

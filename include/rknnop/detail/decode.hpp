@@ -289,8 +289,8 @@ inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_
 // (docs/runtime.md §3). What data can change after verification (an array's count) is still read.
 enum class param_types : bool { trust_validator, check };
 
-// Reads a scalar param into storage of exactly its VX type's size (vxCopyScalar writes the scalar's
-// own size: only a checked type makes that size the field's).
+// Reads a scalar param into zeroed storage of at least its VX type's size (vxCopyScalar writes the
+// scalar's own size: only a checked type makes that size the field's, or 1 byte of a BOOL's 4).
 inline outcome read_scalar(vx_reference ref, const field_desc& f, void* storage, param_types types) noexcept {
   if (!ref) return fail(VX_ERROR_INVALID_REFERENCE, f, "the scalar is NULL");
   const auto scalar = reinterpret_cast<vx_scalar>(ref);
@@ -299,7 +299,10 @@ inline outcome read_scalar(vx_reference ref, const field_desc& f, void* storage,
     vx_enum type = VX_TYPE_INVALID;
     st = vxQueryScalar(scalar, VX_SCALAR_TYPE, &type, sizeof type);
     if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryScalar(VX_SCALAR_TYPE)");
-    if (type != f.vx_type)
+    // librknn_runtime hands a VX_TYPE_BOOL param over as a 1-byte VX_TYPE_UINT8 scalar (seen running
+    // Rockchip's runtime: docs/board-emulation.md); the storage is zeroed, so either size reads right.
+    const bool board_bool = f.vx_type == VX_TYPE_BOOL && type == VX_TYPE_UINT8;
+    if (type != f.vx_type && !board_bool)
       return fail(VX_ERROR_INVALID_TYPE, f, "expected a {} scalar, got {}", vx_type_name(f.vx_type),
                   vx_type_name(type));
   }

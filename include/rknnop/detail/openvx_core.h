@@ -117,6 +117,7 @@ typedef struct _vx_meta_format* vx_meta_format;
 #define VX_ERROR_INVALID_TYPE (-17)
 #define VX_ERROR_INVALID_GRAPH (-18)
 #define VX_ERROR_INVALID_NODE (-19)
+#define VX_ERROR_GRAPH_SCHEDULED (-21)
 
 /* vx_direction_e, vx_parameter_state_e */
 #define VX_INPUT 0
@@ -216,9 +217,15 @@ VX_API_ENTRY vx_status VX_API_CALL vxReleaseKernel(vx_kernel* kernel);
 VX_API_ENTRY vx_graph VX_API_CALL vxCreateGraph(vx_context context);
 VX_API_ENTRY vx_status VX_API_CALL vxVerifyGraph(vx_graph graph);
 VX_API_ENTRY vx_status VX_API_CALL vxProcessGraph(vx_graph graph);
+VX_API_ENTRY vx_status VX_API_CALL vxScheduleGraph(vx_graph graph);
+VX_API_ENTRY vx_status VX_API_CALL vxWaitGraph(vx_graph graph);
+VX_API_ENTRY vx_status VX_API_CALL vxAddParameterToGraph(vx_graph graph, vx_parameter parameter);
+VX_API_ENTRY vx_status VX_API_CALL vxSetGraphParameterByIndex(vx_graph graph, vx_uint32 index, vx_reference value);
 VX_API_ENTRY vx_status VX_API_CALL vxReleaseGraph(vx_graph* graph);
 VX_API_ENTRY vx_node VX_API_CALL vxCreateGenericNode(vx_graph graph, vx_kernel kernel);
 VX_API_ENTRY vx_status VX_API_CALL vxSetParameterByIndex(vx_node node, vx_uint32 index, vx_reference value);
+VX_API_ENTRY vx_parameter VX_API_CALL vxGetParameterByIndex(vx_node node, vx_uint32 index);
+VX_API_ENTRY vx_status VX_API_CALL vxReleaseParameter(vx_parameter* param);
 VX_API_ENTRY vx_status VX_API_CALL vxQueryNode(vx_node node, vx_enum attribute, void* ptr, vx_size size);
 VX_API_ENTRY vx_status VX_API_CALL vxSetNodeAttribute(vx_node node, vx_enum attribute, const void* ptr, vx_size size);
 VX_API_ENTRY vx_status VX_API_CALL vxReleaseNode(vx_node* node);

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Runs an RKNN v1 model through Rockchip's own board runtime (librknn_runtime.so, libOpenVX.so.1.2,
+# libGAL.so of an rknpu driver folder) on the PC: a small board application (board/runner), built
+# here with the cross compiler against rknpu's rknn/include/rknn_runtime.h, runs under qemu-user
+# with the board's libraries, rknnop's stand-ins for the ones the snapshot lacks (board/stubs) and
+# rknnop's user-space /dev/galcore (board/galcore, preloaded). Docs: docs/board-emulation.md.
+#
+#   RKNNOP_BOARD_DRIVERS=<rknpu checkout> scripts/board-run.sh [--variant V] MODEL.rknn \
+#       -i 0=in.npy [-i 1=...] -o 0=out.npy [--want-float]
+#   RKNNOP_BOARD_DRIVERS=<rknpu checkout> scripts/board-run.sh [--variant V] --vx LIB.so NAME [vx-runner args]
+#
+# V: linux-aarch64 (RK1808, the default), linux-armhf (RK1806) or linux-armhf-puma (RV1109/RV1126).
+# Inputs and outputs by index in the model's order. --vx runs board/runner/vx_board_run instead
+# (one node through libOpenVX.so.1.2 directly; its usage: --vx alone).
+# The galcore stand-in: RKNNOP_BOARD_GALCORE = a folder holding aarch64/ and armhf/
+# librknnop_galcore.so (default: <build>/board/galcore, build = RKNNOP_BUILD_DIR or build/native);
+# --no-galcore runs without it (the driver then stops where it opens /dev/galcore).
+# RKNNOP_BOARD_TRACE=1 prints the qemu command. Exit status: the runner's (0 success, 1 a failed
+# runtime call, named on stderr, 2 usage), or 77 with the reason when drivers, qemu, the cross
+# compiler or the galcore stand-in are absent. Everything built goes to a temporary folder, removed.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+skip() { echo "board-run.sh: skipped: $*" >&2; exit 77; }
+usage() { sed -n '8,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+variant=linux-aarch64
+galcore_wanted=1
+vx=0
+args=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --variant) [[ $# -ge 2 ]] || usage; variant=$2; shift 2 ;;
+    --no-galcore) galcore_wanted=0; shift ;;
+    --vx) vx=1; shift ;;
+    -h|--help) usage ;;
+    -i|-o)
+      [[ $# -ge 2 ]] || usage
+      # Paths made absolute: the runner works in a temporary folder. INDEX=FILE (--vx: FILE for
+      # -i, SHAPE=FILE for -o).
+      prefix='' file=$2
+      [[ $2 == *=* ]] && prefix=${2%%=*}= file=${2#*=}
+      [[ -z $file || $file == /* ]] || file=$PWD/$file
+      args+=("$1" "$prefix$file"); shift 2 ;;
+    *)
+      if [[ -e $1 && $1 != /* ]]; then args+=("$PWD/$1"); else args+=("$1"); fi
+      shift ;;
+  esac
+done
+case $variant in
+  linux-aarch64) arch=aarch64 triplet=aarch64-linux-gnu qemu=qemu-aarch64 ;;
+  linux-armhf|linux-armhf-puma) arch=armhf triplet=arm-linux-gnueabihf qemu=qemu-arm ;;
+  *) echo "board-run.sh: --variant $variant: expected linux-aarch64, linux-armhf or linux-armhf-puma" >&2; exit 2 ;;
+esac
+
+drivers=${RKNNOP_BOARD_DRIVERS:-}
+[[ -n $drivers ]] || skip "set RKNNOP_BOARD_DRIVERS to an rknpu checkout (github.com/rockchip-linux/rknpu)"
+libdir=$drivers/drivers/$variant/usr/lib
+header=$drivers/rknn/include/rknn_runtime.h
+[[ -f $libdir/libOpenVX.so.1.2 && -f $libdir/librknn_runtime.so ]] ||
+  skip "RKNNOP_BOARD_DRIVERS=$drivers has no drivers/$variant/usr/lib/{libOpenVX.so.1.2,librknn_runtime.so}"
+[[ $vx == 1 || -f $header ]] || skip "RKNNOP_BOARD_DRIVERS=$drivers has no rknn/include/rknn_runtime.h"
+cc=$triplet-gcc
+command -v "$cc" >/dev/null || skip "$cc not found (scripts/install-deps.sh installs the cross compilers)"
+command -v "$qemu" >/dev/null || skip "$qemu not found (qemu-user)"
+sysroot=/usr/$triplet
+[[ -d $sysroot/lib ]] || skip "$sysroot/lib not found (the cross compiler's target libraries)"
+
+galcore=
+if [[ $galcore_wanted == 1 ]]; then
+  galcore_dir=${RKNNOP_BOARD_GALCORE:-${RKNNOP_BUILD_DIR:-$root/build/native}/board/galcore}
+  galcore=$galcore_dir/$arch/librknnop_galcore.so
+  [[ -f $galcore ]] || skip "no galcore stand-in at $galcore (build it, set RKNNOP_BOARD_GALCORE, or --no-galcore)"
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rknnop-board-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/stubs" "$work/run"
+"$root/board/stubs/make-stubs.sh" "$libdir" "$work/stubs" "$cc" "$sysroot" >&2
+if [[ $vx == 1 ]]; then
+  "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$root/include" -o "$work/runner" \
+    "$root/board/runner/vx_board_run.c" "$root/board/runner/npy.c" \
+    -L"$libdir" -Wl,-rpath-link,"$libdir:$work/stubs" -l:libOpenVX.so.1.2 -ldl
+else
+  "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$drivers/rknn/include" -o "$work/runner" \
+    "$root/board/runner/rknn_board_run.c" "$root/board/runner/npy.c" \
+    -L"$libdir" -Wl,-rpath-link,"$libdir:$work/stubs" -lrknn_runtime
+fi
+env_args=(-E "LD_LIBRARY_PATH=$libdir:$work/stubs" -E "TMPDIR=$work/run")
+for name in RKNN_LOG_LEVEL VSI_NN_LOG_LEVEL RKNNOP_GALCORE_LOG; do
+  [[ -n ${!name:-} ]] && env_args+=(-E "$name=${!name}")
+done
+[[ -n $galcore ]] && env_args+=(-E "LD_PRELOAD=$galcore")
+[[ ${RKNNOP_BOARD_TRACE:-0} == 1 ]] && echo "board-run.sh: (cd $work/run && $qemu -L $sysroot ${env_args[*]} $work/runner ${args[*]})" >&2
+# librknn_runtime writes each custom op's library to /tmp/rknn/<Name> (a fixed path, not TMPDIR)
+# and deletes it after dlopen(); a run that fails in between leaves it. Remove what this run made.
+[[ -d /tmp/rknn ]] && had_tmp_rknn=1 || had_tmp_rknn=0
+touch "$work/started"
+status=0
+(cd "$work/run" && exec "$qemu" -L "$sysroot" "${env_args[@]}" "$work/runner" "${args[@]}") || status=$?
+if [[ -d /tmp/rknn ]]; then
+  find /tmp/rknn -maxdepth 1 -type f -newer "$work/started" -delete 2>/dev/null || true
+  [[ $had_tmp_rknn == 1 ]] || rmdir /tmp/rknn 2>/dev/null || true
+fi
+exit $status
