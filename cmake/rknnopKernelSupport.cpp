@@ -23,6 +23,9 @@ namespace {
 }
 }  // namespace
 
+// libstdc++ only: libc++ (clang's -stdlib=libc++, host libraries) declares its own helpers with
+// default visibility, defines some inline, and has no exception runtime of that kind to keep out.
+#if defined(__GLIBCXX__)
 #define RKNNOP_DETAIL_THROW(signature, what) \
   [[noreturn]] __attribute__((visibility("hidden"))) void signature { rknnop_kernel_library_error(what); }
 
@@ -45,6 +48,7 @@ RKNNOP_DETAIL_THROW(__throw_underflow_error(const char* s), s)
 RKNNOP_DETAIL_THROW(__throw_bad_function_call(), "bad_function_call")
 }  // namespace std
 #undef RKNNOP_DETAIL_THROW
+#endif  // __GLIBCXX__
 
 // Local to this library whatever links it (rknnop_add_op's version script does it too; a Makefile
 // build may have none): a visibility attribute cannot be put on the replaceable operators (<new>

@@ -19,6 +19,7 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev googletest  # MindSpore Lite tests (schema headers; gtest with its ABI)
 )
 packages+=(clang-tidy-16 clang-format-16)     # scripts/test.sh lint; .clang-format
+packages+=(g++-11 clang-14 clang-15 libc++-16-dev libc++abi-16-dev)  # scripts/test.sh matrix (docs/compilers.md)
 
 missing_packages() {
   local installed

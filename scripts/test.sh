@@ -11,7 +11,9 @@
 #   7. lint: clang-tidy-16 (.clang-tidy) on the host sources, via compile_commands.json; clang-format-16 --dry-run on all C/C++
 #   8. ThreadSanitizer: the loader's two-threads test (tests/host/test_loader_threads.cpp), the thread
 #      pool, the runtime's graph thread (vxScheduleGraph) and the examples run on it
-# Usage: scripts/test.sh [native|asan|cross|fuzz|measure|userpath|lint|tsan ...]   (default: all eight)
+#   9. matrix: the SDK's headers, the examples, tests/core and tests/emit with GCC 11, Clang 14, 15, 16
+#      and Clang 16 with libc++ (docs/compilers.md; RKNNOP_MATRIX selects entries)
+# Usage: scripts/test.sh [native|matrix|asan|cross|fuzz|measure|userpath|lint|tsan ...]   (default: all nine)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default: nproc),
 #              RKNNOP_SKIP_DEPS=1 (do not check for missing Debian packages first).
 set -euo pipefail
@@ -21,7 +23,7 @@ bash "$root/scripts/install-deps.sh" --if-missing scripts/test.sh
 out=${RKNNOP_BUILD_ROOT:-$root/build}
 jobs=${RKNNOP_JOBS:-$(nproc)}
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(native asan userpath cross fuzz lint tsan measure)
+[ ${#steps[@]} -gt 0 ] || steps=(native matrix asan userpath cross fuzz lint tsan measure)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 
@@ -157,10 +159,64 @@ userpath() {
   stamp "user's path passed"
 }
 
+# The compiler matrix (docs/compilers.md): the SDK's headers (one unit each), the examples (their
+# x86-64 libraries and emitters), tests/core and tests/emit built and run with every other compiler
+# Debian 12 ships (GCC 12 is the native step). What does not depend on the compiler is left to the
+# native step: board libraries (always the cross GCC 12), the host library and tools. No sanitizers.
+# -O2 without -g (warnings the optimiser finds, a shorter link); assertions stay on.
+# RKNNOP_MATRIX="clang-15 gcc-11" runs only those entries.
+matrix_entries=(
+  "gcc-11 gcc-11 g++-11"
+  "clang-14 clang-14 clang++-14"
+  "clang-15 clang-15 clang++-15"
+  "clang-16 clang-16 clang++-16"
+  "clang-16-libc++ clang-16 clang++-16 libc++"
+)
+matrix() {
+  local entry name cc cxx lib dir started flags link suites extra=() launcher=() report=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  for entry in "${matrix_entries[@]}"; do
+    read -r name cc cxx lib <<<"$entry"
+    [[ " ${RKNNOP_MATRIX:-$name} " == *" $name "* ]] || continue
+    started=$SECONDS
+    stamp "compiler matrix: $name"
+    command -v "$cxx" >/dev/null || { echo "matrix: $cxx not found (scripts/install-deps.sh installs it)" >&2; return 1; }
+    dir="$out/matrix/$name"
+    mkdir -p "$out/matrix"
+    flags="" link="" suites="core;emit" extra=()
+    if [ "$lib" = libc++ ]; then
+      # GoogleTest from its Debian source, built once with libc++; {fmt} header-only. yaml-cpp has no
+      # libc++ build in Debian, so tests/emit (which reads the op.yml it emits with it) is left out.
+      # The board-glibc check of kernel libraries is off: Debian 12's static libc++ needs glibc 2.34.
+      flags="-stdlib=libc++ -DFMT_HEADER_ONLY=1" link="-stdlib=libc++ -Wl,--as-needed" suites="core"
+      extra=(-DRKNNOP_CHECK_KERNEL_LIBRARIES=OFF)
+      if [ ! -f "$out/matrix/gtest-libc++/prefix/lib/cmake/GTest/GTestConfig.cmake" ]; then
+        cmake -S /usr/src/googletest -B "$out/matrix/gtest-libc++/build" "${generator[@]}" "${launcher[@]}" \
+          -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
+          -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_INSTALL_PREFIX="$out/matrix/gtest-libc++/prefix" >/dev/null
+        cmake --build "$out/matrix/gtest-libc++/build" -j "$jobs" --target install >/dev/null
+      fi
+      extra+=(-DGTest_DIR="$out/matrix/gtest-libc++/prefix/lib/cmake/GTest")
+    fi
+    cmake -S "$root" -B "$dir" "${generator[@]}" "${launcher[@]}" "${extra[@]}" \
+      -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_C_FLAGS_RELEASE=-O2 -DCMAKE_CXX_FLAGS_RELEASE=-O2 -DCMAKE_CXX_FLAGS="$flags" \
+      -DCMAKE_EXE_LINKER_FLAGS="$link" -DCMAKE_SHARED_LINKER_FLAGS="$link" -DCMAKE_MODULE_LINKER_FLAGS="$link" \
+      -DRKNNOP_BUILD_TOOLS=OFF -DRKNNOP_BUILD_GALCORE=OFF -DRKNNOP_TEST_SUITES="$suites" -DRKNNOP_INSTALL=OFF \
+      -DRKNNOP_AARCH64_CXX=OFF -DRKNNOP_ARMHF_CXX=OFF -DRKNNOP_WARNINGS_AS_ERRORS=ON >"$dir.configure.log" 2>&1 ||
+      { cat "$dir.configure.log" >&2; return 1; }
+    cmake --build "$dir" -j "$jobs"
+    ctest --test-dir "$dir" -j "$jobs" --output-on-failure --timeout 300
+    report+=("$(printf '  %-16s %4ss  %s' "$name" "$((SECONDS - started))" "$("$cxx" --version | head -1)")")
+  done
+  printf '\n=== compiler matrix: wall time per compiler (build + tests)\n'
+  printf '%s\n' "${report[@]}"
+}
+
 for step in "${steps[@]}"; do
   case "$step" in
-    native|asan|cross|fuzz|measure|userpath|lint|tsan) ;;
-    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure, userpath, lint, tsan)" >&2; exit 2 ;;
+    native|asan|cross|fuzz|measure|userpath|lint|tsan|matrix) ;;
+    *) echo "scripts/test.sh: unknown step '$step' (native, asan, cross, fuzz, measure, userpath, lint, tsan, matrix)" >&2; exit 2 ;;
   esac
 done
 

@@ -53,7 +53,7 @@ struct ResizeArea {
     rknnop::tap_table columns(dst.w(), src.w(), std::size_t(sx) + 3, src.c());
     rknnop::tap_table rows(dst.h(), src.h(), std::size_t(sy) + 3, 1);
     for (auto [t, n, in_n, s] : {std::tuple{&columns, dst.w(), src.w(), sx}, std::tuple{&rows, dst.h(), src.h(), sy}})
-      for (std::uint32_t o = 0; o < n; ++o) cells(in_n, s, o, [&](auto i, float w) { t->add(o, i, w); });
+      for (std::uint32_t o = 0; o < n; ++o) cells(in_n, s, o, [&, t = t](auto i, float w) { t->add(o, i, w); });
     const std::size_t floats_per_row = WC + std::size_t(sy + 1) * src.w() * src.c();  // a range: >= 64K floats
     const float norm = float(1.0 / double(sy * sx));  // TensorFlow: 1.0 is a double
     const auto range = [&](std::size_t begin, std::size_t end) {  // output rows of every image

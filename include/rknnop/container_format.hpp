@@ -11,29 +11,20 @@
 //   version 2:  shader, x86-64 .so, aarch64 .so, armhf .so, op.yml, .py (version 1: no armhf)
 //
 // Reading is strict (`parse`): a wrong magic, an unknown version, a truncated or overlong section,
-// a missing section or trailing bytes is an error with its offset. Files are written to a
-// temporary file in the target's directory and renamed over it, so a reader never sees half an
-// artifact.
+// a missing section or trailing bytes is an error with its offset. Files are read and written by
+// the SDK's one reader and atomic writer (<rknnop/files.hpp>), so a reader never sees half an artifact.
 
 #include <rknnop/config.hpp>
+#include <rknnop/files.hpp>  // the one reader and atomic writer
 
-#include <array>         // magic, layouts, section views
-#include <atomic>        // temporary file names
-#include <cerrno>        // errno for I/O diagnostics
-#include <chrono>        // temporary file names
-#include <cstddef>       // std::size_t
-#include <cstdint>       // std::uint8_t, std::uint64_t
-#include <cstdio>        // std::FILE: exclusive create ("x") is in the C library, not in iostreams
-#include <cstring>       // std::strerror
-#include <filesystem>    // paths, rename, remove
-#include <span>          // byte views
-#include <string>        // messages
-#include <string_view>   // descriptions
-#include <system_error>  // std::error_code
-#include <vector>        // serialized bytes
-#if __has_include(<unistd.h>)
-#include <unistd.h>  // fsync: the bytes are on disk before the rename publishes them
-#endif
+#include <array>        // magic, layouts, section views
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint8_t, std::uint64_t
+#include <filesystem>   // paths
+#include <span>         // byte views
+#include <string>       // messages
+#include <string_view>  // descriptions
+#include <vector>       // serialized bytes
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
@@ -47,7 +38,7 @@ inline constexpr std::uint64_t latest_version = 2;
 /// The first bytes of a compiled Vivante shader, the only thing a shader section may hold (§3).
 inline constexpr std::array<std::uint8_t, 4> shader_magic{'S', 'H', 'D', 'R'};
 /// The largest file read_file reads: 1 GiB, far above any kernel library or shader.
-inline constexpr std::uint64_t max_file_size = std::uint64_t{1} << 30;
+inline constexpr std::uint64_t max_file_size = files::max_file_size;
 
 /// Whether `bytes` start with `magic` (a container's "RKNN\0\0\0\0", a shader's "SHDR").
 template <std::size_t N>
@@ -302,37 +293,11 @@ struct parsed {
 
 // --- files -----------------------------------------------------------------------------------
 
-/// Reads a whole regular file of at most `limit` bytes into `out`.
+/// Reads a whole regular file of at most `limit` bytes into `out` (<rknnop/files.hpp>: FIFOs,
+/// devices and directories are refused).
 [[nodiscard]] inline result read_file(const std::filesystem::path& path, std::vector<std::uint8_t>& out,
                                       std::uint64_t limit = max_file_size) {
-  out.clear();
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec) return {"cannot open '" + path.string() + "': " + ec.message()};
-  if (!std::filesystem::is_regular_file(status)) return {"'" + path.string() + "' is not a regular file"};
-  std::FILE* file = std::fopen(path.string().c_str(), "rb");
-  if (!file) return {"cannot open '" + path.string() + "': " + std::strerror(errno)};
-  std::array<std::uint8_t, 1 << 16> chunk{};
-  bool too_large = false;
-  for (;;) {
-    const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), file);
-    out.insert(out.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(got));
-    if (out.size() > limit) {  // checked while reading: the file may grow after any size query
-      too_large = true;
-      break;
-    }
-    if (got < chunk.size()) break;
-  }
-  const bool failed = std::ferror(file) != 0;
-  const int reason = errno;
-  std::fclose(file);
-  if (too_large) {
-    out.clear();
-    return {"'" + path.string() + "' is larger than the " + detail::number(limit) +
-            "-byte limit for files rknnop reads"};
-  }
-  if (failed) return {"cannot read '" + path.string() + "': " + std::strerror(reason)};
-  return {};
+  return {files::read_file(path, out, limit).error};
 }
 
 /// The shader section of the container `file` (the toolkit's .rknnop, whose compiled shader
@@ -354,69 +319,11 @@ struct parsed {
   return {};
 }
 
-/// Writes `bytes` to a new temporary file beside `path` (mode 0666 & ~umask), flushes it to disk
-/// and renames it over `path`: `path` is either untouched or complete. On failure the temporary
-/// file is removed. The one atomic writer: rknnop::host::write_file_atomically throws its errors.
+/// Writes `bytes` atomically with the SDK's one writer (<rknnop/files.hpp>, which the host library
+/// wraps): `path` is either untouched or complete, keeps its mode when it existed, and is never a
+/// symbolic link, FIFO, device or directory.
 [[nodiscard]] inline result write_file_atomically(const std::filesystem::path& path, bytes_view bytes) {
-  namespace fs = std::filesystem;
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  // A name no one else uses: time, the address of a local and a per-process counter; "x" (O_EXCL)
-  // makes a collision fail instead of sharing the file.
-  static std::atomic<unsigned> counter{0};
-  const auto stamp = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-  std::FILE* file = nullptr;
-  fs::path temporary;
-  int reason = 0;
-  for (unsigned attempt = 0; attempt < 8 && !file; ++attempt) {
-    std::uint64_t salt = stamp ^ (std::uint64_t{reinterpret_cast<std::uintptr_t>(&temporary)} << 16) ^
-                         (std::uint64_t{++counter} * 0x9E3779B97F4A7C15ull);
-    std::string suffix(16, '0');
-    for (char& digit : suffix) {
-      digit = "0123456789abcdef"[salt & 0xF];
-      salt >>= 4;
-    }
-    // Appended piece by piece: GCC 12's -Wrestrict misfires on "." + std::string at -O3 (GCC PR 105329).
-    std::string name(1, '.');
-    name += path.filename().string();
-    name += ".tmp.";
-    name += suffix;
-    temporary = dir / name;
-    file = std::fopen(temporary.string().c_str(), "wbx");
-    reason = errno;
-    if (!file && reason != EEXIST) break;
-  }
-  if (!file)
-    return {"cannot create a temporary file in '" + dir.string() + "' for '" + path.string() +
-            "': " + std::strerror(reason)};
-  const auto fail = [&](std::string_view what, int why) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    return result{"cannot " + std::string(what) + " '" + path.string() + "': " + std::strerror(why)};
-  };
-  const std::size_t put = bytes.empty() ? 0 : std::fwrite(bytes.data(), 1, bytes.size(), file);
-  const int write_reason = errno;
-  if (put != bytes.size()) {
-    std::fclose(file);
-    return fail("write", write_reason);
-  }
-  bool flushed = std::fflush(file) == 0;
-#if __has_include(<unistd.h>)
-  flushed = flushed && ::fsync(::fileno(file)) == 0;
-#endif
-  if (!flushed) {
-    const int why = errno;
-    std::fclose(file);
-    return fail("flush", why);
-  }
-  if (std::fclose(file) != 0) return fail("close", errno);
-  std::error_code ec;
-  fs::rename(temporary, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    return {"cannot rename the temporary file onto '" + path.string() + "': " + ec.message()};
-  }
-  return {};
+  return {files::write_file_atomically(path, bytes).error};
 }
 
 /// check + serialize + write_file_atomically.

@@ -3,6 +3,7 @@
 
 // The field types an op struct may use besides tensors: scalars and int32 arrays, and their VX types.
 
+#include <rknnop/detail/dtypes.hpp>
 #include <rknnop/detail/vx_api.hpp>
 #include <rknnop/float16.hpp>
 
@@ -188,24 +189,10 @@ enum class dtype : vx_enum {
 
 namespace detail {
 
-// Not a tensor element type: VX_TYPE_INVALID, so that tensor<double> still declares and the op's gate
-// (model.hpp) reports it naming the op, the field and the type.
+// The VX type of a tensor element type; not a tensor element type: VX_TYPE_INVALID, so that tensor<double> still
+// declares and the op's gate (model.hpp) reports it naming the op, the field and the type.
 template <class T>
-struct element_dtype : std::integral_constant<vx_enum, VX_TYPE_INVALID> {};
-template <>
-struct element_dtype<float16> : std::integral_constant<vx_enum, VX_TYPE_FLOAT16> {};
-template <>
-struct element_dtype<float> : std::integral_constant<vx_enum, VX_TYPE_FLOAT32> {};
-template <>
-struct element_dtype<std::int8_t> : std::integral_constant<vx_enum, VX_TYPE_INT8> {};
-template <>
-struct element_dtype<std::uint8_t> : std::integral_constant<vx_enum, VX_TYPE_UINT8> {};
-template <>
-struct element_dtype<std::int16_t> : std::integral_constant<vx_enum, VX_TYPE_INT16> {};
-template <>
-struct element_dtype<std::uint16_t> : std::integral_constant<vx_enum, VX_TYPE_UINT16> {};
-template <>
-struct element_dtype<std::int32_t> : std::integral_constant<vx_enum, VX_TYPE_INT32> {};
+struct element_dtype : std::integral_constant<vx_enum, dtype_vx_of<T>()> {};  // from the one table (dtypes.hpp)
 
 template <class T>
 concept tensor_element = element_dtype<T>::value != VX_TYPE_INVALID;

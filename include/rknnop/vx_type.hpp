@@ -12,6 +12,7 @@
 // The queries take a std::int32_t, so that a value read from a file (op.yml, a .rknn model) is asked
 // about before it is trusted: a vx_type converts to it implicitly.
 
+#include <rknnop/detail/dtypes.hpp>
 #include <rknnop/detail/vx_types.hpp>
 
 #include <cstddef>      // std::size_t
@@ -76,6 +77,29 @@ namespace rknnop {
 [[nodiscard]] constexpr std::string_view vx_type_table_name(std::int32_t type) noexcept {
   const std::size_t i = detail::vx_type_index(type);
   return i < detail::vx_type_count ? std::string_view(detail::vx_type_table[i].name) : std::string_view();
+}
+
+/// Calls f(std::type_identity<T>{}) with the C++ type of a tensor element of VX type `type`
+/// (rknnop::dtype's seven: rknnop::float16, float, std::int8_t, std::uint8_t, std::int16_t,
+/// std::uint16_t, std::int32_t) and returns true; returns false, f not called, for any other value.
+/// The one dispatch from a run-time type to code for its elements (the .npy reader, the parity harness).
+template <class F>
+constexpr bool visit_tensor_element_type(std::int32_t type, F&& f) {
+  return detail::visit_dtype(type, static_cast<F&&>(f));
+}
+
+/// NumPy's descr of a tensor element type as .npy files are written ("<f2", "|u1", ...); "" for
+/// values that are none of the seven.
+[[nodiscard]] constexpr std::string_view vx_type_npy_descr(std::int32_t type) noexcept {
+  const std::size_t r = detail::dtype_row(type);
+  return r < detail::dtype_count ? std::string_view(detail::dtype_table[r].npy_descr) : std::string_view();
+}
+
+/// The tensor element type of a NumPy descr: "<f4" or "=f4" (native: little-endian on every target),
+/// and "|i1" / "|u1" for one-byte types; vx_type::invalid for anything else.
+[[nodiscard]] constexpr vx_type vx_type_from_npy_descr(std::string_view descr) noexcept {
+  const std::size_t r = detail::dtype_row_of_npy(descr);
+  return r < detail::dtype_count ? static_cast<vx_type>(detail::dtype_table[r].vx) : vx_type::invalid;
 }
 
 }  // namespace rknnop

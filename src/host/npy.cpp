@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <string>
 
 #include <fmt/format.h>
@@ -117,47 +118,40 @@ private:
 }  // namespace
 
 std::string_view npy_descr(npy_dtype dtype) noexcept {
-  switch (dtype) {
-    case npy_dtype::float16: return "<f2";
-    case npy_dtype::float32: return "<f4";
-    case npy_dtype::int32: return "<i4";
-    case npy_dtype::int8: return "|i1";
-    case npy_dtype::uint8: return "|u1";
-    case npy_dtype::int16: return "<i2";
-    case npy_dtype::uint16: return "<u2";
-  }
-  return "?";
+  const std::string_view descr = vx_type_npy_descr(static_cast<std::int32_t>(dtype));
+  return descr.empty() ? "?" : descr;
 }
 
-std::size_t npy_item_size(npy_dtype dtype) noexcept {
-  switch (dtype) {
-    case npy_dtype::int8:
-    case npy_dtype::uint8: return 1;
-    case npy_dtype::float16:
-    case npy_dtype::int16:
-    case npy_dtype::uint16: return 2;
-    case npy_dtype::float32:
-    case npy_dtype::int32: return 4;
-  }
-  return 0;
-}
+std::size_t npy_item_size(npy_dtype dtype) noexcept { return vx_tensor_element_size(static_cast<std::int32_t>(dtype)); }
 
 std::optional<npy_dtype> npy_dtype_from_descr(std::string_view descr) noexcept {
-  if (descr.size() != 3) return std::nullopt;
-  const char order = descr[0];
-  const std::string_view code = descr.substr(1);
-  const bool one_byte = code == "i1" || code == "u1";
-  // '|' = not applicable (1-byte types); '<' little; '=' native, which is little on every target.
-  if (!(order == '<' || order == '=' || (order == '|' && one_byte))) return std::nullopt;
-  if (code == "f2") return npy_dtype::float16;
-  if (code == "f4") return npy_dtype::float32;
-  if (code == "i4") return npy_dtype::int32;
-  if (code == "i1") return npy_dtype::int8;
-  if (code == "u1") return npy_dtype::uint8;
-  if (code == "i2") return npy_dtype::int16;
-  if (code == "u2") return npy_dtype::uint16;
-  return std::nullopt;
+  const vx_type type = vx_type_from_npy_descr(descr);
+  if (type == vx_type::invalid) return std::nullopt;
+  return static_cast<npy_dtype>(type);
 }
+
+namespace {
+// Element i of little-endian `bytes` holding T, as double (float16 exactly, integers by value).
+template <class T>
+double load_element(const std::uint8_t* bytes, std::size_t i) {
+  if constexpr (std::is_same_v<T, rknnop::float16>) {
+    return rknnop::float16::to_float(byte_io::load_le<std::uint16_t>(bytes + 2 * i));
+  } else if constexpr (std::is_same_v<T, float>) {
+    return std::bit_cast<float>(byte_io::load_le<std::uint32_t>(bytes + 4 * i));
+  } else {
+    return static_cast<T>(byte_io::load_le<std::make_unsigned_t<T>>(bytes + sizeof(T) * i));
+  }
+}
+
+// Calls f(i, value) for every element of `a`, the element type dispatched once.
+template <class F>
+void for_each_element(const npy_array& a, F&& f) {
+  const std::size_t n = a.data.size() / npy_item_size(a.dtype);
+  visit_tensor_element_type(static_cast<std::int32_t>(a.dtype), [&]<class T>(std::type_identity<T>) {
+    for (std::size_t i = 0; i < n; ++i) f(i, load_element<T>(a.data.data(), i));
+  });
+}
+}  // namespace
 
 std::size_t npy_array::element_count() const noexcept {
   std::size_t n = 1;
@@ -166,24 +160,8 @@ std::size_t npy_array::element_count() const noexcept {
 }
 
 std::vector<float> npy_array::to_floats() const {
-  const std::size_t n = data.size() / npy_item_size(dtype);
-  std::vector<float> out(n);
-  const std::uint8_t* p = data.data();
-  for (std::size_t i = 0; i < n; ++i) {
-    switch (dtype) {
-      case npy_dtype::float16: out[i] = rknnop::float16::to_float(byte_io::load_le<std::uint16_t>(p + 2 * i)); break;
-      case npy_dtype::float32: out[i] = std::bit_cast<float>(byte_io::load_le<std::uint32_t>(p + 4 * i)); break;
-      case npy_dtype::int32:
-        out[i] = static_cast<float>(static_cast<std::int32_t>(byte_io::load_le<std::uint32_t>(p + 4 * i)));
-        break;
-      case npy_dtype::int8: out[i] = static_cast<float>(static_cast<std::int8_t>(p[i])); break;
-      case npy_dtype::uint8: out[i] = static_cast<float>(p[i]); break;
-      case npy_dtype::int16:
-        out[i] = static_cast<float>(static_cast<std::int16_t>(byte_io::load_le<std::uint16_t>(p + 2 * i)));
-        break;
-      case npy_dtype::uint16: out[i] = static_cast<float>(byte_io::load_le<std::uint16_t>(p + 2 * i)); break;
-    }
-  }
+  std::vector<float> out(data.size() / npy_item_size(dtype));
+  for_each_element(*this, [&](std::size_t i, double v) { out[i] = static_cast<float>(v); });
   return out;
 }
 
@@ -204,22 +182,6 @@ npy_array npy_array::from_floats(std::span<const float> values, std::vector<std:
   return array;
 }
 
-namespace {
-double element_as_double(const npy_array& a, std::size_t i) {
-  const std::uint8_t* p = a.data.data();
-  switch (a.dtype) {
-    case npy_dtype::float16: return rknnop::float16::to_float(byte_io::load_le<std::uint16_t>(p + 2 * i));
-    case npy_dtype::float32: return std::bit_cast<float>(byte_io::load_le<std::uint32_t>(p + 4 * i));
-    case npy_dtype::int32: return static_cast<std::int32_t>(byte_io::load_le<std::uint32_t>(p + 4 * i));
-    case npy_dtype::int8: return static_cast<std::int8_t>(p[i]);
-    case npy_dtype::uint8: return p[i];
-    case npy_dtype::int16: return static_cast<std::int16_t>(byte_io::load_le<std::uint16_t>(p + 2 * i));
-    case npy_dtype::uint16: return byte_io::load_le<std::uint16_t>(p + 2 * i);
-  }
-  return 0;
-}
-}  // namespace
-
 npy_array convert_to_float(const npy_array& array, npy_dtype to, conversion_report& report) {
   if (to != npy_dtype::float16 && to != npy_dtype::float32)
     throw error(fmt::format("convert_to_float supports <f2 and <f4, not {}", npy_descr(to)));
@@ -230,8 +192,7 @@ npy_array convert_to_float(const npy_array& array, npy_dtype to, conversion_repo
   const std::size_t n = array.data.size() / npy_item_size(array.dtype);
   out.data.reserve(n * npy_item_size(to));
   report.count = n;
-  for (std::size_t i = 0; i < n; ++i) {
-    const double v = element_as_double(array, i);
+  for_each_element(array, [&](std::size_t i, double v) {
     double c = 0;
     if (to == npy_dtype::float16) {
       // Every supported dtype converts to float exactly below float16's range, so one rounding.
@@ -243,7 +204,7 @@ npy_array convert_to_float(const npy_array& array, npy_dtype to, conversion_repo
       byte_io::append_le<std::uint32_t>(out.data, std::bit_cast<std::uint32_t>(f));
       c = f;
     }
-    if (std::isnan(v) || c == v) continue;
+    if (std::isnan(v) || c == v) return;
     const bool lost = (std::isinf(c) && !std::isinf(v)) || std::isnan(c) || (c == 0 && v != 0);
     if (lost) {
       if (!report.first_lossy) {
@@ -252,11 +213,11 @@ npy_array convert_to_float(const npy_array& array, npy_dtype to, conversion_repo
         report.first_lossy_result = c;
       }
       ++report.lossy;
-      continue;
+      return;
     }
     ++report.rounded;
     report.largest_relative = std::max(report.largest_relative, std::fabs(c - v) / std::fabs(v));
-  }
+  });
   return out;
 }
 

@@ -28,31 +28,13 @@ constexpr std::size_t max_tensor_rank = 6;  // the VSI driver's limit
 
 // --- tensor types ---------------------------------------------------------------------------
 
+// npy_dtype's values are the VX types of the same name: the tensor element types of the one table.
 std::optional<npy_dtype> npy_dtype_for(std::int32_t vx) {
-  switch (vx) {
-    case VX_TYPE_FLOAT16: return npy_dtype::float16;
-    case VX_TYPE_FLOAT32: return npy_dtype::float32;
-    case VX_TYPE_INT32: return npy_dtype::int32;
-    case VX_TYPE_INT8: return npy_dtype::int8;
-    case VX_TYPE_UINT8: return npy_dtype::uint8;
-    case VX_TYPE_INT16: return npy_dtype::int16;
-    case VX_TYPE_UINT16: return npy_dtype::uint16;
-    default: return std::nullopt;
-  }
+  if (vx_type_npy_descr(vx).empty()) return std::nullopt;
+  return static_cast<npy_dtype>(vx);
 }
 
-std::int32_t vx_type_for(npy_dtype d) {
-  switch (d) {
-    case npy_dtype::float16: return VX_TYPE_FLOAT16;
-    case npy_dtype::float32: return VX_TYPE_FLOAT32;
-    case npy_dtype::int32: return VX_TYPE_INT32;
-    case npy_dtype::int8: return VX_TYPE_INT8;
-    case npy_dtype::uint8: return VX_TYPE_UINT8;
-    case npy_dtype::int16: return VX_TYPE_INT16;
-    case npy_dtype::uint16: return VX_TYPE_UINT16;
-  }
-  return VX_TYPE_FLOAT16;
-}
+std::int32_t vx_type_for(npy_dtype d) { return static_cast<std::int32_t>(d); }
 
 std::string type_text(std::int32_t t) {
   const std::string_view name = vx_type_name(t);

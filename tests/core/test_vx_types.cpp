@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The one VX type table (include/rknnop/detail/vx_types.hpp) against the ABI facts: every check here
 // is a static_assert, so a wrong row fails the build of core_tests; one test checks the run-time search.
+#include <rknnop/detail/dtypes.hpp>
 #include <rknnop/detail/vx_types.hpp>
 #include <rknnop/vx_type.hpp>
 #include <rknnop/vxc/vxc.hpp>
@@ -129,6 +130,35 @@ static_assert(tensor_element_matches<rknnop::float16>() && tensor_element_matche
               tensor_element_matches<std::int8_t>() && tensor_element_matches<std::uint8_t>() &&
               tensor_element_matches<std::int16_t>() && tensor_element_matches<std::uint16_t>() &&
               tensor_element_matches<std::int32_t>());
+
+// The dtype table (dtypes.hpp): rknnop::dtype's seven, each a tensor type of the VX table whose
+// NumPy descr names its size, mapped back by element_dtype; uint32 (a VX tensor type) is not one.
+constexpr bool dtype_rows_match() noexcept {
+  return []<std::size_t... Row>(std::index_sequence<Row...>) {
+    return ((element_dtype<dtype_type<Row>>::value == dtype_table[Row].vx &&
+             tensor_element_size(dtype_table[Row].vx) == sizeof(dtype_type<Row>) &&
+             dtype_table[Row].npy_descr[2] == static_cast<char>('0' + sizeof(dtype_type<Row>)) &&
+             rknnop::vx_type_from_npy_descr(dtype_table[Row].npy_descr) == dtype_table[Row].vx) &&
+            ...);
+  }(std::make_index_sequence<dtype_count>{});
+}
+static_assert(dtype_count == 7 && dtype_rows_match(), "rknnop: dtype_table disagrees with the VX table");
+constexpr bool visits(std::int32_t type) {
+  return rknnop::visit_tensor_element_type(type, [](auto) {});
+}
+static_assert(visits(vx_type::float16) && visits(vx_type::int32) && visits(vx_type::uint8) &&
+              !visits(vx_type::uint32) && !visits(vx_type::float64) && !visits(0x7fff));
+static_assert(rknnop::vx_type_from_npy_descr("<f2") == vx_type::float16 &&
+              rknnop::vx_type_from_npy_descr("=i4") == vx_type::int32 &&
+              rknnop::vx_type_from_npy_descr("|u1") == vx_type::uint8 &&
+              rknnop::vx_type_from_npy_descr("<i1") == vx_type::int8);
+static_assert(rknnop::vx_type_from_npy_descr("|f4") == vx_type::invalid &&
+              rknnop::vx_type_from_npy_descr(">f4") == vx_type::invalid &&
+              rknnop::vx_type_from_npy_descr("<u4") == vx_type::invalid &&
+              rknnop::vx_type_from_npy_descr("<f8") == vx_type::invalid &&
+              rknnop::vx_type_from_npy_descr("<f") == vx_type::invalid);
+static_assert(rknnop::vx_type_npy_descr(vx_type::uint16) == "<u2" &&
+              rknnop::vx_type_npy_descr(vx_type::uint32).empty());
 
 // The views of the host library and vxc are the table's.
 static_assert(rknnop::vx_type_from_name("VX_TYPE_BOOL") == 0x10);

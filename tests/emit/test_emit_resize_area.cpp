@@ -8,18 +8,25 @@
 
 #include <rknnop/container_format.hpp>
 #include <rknnop/emit.hpp>
+#include <rknnop/files.hpp>
 
 #include "emit_test_util.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <initializer_list>
 #include <string>
 #include <vector>
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #if RKNNOP_EMIT_TEST_HAS_HOST
 #include <rknnop/host/container.hpp>
@@ -279,6 +286,144 @@ TEST(EmitMain, RefusesWrongParts) {
   expect_failure(run({"--yml", out, "--target-platform", "RK3588"}), 1, "unknown target_platform 'RK3588'");
   expect_failure(run({"--yml", out, "--kernel-index", "2"}), 1, "kernel_index 2 does not exist");
   EXPECT_EQ(entries_in(dir), 4u);  // the parts only
+}
+
+// The emitter's outputs have the tools' rules (<rknnop/files.hpp>): what is not a regular file is
+// refused before anything is read or written, with one line naming the option, the path and what it is.
+TEST(EmitMain, RefusesOutputsThatAreNotRegularFiles) {
+  const auto dir = emit_test::work_dir("outputs_refused");
+  const parts p(dir);
+  const fs::path fifo = dir / "fifo.yml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const fs::path target = dir / "target.yml";
+  write_bytes(target, {'k', 'e', 'e', 'p'});
+  const fs::path link = dir / "link.yml";
+  fs::create_symlink(target, link);
+  const fs::path yml = dir / "fresh.yml";
+  expect_failure(run({"--yml", fifo.string()}), 1,
+                 fmt::format("--yml: '{}' is a FIFO (named pipe); rknnop writes an output by replacing a regular "
+                             "file and will not replace a FIFO (named pipe)",
+                             fifo.string()));
+  expect_failure(run({"--yml", yml.string(), "--py", link.string()}), 1,
+                 fmt::format("--py: '{}' is a symbolic link to '{}'; rknnop replaces an output file as a whole and "
+                             "does not write through links: name the file itself",
+                             link.string(), target.string()));
+  expect_failure(run({"--yml", yml.string(), "--pack", dir.string(), "--x86", p.x86.string()}), 1,
+                 fmt::format("--pack: '{}' is a directory; rknnop writes an output by replacing a regular file and "
+                             "will not replace a directory",
+                             dir.string()));
+  EXPECT_FALSE(fs::exists(yml)) << "an output was written before every output was checked";
+  // A device: one made here when the test may (root), else /dev/null, which is only checked (a
+  // regressed emitter run as root would replace a device it writes to).
+  fs::path device = dir / "null";
+  if (::mknod(device.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) == 0)
+    expect_failure(run({"--yml", device.string()}), 1,
+                   fmt::format("--yml: '{}' is a character device; rknnop writes an output by replacing a regular "
+                               "file and will not replace a character device",
+                               device.string()));
+  else
+    device = "/dev/null";
+  const auto checked = rknnop::files::check_output_path(device, "--yml");
+  EXPECT_EQ(checked.error, fmt::format("--yml: '{}' is a character device; rknnop writes an output by replacing a "
+                                       "regular file and will not replace a character device",
+                                       device.string()));
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(read_text(target), "keep");
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+// Inputs of the emitter (--x86, --py-file, ...) are regular files: a FIFO is not waited on.
+TEST(EmitMain, RefusesInputsThatAreNotRegularFiles) {
+  const auto dir = emit_test::work_dir("inputs_refused");
+  const fs::path fifo = dir / "fifo.py";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const fs::path out = dir / "o.rknnop";
+  expect_failure(
+      run({"--pack", out.string(), "--py-file", fifo.string()}), 1,
+      fmt::format("'{}' is a FIFO (named pipe), not a regular file; rknnop reads regular files only", fifo.string()));
+  expect_failure(run({"--pack", out.string(), "--x86", "/dev/zero"}), 1,
+                 "'/dev/zero' is a character device, not a regular file; rknnop reads regular files only");
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// Replacing an output keeps its permission bits (0600 stays 0600), as `cp` onto a file does; a new
+// output gets 0666 & ~umask.
+TEST(EmitMain, ReplacedOutputsKeepTheirMode) {
+  const auto dir = emit_test::work_dir("outputs_mode");
+  const fs::path yml = dir / "op.yml";
+  const fs::path py = dir / "op.py";
+  write_bytes(yml, {'o', 'l', 'd'});
+  ASSERT_EQ(::chmod(yml.c_str(), 0600), 0);
+  const mode_t mask = ::umask(022);
+  const auto r = run({"--yml", yml.string(), "--py", py.string()});
+  ::umask(mask);
+  ASSERT_EQ(r.code, 0) << r.err;
+  struct stat st {};
+  ASSERT_EQ(::stat(yml.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_EQ(read_text(yml), rknnop::emit_op_yml<ResizeArea>({}));
+  ASSERT_EQ(::stat(py.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);  // new: 0666 & ~022
+  ASSERT_EQ(::chmod(py.c_str(), 0751), 0);
+  ASSERT_EQ(run({"--py", py.string()}).code, 0);
+  ASSERT_EQ(::stat(py.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0751u);
+  EXPECT_EQ(entries_in(dir), 2u);
+}
+
+// Output names up to NAME_MAX (255 bytes) are written: the temporary name beside them is cut to fit.
+TEST(EmitMain, OutputNamesUpToNameMax) {
+  const auto dir = emit_test::work_dir("outputs_long");
+  for (const std::size_t length : {233u, 234u, 254u, 255u}) {
+    const fs::path yml = dir / (std::string(length - 4, 'y') + ".yml");
+    const auto r = run({"--yml", yml.string()});
+    EXPECT_EQ(r.code, 0) << length << ": " << r.err;
+    EXPECT_EQ(read_text(yml), rknnop::emit_op_yml<ResizeArea>({})) << length;
+  }
+  EXPECT_EQ(entries_in(dir), 4u);  // no temporary left
+  const fs::path too_long = dir / (std::string(252, 'y') + ".yml");
+  expect_failure(run({"--yml", too_long.string()}), 1,
+                 fmt::format("--yml: cannot examine '{}': File name too long", too_long.string()));
+}
+
+// SIGINT while the emitter writes its container: the temporary file is removed and the process dies
+// of the signal, as it would without rknnop (run_emitter installs the cleanup). A 64 MiB library
+// makes the write (and its fsync) long enough to be interrupted.
+TEST(EmitMain, InterruptedWriteLeavesNothing) {
+  const auto dir = emit_test::work_dir("outputs_signal");
+  std::vector<std::uint8_t> big = fake_elf(2, 62, "x86");
+  big.resize(std::size_t{64} << 20, 0x5A);
+  write_bytes(dir / "big.so", big);
+  big = {};
+  const fs::path out = dir / "o.rknnop";
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const auto r = run({"--pack", out.string(), "--x86", (dir / "big.so").string()});
+    std::_Exit(r.code == 0 ? 0 : 3);
+  }
+  // Wait for the temporary file to appear, then interrupt.
+  bool seen = false;
+  for (int i = 0; i < 20000 && !seen; ++i) {
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().filename().string().starts_with(".o.rknnop.tmp.")) seen = true;
+    if (!seen) ::usleep(500);
+  }
+  ASSERT_TRUE(seen) << "no temporary file appeared in 10 s";
+  ASSERT_EQ(::kill(child, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) GTEST_SKIP() << "the write finished before the signal arrived";
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << status;
+  EXPECT_EQ(WTERMSIG(status), SIGINT);
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path() << " was left behind";
+  fs::remove_all(dir);
 }
 
 // TOOLKIT_RKNNOP: the shader section of the toolkit's own container, through the one reader.

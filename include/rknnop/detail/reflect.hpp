@@ -56,6 +56,7 @@ struct holder {
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wundefined-var-template"
+#pragma clang diagnostic ignored "-Wundefined-internal"  // Clang 14: T in an unnamed namespace (never odr-used)
 #endif
 template <class T>
 extern const holder<T> fake_object;

@@ -12,6 +12,7 @@
 #include <rknnop/emit/op_yml.hpp>
 #include <rknnop/emit/options.hpp>
 #include <rknnop/emit/python.hpp>
+#include <rknnop/files.hpp>  // install_interrupt_cleanup, check_output_path
 #include <rknnop/schema_marker.hpp>
 
 #include <array>        // option tables
@@ -271,6 +272,11 @@ inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& 
   if (is_python_keyword(op.name))
     return {fmt::format("'{}' is a Python keyword, so the toolkit's Python class cannot have the op's name", op.name)};
   if (emit_result r = check_options(op, a.options); !r) return r;
+  // Every output is checked before anything is read or written (no half-made set of files).
+  for (const auto& [file, option] :
+       {std::pair{&a.yml, "--yml"}, std::pair{&a.py, "--py"}, std::pair{&a.pack, "--pack"}})
+    if (*file)
+      if (emit_result r = {files::check_output_path(**file, option).error}; !r) return r;
   if (a.describe) std::fputs(emit_description(op, a.options).c_str(), stdout);
   const std::string yml = emit_op_yml(op, a.options);
   std::string py;
@@ -307,6 +313,7 @@ inline int run_emitter(const op_schema& op, int argc, char** argv) {
 #if RKNNOP_HAS_EXCEPTIONS
   try {
 #endif
+    files::install_interrupt_cleanup();  // SIGINT/SIGTERM remove the temporary file of an output being written
     detail::emitter_args args;
     if (emit_result r = detail::parse_emitter_args(argc, argv, args); !r) return fail(r.error, 2);
     if (args.help) {

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Every file rknnop's host tools read or write goes through here, so that each rule about files
-// holds in one place (docs/container.md §5, "Hostile files"):
+// Every file rknnop's host tools read or write goes through here: the throwing face of the SDK's one
+// reader and one atomic writer (<rknnop/files.hpp>, which the emitter uses too), so that each rule
+// about files holds in one place (docs/container.md §5, "Hostile files"):
 //  - reads take regular files only (no device, FIFO, socket or directory: /dev/zero or a FIFO
 //    would be read forever) no larger than max_input_file_size;
-//  - writes go to a temporary file beside the target that is renamed over it, and never replace
+//  - writes go to a temporary file beside the target (its name fits NAME_MAX) that is renamed over
+//    it (a replaced file keeps its permission bits), and never replace
 //    what is not a regular file: an existing device, FIFO, socket, directory or symbolic link at an
 //    output path is refused before anything runs (check_output_path);
 //  - temporary files are registered so that SIGINT/SIGTERM/SIGHUP remove them
 //    (install_interrupt_cleanup), and names taken from a file's content become paths only when they
 //    are plain file names (check_plain_file_name).
+
+#include <rknnop/files.hpp>  // the reader, the writer, the interrupt registry
 
 #include <cstdint>      // std::uint8_t, std::uint64_t
 #include <filesystem>   // std::filesystem::path
@@ -22,7 +26,7 @@
 namespace rknnop::host {
 
 /// The largest file any rknnop tool reads (containers, libraries, op.yml, .py, .npy, shaders): 1 GiB.
-inline constexpr std::uint64_t max_input_file_size = std::uint64_t{1} << 30;
+inline constexpr std::uint64_t max_input_file_size = rknnop::files::max_file_size;
 
 /// Reads a whole regular file of at most `limit` bytes; throws rknnop::host::error naming the path
 /// and the reason (not a regular file and what it is instead, too large, the OS error).
@@ -54,20 +58,7 @@ void install_interrupt_cleanup() noexcept;
 
 /// A temporary path that the interrupt handler removes while the object lives. At most 64 at once
 /// (further ones are not registered, and still removed by their owner).
-class registered_temporary {
-public:
-  explicit registered_temporary(const std::filesystem::path& path) noexcept;
-  ~registered_temporary();
-  registered_temporary(const registered_temporary&) = delete;
-  registered_temporary& operator=(const registered_temporary&) = delete;
-  /// Watches `path` instead (an empty path: nothing).
-  void watch(const std::filesystem::path& path) noexcept;
-  /// Stops watching the path (after it was renamed away or removed).
-  void release() noexcept;
-
-private:
-  int slot_ = -1;
-};
+using registered_temporary = rknnop::files::registered_temporary;
 
 /// A new empty file in the temporary folder ($TMPDIR, else /tmp) named `<stem>XXXXXX<suffix>`,
 /// opened read-write (O_CLOEXEC); returns its descriptor and sets `path`. Throws naming the folder

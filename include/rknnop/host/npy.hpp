@@ -5,6 +5,8 @@
 // tensors use (<f2, <f4) and a few integer ones. Shapes are in NumPy order (outermost first);
 // OpenVX wants them innermost first: to_openvx_dims({1,32,32,3}) == {3,32,32,1}.
 
+#include <rknnop/vx_type.hpp>  // the tensor element types
+
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint8_t, std::uint32_t
 #include <filesystem>   // std::filesystem::path
@@ -16,7 +18,18 @@
 
 namespace rknnop::host {
 
-enum class npy_dtype { float16, float32, int32, int8, uint8, int16, uint16 };
+/// The .npy dtypes rknnop reads and writes: the tensor element types, each the rknnop::vx_type of the
+/// same name (so that a tensor's VX type and its .npy dtype convert by a cast; the one table is
+/// <rknnop/vx_type.hpp>'s).
+enum class npy_dtype : std::int32_t {
+  float16 = vx_type::float16,
+  float32 = vx_type::float32,
+  int32 = vx_type::int32,
+  int8 = vx_type::int8,
+  uint8 = vx_type::uint8,
+  int16 = vx_type::int16,
+  uint16 = vx_type::uint16,
+};
 
 /// The descr string written to files: "<f2", "|i1", ...
 [[nodiscard]] std::string_view npy_descr(npy_dtype dtype) noexcept;

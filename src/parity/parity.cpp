@@ -13,6 +13,7 @@
 #include <cstring>
 #include <limits>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 
 namespace rknnop::parity {
@@ -120,21 +121,18 @@ tensor_data tensor_data::from_floats(std::vector<std::uint32_t> dims, vx_type dt
   t.dtype = dtype;
   const std::size_t esize = element_size(dtype);
   t.bytes.resize(values.size() * esize);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    std::byte* p = t.bytes.data() + i * esize;
-    const float v = values[i];
-    switch (dtype) {
-      case vx_type::float16: store(p, float16(v).bits()); break;
-      case vx_type::float32: store(p, v); break;
-      case vx_type::int8: store(p, saturate<std::int8_t>(v)); break;
-      case vx_type::uint8: store(p, saturate<std::uint8_t>(v)); break;
-      case vx_type::int16: store(p, saturate<std::int16_t>(v)); break;
-      case vx_type::uint16: store(p, saturate<std::uint16_t>(v)); break;
-      case vx_type::int32: store(p, saturate<std::int32_t>(v)); break;
-      case vx_type::uint32: store(p, saturate<std::uint32_t>(v)); break;
-      default: break;
+  // The element type dispatched once, from the one table (<rknnop/vx_type.hpp>); other types stay zero.
+  visit_tensor_element_type(dtype, [&]<class T>(std::type_identity<T>) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      std::byte* p = t.bytes.data() + i * esize;
+      if constexpr (std::is_same_v<T, float16>)
+        store(p, float16(values[i]).bits());
+      else if constexpr (std::is_same_v<T, float>)
+        store(p, values[i]);
+      else
+        store(p, saturate<T>(values[i]));
     }
-  }
+  });
   return t;
 }
 
@@ -142,20 +140,15 @@ std::vector<float> tensor_data::to_floats() const {
   const std::size_t esize = element_size(dtype);
   if (esize == 0) return {};
   std::vector<float> out(bytes.size() / esize);
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const std::byte* p = bytes.data() + i * esize;
-    switch (dtype) {
-      case vx_type::float16: out[i] = static_cast<float>(float16::from_bits(load<std::uint16_t>(p))); break;
-      case vx_type::float32: out[i] = load<float>(p); break;
-      case vx_type::int8: out[i] = load<std::int8_t>(p); break;
-      case vx_type::uint8: out[i] = load<std::uint8_t>(p); break;
-      case vx_type::int16: out[i] = load<std::int16_t>(p); break;
-      case vx_type::uint16: out[i] = load<std::uint16_t>(p); break;
-      case vx_type::int32: out[i] = static_cast<float>(load<std::int32_t>(p)); break;
-      case vx_type::uint32: out[i] = static_cast<float>(load<std::uint32_t>(p)); break;
-      default: break;
+  visit_tensor_element_type(dtype, [&]<class T>(std::type_identity<T>) {
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const std::byte* p = bytes.data() + i * esize;
+      if constexpr (std::is_same_v<T, float16>)
+        out[i] = static_cast<float>(float16::from_bits(load<std::uint16_t>(p)));
+      else
+        out[i] = static_cast<float>(load<T>(p));
     }
-  }
+  });
   return out;
 }
 
