@@ -10,7 +10,7 @@
 //
 // Registers, at load time, one kernel creator per dtype the op's first input accepts (the runtime
 // picks the kernel by the dtype of the node's first input) and a KernelInterface whose Infer runs the
-// op's `infer`; Custom.type is Op::name. Params travel as the Custom node's attributes, written by
+// op's `infer`; Custom.type is rknnop::op_name<Op>. Params travel as the Custom node's attributes, written by
 // rknnop::mindspore::encode_attrs (<rknnop/mindspore_attrs.hpp>, no MindSpore headers needed).
 //
 // Never part of an OpenVX kernel library: rknnop_add_op(... BACKENDS openvx mindspore) builds
