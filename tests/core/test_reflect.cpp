@@ -71,3 +71,17 @@ TEST(Reflect, FallbackAgreesWithPfrGetName) {
 }
 
 }  // namespace
+
+// A tensor view's dims() is a span of its rank; set_dims takes it, and the older spelling
+// set_dims(x.dims(), x.rank()) (from when dims() was a pointer) still compiles and agrees.
+namespace {
+constexpr bool dims_as_span() {
+  rknnop::tensor<float> a, b, c;
+  a.set_dims({3, 2});
+  b.set_dims(a.dims());
+  c.set_dims(a.dims(), a.rank());
+  return a.dims().size() == 2 && b.rank() == 2 && b.dim(0) == 3 && b.dim(1) == 2 && c.rank() == 2 && c.dim(0) == 3 &&
+         c.dim(1) == 2;
+}
+static_assert(dims_as_span());
+}  // namespace
