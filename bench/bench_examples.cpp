@@ -39,8 +39,7 @@ int main(int argc, char** argv) {
   pool_out.min_output.bind(range, one, 1, VX_TYPE_FLOAT32);
   pool_out.max_output.bind(range + 1, one, 1, VX_TYPE_FLOAT32);
   const QuantizedMaxPool::params pool_params{0.f, 6.f, {1, 3, 3, 1}, {1, 2, 2, 1}, 1};
-  const struct {
-  } none;
+  const rknnop::no_params none;
   const std::vector<bench::contender> contenders = {
       {"exp", [&] { Exp::cpu(exp_in, exp_out, none), bench::keep(z.data()); }},
       {"truncate_div",

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # One run of every performance and size figure the docs quote, and the docs rewritten from it, so
-# README.md and bench/README.md cannot drift apart or from the build:
+# docs/performance.md and bench/README.md cannot drift apart or from the build:
 #   - bench_resize_area, bench_node_cost, bench_convert, bench_examples: interleaved side-by-side CPU
 #     times (min / median of ROUNDS rounds) and their ratios; bench_threads: the same in wall time,
 #     1 thread vs 2 (rknnop::parallel_for) and vs OpenCV with 2 threads;
 #   - callgrind instruction counts of the same contenders (noise-free; needs valgrind);
 #   - scripts/measure.sh: compile time (median of 5) and stripped board library sizes.
 # The boards' instruction sets (aarch64, armhf under qemu-user): scripts/perf-report-arm.sh.
-# Rewrites README.md between <!-- perf-table:begin --> and <!-- perf-table:end --> and bench/README.md
+# Rewrites docs/performance.md between <!-- perf-table:begin --> and <!-- perf-table:end --> and bench/README.md
 # between <!-- perf-report:begin --> and <!-- perf-report:end -->. Numbers only, never a pass/fail.
 #
 #   scripts/perf-report.sh BUILD_DIR     (configured with -DRKNNOP_BUILD_BENCHMARKS=ON, RelWithDebInfo)
@@ -64,7 +64,7 @@ fi
 } >> "$out"
 cat "$out"
 
-# --- the figures the README table quotes -----------------------------------------------------------
+# --- the figures docs/performance.md's table quotes -----------------------------------------------------------
 ratio() {  # "min / median" of a ratio line
   awk -v label="$1" 'index($0, "ratio " label " ") == 1 {
     for (i = 1; i <= NF; ++i) { if ($i == "min") m = $(i + 1); if ($i == "median") d = $(i + 1) }
@@ -120,10 +120,10 @@ open(path, "w", encoding="utf-8").write(text[:b] + "\n" + open(content, encoding
 PY
 }
 if [[ "${NO_WRITE:-}" != 1 ]]; then
-  replace_between "$root/README.md" "<!-- perf-table:begin -->" "<!-- perf-table:end -->" "$table"
+  replace_between "$root/docs/performance.md" "<!-- perf-table:begin -->" "<!-- perf-table:end -->" "$table"
   { echo '```text'; cat "$out"; echo '```'; } > "$work/report.md"
   replace_between "$root/bench/README.md" "<!-- perf-report:begin -->" "<!-- perf-report:end -->" "$work/report.md"
-  echo "perf-report: README.md and bench/README.md updated"
+  echo "perf-report: docs/performance.md and bench/README.md updated"
 else
   cat "$table"
 fi

@@ -7,7 +7,6 @@
 #include <cmath>
 
 struct Exp {
-  static constexpr std::string_view name = "Exp";
   using values = rknnop::tensor<float, rknnop::float16>;
   struct inputs {
     values x;
@@ -17,11 +16,9 @@ struct Exp {
   };
 
   // Same dims as x; the output's dtype defaults to x's (float16 in, float16 out).
-  static constexpr auto infer = [](const inputs& in, outputs& out, const auto&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
-  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, rknnop::no_params) { out.y.set_dims(in.x.dims()); };
 
-  static constexpr auto cpu = [](const inputs& in, outputs& out, const auto&) {
+  static constexpr auto cpu = [](const inputs& in, outputs& out, rknnop::no_params) {
     const float* x = in.x.data();
     float* y = out.y.data();
     // Ranges of >= 16K elements across the cores (each element on its own: identical for any count).

@@ -15,7 +15,6 @@ struct rknnop::customize::enum_names<mirror_pad_mode> {
 };
 
 struct MirrorPad {
-  static constexpr std::string_view name = "MirrorPad";
   struct inputs {
     rknnop::tensor<float, rknnop::float16> input;
   };

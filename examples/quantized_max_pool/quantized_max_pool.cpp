@@ -7,7 +7,6 @@
 #include <algorithm>
 
 struct QuantizedMaxPool {
-  static constexpr std::string_view name = "QuantizedMaxPool";
   // quint8 in TensorFlow; the board delivers float16, which holds 0..255 exactly.
   using image = rknnop::tensor<rknnop::layout::nhwc, std::uint8_t, rknnop::float16, float>;
   using range = rknnop::tensor<float, rknnop::float16>;

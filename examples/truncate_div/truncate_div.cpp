@@ -7,7 +7,6 @@
 #include <cmath>
 
 struct TruncateDiv {
-  static constexpr std::string_view name = "TruncateDiv";
   // The kernel computes in float. Every dtype listed converts to float exactly, except int32 beyond
   // +-2^24, which the kernel refuses instead of rounding (see README.md).
   using operand =
@@ -29,7 +28,7 @@ struct TruncateDiv {
   }
 
   // Broadcasting from the innermost dim (OpenVX dims[0]): sizes must match or one of them be 1.
-  static constexpr auto infer = [](const inputs& in, outputs& out, const auto&) {
+  static constexpr auto infer = [](const inputs& in, outputs& out, rknnop::no_params) {
     if (in.x.dtype() != in.y.dtype())
       return rknnop::error("x and y must have the same dtype, got {} and {}", rknnop::dtype_vx_name(in.x.dtype()),
                            rknnop::dtype_vx_name(in.y.dtype()));
@@ -52,7 +51,7 @@ struct TruncateDiv {
     return rknnop::ok;
   };
 
-  static constexpr auto cpu = [](const inputs& in, outputs& out, const auto&) {
+  static constexpr auto cpu = [](const inputs& in, outputs& out, rknnop::no_params) {
     const auto type = in.x.dtype();
     const bool real = type == rknnop::dtype::float32 || type == rknnop::dtype::float16;
     // Per output dim: its size and each input's element step (0 where that input is broadcast).

@@ -10,7 +10,7 @@
 //
 // Registers, at load time, one kernel creator per dtype the op's first input accepts (the runtime
 // picks the kernel by the dtype of the node's first input) and a KernelInterface whose Infer runs the
-// op's `infer`; Custom.type is Op::name. Params travel as the Custom node's attributes, written by
+// op's `infer`; Custom.type is rknnop::op_name<Op>. Params travel as the Custom node's attributes, written by
 // rknnop::mindspore::encode_attrs (<rknnop/mindspore_attrs.hpp>, no MindSpore headers needed).
 //
 // Never part of an OpenVX kernel library: rknnop_add_op(... BACKENDS openvx mindspore) builds
@@ -119,7 +119,7 @@ outcome run_infer(invocation<Op>& call) noexcept {
   for_each_field_index<typename model::outputs>([&](auto i) {
     if (!result.ok()) return;
     const auto& view = field<i>(call.out);
-    result = check_inferred(model::fields[model::input_count + i], view.dims(), view.rank(),
+    result = check_inferred(model::fields[model::input_count + i], view.dims().data(), view.rank(),
                             static_cast<vx_enum>(view.dtype()));
   });
   return result;
@@ -167,11 +167,11 @@ public:
         }
         // An output the model gave a lower rank keeps it when it only leaves out outer dims of 1.
         const std::uint32_t rank = output_rank(t, f, view.rank());
-        if (!same_shape(f, view.dims(), rank, view.dims(), view.rank())) {
-          result = output_shape_mismatch(t, f, view.dims(), view.rank());
+        if (!same_shape(f, view.dims().data(), rank, view.dims().data(), view.rank())) {
+          result = output_shape_mismatch(t, f, view.dims().data(), view.rank());
           return;
         }
-        t.SetShape(to_ms_shape(view.dims(), rank));
+        t.SetShape(to_ms_shape(view.dims().data(), rank));
         t.SetDataType(to_ms_dtype(static_cast<vx_enum>(view.dtype())));
         t.SetFormat(output_format<Op, i>(*inputs));
       });
@@ -231,9 +231,9 @@ public:
         bool deferred = t.Shape().empty();  // never shaped, or -1 after a deferred Infer
         for (std::int64_t d : t.Shape()) deferred = deferred || d < 0;
         if (deferred) {
-          t.SetShape(to_ms_shape(view.dims(), view.rank()));
+          t.SetShape(to_ms_shape(view.dims().data(), view.rank()));
         } else {
-          result = check_output_shape(t, f, view.dims(), view.rank());
+          result = check_output_shape(t, f, view.dims().data(), view.rank());
           if (!result.ok()) return;
         }
         if (t.DataType() == ::mindspore::DataType::kTypeUnknown)

@@ -199,7 +199,7 @@ outcome decode_attrs(const Lookup& lookup, typename op_model<Op>::params& params
 namespace rknnop::mindspore {
 
 // The attributes of a Custom node for op Op with these params: give them to ops::Custom::set_attr
-// (and Op::name to set_type) in a converter pass or node parser.
+// (and rknnop::op_name<Op> to set_type) in a converter pass or node parser.
 template <class Op>
 attr_map encode_attrs(const typename detail::op_model<Op>::params& params = {}) {
   static_assert(detail::check_op<Op>(), "rknnop: encode_attrs<Op> needs a valid op struct (see above)");

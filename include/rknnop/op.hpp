@@ -3,8 +3,7 @@
 
 // The one entry point for writing an op: declare a struct, export it.
 //
-//   struct MyOp {
-//     static constexpr std::string_view name = "MyOp";          // the TensorFlow op name
+//   struct MyOp {                                                // the TensorFlow op name
 //     struct inputs  { rknnop::tensor<float, rknnop::float16> x; };
 //     struct outputs { rknnop::tensor<float, rknnop::float16> y; };
 //     struct params  { float alpha; std::array<std::int32_t, 2> size; };   // optional
@@ -13,7 +12,11 @@
 //     static constexpr auto vx    = [](const inputs&, const outputs&, const params&,
 //                                      rknnop::work_size&) -> rknnop::status;        // optional
 //   };
-//   RKNNOP_EXPORT_OP(MyOp)   // defines vx_kernel_MyOp_list, the library's only exported symbol
+//   RKNNOP_EXPORT_OP(MyOp);  // defines vx_kernel_MyOp_list, the library's only exported symbol
+//
+// The op's name is the struct's (namespaces left out). A struct named otherwise (a template, an
+// alias) declares it: `static constexpr std::string_view name = "TfOpName";`. Ops without `params`
+// take `rknnop::no_params` where the functions above take `const params&`.
 
 #include <rknnop/config.hpp>
 #include <rknnop/detail/export.hpp>
@@ -44,14 +47,20 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 namespace rknnop {
 // True when Op satisfies every rule of an op struct (checked with readable errors by RKNNOP_EXPORT_OP).
 template <class Op>
-concept op_spec = detail::has_name<Op> && detail::has_io_structs<Op> && detail::has_cpu_kernel<Op> &&
-                  detail::has_infer<Op> && detail::cpu_kernel_signature<Op> && detail::infer_signature<Op>;
+concept op_spec =
+    (!detail::declares_name<Op> || detail::has_name<Op>)&&detail::has_io_structs<Op> && detail::has_cpu_kernel<Op> &&
+    detail::has_infer<Op> && detail::cpu_kernel_signature<Op> && detail::infer_signature<Op>;
+
+// The op's name: Op::name when the struct declares one, else the struct's own name. It names the
+// symbol vx_kernel_<name>_list, op.yml's `name`, the Python class and MindSpore Lite's Custom.type.
+template <class Op>
+inline constexpr std::string_view op_name = detail::op_model_name<Op>();
 
 }  // namespace rknnop
 
 // Defines the exported descriptor list `vx_kernel_<Name>_list` for op struct Name (at namespace
-// scope, once per op, in the library's source). Name must equal Name::name, because the runtime
-// looks the symbol up by the name written in op.yml.
+// scope, once per op, in the library's source, with a trailing `;`). When the struct also declares
+// `name`, it must equal Name: the runtime looks the symbol up by the name written in op.yml.
 #define RKNNOP_EXPORT_OP(Name)                                                                                         \
   static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)");                \
   static_assert(::rknnop::detail::check_export_name<Name, ::rknnop::detail::fixed_string<sizeof(#Name) - 1>(#Name)>(), \

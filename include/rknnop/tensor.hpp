@@ -6,6 +6,7 @@
 #include <cstddef>           // std::size_t
 #include <cstdint>           // std::uint32_t
 #include <initializer_list>  // set_dims({...})
+#include <span>              // dims()
 #include <type_traits>       // spec parsing
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
@@ -79,7 +80,10 @@ public:
 
   // Shape: dims innermost first, exactly as OpenVX reports them.
   RKNNOP_DETAIL_HIDDEN constexpr std::uint32_t rank() const noexcept { return rank_; }
-  RKNNOP_DETAIL_HIDDEN constexpr const std::uint32_t* dims() const noexcept { return dims_; }
+  // (A rank above 6 that shape inference set, which the validator refuses, shows its first 6 dims.)
+  RKNNOP_DETAIL_HIDDEN constexpr std::span<const std::uint32_t> dims() const noexcept {
+    return {dims_, rank_ <= detail::max_tensor_rank ? rank_ : detail::max_tensor_rank};
+  }
   RKNNOP_DETAIL_HIDDEN constexpr std::uint32_t dim(std::uint32_t i) const noexcept { return i < rank_ ? dims_[i] : 1u; }
   RKNNOP_DETAIL_HIDDEN constexpr std::size_t size() const noexcept {
     std::size_t n = rank_ ? 1 : 0;
@@ -136,6 +140,13 @@ public:
         dims_[rank_++] = d;
       else
         rank_ = detail::max_tensor_rank + 1;  // remembered as "too many", reported by the validator
+  }
+  RKNNOP_DETAIL_HIDDEN constexpr void set_dims(std::span<const std::uint32_t> dims) noexcept {
+    set_dims(dims.data(), static_cast<std::uint32_t>(dims.size() < 0xFFFFFFFFu ? dims.size() : 0xFFFFFFFFu));
+  }
+  // set_dims(in.x.dims(), in.x.rank()): the spelling from when dims() returned a pointer.
+  RKNNOP_DETAIL_HIDDEN constexpr void set_dims(std::span<const std::uint32_t> dims, std::uint32_t rank) noexcept {
+    set_dims(dims.data(), rank < dims.size() ? rank : static_cast<std::uint32_t>(dims.size()));
   }
   RKNNOP_DETAIL_HIDDEN constexpr void set_dims(const std::uint32_t* dims, std::uint32_t rank) noexcept {
     rank_ = rank <= detail::max_tensor_rank ? rank : detail::max_tensor_rank + 1;

@@ -51,6 +51,10 @@ private:
   std::size_t count_;
 };
 
+// What `infer`, `cpu` and `vx` receive as params when the op struct declares no `params`:
+//   static constexpr auto cpu = [](const inputs& in, outputs& out, rknnop::no_params) { ... };
+struct no_params {};
+
 // One enumerator of an enum param and the name TensorFlow's string attribute spells it with.
 template <class E>
 struct enum_name {

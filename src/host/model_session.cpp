@@ -170,7 +170,7 @@ std::vector<std::int32_t> prepare_model_node(session& s, const model& m, const m
     input_types.push_back(*port_tensor(m, node, "input", node.inputs[i], op.inputs[i]).vx_tensor_type());
   for (std::size_t i = 0; i < node.outputs.size(); ++i) {
     const model_tensor& t = port_tensor(m, node, "output", node.outputs[i], op.outputs[i]);
-    s.set_output_shape(op.outputs[i].name, t.shape(), *t.vx_tensor_type());
+    s.set_output_shape(op.outputs[i].name, t.shape(), static_cast<vx_type>(*t.vx_tensor_type()));
   }
   for (const decoded_param& p : decode_node_params(m, node)) s.set_param(p.name, p.value);
   return input_types;
@@ -202,7 +202,7 @@ model_node_check check_model_node(const model& m, const model_node& node) {
         zeros.dtype = *npy_dtype_for_vx(*inputs[i]->vx_tensor_type());
         zeros.shape = inputs[i]->shape();
         zeros.data.assign(zeros.element_count() * npy_item_size(zeros.dtype), 0);
-        s.set_input(op.inputs[i].name, zeros, *inputs[i]->vx_tensor_type());
+        s.set_input(op.inputs[i].name, zeros, static_cast<vx_type>(*inputs[i]->vx_tensor_type()));
       }
       for (const decoded_param& p : params) s.set_param(p.name, p.value);
     };

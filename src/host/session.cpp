@@ -119,11 +119,10 @@ struct session::state {
 
   const op_yml_entry& entry(op_entry_kind kind, std::string_view name) const { return find_op_entry(op(), kind, name); }
 
-  void set_input(std::string_view name, const npy_array& data, std::optional<std::int32_t> tensor_type,
+  void set_input(std::string_view name, const npy_array& data, std::optional<vx_type> tensor_type,
                  std::string_view source) {
     (void)entry(op_entry_kind::input, name);
-    std::int32_t type = tensor_type.value_or(VX_TYPE_FLOAT16);
-    if (type == tensor_type_of_data) type = vx_type_for(data.dtype);
+    const std::int32_t type = tensor_type ? std::int32_t{*tensor_type} : vx_type_for(data.dtype);
     check_tensor_type("input", name, type);
     check_shape("input", name, source, data.shape);
     const std::string from = source.empty() ? std::string() : fmt::format(" ({})", source);
@@ -241,18 +240,18 @@ std::string session::describe() const {
   return out;
 }
 
-void session::set_input(std::string_view name, const npy_array& data, std::optional<std::int32_t> tensor_type) {
+void session::set_input(std::string_view name, const npy_array& data, std::optional<vx_type> tensor_type) {
   state_->set_input(name, data, tensor_type, {});
 }
 
 void session::set_input(std::string_view name, const std::filesystem::path& npy_file,
-                        std::optional<std::int32_t> tensor_type) {
+                        std::optional<vx_type> tensor_type) {
   (void)state_->entry(op_entry_kind::input, name);  // name errors before file errors
   state_->set_input(name, read_npy_file(npy_file), tensor_type, npy_file.string());
 }
 
 void session::set_input(std::string_view name, std::span<const float> values, std::vector<std::size_t> shape,
-                        std::optional<std::int32_t> tensor_type) {
+                        std::optional<vx_type> tensor_type) {
   (void)state_->entry(op_entry_kind::input, name);
   check_shape("input", name, {}, shape);
   npy_array a;
@@ -263,7 +262,7 @@ void session::set_input(std::string_view name, std::span<const float> values, st
   state_->set_input(name, npy_array::from_floats(values, std::move(shape)), tensor_type, {});
 }
 
-void session::set_output_shape(std::string_view name, std::vector<std::size_t> shape, std::int32_t tensor_type) {
+void session::set_output_shape(std::string_view name, std::vector<std::size_t> shape, vx_type tensor_type) {
   (void)state_->entry(op_entry_kind::output, name);
   check_tensor_type("output", name, tensor_type);
   check_shape("output", name, {}, shape);
@@ -353,7 +352,7 @@ run_report session::state::run() {
     tensor_result result;
     result.dims = o.dims;
     result.shape = from_openvx_dims(o.dims);
-    result.vx_type = o.type;
+    result.vx_type = static_cast<vx_type>(o.type);
     result.array.dtype = *dtype;
     result.array.shape = result.shape;
     result.array.data.resize(o.bytes.size());

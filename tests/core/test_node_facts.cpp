@@ -80,7 +80,7 @@ struct Affine {
     float offset;
   };
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
+    out.y.set_dims(in.x.dims());
     return rknnop::ok;
   };
   static constexpr auto cpu = [](const inputs& in, outputs& out, const params& p) {

@@ -326,7 +326,7 @@ TEST(ParallelExamples, ExpIsBitIdenticalForEveryThreadCount) {
       const std::uint32_t dims[1] = {size};
       in.x.bind(const_cast<float*>(x.data()), dims, 1, VX_TYPE_FLOAT32);
       out.y.bind(y.data(), dims, 1, VX_TYPE_FLOAT32);
-      Exp::cpu(in, out, rknnop::detail::no_params{});
+      Exp::cpu(in, out, rknnop::no_params{});
       return y;
     };
     std::vector<float> one;
@@ -361,7 +361,7 @@ std::pair<std::vector<float>, std::string> divide(const division& d, const std::
   in.x.bind(const_cast<float*>(x.data()), d.x_dims.data(), std::uint32_t(d.x_dims.size()), d.dtype);
   in.y.bind(const_cast<float*>(y.data()), d.y_dims.data(), std::uint32_t(d.y_dims.size()), d.dtype);
   out.z.bind(z.data(), z_dims.data(), std::uint32_t(z_dims.size()), d.dtype);
-  const rknnop::status s = TruncateDiv::cpu(in, out, rknnop::detail::no_params{});
+  const rknnop::status s = TruncateDiv::cpu(in, out, rknnop::no_params{});
   return {z, s.ok() ? "" : std::string(s.message())};
 }
 

@@ -35,6 +35,17 @@ static_assert(rknnop::detail::names::fallback_name<many_kinds, 3> == "pads");
 static_assert(rknnop::detail::names::fallback_name<many_kinds, 4> == "_under_score9");
 static_assert(rknnop::detail::names::fallback_name<nested::templated<float>, 1> == "beta");
 
+// A type's own name, as an op without `name` gets it: namespaces (anonymous ones included) and
+// enclosing functions left out; a template's arguments kept (check_op refuses that as an op name).
+static_assert(rknnop::detail::type_name<many_kinds> == "many_kinds");
+static_assert(rknnop::detail::type_name<nested::templated<float>> == "templated<float>");
+static_assert(rknnop::detail::type_name<rknnop::float16> == "float16");
+constexpr std::string_view local_type_name() {
+  struct LocalOp {};
+  return rknnop::detail::type_name<LocalOp>;
+}
+static_assert(local_type_name() == "LocalOp");
+
 struct twenty_four {
   int f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20, f21, f22, last;
 };
@@ -59,4 +70,18 @@ TEST(Reflect, FallbackAgreesWithPfrGetName) {
 #endif
 }
 
+}  // namespace
+
+// A tensor view's dims() is a span of its rank; set_dims takes it, and the older spelling
+// set_dims(x.dims(), x.rank()) (from when dims() was a pointer) still compiles and agrees.
+namespace {
+constexpr bool dims_as_span() {
+  rknnop::tensor<float> a, b, c;
+  a.set_dims({3, 2});
+  b.set_dims(a.dims());
+  c.set_dims(a.dims(), a.rank());
+  return a.dims().size() == 2 && b.rank() == 2 && b.dim(0) == 3 && b.dim(1) == 2 && c.rank() == 2 && c.dim(0) == 3 &&
+         c.dim(1) == 2;
+}
+static_assert(dims_as_span());
 }  // namespace

@@ -91,8 +91,8 @@ struct DtypeEcho {
   struct outputs {
     any y;
   };
-  static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
+  static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::no_params&) {
+    out.y.set_dims(in.x.dims());
     out.y.set_dtype(in.x.dtype());
     return rknnop::ok;
   };
@@ -116,7 +116,7 @@ struct misbehaving_base {
     std::int32_t unused;
   };
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
+    out.y.set_dims(in.x.dims());
     return rknnop::ok;
   };
   static constexpr auto cpu = [](const inputs&, outputs& out, const params&) -> rknnop::status {
@@ -153,7 +153,7 @@ struct BadWork {
     std::int32_t local;
   };
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
+    out.y.set_dims(in.x.dims());
     return rknnop::ok;
   };
   static constexpr auto cpu = [](const inputs& in, outputs& out, const params&) {

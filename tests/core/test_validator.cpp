@@ -23,11 +23,11 @@ struct NhwcDouble {
   struct outputs {
     image y;
   };
-  static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
+  static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::no_params&) {
     out.y.set_shape(in.x.n(), in.x.h(), in.x.w(), in.x.c());
     return rknnop::ok;
   };
-  static constexpr auto cpu = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
+  static constexpr auto cpu = [](const inputs& in, outputs& out, const rknnop::no_params&) {
     if (in.x.rank() != 4 || in.x.n() != 1 || out.y.rank() != 4 || out.y.n() != 1)
       return rknnop::error("views must be rank 4, batch 1: got ranks {}/{}", in.x.rank(), out.y.rank());
     for (std::uint32_t h = 0; h < in.x.h(); ++h)
@@ -46,11 +46,11 @@ struct Int16Copy {
   struct outputs {
     rknnop::tensor<std::int16_t> y;
   };
-  static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
+  static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::no_params&) {
+    out.y.set_dims(in.x.dims());
     return rknnop::ok;
   };
-  static constexpr auto cpu = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
+  static constexpr auto cpu = [](const inputs& in, outputs& out, const rknnop::no_params&) {
     for (std::size_t i = 0; i < in.x.size(); ++i) out.y[i] = in.x[i];
     return rknnop::ok;
   };

@@ -17,9 +17,9 @@ namespace {
 
 template <class Op>
 int generate(const std::filesystem::path& dir, const std::vector<std::string>& extra = {}) {
-  const std::string lower = rknnop::lower_name(Op::name);
+  const std::string lower = rknnop::lower_name(rknnop::op_name<Op>);
   std::vector<std::string> args{"emit_python_samples", "--yml", (dir / (lower + ".yml")).string(), "--py",
-                                (dir / rknnop::python_file_name(Op::name)).string()};
+                                (dir / rknnop::python_file_name(rknnop::op_name<Op>)).string()};
   args.insert(args.end(), extra.begin(), extra.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());

@@ -12,7 +12,7 @@ namespace emit_samples {
 using any_tensor = rknnop::tensor<float, rknnop::float16>;
 
 inline constexpr auto same_shape = [](const auto& in, auto& out, const auto&) {
-  out.y.set_dims(in.x.dims(), in.x.rank());
+  out.y.set_dims(in.x.dims());
   return rknnop::ok;
 };
 inline constexpr auto nothing = [](const auto&, auto&, const auto&) { return rknnop::ok; };
@@ -56,13 +56,13 @@ struct TwoByTwo {
     any_tensor y;
     any_tensor z;
   };
-  static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
-    out.z.set_dims(in.x.dims(), in.x.rank());
+  static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::no_params&) {
+    out.y.set_dims(in.x.dims());
+    out.z.set_dims(in.x.dims());
     return rknnop::ok;
   };
   static constexpr auto cpu = nothing;
-  static constexpr auto vx = [](const inputs&, const outputs&, const rknnop::detail::no_params&, rknnop::work_size&) {
+  static constexpr auto vx = [](const inputs&, const outputs&, const rknnop::no_params&, rknnop::work_size&) {
     return rknnop::ok;
   };
   static constexpr std::string_view python_output_shape = "[inputs_shape[0], inputs_shape[0]]";
@@ -98,8 +98,8 @@ struct pass {
   struct outputs {
     any_tensor y;
   };
-  static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::detail::no_params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
+  static constexpr auto infer = [](const inputs& in, outputs& out, const rknnop::no_params&) {
+    out.y.set_dims(in.x.dims());
     return rknnop::ok;
   };
   static constexpr auto cpu = nothing;

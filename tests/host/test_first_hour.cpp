@@ -40,7 +40,7 @@ TEST(FirstHour, EnumParamByNameAndItsDefault) {
 }
 
 #ifdef RKNNOP_LEAKY_RELU_RKNNOP
-// docs/first-op.md §3: LeakyRelu (tests/docs/first_op) without --param alpha uses its default 0.2.
+// docs/first-op.md §3: LeakyRelu (examples/leaky_relu) without --param alpha uses its default 0.2.
 TEST(FirstHour, FirstOpWalkThroughResult) {
   session s = session::load(RKNNOP_LEAKY_RELU_RKNNOP);
   s.set_input("features", std::vector<float>{-2.0f, -0.5f, 0.0f, 1.5f}, {1, 4});

@@ -51,8 +51,8 @@ struct NoParams {
   struct outputs {
     rknnop::tensor<float> y;
   };
-  static constexpr auto infer = [](const inputs&, outputs&, const rknnop::detail::no_params&) {};
-  static constexpr auto cpu = [](const inputs&, outputs&, const rknnop::detail::no_params&) {};
+  static constexpr auto infer = [](const inputs&, outputs&, const rknnop::no_params&) {};
+  static constexpr auto cpu = [](const inputs&, outputs&, const rknnop::no_params&) {};
 };
 
 // The other version of AllKinds a stale model was converted for: one field renamed.
@@ -154,7 +154,7 @@ TEST(MindSporeAttrs, NoParamsIsOnlyTheSchema) {
   const auto a = rknnop::mindspore::encode_attrs<NoParams>();
   ASSERT_EQ(a.size(), 1u);
   EXPECT_EQ(a.count("rknnop:schema"), 1u);
-  rknnop::detail::no_params p;
+  rknnop::no_params p;
   EXPECT_EQ(decode<NoParams>(a, p), "");
 }
 
@@ -239,7 +239,7 @@ TEST(MindSporeAttrs, StaleModelIsRefusedWithBothFingerprints) {
   EXPECT_NE(message.find(std::string("library schema ") + hex), std::string::npos) << message;
 }
 
-// The README's converter-side call, on the README's op.
+// docs/mindspore.md §1's converter-side call, on its op.
 TEST(MindSporeAttrs, ResizeAreaAsTheReadmeWritesIt) {
   const auto attrs = rknnop::mindspore::encode_attrs<ResizeArea>({.size = {32, 32}, .align_corners = false});
   ASSERT_EQ(attrs.size(), 3u);

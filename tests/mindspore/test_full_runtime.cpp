@@ -209,7 +209,7 @@ TEST(MindSporeFullRuntime, Float16UnderArchCpu) {
   const auto built =
       model.Build(model_file.data(), model_file.size(), mindspore::kMindIR_Lite, cpu_context("rknnop", "CPU"));
   if (built != mindspore::kSuccess) {
-    // An x86 runtime without FP16 (MSLITE_ENABLE_FP16=off): the limitation the README states.
+    // An x86 runtime without FP16 (MSLITE_ENABLE_FP16=off): the limitation docs/limitations.md §1 states.
     GTEST_SKIP() << "float16 under arch \"CPU\" does not build on this runtime (no FP16 CPU subgraph): "
                  << built.ToString();
   }

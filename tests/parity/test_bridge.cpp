@@ -31,8 +31,8 @@ struct AxpyPair {
 
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
     if (in.a.size() != in.b.size() || in.a.rank() > 3) return rknnop::error("a and b must match, rank <= 3");
-    out.sum.set_dims(in.a.dims(), in.a.rank());
-    out.diff.set_dims(in.a.dims(), in.a.rank());
+    out.sum.set_dims(in.a.dims());
+    out.diff.set_dims(in.a.dims());
     return rknnop::ok;
   };
   static constexpr auto cpu = [](const inputs& in, outputs& out, const params& p) {

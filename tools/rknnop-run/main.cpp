@@ -35,7 +35,7 @@ namespace {
 
 using namespace rknnop::host;
 using namespace rknnop::tools;  // tools/common: parse_assignments, parse_numpy_shape, ...
-
+using rknnop::vx_type;
 using rknnop::vx_type_from_name;  // <rknnop/vx_type.hpp>
 using rknnop::vx_type_name;
 
@@ -87,10 +87,10 @@ void add_options(CLI::App& app, options& o) {
 }
 
 // --tensor-type: a VX type name, npy (tensor_type_of_data), or none given (the session's default).
-std::optional<std::int32_t> input_tensor_type(const std::string& name) {
+std::optional<vx_type> input_tensor_type(const std::string& name) {
   if (name == "npy") return tensor_type_of_data;
-  if (name.empty()) return std::nullopt;
-  const std::optional<std::int32_t> type = vx_type_from_name(name);
+  if (name.empty()) return default_input_type;
+  const std::optional<vx_type> type = vx_type_from_name(name);
   if (!type) throw failure(fmt::format("--tensor-type '{}': not a VX type name (or npy: each .npy's own dtype)", name));
   return type;
 }
@@ -146,7 +146,7 @@ int run_op(const options& o, std::string& stage) {
   load_options load;
   if (!o.op_yml.empty()) load.op_yml = o.op_yml;
   load.kernel_index = o.kernel_index;
-  const std::optional<std::int32_t> tensor_type = input_tensor_type(o.tensor_type_name);
+  const std::optional<vx_type> tensor_type = input_tensor_type(o.tensor_type_name);
   // Parse the command line fully before loading, so syntax errors come first.
   const auto input_list = parse_assignments("--input", o.inputs, "FILE.npy");
   const auto param_list = parse_assignments("--param", o.params, "VALUE");

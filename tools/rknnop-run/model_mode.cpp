@@ -255,7 +255,7 @@ int run(const model& m, const std::string& node_name, const std::vector<std::str
       throw error(fmt::format("node '{}': input {} ('{}'): {} has NumPy shape {}, the model's tensor is {} (dims [{}])",
                               node.name, i, op.inputs[i].name, files[i] ? *files[i] : std::string("the random input"),
                               shape_text(data.shape), shape_text(t.shape()), fmt::join(t.dims, ", ")));
-    s.set_input(op.inputs[i].name, data, input_types[i]);
+    s.set_input(op.inputs[i].name, data, static_cast<vx_type>(input_types[i]));
   }
   const run_report report = s.run();
   fmt::print("{}: node '{}' (op {}, kernel '{}', kernel_index {})\n", m.source, node.name, op.name, s.kernel().name,

@@ -341,17 +341,17 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK validate_callback(vx_node node, const
     vx_enum meta_type = inferred_type;
     // The meta format describes the output tensor as it is (its own rank) when it has a shape, else
     // as shape inference gives it (a virtual output "to be inferred").
-    const std::uint32_t* meta_dims = view.dims();
+    const std::uint32_t* meta_dims = view.dims().data();
     std::uint32_t meta_rank = view.rank();
     if (actual.rank != 0) {  // a real output tensor: it must agree with shape inference
-      if (!same_shape(f, actual.dims, actual.rank, view.dims(), view.rank())) {
+      if (!same_shape(f, actual.dims, actual.rank, view.dims().data(), view.rank())) {
         // In the order the user wrote the shape (rknnop-run --output-shape, a model's NumPy shape) first.
         status s = error("{} '{}': shape inference gives NumPy shape ", role_name(f.kind), f.name);
-        append_numpy_shape(s, view.dims(), view.rank());
+        append_numpy_shape(s, view.dims().data(), view.rank());
         s.append(", the output tensor has ");
         append_numpy_shape(s, actual.dims, actual.tensor_rank);
         s.append(" (OpenVX dims ");
-        append_dims(s, view.dims(), view.rank());
+        append_dims(s, view.dims().data(), view.rank());
         s.append(" and ");
         append_dims(s, actual.dims, actual.tensor_rank);
         s.append(")");

@@ -36,7 +36,7 @@ struct fixed_string {
   constexpr std::string_view view() const noexcept { return {chars, N}; }
 };
 
-struct no_params {};
+using no_params = rknnop::no_params;  // the old spelling, still accepted
 
 template <class Op>
 struct params_of {
@@ -49,6 +49,9 @@ struct params_of<Op> {
 };
 
 // --- the gates ------------------------------------------------------------------------------
+// `name` is optional: without it the op's name is the struct's (detail/reflect.hpp type_name).
+template <class Op>
+concept declares_name = requires { Op::name; };
 template <class Op>
 concept has_name = requires {
   { std::string_view(Op::name) };
@@ -214,19 +217,24 @@ consteval bool valid_op_name(std::string_view name) {
 // One gate per rule, in the order a user meets them; each failure is one static_assert.
 template <class Op>
 consteval std::string_view op_model_name() {
-  return std::string_view(Op::name);
+  if constexpr (has_name<Op>)
+    return std::string_view(Op::name);
+  else
+    return type_name<Op>;
 }
 
 template <class Op>
 consteval bool check_op() {
-  if constexpr (!has_name<Op>) {
+  if constexpr (declares_name<Op> && !has_name<Op>) {
     static_assert(always_false_v<Op>,
-                  "rknnop: an op struct needs `static constexpr std::string_view name = \"TfOpName\";`");
+                  "rknnop: an op's `name`, when given, is `static constexpr std::string_view name = \"TfOpName\";` "
+                  "(without it, the struct's name is the op's name)");
     return false;
-  } else if constexpr (!valid_op_name(std::string_view(Op::name))) {
+  } else if constexpr (!valid_op_name(op_model_name<Op>())) {
     static_assert(always_false_v<Op>,
-                  "rknnop: the op name must be a C identifier of 1..200 characters (it names the symbol "
-                  "vx_kernel_<Name>_list)");
+                  "rknnop: the op name (the struct's name, or its `name` when given) must be a C identifier of "
+                  "1..200 characters (it names the symbol vx_kernel_<Name>_list); a struct named otherwise (a "
+                  "template, an alias) declares `static constexpr std::string_view name = \"TfOpName\";`");
     return false;
   } else if constexpr (!has_io_structs<Op>) {
     static_assert(always_false_v<Op>, "rknnop: an op struct needs nested structs `inputs` and `outputs`");
@@ -298,7 +306,7 @@ consteval bool check_op() {
 // RKNNOP_EXPORT_OP(X) spells the symbol vx_kernel_X_list; the runtime looks up vx_kernel_<name>_list.
 template <class Op, fixed_string Argument>
 consteval bool check_export_name() {
-  if constexpr (!has_name<Op>) {
+  if constexpr (declares_name<Op> && !has_name<Op>) {
     return true;  // check_op reported it
   } else if constexpr (Argument.view() != op_model_name<Op>()) {
     static_assert(always_false_v<Op>,
@@ -374,7 +382,7 @@ struct op_model {
   using outputs = typename Op::outputs;
   using params = typename params_of<Op>::type;
 
-  static constexpr std::string_view name = Op::name;
+  static constexpr std::string_view name = op_model_name<Op>();
   static constexpr std::size_t input_count = field_count<inputs>;
   static constexpr std::size_t output_count = field_count<outputs>;
   static constexpr std::size_t param_count = field_count<params>;

@@ -201,7 +201,36 @@ RKNNOP_DETAIL_HIDDEN inline constexpr auto fallback_storage = [] {
 template <class T, std::size_t I>
 inline constexpr std::string_view fallback_name{fallback_storage<T, I>.data(), fallback_storage<T, I>.size() - 1};
 
+// A type's name as written in its declaration, without namespaces or enclosing functions: GCC spells
+// "[with T = ns::Op; std::string_view = ...]", clang "[T = ns::Op]". Empty when the spelling is not
+// found; a template's arguments stay in ("Op<2>"), for the caller to refuse.
+template <class T>
+consteval std::string_view pretty_type() {
+  return __PRETTY_FUNCTION__;
+}
+constexpr std::string_view type_from_pretty(std::string_view s) {
+  std::size_t begin = s.find("T = ");
+  if (begin == std::string_view::npos) return {};
+  begin += 4;
+  const std::size_t end = s.find_first_of(";]", begin);
+  if (end == std::string_view::npos) return {};
+  std::string_view type = s.substr(begin, end - begin);
+  if (const std::size_t colons = type.rfind("::"); colons != std::string_view::npos) type = type.substr(colons + 2);
+  return type;
+}
+template <class T>
+RKNNOP_DETAIL_HIDDEN inline constexpr auto type_storage = [] {
+  constexpr std::string_view name = type_from_pretty(pretty_type<T>());
+  std::array<char, name.size() + 1> chars{};
+  for (std::size_t k = 0; k < name.size(); ++k) chars[k] = name[k];
+  return chars;
+}();
+
 }  // namespace names
+
+// The name of type T as written in its declaration (a struct `ns::Op` is "Op").
+template <class T>
+inline constexpr std::string_view type_name{names::type_storage<T>.data(), names::type_storage<T>.size() - 1};
 
 // The name of field I of T, as written in the source.
 template <class T, std::size_t I>

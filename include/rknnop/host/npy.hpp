@@ -51,7 +51,7 @@ struct npy_array {
                                              npy_dtype dtype = npy_dtype::float32);
 };
 
-/// What converting an array to a float tensor type did (docs: README "Running an op on the PC").
+/// What converting an array to a float tensor type did (docs/running.md §1).
 struct conversion_report {
   std::size_t count = 0;                   ///< values converted
   std::size_t rounded = 0;                 ///< values whose converted value differs from the original

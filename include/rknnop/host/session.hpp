@@ -5,7 +5,7 @@
 // runs it on a board: load the op (op_library), set inputs and params, run, read outputs.
 //
 //   auto s = rknnop::host::session::load("ResizeArea.rknnop");
-//   s.set_input("input", rknnop::host::read_npy_file("in.npy"));
+//   s.set_input("images", rknnop::host::read_npy_file("in.npy"));
 //   s.set_param("size", "64,64");
 //   s.set_param("align_corners", false);
 //   s.run();
@@ -19,6 +19,7 @@
 #include <rknnop/host/loader.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/param_value.hpp>
+#include <rknnop/vx_type.hpp>  // rknnop::vx_type
 
 #include <concepts>     // std::integral, std::floating_point
 #include <cstdint>      // std::int32_t, std::uint32_t
@@ -38,12 +39,14 @@ struct tensor_result {
   std::vector<float> values;        ///< every element as float
   std::vector<std::size_t> shape;   ///< NumPy order (outermost first)
   std::vector<std::uint32_t> dims;  ///< OpenVX order (innermost first)
-  std::int32_t vx_type = 0;         ///< tensor data type (VX_TYPE_FLOAT16, ...)
+  rknnop::vx_type vx_type{};        ///< tensor data type (vx_type::float16, ...)
   npy_array array;                  ///< the raw data with its own dtype
 };
 
-/// set_input's tensor_type for "the .npy's own dtype" (rknnop-run --tensor-type npy).
-inline constexpr std::int32_t tensor_type_of_data = -1;
+/// set_input's default tensor type: float16, as the board hands a custom op its inputs.
+inline constexpr vx_type default_input_type = vx_type::float16;
+/// set_input's tensor_type for "the .npy's own dtype" (rknnop-run --tensor-type npy): no VX type given.
+inline constexpr std::nullopt_t tensor_type_of_data = std::nullopt;
 
 class session {
 public:
@@ -58,19 +61,18 @@ public:
   /// Inputs, outputs and params with their op.yml types and the descriptor's table, one per line.
   [[nodiscard]] std::string describe() const;
 
-  /// `tensor_type`: the VX tensor type to create (default VX_TYPE_FLOAT16, as on the board;
-  /// tensor_type_of_data: the array's own dtype); data converts to FLOAT16/FLOAT32, integer types need
-  /// the same npy dtype. A conversion that overflows to inf, gives NaN or flushes a nonzero value to
-  /// zero throws naming the first such element, unless allow_lossy(true); rounding adds a note.
-  void set_input(std::string_view name, const npy_array& data, std::optional<std::int32_t> tensor_type = {});
+  /// `tensor_type`: the VX tensor type to create (default_input_type, as on the board;
+  /// tensor_type_of_data, i.e. std::nullopt: the array's own dtype); data converts to FLOAT16/FLOAT32, integer types
+  /// need the same npy dtype. A conversion that overflows to inf, gives NaN or flushes a nonzero value to zero throws
+  /// naming the first such element, unless allow_lossy(true); rounding adds a note.
+  void set_input(std::string_view name, const npy_array& data, std::optional<vx_type> tensor_type = default_input_type);
   void set_input(std::string_view name, const std::filesystem::path& npy_file,
-                 std::optional<std::int32_t> tensor_type = {});
+                 std::optional<vx_type> tensor_type = default_input_type);
   void set_input(std::string_view name, std::span<const float> values, std::vector<std::size_t> shape,
-                 std::optional<std::int32_t> tensor_type = {});
+                 std::optional<vx_type> tensor_type = default_input_type);
 
   /// Makes the output a real (non-virtual) tensor of this NumPy-order shape and type.
-  void set_output_shape(std::string_view name, std::vector<std::size_t> shape,
-                        std::int32_t tensor_type = 0x00F /* VX_TYPE_FLOAT16 */);
+  void set_output_shape(std::string_view name, std::vector<std::size_t> shape, vx_type tensor_type = vx_type::float16);
 
   void set_param(std::string_view name, const param_value& value);
   /// Parsed with op.yml's type for the param ("64,64", "true", "0.5"); an enum param by name only

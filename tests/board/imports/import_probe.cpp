@@ -17,9 +17,7 @@ struct ImportProbe {
   };
   struct params {};
 
-  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
-  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) { out.y.set_dims(in.x.dims()); };
   static constexpr auto cpu = [](const inputs& in, outputs& out, const params&) {
     const float bias = vxQueryTensorCompressedLayout(nullptr) == VX_SUCCESS ? 1.f : 0.f;
     for (std::size_t i = 0, n = in.x.size(); i < n; ++i) out.y.data()[i] = in.x.data()[i] + bias;

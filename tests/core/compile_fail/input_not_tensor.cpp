@@ -14,7 +14,7 @@ struct NotTensor {
   struct outputs {
     rknnop::tensor<float> y;
   };
-  static constexpr auto infer = [](const inputs&, outputs& out, const rknnop::detail::no_params&) {
+  static constexpr auto infer = [](const inputs&, outputs& out, const rknnop::no_params&) {
     out.y.set_dims({1});
     return rknnop::ok;
   };

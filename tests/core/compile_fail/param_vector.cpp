@@ -19,7 +19,7 @@ struct BadParam {
     pads_type pads;
   };
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
+    out.y.set_dims(in.x.dims());
     return rknnop::ok;
   };
   static constexpr auto cpu = [](const inputs&, outputs&, const params&) { return rknnop::ok; };

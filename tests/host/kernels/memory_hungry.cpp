@@ -35,9 +35,7 @@ struct MemoryHungry {
   struct outputs {
     rknnop::tensor<float> y;
   };
-  static constexpr auto infer = [](const inputs& in, outputs& out, const auto&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
-  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, const auto&) { out.y.set_dims(in.x.dims()); };
   static constexpr auto cpu = [](const inputs& in, outputs& out, const auto&) {
     for (std::size_t i = 0; i < in.x.size(); ++i) out.y[i] = in.x[i];
   };

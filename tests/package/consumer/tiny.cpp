@@ -15,9 +15,7 @@ struct Tiny {
     float scale;
   };
 
-  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
-  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) { out.y.set_dims(in.x.dims()); };
   static constexpr auto cpu = [](const inputs& in, outputs& out, const params& p) {
     const float* x = in.x.data();
     float* y = out.y.data();

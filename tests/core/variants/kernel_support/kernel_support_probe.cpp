@@ -21,9 +21,7 @@ struct KernelSupportProbe {
     std::int32_t skip;
   };
 
-  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
-  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) { out.y.set_dims(in.x.dims()); };
   // y = x reversed, through a std::vector; `skip` characters of a name are dropped via substr.
   static constexpr auto cpu = [](const inputs& in, outputs& out, const params& p) {
     std::vector<float> copy(in.x.data(), in.x.data() + in.x.size());

@@ -22,9 +22,7 @@ struct VendorHeadersProbe {
   };
   struct params {};
 
-  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
-    out.y.set_dims(in.x.dims(), in.x.rank());
-  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) { out.y.set_dims(in.x.dims()); };
   static constexpr auto cpu = [](const inputs& in, outputs& out, const params&) {
     for (std::size_t i = 0, n = in.x.size(); i < n; ++i) out.y.data()[i] = -in.x.data()[i];
   };

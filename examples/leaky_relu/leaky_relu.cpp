@@ -2,8 +2,7 @@
 // TensorFlow's LeakyRelu: y = x for x >= 0, alpha * x otherwise (docs/first-op.md).
 #include <rknnop/op.hpp>
 
-struct LeakyRelu {
-  static constexpr std::string_view name = "LeakyRelu";  // TensorFlow's op name
+struct LeakyRelu {  // the struct's name is the op's name: TensorFlow's, and vx_kernel_LeakyRelu_list
   struct inputs {
     rknnop::tensor<float, rknnop::float16> features;  // the kernel sees float; float16 converts exactly
   };
@@ -15,8 +14,8 @@ struct LeakyRelu {
   };
 
   static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
-    out.activations.set_dims(in.features.dims(), in.features.rank());  // same shape
-    out.activations.set_dtype(in.features.dtype());                    // and dtype
+    out.activations.set_dims(in.features.dims());    // same shape
+    out.activations.set_dtype(in.features.dtype());  // and dtype
     return rknnop::ok;
   };
 

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// A separable linear map of NHWC float images, exact in float32 and fast: per channel,
+//   out(n, y, x) = (sum over the row taps (i, wi) of y of wi * h(n, i, x)) * scale,
+//   h(n, i, x)   =  sum over the column taps (j, wj) of x of wj * in(n, i, j),
+// each sum starting from 0 and adding in the order its taps were added (TensorFlow's order for area
+// resampling, so results are bit-identical to the per-pixel loop). The tuned parts are named here so
+// a kernel reads as its algorithm: each input row's column sums h are computed once per range of
+// output rows (rknnop::tap_rows, <rknnop/rows.hpp>), and the ranges run on the board's cores
+// (rknnop::parallel_for, <rknnop/parallel.hpp>), with the same result for any thread count.
+//
+//   rknnop::separable map({out_h, in_h, max_row_taps}, {out_w, in_w, max_column_taps}, channels);
+//   map.rows.add(y, i, wi); map.columns.add(x, j, wj); ...
+//   if (!map.run(in.data(), out.data(), images, scale)) ...   // out of memory, or a tap out of range
+
+#include <rknnop/parallel.hpp>  // rknnop::parallel_for
+#include <rknnop/rows.hpp>      // rknnop::tap_table, rknnop::tap_rows
+
+#include <cstddef>  // std::size_t
+
+namespace rknnop {
+
+class separable {
+public:
+  struct axis {
+    std::size_t outputs, inputs, max_taps;  // max_taps: the most taps any output of this axis gets
+  };
+
+  separable(axis rows_axis, axis columns_axis, std::size_t channels) noexcept
+      : rows(rows_axis.outputs, rows_axis.inputs, rows_axis.max_taps, 1),
+        columns(columns_axis.outputs, columns_axis.inputs, columns_axis.max_taps, channels) {}
+
+  tap_table rows;     // output row y <- input rows i, weights wi (one channel: whole rows)
+  tap_table columns;  // output column x <- input columns j, weights wj, for every channel
+
+  // `images` dense images in, out. False when a table could not be allocated or a tap was out of
+  // range (tap_table's bool), or a range's row buffers could not be allocated.
+  bool run(const float* in, float* out, std::size_t images, float scale) const noexcept {
+    if (!rows || !columns) return false;
+    const std::size_t out_h = rows.output_floats(), in_h = rows.input_floats();
+    const std::size_t out_row = columns.output_floats(), in_row = columns.input_floats();
+    // An output row reads about in_h / out_h + 1 input rows: a range gets >= 64K floats of work.
+    const std::size_t floats_per_row = out_row + (in_h / (out_h ? out_h : 1) + 1) * in_row;
+    return parallel_for(
+        images * out_h, 65536 / (floats_per_row ? floats_per_row : 1) + 1, [&](std::size_t begin, std::size_t end) {
+          tap_rows sums(columns);  // each input row's column sums, computed once
+          bool fine = bool(sums);
+          for (std::size_t row = begin; fine && row < end; ++row)  // output rows of every image
+            fine = sums.combine(out + row * out_row, in + row / out_h * in_h * in_row, in_h, rows, row % out_h, scale);
+          return fine;
+        });
+  }
+};
+
+}  // namespace rknnop
