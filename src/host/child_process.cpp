@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-namespace rknnop::host::detail {
+namespace rknnop::host::child_io {
 
 namespace {
 // How often the child's memory is looked at while it runs.
@@ -75,4 +75,4 @@ child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds 
   return outcome;
 }
 
-}  // namespace rknnop::host::detail
+}  // namespace rknnop::host::child_io

@@ -8,7 +8,7 @@
 #include <string>
 #include <sys/types.h>
 
-namespace rknnop::host::detail {
+namespace rknnop::host::child_io {
 
 struct child_outcome {
   bool timed_out = false;
@@ -33,4 +33,4 @@ void set_load_probe(bool enabled) noexcept;
 /// "SIGSEGV (Segmentation fault)"; own names (sigabbrev_np needs glibc 2.32, the boards have 2.28).
 std::string signal_description(int signal_number);
 
-}  // namespace rknnop::host::detail
+}  // namespace rknnop::host::child_io

@@ -39,13 +39,13 @@
 
 namespace rknnop::host {
 
-namespace detail {
+namespace child_io {
 namespace {
 std::atomic<bool> load_probe{true};
 }  // namespace
 bool load_probe_enabled() noexcept { return load_probe.load(std::memory_order_relaxed); }
 void set_load_probe(bool enabled) noexcept { load_probe.store(enabled, std::memory_order_relaxed); }
-}  // namespace detail
+}  // namespace child_io
 
 namespace {
 
@@ -101,11 +101,11 @@ constexpr std::uint64_t probe_memory_budget = std::uint64_t{1} << 30;
 // loader (or its constructors or destructors) kills the child, not this process, and becomes one line naming `label`.
 // The child's stderr (ld.so's "Inconsistency detected" lines) is captured, not shown. Empty on success.
 std::string probe_load(const std::string& path, const std::string& label, std::string_view what) {
-  if (!detail::load_probe_enabled()) return {};  // already in a child process (rknnop-node)
+  if (!child_io::load_probe_enabled()) return {};  // already in a child process (rknnop-node)
   int channel[2];
   if (::pipe2(channel, O_CLOEXEC) != 0)
     throw error(fmt::format("{}: cannot create a pipe for the load probe: {}", label, std::strerror(errno)));
-  const std::uint64_t memory_limit = detail::resident_bytes(::getpid()) + probe_memory_budget;
+  const std::uint64_t memory_limit = child_io::resident_bytes(::getpid()) + probe_memory_budget;
   std::fflush(nullptr);
   const pid_t child = ::fork();
   if (child < 0) {
@@ -131,8 +131,8 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
   }
   ::close(channel[1]);
   // A library whose constructors never return is stopped after the deadline, one that fills memory
-  // when it passes the budget (detail::watch_child, shared with the node runner).
-  const detail::child_outcome outcome = detail::watch_child(child, channel[0], probe_deadline, memory_limit);
+  // when it passes the budget (child_io::watch_child, shared with the node runner).
+  const child_io::child_outcome outcome = child_io::watch_child(child, channel[0], probe_deadline, memory_limit);
   const bool timed_out = outcome.timed_out;
   const std::uint64_t memory_used = outcome.memory_used;
   const int status = outcome.status;
@@ -147,7 +147,7 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
         what, probe_memory_budget >> 20, (memory_used - (memory_limit - probe_memory_budget)) >> 20);
   if (WIFSIGNALED(status))
     return fmt::format("the {} is corrupt: loading it killed a probe process with {}{}", what,
-                       detail::signal_description(WTERMSIG(status)), report.empty() ? "" : "; " + report);
+                       child_io::signal_description(WTERMSIG(status)), report.empty() ? "" : "; " + report);
   if (report.starts_with(path + ": ")) report.erase(0, path.size() + 2);  // /proc/self/fd/N says nothing
   if (WIFEXITED(status) && WEXITSTATUS(status) == 2) return fmt::format("dlopen of the {} failed: {}", what, report);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)

@@ -105,7 +105,7 @@ std::filesystem::path node_runner_path() {
                   beside.string(), build_tree.string()));
 }
 
-namespace detail {
+namespace child_io {
 
 namespace {
 
@@ -386,6 +386,6 @@ node_result run_in_child(const child_library& library, const node_spec& spec) {
   return result;
 }
 
-}  // namespace detail
+}  // namespace child_io
 
 }  // namespace rknnop::host

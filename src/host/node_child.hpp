@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace rknnop::host::detail {
+namespace rknnop::host::child_io {
 
 // A library inspected here (op_library::inspect), to be loaded in a child process.
 struct child_library {
@@ -23,4 +23,4 @@ kernel_descriptor_info load_in_child(const child_library& library);
 /// Runs `spec` (its descriptor ignored, on_context refused) in a child that loads the library first.
 node_result run_in_child(const child_library& library, const node_spec& spec);
 
-}  // namespace rknnop::host::detail
+}  // namespace rknnop::host::child_io

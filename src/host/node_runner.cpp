@@ -31,8 +31,8 @@ namespace rknnop::host {
 
 namespace {
 
-using detail::runner_status;
-using detail::runner_step;
+using child_io::runner_status;
+using child_io::runner_step;
 
 runner_status* status_page = nullptr;  // shared with the parent
 const vx_kernel_description_t* real_descriptor = nullptr;
@@ -157,18 +157,18 @@ vx_status VX_CALLBACK run_deinitialize(vx_node node, const vx_reference* paramet
 }
 
 // The reply: all written at once to the reply file at the end.
-void write_reply(const detail::wire_writer& w) {
+void write_reply(const child_io::wire_writer& w) {
   const std::vector<std::uint8_t>& bytes = w.bytes();
   std::size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t put = ::write(detail::runner_reply_fd, bytes.data() + done, bytes.size() - done);
+    const ssize_t put = ::write(child_io::runner_reply_fd, bytes.data() + done, bytes.size() - done);
     if (put < 0 && errno == EINTR) continue;
     if (put <= 0) ::_exit(4);
     done += static_cast<std::size_t>(put);
   }
 }
 
-void put_descriptor(detail::wire_writer& w, const kernel_descriptor_info& k) {
+void put_descriptor(child_io::wire_writer& w, const kernel_descriptor_info& k) {
   w.put_string(k.list_symbol);
   w.put(static_cast<std::uint64_t>(k.list_size));
   w.put(k.kernel_index);
@@ -182,12 +182,12 @@ void put_descriptor(detail::wire_writer& w, const kernel_descriptor_info& k) {
 
 std::vector<std::uint8_t> read_request() {
   struct stat st {};
-  if (::fstat(detail::runner_request_fd, &st) != 0) ::_exit(5);
+  if (::fstat(child_io::runner_request_fd, &st) != 0) ::_exit(5);
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(st.st_size));
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t got =
-        ::pread(detail::runner_request_fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+        ::pread(child_io::runner_request_fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) ::_exit(5);
     done += static_cast<std::size_t>(got);
@@ -195,12 +195,12 @@ std::vector<std::uint8_t> read_request() {
   return bytes;
 }
 
-void serve(detail::wire_writer& reply) {
+void serve(child_io::wire_writer& reply) {
   const std::vector<std::uint8_t> request = read_request();
-  detail::wire_reader r(request);
-  if (r.get<std::uint32_t>() != detail::node_wire_magic || r.get<std::uint32_t>() != detail::node_wire_version)
+  child_io::wire_reader r(request);
+  if (r.get<std::uint32_t>() != child_io::node_wire_magic || r.get<std::uint32_t>() != child_io::node_wire_version)
     throw error("the node runner does not understand its parent's request (another rknnop version?)");
-  const auto command = r.get<detail::runner_command>();
+  const auto command = r.get<child_io::runner_command>();
   load_options options;
   const bool has_op_yml = r.get<std::uint8_t>() != 0;
   const std::string op_yml = r.get_string();
@@ -211,9 +211,9 @@ void serve(detail::wire_writer& reply) {
   options.execution = node_execution::in_process;
 
   set_step(runner_step::load);
-  detail::set_load_probe(false);  // this process is the probe
-  op_library library = op_library::open(fmt::format("/proc/self/fd/{}", detail::runner_library_fd), options);
-  if (command == detail::runner_command::load) {
+  child_io::set_load_probe(false);  // this process is the probe
+  op_library library = op_library::open(fmt::format("/proc/self/fd/{}", child_io::runner_library_fd), options);
+  if (command == child_io::runner_command::load) {
     reply.put(static_cast<std::uint8_t>(1));
     put_descriptor(reply, library.kernel());
     return;
@@ -296,28 +296,29 @@ int node_runner_main(int argc, char** argv) noexcept {
   // Dies with its parent (an interrupted tool leaves no runner behind), and not after it.
   (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (std::to_string(::getppid()) != argv[2]) return 3;
-  void* page = ::mmap(nullptr, sizeof(runner_status), PROT_READ | PROT_WRITE, MAP_SHARED, detail::runner_status_fd, 0);
+  void* page =
+      ::mmap(nullptr, sizeof(runner_status), PROT_READ | PROT_WRITE, MAP_SHARED, child_io::runner_status_fd, 0);
   if (page == MAP_FAILED) return 4;
   status_page = static_cast<runner_status*>(page);
   install_fault_handler();
-  detail::wire_writer reply;
-  reply.put(detail::node_wire_magic);
+  child_io::wire_writer reply;
+  reply.put(child_io::node_wire_magic);
   try {
     try {
       serve(reply);
     } catch (const error& e) {
-      reply = detail::wire_writer{};
-      reply.put(detail::node_wire_magic);
+      reply = child_io::wire_writer{};
+      reply.put(child_io::node_wire_magic);
       reply.put(static_cast<std::uint8_t>(0));
       reply.put_string(e.detail());
     } catch (const std::bad_alloc&) {
-      reply = detail::wire_writer{};
-      reply.put(detail::node_wire_magic);
+      reply = child_io::wire_writer{};
+      reply.put(child_io::node_wire_magic);
       reply.put(static_cast<std::uint8_t>(0));
       reply.put_string("the node runner ran out of memory");
     } catch (const std::exception& e) {
-      reply = detail::wire_writer{};
-      reply.put(detail::node_wire_magic);
+      reply = child_io::wire_writer{};
+      reply.put(child_io::node_wire_magic);
       reply.put(static_cast<std::uint8_t>(0));
       reply.put_string(e.what());
     }

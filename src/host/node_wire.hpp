@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace rknnop::host::detail {
+namespace rknnop::host::child_io {
 
 inline constexpr std::uint32_t node_wire_magic = 0x524e4b52;  // "RKNR"
 inline constexpr std::uint32_t node_wire_version = 1;
@@ -98,4 +98,4 @@ private:
   std::size_t at_ = 0;
 };
 
-}  // namespace rknnop::host::detail
+}  // namespace rknnop::host::child_io

@@ -94,8 +94,8 @@ struct session::state {
     std::int32_t type = VX_TYPE_FLOAT16;
   };
 
-  std::optional<op_library> library;           // in_process: loaded here
-  std::optional<detail::child_library> child;  // child: loaded and run by rknnop-node
+  std::optional<op_library> library;             // in_process: loaded here
+  std::optional<child_io::child_library> child;  // child: loaded and run by rknnop-node
   op_yml child_op;
   kernel_descriptor_info child_kernel;
   std::map<std::string, input_data, std::less<>> inputs;
@@ -107,7 +107,7 @@ struct session::state {
   std::vector<std::string> notes;
 
   explicit state(op_library lib) : library(std::move(lib)) {}
-  explicit state(detail::child_library lib, op_yml op, kernel_descriptor_info kernel)
+  explicit state(child_io::child_library lib, op_yml op, kernel_descriptor_info kernel)
       : child(std::move(lib)), child_op(std::move(op)), child_kernel(std::move(kernel)) {}
 
   [[nodiscard]] const op_yml& op() const noexcept { return library ? library->op() : child_op; }
@@ -195,7 +195,7 @@ session session::load(const std::filesystem::path& op, const load_options& optio
     return session(std::make_unique<state>(op_library::open(op, options)));
   // Nothing of the library runs here: checked here, loaded in a child (isolation.hpp).
   library_inspection inspected = op_library::inspect(op, options);
-  detail::child_library child;
+  child_io::child_library child;
   child.path = op.string();
   child.origin = options.origin;
   if (child.origin.empty()) {  // "F.rknnop (x86-64 library section)" -> "F.rknnop, x86-64 library section"
@@ -208,7 +208,7 @@ session session::load(const std::filesystem::path& op, const load_options& optio
   child.options = options;
   child.options.op_yml = inspected.op_yml_path;
   child.op_name = inspected.op.name;
-  kernel_descriptor_info kernel = detail::load_in_child(child);
+  kernel_descriptor_info kernel = child_io::load_in_child(child);
   return session(std::make_unique<state>(std::move(child), std::move(inspected.op), std::move(kernel)));
 }
 
@@ -342,7 +342,7 @@ run_report session::state::run() {
   }
   for (const op_yml_entry& e : op.params) spec.params.push_back(node_param{e.name, params.find(e.name)->second});
 
-  node_result ran = library ? run_node(spec) : detail::run_in_child(*child, spec);
+  node_result ran = library ? run_node(spec) : child_io::run_in_child(*child, spec);
   std::map<std::string, tensor_result, std::less<>> read;
   for (node_output& o : ran.outputs) {
     const auto dtype = npy_dtype_for(o.type);
