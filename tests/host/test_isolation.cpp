@@ -220,13 +220,15 @@ TEST(Interrupts, SigintDuringACheckLeavesNoFileAndNoRunner) {
 
 TEST(CorruptLibraries, AWildCallbackPointerInAModelIsOneLine) {
   // The case on our own model: a relocation addend's high byte set, so a descriptor callback
-  // points nowhere; the structure check and the load pass, the first call through it faults.
+  // points nowhere. The ELF structure check refuses a RELATIVE relocation whose result leaves the
+  // loaded image (elf_structure.cpp); what it cannot decide faults in rknnop-node. Either way: one
+  // line, exit 1, nothing left.
   const fs::path dir = rknnop_test::work_dir("isolation_wild_pointer");
   wrapped_model m = wrap_resize_area(dir);
   ASSERT_NE(m.library_at, 0u);
-  // Every R_X86_64_RELATIVE addend of .rela.dyn that points at code, one at a time, until one is called.
-  int contained = 0;
-  for (std::size_t at = 0; at + 24 <= m.library_size && contained == 0; at += 8) {
+  // Every R_X86_64_RELATIVE addend of .rela.dyn, one at a time, until one is refused or crashes.
+  int handled = 0;
+  for (std::size_t at = 0; at + 24 <= m.library_size && handled == 0; at += 8) {
     std::uint64_t info = 0;
     for (std::size_t k = 0; k < 8; ++k) info |= std::uint64_t{m.bytes[m.library_at + at + 8 + k]} << (8 * k);
     if (info != 8) continue;  // R_X86_64_RELATIVE, symbol 0
@@ -237,17 +239,16 @@ TEST(CorruptLibraries, AWildCallbackPointerInAModelIsOneLine) {
     const tool_result r = run_limited(dir, {mutant.string(), "--check"});
     ASSERT_LT(r.status, 128) << "rknnop-run was killed: " << r.err;
     EXPECT_TRUE(empty_folder(dir / "tmp"));
-    if (r.out.find("crashed with SIGSEGV") != std::string::npos) {
-      ++contained;
-      EXPECT_EQ(r.status, 1);
-      EXPECT_NE(r.out.find("(node 'resizearea_0', model " + mutant.string() +
-                           ", x86-64 library section) crashed with "
-                           "SIGSEGV (Segmentation fault): a wild (non-canonical) address was used"),
-                std::string::npos)
-          << r.out;
-    }
+    if (r.status == 0) continue;
+    ++handled;
+    EXPECT_EQ(r.status, 1);
+    const bool refused = r.out.find("outside the loaded segments") != std::string::npos;
+    const bool contained = r.out.find("(node 'resizearea_0', model " + mutant.string() +
+                                      ", x86-64 library section) crashed with SIGSEGV (Segmentation fault): a wild "
+                                      "(non-canonical) address was used") != std::string::npos;
+    EXPECT_TRUE(refused || contained) << r.out << r.err;
   }
-  EXPECT_EQ(contained, 1) << "no relocation of the library's descriptor was reached";
+  EXPECT_EQ(handled, 1) << "no relocation of the library's descriptor was reached";
 }
 
 TEST(CorruptLibraries, OneHundredFiftyModelMutationsRunTheKernelAndCrashNothing) {
