@@ -23,11 +23,17 @@ scheduler::~scheduler() {
 
 vx_status scheduler::schedule(graph& g) {
   std::lock_guard lock(mutex_);
-  if (g.scheduled) {
+  if (in_flight_.count(g.id) != 0) {
     log_to(&g, VX_ERROR_GRAPH_SCHEDULED, "vxScheduleGraph: the graph is scheduled already (vxWaitGraph first)");
     return VX_ERROR_GRAPH_SCHEDULED;
   }
-  queue_.push_back(&g);  // may throw: nothing changed yet
+  in_flight_.insert(g.id);  // may throw: nothing changed yet
+  try {
+    queue_.push_back(&g);
+  } catch (...) {
+    in_flight_.erase(g.id);
+    throw;
+  }
   hold(&g);
   g.scheduled = true;
   g.completed = false;
@@ -41,7 +47,7 @@ vx_status scheduler::wait(graph& g) {
     log_to(&g, VX_FAILURE, "vxWaitGraph: the graph was not scheduled");
     return VX_FAILURE;
   }
-  changed_.wait(lock, [&] { return !g.scheduled; });
+  changed_.wait(lock, [&] { return in_flight_.count(g.id) == 0; });
   g.completed = false;
   return g.scheduled_status;
 }
@@ -58,14 +64,16 @@ void scheduler::loop() noexcept {
       std::lock_guard graph_lock(g->mutex);
       return g->process();
     });
+    const std::uint64_t id = g->id;
     lock.lock();
     g->scheduled_status = status;
     g->scheduled = false;
     g->completed = true;
-    changed_.notify_all();
     lock.unlock();
-    unhold(g);  // the application may have released it meanwhile
+    unhold(g);  // the application may have released it meanwhile: then it goes here
     lock.lock();
+    in_flight_.erase(id);
+    changed_.notify_all();
   }
 }
 

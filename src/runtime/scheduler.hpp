@@ -11,6 +11,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 
 namespace rknnop::runtime {
 
@@ -32,6 +33,10 @@ private:
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<graph*> queue_;  // each held until its run ends
+  // Ids of the graphs queued or running: a graph leaves it only after the scheduler's hold on it is
+  // dropped, so that vxWaitGraph returns when the application's reference is the graph's last (its
+  // release then deinitializes, on the caller's thread, as vxProcessGraph's would).
+  std::unordered_set<std::uint64_t> in_flight_;
   bool stopping_ = false;
   std::thread thread_;
 };
