@@ -204,8 +204,8 @@ TEST(RknnModel, ReplacingBlobsKeepsEveryOtherByte) {
   // An armhf library the model did not have: appended, with its pair at the end of the description,
   // and "op_version": 2, without which librknn_runtime never reads it (docs/board-emulation.md §8).
   const model_file with_armhf = replace_op_blobs(m, "TestScale", {{model_blob_kind::lib_armhf, {1, 2, 3}}});
-  EXPECT_TRUE(with_armhf.custom_op_config.ends_with(
-      R"("op_lib_armhf_offset": 22, "op_lib_armhf_len": 3, "op_version": 2}])"))
+  EXPECT_TRUE(
+      with_armhf.custom_op_config.ends_with(R"("op_lib_armhf_offset": 22, "op_lib_armhf_len": 3, "op_version": 2}])"))
       << with_armhf.custom_op_config;
   EXPECT_EQ(m.file.custom_op_config.find("op_version"), std::string::npos);  // none without an armhf library
   const model armhf = model::parse(with_armhf.serialize(), "armhf.rknn");
