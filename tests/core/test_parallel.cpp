@@ -102,7 +102,7 @@ TEST(ParallelFor, InPlaceConversionsMatchOneOutOfPlaceConversion) {
       std::vector<float> expected(n);
       for (std::size_t i = 0; i < n; ++i) expected[i] = static_cast<float>(rknnop::float16::from_bits(halves[i]));
       std::vector<char> buffer(n * 4);
-      std::memcpy(buffer.data() + n * 2, halves.data(), n * 2);  // raw data at the end, as read_tensor does
+      if (n != 0) std::memcpy(buffer.data() + n * 2, halves.data(), n * 2);  // raw data at the end, as read_tensor does
       convert_in_place(widen, buffer.data(), n, 2, 4);
       for (std::size_t i = 0; i < n; ++i) {
         std::uint32_t got, want;
@@ -112,7 +112,7 @@ TEST(ParallelFor, InPlaceConversionsMatchOneOutOfPlaceConversion) {
       }
       // And back: float32 at the start, narrowed in place, as write_tensor does.
       for (std::size_t i = 0; i < n; ++i) expected[i] = expected[i] * 1.5f + 0.25f;
-      std::memcpy(buffer.data(), expected.data(), n * 4);
+      if (n != 0) std::memcpy(buffer.data(), expected.data(), n * 4);
       convert_in_place(narrow, buffer.data(), n, 4, 2);
       for (std::size_t i = 0; i < n; ++i) {
         std::uint16_t got;

@@ -78,6 +78,10 @@ TEST(Isolation, ACorrectKernelRunsInTheChild) {
 }
 
 TEST(Isolation, AKernelThatSegfaultsIsOneLine) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
+#endif
   const fs::path dir = rknnop_test::work_dir("isolation_segv");
   expect_one_line(run_hostile(dir, 1), dir,
                   fmt::format("the CPU kernel of Hostile ({}) crashed with SIGSEGV (Segmentation fault): a null "
@@ -110,6 +114,10 @@ TEST(Isolation, AKernelThatFillsMemoryIsStopped) {
 }
 
 TEST(Isolation, AnOverrunFaultsAtTheFirstByteOutAndNamesTheTensor) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
+#endif
   const fs::path dir = rknnop_test::work_dir("isolation_overrun");
   // 4096 float16 elements: 8192 bytes; the first byte out is byte 8192.
   expect_one_line(run_hostile(dir, 5), dir,
