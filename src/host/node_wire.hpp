@@ -41,13 +41,11 @@ public:
   template <class T>
     requires std::is_trivially_copyable_v<T>
   void put(const T& value) {
-    const auto* p = reinterpret_cast<const std::uint8_t*>(&value);
-    bytes_.insert(bytes_.end(), p, p + sizeof value);
+    append(&value, sizeof value);
   }
   void put_bytes(std::span<const std::byte> data) {
     put(static_cast<std::uint64_t>(data.size()));
-    const auto* p = reinterpret_cast<const std::uint8_t*>(data.data());
-    bytes_.insert(bytes_.end(), p, p + data.size());
+    append(data.data(), data.size());
   }
   void put_string(std::string_view text) { put_bytes(std::as_bytes(std::span(text.data(), text.size()))); }
   template <class T>
@@ -58,6 +56,13 @@ public:
   [[nodiscard]] const std::vector<std::uint8_t>& bytes() const noexcept { return bytes_; }
 
 private:
+  // resize + memcpy, not insert: GCC 12's -Wstringop-overflow misfires on insert into an empty vector at -O3.
+  void append(const void* data, std::size_t size) {
+    if (size == 0) return;
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + size);
+    std::memcpy(bytes_.data() + at, data, size);
+  }
   std::vector<std::uint8_t> bytes_;
 };
 
