@@ -70,11 +70,10 @@ run_arch() {
   cmake --build "$dir" -j "$jobs" || return 1
   stamp "$arch: tests under qemu"
   # Compile-fail, package and board tests only run compilers/CMake/host inspection: native covers them.
-  # Also excluded (RKNNOP_CROSS_EXCLUDE overrides): tests that exec the project's tools or python3, and
-  # ModelValidation/Relocations, whose fixtures are x86-64 libraries and tool runs (native step: not verified
-  # further under qemu this round)
+  # Also excluded (RKNNOP_CROSS_EXCLUDE overrides): tests that exec the project's tools or python3
   # directly (no binfmt_misc here, so the kernel cannot run a foreign binary: they need to prefix
-  # RKNNOP_TEST_EMULATOR) or that expect x86-64 facts of "the host" library.
+  # RKNNOP_TEST_EMULATOR) or that expect x86-64 facts of "the host" library; ModelValidation and
+  # Relocations use x86-64 library fixtures and tool runs (native step only).
   local exclude=${RKNNOP_CROSS_EXCLUDE-'^(emit\.python\.check|Elf\.HostKernelLibrary|PackTool\..*|SessionLoad\.ElfOfAnotherArchitecture|RunTool\..*|ModelTools\..*|ModelValidation\..*|Relocations\..*)$'}
   local args=(-E '^(package\.|compile_fail\.|board\.)')
   [ -n "$exclude" ] && args=(-E "^(package\\.|compile_fail\\.|board\\.)|$exclude")
