@@ -85,7 +85,7 @@ public:
     vxFinalizeKernel(k);
     graph_ = vxCreateGraph(context_);
     vx_node node = vxCreateGenericNode(graph_, k);
-    std::uint32_t in_dims[4] = {3, w, h, 1}, out_dims[4] = {3, ow, oh, 1};
+    vx_size in_dims[4] = {3, w, h, 1}, out_dims[4] = {3, ow, oh, 1};
     vx_tensor in = vxCreateTensor(context_, 4, in_dims, VX_TYPE_FLOAT16, 0);
     vx_tensor out = vxCreateTensor(context_, 4, out_dims, VX_TYPE_FLOAT16, 0);
     rknnop_host_tensor_buffer b{};

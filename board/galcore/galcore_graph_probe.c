@@ -101,8 +101,8 @@ static int run_nn_node(vx_context context) {
   OBJECT(graph, vxCreateGraph(context));
   vx_size dims[4] = {4, 4, 2, 1};
   vx_tensor input, output;
-  OBJECT(input, vxCreateTensor(context, 4, (const vx_uint32*)(const void*)dims, VX_TYPE_FLOAT16, 0));
-  OBJECT(output, vxCreateTensor(context, 4, (const vx_uint32*)(const void*)dims, VX_TYPE_FLOAT16, 0));
+  OBJECT(input, vxCreateTensor(context, 4, dims, VX_TYPE_FLOAT16, 0));
+  OBJECT(output, vxCreateTensor(context, 4, dims, VX_TYPE_FLOAT16, 0));
   vx_node node;
   OBJECT(node, vxActivationLayer(graph, input, PROBE_NN_ACTIVATION_RELU, 0.0f, 0.0f, output));
   vx_status verified = vxVerifyGraph(graph);
@@ -138,13 +138,10 @@ int main(int argc, char** argv) {
   STEP(vxAddParameterToKernel(kernel, 0, VX_INPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED));
   STEP(vxAddParameterToKernel(kernel, 1, VX_OUTPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED));
   STEP(vxFinalizeKernel(kernel));
-  /* The board's libOpenVX reads one vx_size per dimension (8 bytes on aarch64; found by the board
-   * runner: vxCreateTensor at 0x9b338 of the aarch64 libOpenVX.so.1.2 of rknpu e0cb42b), whatever the
-   * vx_uint32 of rknnop/openvx.h's prototype says: pass vx_size. */
   vx_size dims[1] = {COUNT};
   vx_tensor input, output;
-  OBJECT(input, vxCreateTensor(context, 1, (const vx_uint32*)(const void*)dims, VX_TYPE_FLOAT32, 0));
-  OBJECT(output, vxCreateTensor(context, 1, (const vx_uint32*)(const void*)dims, VX_TYPE_FLOAT32, 0));
+  OBJECT(input, vxCreateTensor(context, 1, dims, VX_TYPE_FLOAT32, 0));
+  OBJECT(output, vxCreateTensor(context, 1, dims, VX_TYPE_FLOAT32, 0));
   vx_node node;
   OBJECT(node, vxCreateGenericNode(graph, kernel));
   STEP(vxSetParameterByIndex(node, 0, (vx_reference)input));

@@ -280,12 +280,11 @@ int main(int argc, char** argv) {
         goto release_refs;
       }
       out_ndim[p] = ndim;
-      /* The board's libOpenVX reads one vx_size per dimension (8 bytes on aarch64: vxCreateTensor,
-       * 0x9b338 in the aarch64 libOpenVX.so.1.2 of rknpu e0cb42b, `ldr x4, [x20, x0, lsl #3]`),
-       * whatever rknnop/openvx.h's prototype (vx_uint32) says. */
+      /* One vx_size per dimension, as the board's libOpenVX reads them (8 bytes on aarch64:
+       * vxCreateTensor, 0x9b338 in the aarch64 libOpenVX.so.1.2 of rknpu e0cb42b). */
       vx_size sizes[6];
       for (uint32_t d = 0; d < ndim; ++d) sizes[d] = (vx_size)shape[ndim - 1 - d];
-      vx_tensor t = vxCreateTensor(context, ndim, (const vx_uint32*)(const void*)sizes, VX_TYPE_FLOAT16, 0);
+      vx_tensor t = vxCreateTensor(context, ndim, sizes, VX_TYPE_FLOAT16, 0);
       s = vxGetStatus((vx_reference)t);
       if (!t || s != VX_SUCCESS) {
         vx_failed("vxCreateTensor", s);

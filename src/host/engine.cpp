@@ -21,6 +21,12 @@ namespace rknnop::host {
 
 namespace {
 
+// vxCreateTensor takes its sizes as vx_size (Khronos 1.2, the boards' libOpenVX).
+vx_tensor create_tensor(vx_context context, const std::vector<std::uint32_t>& dims, vx_enum type) {
+  const std::vector<vx_size> sizes(dims.begin(), dims.end());
+  return vxCreateTensor(context, sizes.size(), sizes.data(), type, 0);
+}
+
 // Splits the runtime's "[status] message\n" log text into messages (continuation lines joined).
 std::vector<std::string> log_messages(const std::string& text, bool prefixed) {
   std::vector<std::string> out;
@@ -209,7 +215,7 @@ private:
 
   void bind_inputs() {
     for (const node_input& in : spec_.inputs) {
-      vx_tensor t = vxCreateTensor(ctx_.handle, static_cast<vx_uint32>(in.dims.size()), in.dims.data(), in.type, 0);
+      vx_tensor t = create_tensor(ctx_.handle, in.dims, in.type);
       if (t == nullptr) throw fail(fmt::format("vxCreateTensor for input '{}'", in.name), VX_FAILURE);
       bind(reinterpret_cast<vx_reference>(t), "input", in.name);
       rknnop_host_tensor_buffer b{};
@@ -227,7 +233,7 @@ private:
     std::vector<vx_tensor> outputs;
     for (const node_output_request& o : spec_.outputs) {
       vx_tensor t = o.dims
-                        ? vxCreateTensor(ctx_.handle, static_cast<vx_uint32>(o.dims->size()), o.dims->data(), o.type, 0)
+                        ? create_tensor(ctx_.handle, *o.dims, o.type)
                         : vxCreateVirtualTensor(graph_.handle, 0, nullptr, VX_TYPE_INVALID, 0);
       if (t == nullptr) throw fail(fmt::format("creating output '{}'", o.name), VX_FAILURE);
       bind(reinterpret_cast<vx_reference>(t), "output", o.name);

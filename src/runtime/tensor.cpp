@@ -5,6 +5,8 @@
 #include "objects.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -74,9 +76,27 @@ using namespace rknnop::runtime;
 
 namespace {
 
-tensor* create_tensor(context* ctx, vx_uint32 ndims, const vx_uint32* sizes, vx_enum data_type,
-                      vx_int8 fixed_point_position, graph* virtual_of) {
+tensor* create_tensor(context* ctx, vx_size rank, const vx_size* given, vx_enum data_type, vx_int8 fixed_point_position,
+                      graph* virtual_of) {
   const bool is_virtual = virtual_of != nullptr;
+  // The boards' driver takes the rank and sizes as vx_size (8 bytes each on aarch64, as in Khronos
+  // 1.2); tensors keep them as vx_uint32, so a size that does not fit is refused here.
+  if (rank > max_tensor_dims || (rank > 0 && given == nullptr)) {
+    log_to(ctx, VX_ERROR_INVALID_PARAMETERS, "vxCreateTensor: rank %zu must be 1..6 and sizes non-NULL",
+           static_cast<std::size_t>(rank));
+    return nullptr;
+  }
+  std::array<vx_uint32, max_tensor_dims> narrow{};
+  for (vx_size i = 0; i < rank; ++i) {
+    if (given[i] > std::numeric_limits<vx_uint32>::max()) {
+      log_to(ctx, VX_ERROR_INVALID_PARAMETERS, "vxCreateTensor: size %zu of dimension %zu does not fit in 32 bits",
+             static_cast<std::size_t>(given[i]), static_cast<std::size_t>(i));
+      return nullptr;
+    }
+    narrow[i] = static_cast<vx_uint32>(given[i]);
+  }
+  const auto ndims = static_cast<vx_uint32>(rank);
+  const vx_uint32* sizes = rank > 0 ? narrow.data() : nullptr;
   const bool known_type = !(is_virtual && data_type == VX_TYPE_INVALID);
   if (known_type && tensor_element_size(data_type) == 0) {
     log_to(ctx, VX_ERROR_INVALID_TYPE,
@@ -125,7 +145,7 @@ tensor* create_tensor(context* ctx, vx_uint32 ndims, const vx_uint32* sizes, vx_
 
 extern "C" {
 
-vx_tensor vxCreateTensor(vx_context context_handle, vx_uint32 num_of_dims, const vx_uint32* sizes, vx_enum data_format,
+vx_tensor vxCreateTensor(vx_context context_handle, vx_size num_of_dims, const vx_size* sizes, vx_enum data_format,
                          vx_int8 fixed_point_position) {
   return guarded_value<vx_tensor>(nullptr, [&]() -> vx_tensor {
     auto* ctx = find_as<context>(context_handle);
@@ -134,7 +154,7 @@ vx_tensor vxCreateTensor(vx_context context_handle, vx_uint32 num_of_dims, const
   });
 }
 
-vx_tensor vxCreateVirtualTensor(vx_graph graph_handle, vx_uint32 num_of_dims, const vx_uint32* sizes,
+vx_tensor vxCreateVirtualTensor(vx_graph graph_handle, vx_size num_of_dims, const vx_size* sizes,
                                 vx_enum data_format, vx_int8 fixed_point_position) {
   return guarded_value<vx_tensor>(nullptr, [&]() -> vx_tensor {
     auto* g = find_as<graph>(graph_handle);

@@ -110,7 +110,7 @@ TEST(Validator, OtherRanksAndShapesStayErrors) {
 
 TEST(Validator, VirtualOutputWithZeroDimsAndInvalidTypeIsInferred) {
   harness h(vx_kernel_NhwcDouble_list.entries[0]);
-  const vx_uint32 unknown[4] = {0, 0, 0, 0};
+  const vx_size unknown[4] = {0, 0, 0, 0};
   vx_tensor y = vxCreateVirtualTensor(h.graph(), 4, unknown, VX_TYPE_INVALID, 0);
   ASSERT_NE(y, nullptr);
   vx_tensor x = h.tensor<float>({3, 4, 5, 1}, VX_TYPE_FLOAT32, iota(60));
@@ -125,7 +125,7 @@ TEST(Validator, VirtualOutputWithZeroDimsAndInvalidTypeIsInferred) {
 TEST(Validator, FixedPointPositions) {
   // An output created as Q7.8 (as some implementations create INT16) is described as plain values.
   harness h(vx_kernel_Int16Copy_list.entries[0]);
-  const vx_uint32 dims[1] = {2};
+  const vx_size dims[1] = {2};
   vx_tensor y = vxCreateVirtualTensor(h.graph(), 0, nullptr, VX_TYPE_INT16, 8);
   vx_tensor x = h.tensor<std::int16_t>({2}, VX_TYPE_INT16, {-5, 300});
   ASSERT_EQ(h.run({ref(x), ref(y)}), VX_SUCCESS) << h.last_log();

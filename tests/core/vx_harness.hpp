@@ -33,8 +33,9 @@ public:
   vx_graph graph() const { return graph_; }
 
   template <class T>
-  vx_tensor tensor(std::vector<std::uint32_t> dims, vx_enum dtype, const std::vector<T>& data = {}) {
-    vx_tensor t = vxCreateTensor(context_, static_cast<vx_uint32>(dims.size()), dims.data(), dtype, 0);
+  vx_tensor tensor(const std::vector<std::uint32_t>& dims, vx_enum dtype, const std::vector<T>& data = {}) {
+    const std::vector<vx_size> sizes(dims.begin(), dims.end());
+    vx_tensor t = vxCreateTensor(context_, sizes.size(), sizes.data(), dtype, 0);
     if (t && !data.empty()) write(t, data);
     return t;
   }

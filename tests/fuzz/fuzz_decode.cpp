@@ -144,7 +144,7 @@ struct builder {
     const vx_uint32 rank = typical ? 4 : static_cast<vx_uint32>(in.below(8));
     const vx_enum dtype = typical ? (in.flag() ? VX_TYPE_FLOAT32 : VX_TYPE_FLOAT16)
                                   : pick(in, tensor_dtypes.data(), tensor_dtypes.size());
-    std::array<vx_uint32, 8> dims{};
+    std::array<vx_size, 8> dims{};
     unsigned __int128 elements = 1;
     bool overflows = false;
     for (vx_uint32 i = 0; i < rank; ++i) {

@@ -84,17 +84,17 @@ vx_kernel_description_t* wild_list[] = {&good, &wild, nullptr};
 
 TEST(DescriptorPointers, CallbacksOutsideTheCodeAreRefusedBeforeTheCall) {
   EXPECT_NO_THROW(check_descriptor_pointers(good_list, "vx_kernel_Good_list", 1024, "good.so"));
-  wild.validate = reinterpret_cast<vx_kernel_validate_f>(std::uintptr_t{0xf0000001116});
+  wild.validate = reinterpret_cast<vx_kernel_validate_f>(std::uintptr_t{0xf0001116});
   const std::string message =
       rknnop_test::error_of([&] { check_descriptor_pointers(wild_list, "vx_kernel_Wild_list", 1024, "wild.so"); });
   EXPECT_EQ(message,
-            "rknnop: wild.so: descriptor 1 of vx_kernel_Wild_list: validate points to 0xf0000001116, outside the "
+            "rknnop: wild.so: descriptor 1 of vx_kernel_Wild_list: validate points to 0xf0001116, outside the "
             "library's code; it is not called");
   wild.validate = nullptr;
-  wild.parameters = reinterpret_cast<vx_param_description_t*>(std::uintptr_t{0xf0000001000});
+  wild.parameters = reinterpret_cast<vx_param_description_t*>(std::uintptr_t{0xf0001000});
   const std::string table =
       rknnop_test::error_of([&] { check_descriptor_pointers(wild_list, "vx_kernel_Wild_list", 1024, "wild.so"); });
-  EXPECT_NE(table.find("descriptor 1 of vx_kernel_Wild_list: the parameter table (at 0xf0000001000, 12 bytes) is "
+  EXPECT_NE(table.find("descriptor 1 of vx_kernel_Wild_list: the parameter table (at 0xf0001000, 12 bytes) is "
                        "outside the library's readable segments"),
             std::string::npos)
       << table;

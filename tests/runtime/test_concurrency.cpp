@@ -15,7 +15,7 @@ namespace {
 // every output; returns the number of wrong results (or -1 on an API failure).
 int run_graph(vx_context ctx, vx_kernel kernel, float scale, int rounds) {
   constexpr vx_uint32 width = 64, height = 16;
-  vx_uint32 dims[2] = {width, height};
+  vx_size dims[2] = {width, height};
   vx_tensor in = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
   vx_tensor out = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
   vx_graph graph = vxCreateGraph(ctx);

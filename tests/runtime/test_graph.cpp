@@ -35,8 +35,8 @@ protected:
     context_test::TearDown();
   }
 
-  vx_tensor make_tensor(std::vector<vx_uint32> dims, vx_enum type = VX_TYPE_FLOAT32) {
-    return vxCreateTensor(ctx, static_cast<vx_uint32>(dims.size()), dims.data(), type, 0);
+  vx_tensor make_tensor(std::vector<vx_size> dims, vx_enum type = VX_TYPE_FLOAT32) {
+    return vxCreateTensor(ctx, dims.size(), dims.data(), type, 0);
   }
 
   void write(vx_tensor t, const std::vector<float>& values, vx_uint32 d0, vx_uint32 d1) {
@@ -342,7 +342,7 @@ vx_kernel add_two_tensor_kernel(vx_context ctx, const char* name, vx_kernel_f fu
 TEST_F(runtime_graph, khronos_mode_validator_sets_virtual_output) {
   ASSERT_EQ(rknnopHostSetKhronosMode(ctx, vx_true_e), VX_SUCCESS);
   vx_kernel k = add_two_tensor_kernel(ctx, "khronos_double_x", copy_function, khronos_validator, nullptr, nullptr);
-  vx_uint32 dims[3] = {5, 2, 3};
+  vx_size dims[3] = {5, 2, 3};
   vx_tensor in = vxCreateTensor(ctx, 3, dims, VX_TYPE_INT8, 0);
   vx_tensor mid = vxCreateVirtualTensor(graph, 0, nullptr, VX_TYPE_INVALID, 0);
   vx_node n = vxCreateGenericNode(graph, k);
@@ -599,7 +599,7 @@ namespace {
 TEST(runtime_teardown, releasing_the_context_deinitializes_live_graphs) {
   vx_context ctx = vxCreateContext();
   vx_kernel k = register_kernel_description(ctx, vx_kernel_ScaleBias_list[0]);
-  vx_uint32 dims[1] = {8};
+  vx_size dims[1] = {8};
   vx_tensor in = vxCreateTensor(ctx, 1, dims, VX_TYPE_FLOAT32, 0);
   vx_graph g = vxCreateGraph(ctx);
   vx_tensor out = vxCreateVirtualTensor(g, 0, nullptr, VX_TYPE_FLOAT32, 0);
@@ -624,7 +624,7 @@ TEST(runtime_teardown, releasing_the_context_deinitializes_live_graphs) {
 
 TEST(runtime_teardown, user_cannot_release_more_than_it_owns) {
   vx_context ctx = vxCreateContext();
-  vx_uint32 dims[1] = {2};
+  vx_size dims[1] = {2};
   vx_tensor t = vxCreateTensor(ctx, 1, dims, VX_TYPE_FLOAT32, 0);
   vx_reference extra = ref(t);
   ASSERT_EQ(vxRetainReference(extra), VX_SUCCESS);

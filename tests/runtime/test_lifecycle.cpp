@@ -112,7 +112,7 @@ protected:
     ASSERT_NE(a, nullptr);
     ASSERT_NE(b, nullptr);
     g = vxCreateGraph(ctx);
-    const vx_uint32 dims[2] = {4, 2};
+    const vx_size dims[2] = {4, 2};
     in = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
     other_in = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
     out = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
@@ -218,7 +218,7 @@ TEST_F(runtime_lifecycle, wait_returns_the_failed_kernels_status) {
   vx_graph other = vxCreateGraph(ctx);
   vx_node n = vxCreateGenericNode(other, failing);
   vx_tensor o = nullptr;
-  const vx_uint32 dims[2] = {4, 2};
+  const vx_size dims[2] = {4, 2};
   o = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
   vxSetParameterByIndex(n, 0, ref(in));
   vxSetParameterByIndex(n, 1, ref(o));

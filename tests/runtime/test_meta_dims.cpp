@@ -53,7 +53,7 @@ protected:
     ASSERT_EQ(vxAddParameterToKernel(k, 1, VX_OUTPUT, VX_TYPE_TENSOR, VX_PARAMETER_STATE_REQUIRED), VX_SUCCESS);
     ASSERT_EQ(vxFinalizeKernel(k), VX_SUCCESS);
     graph = vxCreateGraph(ctx);
-    const vx_uint32 in_dims[1] = {1};
+    const vx_size in_dims[1] = {1};
     vx_tensor in = vxCreateTensor(ctx, 1, in_dims, VX_TYPE_FLOAT16, 0);
     out = vxCreateVirtualTensor(graph, 0, nullptr, VX_TYPE_INVALID, 0);
     node = vxCreateGenericNode(graph, k);

@@ -3,6 +3,7 @@
 #include "runtime_test_util.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -104,7 +105,7 @@ TEST_F(runtime_reference, get_context) {
 TEST(runtime_handles, releasing_context_frees_everything_left_in_it) {
   // Leak checkers (ASan/LSan builds) verify that nothing stays allocated.
   vx_context ctx = vxCreateContext();
-  vx_uint32 dims[2] = {4, 4};
+  vx_size dims[2] = {4, 4};
   vx_tensor t = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
   vx_graph g = vxCreateGraph(ctx);
   vx_tensor v = vxCreateVirtualTensor(g, 0, nullptr, VX_TYPE_FLOAT32, 0);
@@ -160,11 +161,25 @@ TEST_F(runtime_reference, log_entries_per_reference) {
 }
 
 TEST_F(runtime_reference, failed_creation_returns_null_and_logs_why) {
-  vx_uint32 dims[1] = {4};
+  vx_size dims[1] = {4};
   EXPECT_EQ(vxCreateTensor(ctx, 1, dims, VX_TYPE_FLOAT64, 0), nullptr);
   vx_status status = 0;
   EXPECT_NE(last_log(ref(ctx), &status).find("0xb"), std::string::npos);
   EXPECT_EQ(status, VX_ERROR_INVALID_TYPE);
+}
+
+// Sizes come as vx_size (the boards' libOpenVX reads 8 bytes per size on aarch64); tensors hold 32-bit
+// sizes, so a wider one is refused by name rather than truncated.
+TEST_F(runtime_reference, a_size_wider_than_32_bits_is_refused_not_truncated) {
+  if constexpr (sizeof(vx_size) > sizeof(vx_uint32)) {
+    vx_size dims[2] = {3, vx_size{std::numeric_limits<vx_uint32>::max()} + 2};
+    EXPECT_EQ(vxCreateTensor(ctx, 2, dims, VX_TYPE_UINT8, 0), nullptr);
+    vx_status status = 0;
+    EXPECT_EQ(last_log(ref(ctx), &status), "vxCreateTensor: size 4294967297 of dimension 1 does not fit in 32 bits");
+    EXPECT_EQ(status, VX_ERROR_INVALID_PARAMETERS);
+  } else {
+    GTEST_SKIP() << "vx_size is 32 bits on this target: no size is wider than a tensor's";
+  }
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ using runtime_tensor = context_test;
 TEST_F(runtime_tensor, creates_every_supported_type) {
   const vx_enum types[] = {VX_TYPE_FLOAT16, VX_TYPE_FLOAT32, VX_TYPE_INT8,  VX_TYPE_UINT8,
                            VX_TYPE_INT16,   VX_TYPE_UINT16,  VX_TYPE_INT32, VX_TYPE_UINT32};
-  vx_uint32 dims[3] = {2, 3, 4};
+  vx_size dims[3] = {2, 3, 4};
   for (vx_enum type : types) {
     vx_tensor t = vxCreateTensor(ctx, 3, dims, type, 0);
     ASSERT_EQ(vxGetStatus(ref(t)), VX_SUCCESS) << type;
@@ -30,13 +30,13 @@ TEST_F(runtime_tensor, creates_every_supported_type) {
 }
 
 TEST_F(runtime_tensor, rejects_unsupported_types_ranks_and_sizes) {
-  vx_uint32 dims[7] = {2, 2, 2, 2, 2, 2, 2};
+  vx_size dims[7] = {2, 2, 2, 2, 2, 2, 2};
   for (vx_enum type : {VX_TYPE_FLOAT64, VX_TYPE_INT64, VX_TYPE_BOOL, VX_TYPE_CHAR, VX_TYPE_INVALID, 0x7777})
     EXPECT_EQ(vxCreateTensor(ctx, 2, dims, type, 0), nullptr) << type;
   EXPECT_EQ(vxCreateTensor(ctx, 0, dims, VX_TYPE_FLOAT32, 0), nullptr);
   EXPECT_EQ(vxCreateTensor(ctx, 7, dims, VX_TYPE_FLOAT32, 0), nullptr);
   EXPECT_EQ(vxCreateTensor(ctx, 2, nullptr, VX_TYPE_FLOAT32, 0), nullptr);
-  vx_uint32 zero[2] = {4, 0};
+  vx_size zero[2] = {4, 0};
   EXPECT_EQ(vxCreateTensor(ctx, 2, zero, VX_TYPE_FLOAT32, 0), nullptr);
   vx_tensor six = vxCreateTensor(ctx, 6, dims, VX_TYPE_FLOAT32, 0);
   EXPECT_NE(six, nullptr);
@@ -44,18 +44,18 @@ TEST_F(runtime_tensor, rejects_unsupported_types_ranks_and_sizes) {
 }
 
 TEST_F(runtime_tensor, byte_size_overflow_is_an_error) {
-  vx_uint32 huge[6] = {0xFFFFFFFFU, 0xFFFFFFFFU, 0xFFFFFFFFU, 2, 2, 2};
+  vx_size huge[6] = {0xFFFFFFFFU, 0xFFFFFFFFU, 0xFFFFFFFFU, 2, 2, 2};
   EXPECT_EQ(vxCreateTensor(ctx, 6, huge, VX_TYPE_FLOAT32, 0), nullptr);
   vx_status status = 0;
   EXPECT_NE(last_log(ref(ctx), &status).find("overflow"), std::string::npos);
   EXPECT_EQ(status, VX_ERROR_NO_MEMORY);
   // Fits exactly in 64 bits times 4 bytes? 2^31 * 2^31 * 4 = 2^64: overflows by one bit.
-  vx_uint32 edge[3] = {0x80000000U, 0x80000000U, 1};
+  vx_size edge[3] = {0x80000000U, 0x80000000U, 1};
   EXPECT_EQ(vxCreateTensor(ctx, 3, edge, VX_TYPE_FLOAT32, 0), nullptr);
 }
 
 TEST_F(runtime_tensor, vsi_query_sizes) {
-  vx_uint32 dims[4] = {3, 5, 7, 1};
+  vx_size dims[4] = {3, 5, 7, 1};
   vx_tensor t = vxCreateTensor(ctx, 4, dims, VX_TYPE_FLOAT16, -3);
   ASSERT_NE(t, nullptr);
 
@@ -97,7 +97,7 @@ TEST_F(runtime_tensor, khronos_mode_query_sizes) {
   ASSERT_EQ(rknnopHostGetKhronosMode(ctx, &on), VX_SUCCESS);
   EXPECT_EQ(on, vx_true_e);
 
-  vx_uint32 dims[3] = {4, 5, 6};
+  vx_size dims[3] = {4, 5, 6};
   vx_tensor t = vxCreateTensor(ctx, 3, dims, VX_TYPE_INT8, 0);
   vx_size ndims = 0;
   EXPECT_EQ(vxQueryTensor(t, VX_TENSOR_NUMBER_OF_DIMS, &ndims, sizeof ndims), VX_SUCCESS);
@@ -135,7 +135,7 @@ std::vector<std::int16_t> fill_iota(vx_tensor t, const std::vector<vx_size>& dim
 }
 
 TEST_F(runtime_tensor, dense_round_trip_and_written_flag) {
-  vx_uint32 dims[3] = {4, 3, 2};
+  vx_size dims[3] = {4, 3, 2};
   vx_tensor t = vxCreateTensor(ctx, 3, dims, VX_TYPE_INT16, 0);
   vx_bool written = vx_true_e;
   ASSERT_EQ(rknnopHostTensorWasWritten(t, &written), VX_SUCCESS);
@@ -178,7 +178,7 @@ TEST_F(runtime_tensor, dense_round_trip_and_written_flag) {
 }
 
 TEST_F(runtime_tensor, sub_view_with_padded_user_strides) {
-  vx_uint32 dims[3] = {4, 3, 2};
+  vx_size dims[3] = {4, 3, 2};
   vx_tensor t = vxCreateTensor(ctx, 3, dims, VX_TYPE_INT16, 0);
   fill_iota(t, {4, 3, 2});
   // View x 1..3, y 1..2, z 0..1 into a user buffer with rows of 5 elements and planes of 17.
@@ -194,7 +194,7 @@ TEST_F(runtime_tensor, sub_view_with_padded_user_strides) {
 }
 
 TEST_F(runtime_tensor, element_strided_and_transposed_user_layouts) {
-  vx_uint32 dims[2] = {3, 2};
+  vx_size dims[2] = {3, 2};
   vx_tensor t = vxCreateTensor(ctx, 2, dims, VX_TYPE_INT16, 0);
   fill_iota(t, {3, 2});  // t[y][x] = y * 3 + x
   vx_size start[2] = {0, 0}, end[2] = {3, 2};
@@ -241,11 +241,11 @@ TEST_F(runtime_tensor, random_views_and_layouts_match_an_element_copy) {
   };
   for (int trial = 0; trial < 400; ++trial) {
     const auto rank = static_cast<vx_uint32>(pick(1, 4));
-    std::array<vx_uint32, 4> dims{};
+    std::array<vx_size, 4> dims{};
     std::array<vx_size, 4> start{}, end{}, extent{}, stride{};
     std::size_t count = 1;
     for (vx_uint32 i = 0; i < rank; ++i) {
-      dims[i] = static_cast<vx_uint32>(pick(1, 5));
+      dims[i] = pick(1, 5);
       const bool full = pick(0, 1) == 1;
       start[i] = full ? 0 : pick(0, dims[i] - 1);
       end[i] = full ? dims[i] : pick(start[i] + 1, dims[i]);
@@ -306,7 +306,7 @@ TEST_F(runtime_tensor, random_views_and_layouts_match_an_element_copy) {
 }
 
 TEST_F(runtime_tensor, copy_argument_errors) {
-  vx_uint32 dims[2] = {3, 2};
+  vx_size dims[2] = {3, 2};
   vx_tensor t = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
   float data[6] = {};
   vx_size start[2] = {0, 0}, end[2] = {3, 2}, stride[2] = {4, 12};
@@ -362,7 +362,7 @@ TEST_F(runtime_tensor, virtual_tensor_unknown_until_verify) {
 // Fewer dims than the rank, as the driver accepts: the dims past number_of_dims are not walked, so
 // the patch lies in their first index.
 TEST_F(runtime_tensor, copy_with_fewer_dims_than_the_rank_stays_in_the_first_index_of_the_rest) {
-  vx_uint32 dims[3] = {3, 2, 2};
+  vx_size dims[3] = {3, 2, 2};
   vx_tensor t = vxCreateTensor(ctx, 3, dims, VX_TYPE_FLOAT32, 0);
   float all[12];
   for (int i = 0; i < 12; ++i) all[i] = static_cast<float>(i);

@@ -174,10 +174,11 @@ VX_API_ENTRY vx_status VX_API_CALL vxReleaseReference(vx_reference* ref_ptr);
 VX_API_ENTRY vx_status VX_API_CALL vxRetainReference(vx_reference ref);
 VX_API_ENTRY void VX_API_CALL vxAddLogEntry(vx_reference ref, vx_status status, const char* message, ...);
 
-/* Tensors (VSI: dims are vx_uint32) */
-VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensor(vx_context context, vx_uint32 num_of_dims, const vx_uint32* sizes,
+/* Tensors. Creation takes the rank and sizes as vx_size, as Khronos 1.2 and the boards' libOpenVX
+ * (which loads 8-byte sizes on aarch64); queries of VX_TENSOR_DIMS answer vx_uint32 (VSI). */
+VX_API_ENTRY vx_tensor VX_API_CALL vxCreateTensor(vx_context context, vx_size number_of_dims, const vx_size* dims,
                                                   vx_enum data_format, vx_int8 fixed_point_position);
-VX_API_ENTRY vx_tensor VX_API_CALL vxCreateVirtualTensor(vx_graph graph, vx_uint32 num_of_dims, const vx_uint32* sizes,
+VX_API_ENTRY vx_tensor VX_API_CALL vxCreateVirtualTensor(vx_graph graph, vx_size number_of_dims, const vx_size* dims,
                                                          vx_enum data_format, vx_int8 fixed_point_position);
 VX_API_ENTRY vx_status VX_API_CALL vxQueryTensor(vx_tensor tensor, vx_enum attribute, void* ptr, vx_size size);
 VX_API_ENTRY vx_status VX_API_CALL vxCopyTensorPatch(vx_tensor tensor, vx_size number_of_dims,

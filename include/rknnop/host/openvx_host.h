@@ -55,7 +55,7 @@ extern "C" {
  * (one vx_size per dimension; size must be >= ndims * sizeof(vx_size), as in the Khronos sample
  * implementation), for kernels compiled against Khronos headers. vxSetMetaFormatAttribute reads
  * VX_TENSOR_DIMS as size / sizeof(vx_size) vx_size values in both modes, as the boards' driver does
- * (docs/runtime.md §9). vxCreateTensor keeps its uint32 signature. */
+ * (docs/runtime.md §9). vxCreateTensor takes vx_size sizes in both modes. */
 RKNNOP_HOST_API vx_status rknnopHostSetKhronosMode(vx_context context, vx_bool enabled);
 RKNNOP_HOST_API vx_status rknnopHostGetKhronosMode(vx_context context, vx_bool* enabled);
 
