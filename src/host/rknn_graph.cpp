@@ -48,7 +48,27 @@ std::vector<op_yml_entry> parse_entries(const json& op, std::string_view key, co
     if (!ports && *t != vx_type::array && !is_param_scalar_type(*t))
       throw error(fmt::format("{}: type {} is neither VX_TYPE_ARRAY nor a scalar type the board runtime can create", at,
                               quote(type_name)));
-    entries.push_back({name, *t});
+    op_yml_entry entry{name, *t};
+    if (const json* names = ports ? nullptr : member(value, model_enum_key)) {
+      const std::string enum_at = fmt::format("{}: '{}'", at, model_enum_key);
+      if (!names->is_object() || names->empty())
+        throw error(fmt::format("{}: expected an object of value names, found {}", enum_at, found(*names)));
+      if (*t != vx_type::int32)
+        throw error(fmt::format("{}: names values of a {} param; only VX_TYPE_INT32 params are enums", enum_at,
+                                vx_type_name(*t)));
+      for (const auto& [value_name, number] : names->items()) {
+        const bool int32 = number.is_number_unsigned()
+                               ? number.get<std::uint64_t>() <= std::numeric_limits<std::int32_t>::max()
+                               : number.is_number_integer() &&
+                                     number.get<std::int64_t>() >= std::numeric_limits<std::int32_t>::min() &&
+                                     number.get<std::int64_t>() <= std::numeric_limits<std::int32_t>::max();
+        if (!is_identifier(value_name) || !int32)
+          throw error(fmt::format("{}: {} = {} is not an identifier with an int32 value", enum_at, quote(value_name),
+                                  found(number)));
+        entry.enumerators.push_back({value_name, static_cast<std::int32_t>(number.get<std::int64_t>())});
+      }
+    }
+    entries.push_back(std::move(entry));
   }
   return entries;
 }

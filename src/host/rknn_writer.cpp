@@ -30,10 +30,23 @@ void mark_armhf_op_version(json& op) {
   op["op_version"] = 2;
 }
 
+// The names of an enum param's values beside its "type" (the model reader's `rknnop_enum`).
+void name_enum_values(json& params, std::span<const op_yml_entry> named) {
+  if (!params.is_object()) return;
+  for (const op_yml_entry& e : named) {
+    const auto it = params.find(e.name);
+    if (e.enumerators.empty() || it == params.end() || !it->is_object()) continue;
+    json names = json::object();
+    for (const op_yml_enumerator& v : e.enumerators) names[v.name] = v.value;
+    (*it)[std::string(model_enum_key)] = std::move(names);
+  }
+}
+
 }  // namespace
 
 model_file replace_op_blobs(const model& m, std::string_view op_name,
-                            const std::vector<std::pair<model_blob_kind, std::vector<std::uint8_t>>>& blobs) {
+                            const std::vector<std::pair<model_blob_kind, std::vector<std::uint8_t>>>& blobs,
+                            std::span<const op_yml_entry> named_params) {
   std::size_t target = m.ops.size();
   for (std::size_t i = 0; i < m.ops.size(); ++i)
     if (m.ops[i].name == op_name) target = i;
@@ -111,6 +124,7 @@ model_file replace_op_blobs(const model& m, std::string_view op_name,
       op[key + "_len"] = it->second.second;
     }
     mark_armhf_op_version(op);
+    if (i == target && op.contains("params")) name_enum_values(op["params"], named_params);
   }
   model_file out = m.file;
   out.custom_op_config = python_json(ops);
@@ -164,6 +178,7 @@ model_file wrap_op_as_model(const op_yml& op,
     return map;
   };
   description["params"] = entries(op.params);
+  name_enum_values(description["params"], op.params);
   description["inputs"] = entries(op.inputs);
   description["outputs"] = entries(op.outputs);
   description["kernel_index"] = op.kernel_index.value_or(0);

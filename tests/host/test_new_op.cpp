@@ -118,7 +118,9 @@ TEST_F(NewOp, WrappedModelPassesCheckRunsAndUpdates) {
   const auto d = run({model_path, "--describe"});
   ASSERT_EQ(d.status, 0) << d.err;
   EXPECT_CONTAINS(d.out, "param block_size = 2 (VX_TYPE_INT32)");
-  EXPECT_CONTAINS(d.out, "param data_format = 0 (VX_TYPE_INT32)");
+  // Before: "param data_format = 0 (VX_TYPE_INT32)", no name (the model carried only the type).
+  EXPECT_CONTAINS(d.out, "params:  block_size VX_TYPE_INT32, data_format VX_TYPE_INT32 {NHWC=0, NCHW=1}");
+  EXPECT_CONTAINS(d.out, "param data_format = NHWC (0) (VX_TYPE_INT32)");
   const auto c = run({model_path, "--check"});
   ASSERT_EQ(c.status, 0) << c.out << c.err;
   EXPECT_CONTAINS(c.out, "node 'depthtospace_0' (DepthToSpace): OK");

@@ -4,10 +4,13 @@
 #include <rknnop/host/rknn_model.hpp>
 #include <rknnop/vx_type.hpp>
 
+#include <fmt/format.h>
+
 #include "model_writer.hpp"
 #include "test_util.hpp"
 
 #include <algorithm>
+#include <span>
 #include <cstring>
 #include <fstream>
 
@@ -395,6 +398,47 @@ TEST(RknnModelBad, OpDescriptionsOfTheWrongShape) {
                      "kernel_index must be a whole number in [0, 2^32), found an integer '4294967296'");
   EXPECT_MODEL_ERROR(with_ops(s, "[" + ops.substr(1, ops.size() - 2) + ", " + ops.substr(1)),
                      "two custom-op descriptions for op 'TestScale'");
+}
+
+// An enum param's value names travel in the op description beside its type ("rknnop_enum"; the
+// board's runtime reads only "type"), so that a model shows and checks its enum params by name.
+TEST(RknnModel, EnumParamsCarryTheirValueNames) {
+  test_model_spec s = inert_spec();
+  const std::string ops = rknnop::host::to_python_json(rknnop_test::test_model_file(s).custom_op_config, "t");
+  const std::string plain = R"("scale": {"type": "VX_TYPE_FLOAT32"})";
+  ASSERT_NE(ops.find(plain), std::string::npos) << ops;
+  const std::string int32 = replace_text(ops, plain, R"("scale": {"type": "VX_TYPE_INT32"})");
+  s.node_params = R"({"negate": true, "scale": 1, "bias": [1, 2]})";
+  const model unnamed = model::parse(with_ops(s, int32), "m.rknn");
+  EXPECT_TRUE(unnamed.ops[0].params[1].enumerators.empty());
+
+  // update adds the names the container's op.yml gives; reading them back gives the same entries.
+  op_yml_entry scale{"scale", vx_type::int32};
+  scale.enumerators = {{"NEAR", 0}, {"FAR", 1}};
+  const model named = model::parse(replace_op_blobs(unnamed, "TestScale", {}, std::span(&scale, 1)).serialize(),
+                                   "named.rknn");
+  EXPECT_EQ(named.ops[0].params[1], (op_yml_entry{"scale", vx_type::int32, {}, {}, {}, false, scale.enumerators}));
+  EXPECT_NE(named.file.custom_op_config.find(R"("scale": {"type": "VX_TYPE_INT32", "rknnop_enum": {"NEAR": 0, "FAR": 1}})"),
+            std::string::npos)
+      << named.file.custom_op_config;
+  EXPECT_EQ(decode_node_params(named, named.nodes[0])[1].value.to_string(), "1");
+  // A value outside the names is the node's error, naming both.
+  s.node_params = R"({"negate": true, "scale": 7, "bias": [1, 2]})";
+  const std::string named_ops = replace_text(int32, R"("VX_TYPE_INT32"})", R"("VX_TYPE_INT32", "rknnop_enum": {"NEAR": 0, "FAR": 1}})");
+  const model seven = model::parse(with_ops(s, named_ops), "seven.rknn");
+  EXPECT_NE(rknnop_test::error_of([&] { (void)decode_node_params(seven, seven.nodes[0]); })
+                .find("param 'scale': 7 is not a value of the op's enum (expected one of NEAR (0), FAR (1))"),
+            std::string::npos);
+
+  const auto bad = [&](std::string_view names) {
+    return with_ops(s, replace_text(int32, R"("VX_TYPE_INT32"})", fmt::format(R"("VX_TYPE_INT32", "rknnop_enum": {}}})", names)));
+  };
+  EXPECT_MODEL_ERROR(bad("[0, 1]"), "op 'TestScale' params 'scale': 'rknnop_enum': expected an object of value names");
+  EXPECT_MODEL_ERROR(bad(R"({"A B": 0})"), "'rknnop_enum': 'A B' = an integer '0' is not an identifier with an int32 value");
+  EXPECT_MODEL_ERROR(bad(R"({"BIG": 2147483648})"), "'BIG' = an integer '2147483648' is not an identifier");
+  EXPECT_MODEL_ERROR(with_ops(s, replace_text(ops, plain, R"("scale": {"type": "VX_TYPE_FLOAT32", "rknnop_enum": {"A": 0}})")),
+                     "op 'TestScale' params 'scale': 'rknnop_enum': names values of a VX_TYPE_FLOAT32 param; only "
+                     "VX_TYPE_INT32 params are enums");
 }
 
 TEST(RknnModelBad, BadFilesOnDisk) {

@@ -153,7 +153,7 @@ int run_update(const std::string& model_path, const std::string& container_path,
   take(model_blob_kind::lib_aarch64, c.lib_aarch64);
   take(model_blob_kind::lib_armhf, c.lib_armhf);
 
-  const model_file updated = replace_op_blobs(m, op.name, blobs);
+  const model_file updated = replace_op_blobs(m, op.name, blobs, yml.params);
   const std::vector<std::uint8_t> bytes = updated.serialize();
   const model written = model::parse(bytes, out);  // what we write must read back
 #if RKNNOP_HOST_HAS_SESSION

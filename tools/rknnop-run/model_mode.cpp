@@ -89,7 +89,12 @@ std::string blob_text(const model& m, const model_op& op, model_blob_kind kind) 
 std::string entries_text(const std::vector<op_yml_entry>& entries) {
   if (entries.empty()) return "none";
   std::vector<std::string> parts;
-  for (const op_yml_entry& e : entries) parts.push_back(fmt::format("{} {}", e.name, vx_type_name(e.type)));
+  for (const op_yml_entry& e : entries) {
+    std::vector<std::string> names;
+    for (const op_yml_enumerator& n : e.enumerators) names.push_back(fmt::format("{}={}", n.name, n.value));
+    parts.push_back(fmt::format("{} {}{}", e.name, vx_type_name(e.type),
+                                names.empty() ? std::string() : fmt::format(" {{{}}}", fmt::join(names, ", "))));
+  }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -127,7 +132,11 @@ int describe(const model& m) {
     for (const model_param& p : node.params) {
       const auto e = std::find_if(op.params.begin(), op.params.end(),
                                   [&](const op_yml_entry& entry) { return entry.name == p.name; });
-      fmt::print("  param {} = {} ({})\n", p.name, p.json,
+      std::string value = p.json;  // an enum's value with its name, when the op description names them
+      if (e != op.params.end())
+        for (const op_yml_enumerator& n : e->enumerators)
+          if (p.json == std::to_string(n.value)) value = fmt::format("{} ({})", n.name, n.value);
+      fmt::print("  param {} = {} ({})\n", p.name, value,
                  e != op.params.end() ? vx_type_name(e->type) : "not in the op description");
     }
     for (const auto& [direction, ports, entries] :

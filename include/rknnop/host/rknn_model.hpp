@@ -66,6 +66,8 @@ inline constexpr model_blob_kind all_model_blob_kinds[] = {model_blob_kind::shad
                                                            model_blob_kind::lib_aarch64, model_blob_kind::lib_armhf};
 /// "vx_kernel_bin", "op_lib_x86", "op_lib_aarch64", "op_lib_armhf"
 [[nodiscard]] std::string_view model_blob_key(model_blob_kind kind) noexcept;
+/// rknnop's key beside an enum param's "type" in an op description: {"NAME": value, ...}.
+inline constexpr std::string_view model_enum_key = "rknnop_enum";
 /// "shader", "x86-64 library", ...
 [[nodiscard]] std::string_view model_blob_description(model_blob_kind kind) noexcept;
 
@@ -163,9 +165,13 @@ struct decoded_param {
 /// The model with op `op_name`'s blobs replaced by `blobs` (an empty vector drops that pair; a kind
 /// the op did not have is appended). Blobs of other ops and every other byte are kept; the op's
 /// description is rewritten with its new offsets, as the toolkit writes JSON (json.dumps style).
+/// `named_params` (the container's op.yml params) adds the names of enum params' values to the op's
+/// description (`"rknnop_enum": {"NAME": value, ...}` beside a param's "type"; librknn_runtime reads
+/// only "type"), so that the model shows them.
 [[nodiscard]] model_file replace_op_blobs(
     const model& m, std::string_view op_name,
-    const std::vector<std::pair<model_blob_kind, std::vector<std::uint8_t>>>& blobs);
+    const std::vector<std::pair<model_blob_kind, std::vector<std::uint8_t>>>& blobs,
+    std::span<const op_yml_entry> named_params = {});
 
 /// Builds a model file from graph JSON, op descriptions and each op's blobs (the project's model
 /// writer, used by the tests and the fuzz seeds). `ops_json` objects get their `<key>_offset/_len`
