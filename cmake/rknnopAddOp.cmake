@@ -605,6 +605,13 @@ function(_rknnop_add_op_emitter name)
   target_include_directories(${name}_emitter PRIVATE ${_include_dirs})
   target_link_libraries(${name}_emitter PRIVATE rknnop::rknnop ${_openvx})
   set_target_properties(${name}_emitter PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_work}$<0:>")
+  # A default that changes value on conversion (`std::int32_t block_size = 2.5;`, `std::uint8_t u = 300;`)
+  # would reach op.yml and the kernel silently converted: Clang's warnings for constants are errors
+  # here; GCC has no constant-only float warning, so -Wfloat-conversion warns (the op's sources are
+  # compiled here once, whatever the architectures).
+  target_compile_options(${name}_emitter PRIVATE
+    $<$<COMPILE_LANG_AND_ID:CXX,Clang,AppleClang>:-Werror=literal-conversion -Werror=constant-conversion>
+    $<$<COMPILE_LANG_AND_ID:CXX,GNU>:-Wfloat-conversion -Werror=overflow>)
 
   set(_yml "${_out}/op.yml")
   set(_emit_args --yml "${_yml}" --target-platform "${ARG_TARGET_PLATFORM}" --kernel-index "${ARG_KERNEL_INDEX}")
