@@ -232,9 +232,8 @@ private:
   std::vector<vx_tensor> bind_outputs() {
     std::vector<vx_tensor> outputs;
     for (const node_output_request& o : spec_.outputs) {
-      vx_tensor t = o.dims
-                        ? create_tensor(ctx_.handle, *o.dims, o.type)
-                        : vxCreateVirtualTensor(graph_.handle, 0, nullptr, VX_TYPE_INVALID, 0);
+      vx_tensor t = o.dims ? create_tensor(ctx_.handle, *o.dims, o.type)
+                           : vxCreateVirtualTensor(graph_.handle, 0, nullptr, VX_TYPE_INVALID, 0);
       if (t == nullptr) throw fail(fmt::format("creating output '{}'", o.name), VX_FAILURE);
       bind(reinterpret_cast<vx_reference>(t), "output", o.name);
       outputs.push_back(t);

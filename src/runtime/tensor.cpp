@@ -154,8 +154,8 @@ vx_tensor vxCreateTensor(vx_context context_handle, vx_size num_of_dims, const v
   });
 }
 
-vx_tensor vxCreateVirtualTensor(vx_graph graph_handle, vx_size num_of_dims, const vx_size* sizes,
-                                vx_enum data_format, vx_int8 fixed_point_position) {
+vx_tensor vxCreateVirtualTensor(vx_graph graph_handle, vx_size num_of_dims, const vx_size* sizes, vx_enum data_format,
+                                vx_int8 fixed_point_position) {
   return guarded_value<vx_tensor>(nullptr, [&]() -> vx_tensor {
     auto* g = find_as<graph>(graph_handle);
     if (g == nullptr) return nullptr;

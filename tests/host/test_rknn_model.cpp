@@ -415,30 +415,36 @@ TEST(RknnModel, EnumParamsCarryTheirValueNames) {
   // update adds the names the container's op.yml gives; reading them back gives the same entries.
   op_yml_entry scale{"scale", vx_type::int32};
   scale.enumerators = {{"NEAR", 0}, {"FAR", 1}};
-  const model named = model::parse(replace_op_blobs(unnamed, "TestScale", {}, std::span(&scale, 1)).serialize(),
-                                   "named.rknn");
+  const model named =
+      model::parse(replace_op_blobs(unnamed, "TestScale", {}, std::span(&scale, 1)).serialize(), "named.rknn");
   EXPECT_EQ(named.ops[0].params[1], (op_yml_entry{"scale", vx_type::int32, {}, {}, {}, false, scale.enumerators}));
-  EXPECT_NE(named.file.custom_op_config.find(R"("scale": {"type": "VX_TYPE_INT32", "rknnop_enum": {"NEAR": 0, "FAR": 1}})"),
-            std::string::npos)
+  EXPECT_NE(
+      named.file.custom_op_config.find(R"("scale": {"type": "VX_TYPE_INT32", "rknnop_enum": {"NEAR": 0, "FAR": 1}})"),
+      std::string::npos)
       << named.file.custom_op_config;
   EXPECT_EQ(decode_node_params(named, named.nodes[0])[1].value.to_string(), "1");
   // A value outside the names is the node's error, naming both.
   s.node_params = R"({"negate": true, "scale": 7, "bias": [1, 2]})";
-  const std::string named_ops = replace_text(int32, R"("VX_TYPE_INT32"})", R"("VX_TYPE_INT32", "rknnop_enum": {"NEAR": 0, "FAR": 1}})");
+  const std::string named_ops =
+      replace_text(int32, R"("VX_TYPE_INT32"})", R"("VX_TYPE_INT32", "rknnop_enum": {"NEAR": 0, "FAR": 1}})");
   const model seven = model::parse(with_ops(s, named_ops), "seven.rknn");
-  EXPECT_NE(rknnop_test::error_of([&] { (void)decode_node_params(seven, seven.nodes[0]); })
-                .find("param 'scale': 7 is not a value of the op's enum (expected one of NEAR (0), FAR (1))"),
+  EXPECT_NE(rknnop_test::error_of([&] {
+              (void)decode_node_params(seven, seven.nodes[0]);
+            }).find("param 'scale': 7 is not a value of the op's enum (expected one of NEAR (0), FAR (1))"),
             std::string::npos);
 
   const auto bad = [&](std::string_view names) {
-    return with_ops(s, replace_text(int32, R"("VX_TYPE_INT32"})", fmt::format(R"("VX_TYPE_INT32", "rknnop_enum": {}}})", names)));
+    return with_ops(
+        s, replace_text(int32, R"("VX_TYPE_INT32"})", fmt::format(R"("VX_TYPE_INT32", "rknnop_enum": {}}})", names)));
   };
   EXPECT_MODEL_ERROR(bad("[0, 1]"), "op 'TestScale' params 'scale': 'rknnop_enum': expected an object of value names");
-  EXPECT_MODEL_ERROR(bad(R"({"A B": 0})"), "'rknnop_enum': 'A B' = an integer '0' is not an identifier with an int32 value");
+  EXPECT_MODEL_ERROR(bad(R"({"A B": 0})"),
+                     "'rknnop_enum': 'A B' = an integer '0' is not an identifier with an int32 value");
   EXPECT_MODEL_ERROR(bad(R"({"BIG": 2147483648})"), "'BIG' = an integer '2147483648' is not an identifier");
-  EXPECT_MODEL_ERROR(with_ops(s, replace_text(ops, plain, R"("scale": {"type": "VX_TYPE_FLOAT32", "rknnop_enum": {"A": 0}})")),
-                     "op 'TestScale' params 'scale': 'rknnop_enum': names values of a VX_TYPE_FLOAT32 param; only "
-                     "VX_TYPE_INT32 params are enums");
+  EXPECT_MODEL_ERROR(
+      with_ops(s, replace_text(ops, plain, R"("scale": {"type": "VX_TYPE_FLOAT32", "rknnop_enum": {"A": 0}})")),
+      "op 'TestScale' params 'scale': 'rknnop_enum': names values of a VX_TYPE_FLOAT32 param; only "
+      "VX_TYPE_INT32 params are enums");
 }
 
 TEST(RknnModelBad, BadFilesOnDisk) {
