@@ -120,6 +120,24 @@ static void print_attr(const char* kind, const rknn_tensor_attr* a) {
           a->fmt == RKNN_TENSOR_NCHW ? "NCHW" : "NHWC", (int)a->qnt_type);
 }
 
+/* Queries and prints the attributes of `count` inputs or outputs; 0, or -1 after saying which failed. */
+static int query_attrs(rknn_context ctx, rknn_query_cmd cmd, const char* kind, rknn_tensor_attr* attrs,
+                       uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) {
+    memset(&attrs[i], 0, sizeof attrs[i]);
+    attrs[i].index = i;
+    const int ret = rknn_query(ctx, cmd, &attrs[i], sizeof attrs[i]);
+    if (ret != RKNN_SUCC) {
+      call_failed(
+          cmd == RKNN_QUERY_INPUT_ATTR ? "rknn_query(RKNN_QUERY_INPUT_ATTR)" : "rknn_query(RKNN_QUERY_OUTPUT_ATTR)",
+          ret);
+      return -1;
+    }
+    print_attr(kind, &attrs[i]);
+  }
+  return 0;
+}
+
 static void* read_model(const char* path, uint32_t* size) {
   FILE* f = fopen(path, "rb");
   if (!f) {
@@ -236,26 +254,9 @@ int main(int argc, char** argv) {
   memset(inputs, 0, sizeof inputs);
   memset(outputs, 0, sizeof outputs);
   memset(arrays, 0, sizeof arrays);
-  for (uint32_t i = 0; i < io.n_input; ++i) {
-    memset(&in_attr[i], 0, sizeof in_attr[i]);
-    in_attr[i].index = i;
-    ret = rknn_query(ctx, RKNN_QUERY_INPUT_ATTR, &in_attr[i], sizeof in_attr[i]);
-    if (ret != RKNN_SUCC) {
-      call_failed("rknn_query(RKNN_QUERY_INPUT_ATTR)", ret);
-      goto release_inputs;
-    }
-    print_attr("input", &in_attr[i]);
-  }
-  for (uint32_t i = 0; i < io.n_output; ++i) {
-    memset(&out_attr[i], 0, sizeof out_attr[i]);
-    out_attr[i].index = i;
-    ret = rknn_query(ctx, RKNN_QUERY_OUTPUT_ATTR, &out_attr[i], sizeof out_attr[i]);
-    if (ret != RKNN_SUCC) {
-      call_failed("rknn_query(RKNN_QUERY_OUTPUT_ATTR)", ret);
-      goto release_inputs;
-    }
-    print_attr("output", &out_attr[i]);
-  }
+  if (query_attrs(ctx, RKNN_QUERY_INPUT_ATTR, "input", in_attr, io.n_input) != 0 ||
+      query_attrs(ctx, RKNN_QUERY_OUTPUT_ATTR, "output", out_attr, io.n_output) != 0)
+    goto release_inputs;
 
   for (uint32_t i = 0; i < io.n_input; ++i) {
     if (!input_files[i]) {

@@ -336,10 +336,7 @@ node_result run_in_child(const child_library& library, const node_spec& spec) {
   std::uint64_t tensor_bytes = 0;
   request.put(static_cast<std::uint64_t>(spec.inputs.size()));
   for (const node_input& in : spec.inputs) {
-    request.put_string(in.name);
-    request.put(in.type);
-    request.put_vector(in.dims);
-    request.put_bytes(in.bytes);
+    request.put_tensor(in.name, in.type, in.dims, in.bytes);
     tensor_bytes += in.bytes.size();
   }
   request.put(static_cast<std::uint64_t>(spec.outputs.size()));
@@ -374,13 +371,12 @@ node_result run_in_child(const child_library& library, const node_spec& spec) {
   }
   const auto outputs = r.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < outputs && i < spec.outputs.size(); ++i) {
+    child_io::wire_tensor t = r.get_tensor();
     node_output o;
-    o.name = r.get_string();
-    o.dims = r.get_vector<std::uint32_t>();
-    o.type = r.get<std::int32_t>();
-    const std::span<const std::uint8_t> bytes = r.get_bytes();
-    const auto* p = reinterpret_cast<const std::byte*>(bytes.data());
-    o.bytes.assign(p, p + bytes.size());
+    o.name = std::move(t.name);
+    o.dims = std::move(t.dims);
+    o.type = t.type;
+    o.bytes.assign(t.bytes.begin(), t.bytes.end());
     result.outputs.push_back(std::move(o));
   }
   return result;

@@ -233,12 +233,12 @@ void serve(child_io::wire_writer& reply) {
   std::vector<std::vector<std::byte>> input_bytes;
   const auto inputs = r.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < inputs; ++i) {
+    child_io::wire_tensor t = r.get_tensor();
     node_input in;
-    in.name = r.get_string();
-    in.type = r.get<std::int32_t>();
-    in.dims = r.get_vector<std::uint32_t>();
-    const std::span<const std::uint8_t> bytes = r.get_bytes();
-    in.bytes = std::as_bytes(bytes);
+    in.name = std::move(t.name);
+    in.type = t.type;
+    in.dims = std::move(t.dims);
+    in.bytes = t.bytes;
     spec.inputs.push_back(std::move(in));
   }
   const auto outputs = r.get<std::uint64_t>();
@@ -276,12 +276,7 @@ void serve(child_io::wire_writer& reply) {
     for (const std::string& line : s.log) reply.put_string(line);
   }
   reply.put(static_cast<std::uint64_t>(result.outputs.size()));
-  for (const node_output& o : result.outputs) {
-    reply.put_string(o.name);
-    reply.put_vector(o.dims);
-    reply.put(o.type);
-    reply.put_bytes(o.bytes);
-  }
+  for (const node_output& o : result.outputs) reply.put_tensor(o.name, o.type, o.dims, o.bytes);
 }
 
 }  // namespace

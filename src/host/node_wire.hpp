@@ -53,6 +53,14 @@ public:
     put(static_cast<std::uint64_t>(items.size()));
     for (const T& item : items) put(item);
   }
+  // A tensor, inputs in a request and outputs in a reply alike: name, type, dims, bytes.
+  void put_tensor(std::string_view name, std::int32_t type, const std::vector<std::uint32_t>& dims,
+                  std::span<const std::byte> data) {
+    put_string(name);
+    put(type);
+    put_vector(dims);
+    put_bytes(data);
+  }
   [[nodiscard]] const std::vector<std::uint8_t>& bytes() const noexcept { return bytes_; }
 
 private:
@@ -64,6 +72,14 @@ private:
     std::memcpy(bytes_.data() + at, data, size);
   }
   std::vector<std::uint8_t> bytes_;
+};
+
+// What wire_writer::put_tensor wrote; the bytes point into the message.
+struct wire_tensor {
+  std::string name;
+  std::int32_t type = 0;
+  std::vector<std::uint32_t> dims;
+  std::span<const std::byte> bytes;
 };
 
 // Bounded reads: a short or garbled message throws, never reads past the end.
@@ -81,6 +97,14 @@ public:
   std::string get_string() {
     const std::span<const std::uint8_t> s = get_bytes();
     return {reinterpret_cast<const char*>(s.data()), s.size()};
+  }
+  wire_tensor get_tensor() {
+    wire_tensor t;
+    t.name = get_string();
+    t.type = get<std::int32_t>();
+    t.dims = get_vector<std::uint32_t>();
+    t.bytes = std::as_bytes(get_bytes());
+    return t;
   }
   template <class T>
   std::vector<T> get_vector() {

@@ -164,6 +164,16 @@ using facts_t = rknnop::detail::node_facts<Affine>;
 // The kernel's questions without facts: rank, dims and dtype of each of its two tensors.
 constexpr int questions_without_facts = 6;
 
+// After a re-verification: the same block, marked stale, and the next run asks again and is right.
+void expect_stale_facts_refilled(affine_node& a, void* block) {
+  ASSERT_EQ(vxVerifyGraph(a.h.graph()), VX_SUCCESS) << a.h.last_log();
+  EXPECT_EQ(a.local_data(), block);
+  EXPECT_EQ(static_cast<const facts_t*>(block)->owner, nullptr);
+  EXPECT_EQ(a.questions_per_process(), questions_without_facts);
+  EXPECT_EQ(a.questions_per_process(), 0);
+  a.expect_output(5);
+}
+
 // --- each path leaves only the driver's block (TearDown checks every test the same way) --------
 
 TEST_F(NodeFacts, FirstVerificationReservesTheDriversBlock) {
@@ -183,13 +193,8 @@ TEST_F(NodeFacts, ReVerificationKeepsTheBlockAndRefillsIt) {
   void* const block = a.local_data();
   // A changed parameter (the same tensor again) makes the driver re-verify with a deinitializer pass.
   ASSERT_EQ(vxSetParameterByIndex(a.h.node(), 0, reinterpret_cast<vx_reference>(a.x)), VX_SUCCESS);
-  ASSERT_EQ(vxVerifyGraph(a.h.graph()), VX_SUCCESS) << a.h.last_log();
-  // The deinitializer marked the facts stale; the size stays set, so the block is the same one.
-  EXPECT_EQ(a.local_data(), block);
-  EXPECT_EQ(static_cast<const facts_t*>(block)->owner, nullptr);
-  EXPECT_EQ(a.questions_per_process(), questions_without_facts);
-  EXPECT_EQ(a.questions_per_process(), 0);
-  a.expect_output(5);
+  // The deinitializer marks the facts stale; the size stays set, so the block is the same one.
+  expect_stale_facts_refilled(a, block);
   EXPECT_EQ(sdk_pointers, 0);
 }
 
@@ -204,12 +209,7 @@ TEST_F(NodeFacts, InitializerWithoutADeinitializerBeforeItRefillsTheFacts) {
   ASSERT_EQ(vxAddParameterToGraph(a.h.graph(), p), VX_SUCCESS);
   vxReleaseParameter(&p);
   ASSERT_EQ(vxSetGraphParameterByIndex(a.h.graph(), 0, reinterpret_cast<vx_reference>(a.x)), VX_SUCCESS);
-  ASSERT_EQ(vxVerifyGraph(a.h.graph()), VX_SUCCESS) << a.h.last_log();
-  EXPECT_EQ(a.local_data(), block);
-  EXPECT_EQ(static_cast<const facts_t*>(block)->owner, nullptr);
-  EXPECT_EQ(a.questions_per_process(), questions_without_facts);
-  EXPECT_EQ(a.questions_per_process(), 0);
-  a.expect_output(5);
+  expect_stale_facts_refilled(a, block);
 }
 
 TEST_F(NodeFacts, FailingInitializerOfTheGraphLeavesNoBlockOfTheSdk) {

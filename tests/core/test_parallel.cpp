@@ -416,19 +416,26 @@ struct library {
   }
 };
 
-// One 480x640x3 -> 240x320 node (enough work for two ranges), run `runs` times.
+// A 480x640x3 image of `value` resized to 240x320 (enough work for two ranges) by the harness's node,
+// run once; the output tensor.
+vx_tensor resize_480p(rknnop::test::harness& h, float value) {
+  const std::vector<rknnop::float16> pixels(480 * 640 * 3, rknnop::float16(value));
+  vx_tensor in = h.tensor<rknnop::float16>({3, 640, 480, 1}, VX_TYPE_FLOAT16, pixels);
+  vx_tensor out = h.tensor<rknnop::float16>({3, 320, 240, 1}, VX_TYPE_FLOAT16);
+  const vx_bool align = vx_false_e;
+  EXPECT_EQ(h.run({reinterpret_cast<vx_reference>(in), reinterpret_cast<vx_reference>(out),
+                   reinterpret_cast<vx_reference>(h.array({240, 320})),
+                   reinterpret_cast<vx_reference>(h.scalar(VX_TYPE_BOOL, &align))}),
+            VX_SUCCESS);
+  return out;
+}
+
+// One 480x640x3 -> 240x320 node, run `runs` times.
 void run_node(vx_kernel_description_t* d, bool with_initializers, int runs) {
   vx_kernel_description_t copy = *d;
   if (!with_initializers) copy.initialize = copy.deinitialize = nullptr;
   rknnop::test::harness h(&copy);
-  const std::vector<rknnop::float16> pixels(480 * 640 * 3, rknnop::float16(1.5f));
-  vx_tensor in = h.tensor<rknnop::float16>({3, 640, 480, 1}, VX_TYPE_FLOAT16, pixels);
-  vx_tensor out = h.tensor<rknnop::float16>({3, 320, 240, 1}, VX_TYPE_FLOAT16);
-  const vx_bool align = vx_false_e;
-  ASSERT_EQ(h.run({reinterpret_cast<vx_reference>(in), reinterpret_cast<vx_reference>(out),
-                   reinterpret_cast<vx_reference>(h.array({240, 320})),
-                   reinterpret_cast<vx_reference>(h.scalar(VX_TYPE_BOOL, &align))}),
-            VX_SUCCESS);
+  vx_tensor out = resize_480p(h, 1.5f);
   for (int r = 1; r < runs; ++r) ASSERT_EQ(vxProcessGraph(h.graph()), VX_SUCCESS);
   EXPECT_EQ(float(rknnop::test::harness::read<rknnop::float16>(out)[0]), 1.5f);
 }
@@ -446,16 +453,9 @@ TEST(ParallelLibrary, WorkersAreJoinedWhenTheDriverInitializesANodeTwice) {
     vx_kernel_description_t copy = *lib.cpu();
     {
       rknnop::test::harness h(&copy);
-      const std::vector<rknnop::float16> pixels(480 * 640 * 3, rknnop::float16(1.5f));
+      vx_tensor out = resize_480p(h, 1.5f);
       const std::vector<rknnop::float16> other(480 * 640 * 3, rknnop::float16(-2.0f));
-      vx_tensor in = h.tensor<rknnop::float16>({3, 640, 480, 1}, VX_TYPE_FLOAT16, pixels);
       vx_tensor in2 = h.tensor<rknnop::float16>({3, 640, 480, 1}, VX_TYPE_FLOAT16, other);
-      vx_tensor out = h.tensor<rknnop::float16>({3, 320, 240, 1}, VX_TYPE_FLOAT16);
-      const vx_bool align = vx_false_e;
-      ASSERT_EQ(h.run({reinterpret_cast<vx_reference>(in), reinterpret_cast<vx_reference>(out),
-                       reinterpret_cast<vx_reference>(h.array({240, 320})),
-                       reinterpret_cast<vx_reference>(h.scalar(VX_TYPE_BOOL, &align))}),
-                VX_SUCCESS);
       vx_parameter p = vxGetParameterByIndex(h.node(), 0);
       ASSERT_EQ(vxAddParameterToGraph(h.graph(), p), VX_SUCCESS);
       vxReleaseParameter(&p);

@@ -9,7 +9,7 @@
 
 #include "model_writer.hpp"
 #include "test_util.hpp"
-#include "tool_runner.hpp"
+#include "tool_fixture.hpp"
 
 #include <filesystem>
 
@@ -28,12 +28,9 @@ rknnop_test::test_model_spec scale_spec() {
   return s;
 }
 
-class ModelTools : public ::testing::Test {
+class ModelTools : public rknnop_test::tool_fixture {
 protected:
-  void SetUp() override {
-    dir_ =
-        rknnop_test::work_dir(std::string("model_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  }
+  ModelTools() : tool_fixture("model_") {}
   std::string write_model(const rknnop_test::test_model_spec& s, const std::string& name = "model.rknn") {
     write_file_atomically(dir_ / name, rknnop_test::test_model_bytes(s));
     return (dir_ / name).string();
@@ -52,15 +49,6 @@ protected:
     write_container_file(c, dir_ / name);
     return (dir_ / name).string();
   }
-  tool_result run(std::vector<std::string> args) { return rknnop_test::run_tool(RKNNOP_RUN_EXE, args, dir_); }
-  tool_result pack(std::vector<std::string> args) { return rknnop_test::run_tool(RKNNOP_PACK_EXE, args, dir_); }
-  static void expect_one_line_failure(const tool_result& r, std::string_view tool, std::string_view what) {
-    EXPECT_NE(r.status, 0);
-    EXPECT_TRUE(r.err.starts_with(std::string(tool) + ": ")) << r.err;
-    EXPECT_EQ(line_count(r.err), 1u) << r.err;
-    EXPECT_NE(r.err.find(what), std::string::npos) << "missing \"" << what << "\" in: " << r.err;
-  }
-  fs::path dir_;
 };
 
 #define EXPECT_CONTAINS(text, fragment) \

@@ -9,7 +9,7 @@
 
 #include "model_writer.hpp"
 #include "test_util.hpp"
-#include "tool_runner.hpp"
+#include "tool_fixture.hpp"
 
 #include <filesystem>
 #include <fcntl.h>
@@ -42,12 +42,9 @@ std::string replaced(std::string text, std::string_view from, std::string_view t
   return text;
 }
 
-class ModelValidation : public ::testing::Test {
+class ModelValidation : public rknnop_test::tool_fixture {
 protected:
-  void SetUp() override {
-    dir_ = rknnop_test::work_dir(std::string("validation_") +
-                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  }
+  ModelValidation() : tool_fixture("validation_") {}
   std::string write_bytes(const std::vector<std::uint8_t>& bytes, const std::string& name) {
     write_file_atomically(dir_ / name, bytes);
     return (dir_ / name).string();
@@ -67,15 +64,6 @@ protected:
     c.lib_x86_64 = read_file(RKNNOP_TEST_SCALE_SO);
     return write_container(c);
   }
-  tool_result run(std::vector<std::string> args) { return rknnop_test::run_tool(RKNNOP_RUN_EXE, args, dir_); }
-  tool_result pack(std::vector<std::string> args) { return rknnop_test::run_tool(RKNNOP_PACK_EXE, args, dir_); }
-  static void expect_one_line_failure(const tool_result& r, std::string_view tool, std::string_view what) {
-    EXPECT_NE(r.status, 0);
-    EXPECT_TRUE(r.err.starts_with(std::string(tool) + ": ")) << r.err;
-    EXPECT_EQ(line_count(r.err), 1u) << r.err;
-    EXPECT_NE(r.err.find(what), std::string::npos) << "missing \"" << what << "\" in: " << r.err;
-  }
-  fs::path dir_;
 };
 
 #ifdef RKNNOP_TEST_aarch64_SO

@@ -7,6 +7,7 @@
 // attribute of another object type, -3 before -10 for local data outside its window).
 #include "runtime_test_util.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <string>
@@ -30,21 +31,16 @@ void record(const char* what, vx_node) {
   events.emplace_back(what);
 }
 
-vx_status VX_CALLBACK init_a(vx_node node, const vx_reference*, vx_uint32) {
-  record("init:a", node);
-  return VX_SUCCESS;
-}
-vx_status VX_CALLBACK init_b(vx_node node, const vx_reference*, vx_uint32) {
-  record("init:b", node);
-  return VX_SUCCESS;
-}
-vx_status VX_CALLBACK deinit_a(vx_node node, const vx_reference*, vx_uint32) {
-  record("deinit:a", node);
-  return VX_SUCCESS;
-}
-vx_status VX_CALLBACK deinit_b(vx_node node, const vx_reference*, vx_uint32) {
-  record("deinit:b", node);
-  return VX_SUCCESS;
+// A callback that records `What` and returns `Result` (initializers, deinitializers, kernels).
+template <std::size_t N>
+struct label {
+  char text[N];
+  constexpr label(const char (&s)[N]) { std::copy_n(s, N, text); }  // NOLINT(google-explicit-constructor)
+};
+template <label What, vx_status Result = VX_SUCCESS>
+vx_status VX_CALLBACK recorded(vx_node node, const vx_reference*, vx_uint32) {
+  record(What.text, node);
+  return Result;
 }
 std::atomic<bool> gate_closed{false};  // run_a waits while it is
 
@@ -53,14 +49,6 @@ vx_status VX_CALLBACK run_a(vx_node node, const vx_reference*, vx_uint32) {
   record("kernel:a", node);
   kernel_thread = std::this_thread::get_id();
   return VX_SUCCESS;
-}
-vx_status VX_CALLBACK run_b(vx_node node, const vx_reference*, vx_uint32) {
-  record("kernel:b", node);
-  return VX_SUCCESS;
-}
-vx_status VX_CALLBACK failing_run(vx_node node, const vx_reference*, vx_uint32) {
-  record("kernel:failing", node);
-  return VX_ERROR_INVALID_VALUE;
 }
 // Fails while validator_failures_left > 0; gives the output the input's shape.
 vx_status VX_CALLBACK validate_copy(vx_node, const vx_reference* refs, vx_uint32, vx_meta_format metas[]) {
@@ -107,8 +95,9 @@ protected:
     }
     validator_failures_left = 0;
     meta_status = VX_SUCCESS;
-    a = add_kernel(ctx, "life_a", 0x7FF00401, run_a, validate_copy, init_a, deinit_a);
-    b = add_kernel(ctx, "life_b", 0x7FF00402, run_b, validate_copy, init_b, deinit_b);
+    a = add_kernel(ctx, "life_a", 0x7FF00401, run_a, validate_copy, recorded<"init:a">, recorded<"deinit:a">);
+    b = add_kernel(ctx, "life_b", 0x7FF00402, recorded<"kernel:b">, validate_copy, recorded<"init:b">,
+                   recorded<"deinit:b">);
     ASSERT_NE(a, nullptr);
     ASSERT_NE(b, nullptr);
     g = vxCreateGraph(ctx);
@@ -214,7 +203,8 @@ TEST_F(runtime_lifecycle, scheduled_graph_runs_on_the_contexts_thread) {
 }
 
 TEST_F(runtime_lifecycle, wait_returns_the_failed_kernels_status) {
-  vx_kernel failing = add_kernel(ctx, "life_failing", 0x7FF00403, failing_run, validate_copy, nullptr, nullptr);
+  vx_kernel failing = add_kernel(ctx, "life_failing", 0x7FF00403, recorded<"kernel:failing", VX_ERROR_INVALID_VALUE>,
+                                 validate_copy, nullptr, nullptr);
   vx_graph other = vxCreateGraph(ctx);
   vx_node n = vxCreateGenericNode(other, failing);
   vx_tensor o = nullptr;

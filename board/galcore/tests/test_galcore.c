@@ -6,6 +6,7 @@
  * loudly. No Rockchip file is needed. Each failed check prints its line; exit 1 if any failed. */
 #define _GNU_SOURCE
 #include "galcore.h"
+#include "check.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -14,16 +15,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stdout, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
 
 static struct rknnop_gc_interface command(uint32_t code) {
   struct rknnop_gc_interface iface;

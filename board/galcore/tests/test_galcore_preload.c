@@ -4,6 +4,7 @@
  * opening /dev/galcore fails on a machine without the NPU driver, and the test says so (exit 1). */
 #define _GNU_SOURCE
 #include "galcore_hal.h"
+#include "check.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,16 +13,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stdout, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
 
 static int version(int fd, struct rknnop_gc_interface* iface) {
   memset(iface, 0, sizeof *iface);
