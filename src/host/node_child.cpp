@@ -371,7 +371,7 @@ node_result run_in_child(const child_library& library, const node_spec& spec) {
   }
   const auto outputs = r.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < outputs && i < spec.outputs.size(); ++i) {
-    child_io::wire_tensor t = r.get_tensor();
+    node_input t = r.get_tensor();
     node_output o;
     o.name = std::move(t.name);
     o.dims = std::move(t.dims);

@@ -233,13 +233,7 @@ void serve(child_io::wire_writer& reply) {
   std::vector<std::vector<std::byte>> input_bytes;
   const auto inputs = r.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < inputs; ++i) {
-    child_io::wire_tensor t = r.get_tensor();
-    node_input in;
-    in.name = std::move(t.name);
-    in.type = t.type;
-    in.dims = std::move(t.dims);
-    in.bytes = t.bytes;
-    spec.inputs.push_back(std::move(in));
+    spec.inputs.push_back(r.get_tensor());
   }
   const auto outputs = r.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < outputs; ++i) {

@@ -3,6 +3,7 @@
 // The bytes a node runner (rknnop-node) and its parent exchange through memory files: a request (what
 // to load and run, with the input tensors) and a reply (the descriptor, the steps, the output
 // tensors), plus the status page the runner keeps current while it runs (isolation.hpp).
+#include "rknnop/host/engine.hpp"
 #include "rknnop/host/error.hpp"
 
 #include <cstdint>
@@ -74,14 +75,6 @@ private:
   std::vector<std::uint8_t> bytes_;
 };
 
-// What wire_writer::put_tensor wrote; the bytes point into the message.
-struct wire_tensor {
-  std::string name;
-  std::int32_t type = 0;
-  std::vector<std::uint32_t> dims;
-  std::span<const std::byte> bytes;
-};
-
 // Bounded reads: a short or garbled message throws, never reads past the end.
 class wire_reader {
 public:
@@ -98,8 +91,9 @@ public:
     const std::span<const std::uint8_t> s = get_bytes();
     return {reinterpret_cast<const char*>(s.data()), s.size()};
   }
-  wire_tensor get_tensor() {
-    wire_tensor t;
+  // What put_tensor wrote, as a node's input (the bytes point into the message).
+  node_input get_tensor() {
+    node_input t;
     t.name = get_string();
     t.type = get<std::int32_t>();
     t.dims = get_vector<std::uint32_t>();

@@ -117,6 +117,11 @@ protected:
     ASSERT_EQ(vxSetParameterByIndex(second, 1, ref(out)), VX_SUCCESS);
   }
   void TearDown() override {
+    release_objects();
+    context_test::TearDown();
+  }
+  // Everything SetUp made, the context aside (released objects are null, and releasing null is refused quietly).
+  void release_objects() {
     vxReleaseNode(&first);
     vxReleaseNode(&second);
     if (g != nullptr) vxReleaseGraph(&g);
@@ -127,7 +132,6 @@ protected:
     vxReleaseScalar(&scalar);
     vxReleaseKernel(&a);
     vxReleaseKernel(&b);
-    context_test::TearDown();
   }
   std::vector<std::string> take_events() {
     std::lock_guard lock(events_mutex);
@@ -222,16 +226,7 @@ TEST_F(runtime_lifecycle, wait_returns_the_failed_kernels_status) {
 
 TEST_F(runtime_lifecycle, context_release_finishes_a_scheduled_run_first) {
   ASSERT_EQ(vxScheduleGraph(g), VX_SUCCESS);
-  vxReleaseNode(&first);
-  vxReleaseNode(&second);
-  vxReleaseGraph(&g);
-  vxReleaseTensor(&in);
-  vxReleaseTensor(&other_in);
-  vxReleaseTensor(&out);
-  vxReleaseTensor(&mid);
-  vxReleaseScalar(&scalar);
-  vxReleaseKernel(&a);
-  vxReleaseKernel(&b);
+  release_objects();
   ASSERT_EQ(vxReleaseContext(&ctx), VX_SUCCESS);
   const list seen = take_events();
   ASSERT_EQ(seen.size(), 6U);  // init b, a; kernel a, b; then the release's deinitializers
