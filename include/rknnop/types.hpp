@@ -173,19 +173,6 @@ private:
   std::size_t size_;
 };
 
-// The element types a tensor may hold. Their values are the VX types' (rknnop::vx_type, the one table
-// in detail/vx_types.hpp): dtype is the kernel-facing subset, a separate enum so that a switch over a
-// tensor's dtype has seven cases, not twenty (vx_type also names CHAR, BOOL, ENUM, objects...).
-enum class dtype : vx_enum {
-  float16 = vx_type::float16,
-  float32 = vx_type::float32,
-  int8 = vx_type::int8,
-  uint8 = vx_type::uint8,
-  int16 = vx_type::int16,
-  uint16 = vx_type::uint16,
-  int32 = vx_type::int32,
-};
-
 // The VX name of a dtype ("VX_TYPE_FLOAT16"), as diagnostics spell it; from the one table.
 [[nodiscard]] constexpr const char* dtype_vx_name(dtype type) noexcept {
   return detail::vx_type_name(static_cast<vx_enum>(type));

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -21,6 +20,46 @@ std::string quote(std::string_view text) {
 }
 
 namespace {
+
+// An object's keys by hash, for duplicate checks in linear time: open addressing over the members'
+// indices, 8 bytes a slot at most half full (a node-based std::unordered_set<std::string> spent most
+// of a 1M-key object's parse in cache misses). The keys themselves stay in the members.
+class key_table {
+public:
+  // Enters `key`, which becomes member `index`; false when a member before it has the same key.
+  bool insert(const json::object_t& members, std::string_view key, std::size_t index) {
+    if ((used_ + 1) * 2 > slots_.size()) grow();
+    const auto tag = static_cast<std::uint32_t>(std::hash<std::string_view>{}(key));
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t at = tag & mask;; at = (at + 1) & mask) {
+      slot& s = slots_[at];
+      if (s.index_plus_one == 0) {
+        s = {tag, static_cast<std::uint32_t>(index + 1)};
+        ++used_;
+        return true;
+      }
+      if (s.tag == tag && (members.begin() + s.index_plus_one - 1)->first == key) return false;
+    }
+  }
+
+private:
+  struct slot {
+    std::uint32_t tag = 0;             // the key's hash, low 32 bits
+    std::uint32_t index_plus_one = 0;  // 0: empty
+  };
+  void grow() {
+    std::vector<slot> old = std::exchange(slots_, std::vector<slot>(std::max<std::size_t>(64, slots_.size() * 2)));
+    const std::size_t mask = slots_.size() - 1;
+    for (const slot& s : old) {
+      if (s.index_plus_one == 0) continue;
+      std::size_t at = s.tag & mask;
+      while (slots_[at].index_plus_one != 0) at = (at + 1) & mask;
+      slots_[at] = s;
+    }
+  }
+  std::vector<slot> slots_;
+  std::size_t used_ = 0;
+};
 
 // Builds the DOM from nlohmann's SAX events in time linear in the text: members are appended
 // (ordered_json's own insert searches the object's keys), duplicate keys are found through a hash
@@ -51,13 +90,14 @@ public:
     auto& members = f.value->get_ref<json::object_t&>();
     bool duplicate = false;
     if (f.keys) {
-      duplicate = !f.keys->insert(k).second;
+      duplicate = !f.keys->insert(members, k, members.size());
     } else {
       duplicate = std::any_of(members.begin(), members.end(), [&](const auto& m) { return m.first == k; });
       if (!duplicate && members.size() + 1 >= hashed_from) {
-        f.keys = std::make_unique<std::unordered_set<std::string>>();
-        for (const auto& m : members) f.keys->insert(m.first);
-        f.keys->insert(k);
+        f.keys = std::make_unique<key_table>();
+        for (std::size_t i = 0; i < members.size(); ++i)
+          (void)f.keys->insert(members, (members.begin() + static_cast<std::ptrdiff_t>(i))->first, i);
+        (void)f.keys->insert(members, k, members.size());
       }
     }
     if (duplicate)
@@ -84,7 +124,7 @@ private:
   struct frame {
     json* value;
     std::string key;  // an object's member being read
-    std::unique_ptr<std::unordered_set<std::string>> keys;
+    std::unique_ptr<key_table> keys;
   };
 
   void charge(std::uint64_t bytes) {

@@ -86,6 +86,22 @@ TEST(LinearTime, ObjectWithManyKeys) {
       read_model);
 }
 
+// The hash of a large object's keys still finds a repeated key, at any distance and past a table growth.
+TEST(LinearTime, ADuplicateKeyIsFoundInSmallAndLargeObjects) {
+  for (const std::size_t n : {3, 15, 16, 17, 100, 5000}) {
+    for (const std::size_t again : {std::size_t{0}, n / 2, n - 1}) {
+      std::string members = R"("extra": {)";
+      for (std::size_t i = 0; i < n; ++i) members += fmt::format(R"({}"key{}": {})", i ? ", " : "", i, i);
+      const std::string text = graph_model(fmt::format(R"({}, "key{}": 0}})", members, again));
+      const std::string message = rknnop_test::error_of([&] { read_model(text); });
+      EXPECT_NE(message.find(fmt::format("invalid JSON: the key 'key{}' appears twice in one object", again)),
+                std::string::npos)
+          << n << " keys: " << message;
+    }
+    EXPECT_NO_THROW(read_model(graph_model(fmt::format(R"("extra": {{"key{}": 0, "KEY{}": 1}})", n, n))));
+  }
+}
+
 TEST(LinearTime, ArrayOfManyObjects) {
   expect_linear(
       "an array of n objects", 20000,

@@ -19,6 +19,22 @@
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
+namespace rknnop {
+// The element types a tensor may hold (<rknnop/types.hpp>; the host's .npy dtype is the same enum).
+// Their values are the VX types' (rknnop::vx_type, the one table in vx_types.hpp): dtype is the
+// kernel-facing subset, a separate enum so that a switch over a tensor's dtype has seven cases, not
+// twenty (vx_type also names CHAR, BOOL, ENUM, objects...). Its rows are dtype_table's.
+enum class dtype : std::int32_t {  // std::int32_t is vx_enum
+  float16 = vx_type::float16,
+  float32 = vx_type::float32,
+  int8 = vx_type::int8,
+  uint8 = vx_type::uint8,
+  int16 = vx_type::int16,
+  uint16 = vx_type::uint16,
+  int32 = vx_type::int32,
+};
+}  // namespace rknnop
+
 namespace rknnop::detail {
 
 struct dtype_info {

@@ -18,18 +18,9 @@
 
 namespace rknnop::host {
 
-/// The .npy dtypes rknnop reads and writes: the tensor element types, each the rknnop::vx_type of the
-/// same name (so that a tensor's VX type and its .npy dtype convert by a cast; the one table is
-/// <rknnop/vx_type.hpp>'s).
-enum class npy_dtype : std::int32_t {
-  float16 = vx_type::float16,
-  float32 = vx_type::float32,
-  int32 = vx_type::int32,
-  int8 = vx_type::int8,
-  uint8 = vx_type::uint8,
-  int16 = vx_type::int16,
-  uint16 = vx_type::uint16,
-};
+/// The .npy dtypes rknnop reads and writes: the tensor element types, rknnop::dtype itself (each the
+/// rknnop::vx_type of the same name, so that a tensor's VX type and its .npy dtype convert by a cast).
+using npy_dtype = rknnop::dtype;
 
 /// The descr string written to files: "<f2", "|i1", ...
 [[nodiscard]] std::string_view npy_descr(npy_dtype dtype) noexcept;
