@@ -89,6 +89,27 @@ TEST(Isolation, AKernelThatSegfaultsIsOneLine) {
                               RKNNOP_HOSTILE_SO));
 }
 
+#ifdef RKNNOP_PARITY_EXE
+// rknnop-parity runs the CPU kernel in the runner as rknnop-run does: its crash is the case's error.
+TEST(Isolation, ParitysCpuKernelCrashIsTheCasesError) {
+  const fs::path dir = rknnop_test::work_dir("isolation_parity");
+  fs::create_directories(dir / "tmp");
+  const tool_result r = run_tool(
+      "env",
+      {"TMPDIR=" + (dir / "tmp").string(), "RKNNOP_NODE_TIME_LIMIT=2", RKNNOP_PARITY_EXE, RKNNOP_HOSTILE_SO, "--op-yml",
+       RKNNOP_HOSTILE_YML, "--vx", RKNNOP_HOSTILE_VX, "--random", "1", "--shape", "input=1,8,8", "--param", "mode=1"},
+      dir);
+  if (r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find(fmt::format("ERROR: CPU kernel: rknnop: the CPU kernel of Hostile ({}) crashed with SIGSEGV",
+                                   RKNNOP_HOSTILE_SO)),
+            std::string::npos)
+      << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL: 0 of 1 case(s) within tolerance"), std::string::npos) << r.out;
+  EXPECT_TRUE(empty_folder(dir / "tmp"));
+}
+#endif
+
 TEST(Isolation, AValidatorThatSegfaultsIsNamed) {
   const fs::path dir = rknnop_test::work_dir("isolation_validator");
   expect_one_line(run_hostile(dir, 11), dir, "the validator of Hostile");
