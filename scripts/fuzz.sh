@@ -8,9 +8,9 @@
 #
 # Usage: scripts/fuzz.sh [--seconds N] [--only TARGET]... [--keep-corpus DIR]
 #   --seconds N        per target (default 20; CI's `scripts/test.sh fuzz` uses 20)
-#   --only TARGET      run only this target (repeatable; fuzz_model_run runs only so): fuzz_container, fuzz_npy,
-#                      fuzz_param_value, fuzz_op_yml, fuzz_elf, fuzz_rknn_model, fuzz_model_run,
-#                      fuzz_decode
+#   --only TARGET      run only this target (repeatable): fuzz_container, fuzz_npy, fuzz_param_value,
+#                      fuzz_op_yml, fuzz_elf, fuzz_rknn_model, fuzz_model_run (its nodes run in
+#                      rknnop-node, as the tools run them), fuzz_decode
 #   --keep-corpus DIR  also write the grown corpora to DIR/<target>/ (reuse it with the next run)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (build jobs, default 2),
 #   RKNNOP_FUZZ_WORKERS (parallel fuzzing processes per target, default 1),
@@ -46,11 +46,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$seconds" in ''|*[!0-9]*) echo "scripts/fuzz.sh: --seconds needs a whole number" >&2; exit 2 ;; esac
-# fuzz_model_run runs the kernel libraries it mutates in its own process: until the node runs in a
-# child process (issue 30 item 1), a mutated instruction is a crash of the fuzzer, so it runs only
-# when asked for (--only fuzz_model_run, with RKNNOP_FUZZ_KEEP_GOING=1 to count such crashes).
-targets=()
-for t in "${all_targets[@]}"; do [ "$t" = fuzz_model_run ] || targets+=("$t"); done
+targets=("${all_targets[@]}")
 [ ${#only[@]} -eq 0 ] || targets=("${only[@]}")
 for t in "${targets[@]}"; do
   case " ${all_targets[*]} " in *" $t "*) ;; *) echo "scripts/fuzz.sh: unknown target '$t'" >&2; exit 2 ;; esac
@@ -164,7 +160,7 @@ for t in "${targets[@]}"; do
   # Parallel workers (-fork) write their logs into the current directory: run from the temp dir.
   parallel=()
   [ "$workers" -gt 1 ] && parallel=(-fork="$workers" -ignore_crashes=0)
-  # Keep going past crashes (each saved as a reproducer), e.g. fuzz_model_run's crashes in kernel code.
+  # Keep going past crashes (each saved as a reproducer).
   [ "${RKNNOP_FUZZ_KEEP_GOING:-0}" = 1 ] && parallel=(-fork="$workers" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   (cd "$work" &&
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \

@@ -3,7 +3,9 @@
 #include "rknnop/host/engine.hpp"
 
 #include "rknnop/host/error.hpp"
-#include "rknnop/host/loader.hpp"  // vx_status_text
+#include "rknnop/host/loader.hpp"         // vx_status_text
+#include "rknnop/host/memory_budget.hpp"  // the tensors' share of the one budget
+#include "rknnop/host/npy.hpp"            // from_openvx_dims: shapes as the user gives them
 #include <rknnop/vx_type.hpp>
 
 #include <rknnop/host/openvx_host.h>
@@ -12,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -132,7 +135,7 @@ public:
     std::vector<vx_tensor> outputs = bind_outputs();
     bind_params();
     (void)drain_log(ctx_.handle);
-    verify();
+    verify(outputs);
     process(outputs);
     node_result result;
     result.outputs = read_back(outputs);
@@ -174,11 +177,37 @@ private:
                              log.empty() ? "" : ": ", fmt::join(log, "; ")));
   }
 
+  // Counts a tensor's bytes against the memory budget (docs/memory-budget.md) before it is created,
+  // or (a virtual output) once verification gave it its shape; throws naming it when the node's
+  // tensors would pass the budget. The runtime's limit on the context is the same number.
+  void take_budget(std::string_view what, const std::vector<std::uint32_t>& dims, std::int32_t type) {
+    std::uint64_t bytes = vx_tensor_element_size(type);
+    for (const std::uint32_t d : dims)
+      bytes = d == 0 || bytes <= std::numeric_limits<std::uint64_t>::max() / d
+                  ? bytes * d
+                  : std::numeric_limits<std::uint64_t>::max();
+    held_ = bytes <= std::numeric_limits<std::uint64_t>::max() - held_ ? held_ + bytes
+                                                                       : std::numeric_limits<std::uint64_t>::max();
+    if (held_ <= budget_) return;
+    const std::vector<std::size_t> shape = from_openvx_dims(dims);
+    throw error(fmt::format(
+        "{}: {} of shape ({}{}) {} needs {}{}, over the memory budget of {} (raise it with --memory-limit or "
+        "RKNNOP_MEMORY_LIMIT)",
+        spec_.label, what, fmt::join(shape, ", "), shape.size() == 1 ? "," : "", type_text(type),
+        memory_size_text(bytes),
+        bytes <= budget_ ? fmt::format(" ({} with the node's other tensors)", memory_size_text(held_)) : std::string(),
+        memory_size_text(budget_)));
+  }
+
   // Registers the kernel as the board runtime does, unless the context already knows the name.
   void create_context_and_kernel() {
+    budget_ = memory_budget();
     ctx_ = owned_context(vxCreateContext());
     if (ctx_.handle == nullptr || vxGetStatus(reinterpret_cast<vx_reference>(ctx_.handle)) != VX_SUCCESS)
       throw error(fmt::format("{}: vxCreateContext failed", spec_.label));
+    // The runtime refuses a tensor that would pass the budget before taking its memory.
+    (void)rknnopHostSetTensorMemoryLimit(
+        ctx_.handle, static_cast<vx_size>(std::min<std::uint64_t>(budget_, std::numeric_limits<vx_size>::max())));
     const vx_kernel_description_t& d = *descriptor_;
     kernel_ = owned_kernel(vxGetKernelByName(ctx_.handle, d.name));
     if (kernel_.handle == nullptr) {
@@ -215,6 +244,7 @@ private:
 
   void bind_inputs() {
     for (const node_input& in : spec_.inputs) {
+      take_budget(fmt::format("input '{}'", in.name), in.dims, in.type);
       vx_tensor t = create_tensor(ctx_.handle, in.dims, in.type);
       if (t == nullptr) throw fail(fmt::format("vxCreateTensor for input '{}'", in.name), VX_FAILURE);
       bind(reinterpret_cast<vx_reference>(t), "input", in.name);
@@ -232,6 +262,7 @@ private:
   std::vector<vx_tensor> bind_outputs() {
     std::vector<vx_tensor> outputs;
     for (const node_output_request& o : spec_.outputs) {
+      if (o.dims) take_budget(fmt::format("output '{}'", o.name), *o.dims, o.type);
       vx_tensor t = o.dims ? create_tensor(ctx_.handle, *o.dims, o.type)
                            : vxCreateVirtualTensor(graph_.handle, 0, nullptr, VX_TYPE_INVALID, 0);
       if (t == nullptr) throw fail(fmt::format("creating output '{}'", o.name), VX_FAILURE);
@@ -271,14 +302,33 @@ private:
     }
   }
 
-  void verify() {  // validate + initialize
+  void verify(const std::vector<vx_tensor>& outputs) {  // validate + initialize
     const vx_status verified = vxVerifyGraph(graph_.handle);
     report_.steps.push_back(step_record(node_.handle, "validate", RKNNOP_HOST_STEP_VALIDATE));
     report_.steps.push_back(step_record(node_.handle, "initialize", RKNNOP_HOST_STEP_INITIALIZE));
     for (const step_report& s : report_.steps)
       if (s.called && s.status != VX_SUCCESS) throw step_failure(s.step, s.status, s.log);
+    // The validator's shapes were too big for the budget: said as the user sees the output.
+    if (verified == VX_ERROR_NO_MEMORY) check_virtual_outputs(outputs);
     if (verified != VX_SUCCESS) throw step_failure("graph verification", verified, {});
     (void)drain_log(ctx_.handle);
+  }
+
+  // The virtual outputs in allocation order (the runtime's), with the shape and type verification gave them.
+  void check_virtual_outputs(const std::vector<vx_tensor>& outputs) {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      if (spec_.outputs[i].dims) continue;  // counted when created
+      vx_uint32 rank = 0;
+      std::array<vx_uint32, 6> dims{};
+      vx_enum type = VX_TYPE_INVALID;
+      if (vxQueryTensor(outputs[i], VX_TENSOR_NUMBER_OF_DIMS, &rank, sizeof rank) != VX_SUCCESS || rank == 0 ||
+          rank > dims.size() ||
+          vxQueryTensor(outputs[i], VX_TENSOR_DIMS, dims.data(), rank * sizeof(vx_uint32)) != VX_SUCCESS ||
+          vxQueryTensor(outputs[i], VX_TENSOR_DATA_TYPE, &type, sizeof type) != VX_SUCCESS)
+        return;
+      take_budget(fmt::format("output '{}'", spec_.outputs[i].name),
+                  std::vector<std::uint32_t>(dims.begin(), dims.begin() + rank), type);
+    }
   }
 
   void process(const std::vector<vx_tensor>& outputs) {
@@ -340,6 +390,8 @@ private:
 
   const node_spec& spec_;
   const vx_kernel_description_t* descriptor_;
+  std::uint64_t budget_ = 0;  // memory_budget() for this run
+  std::uint64_t held_ = 0;    // the bytes of the node's tensors counted so far
   run_report report_;
   std::vector<std::string> labels_;  // "output 'output'", by parameter index
   owned_context ctx_;

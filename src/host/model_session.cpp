@@ -5,6 +5,7 @@
 #include "rknnop/host/elf.hpp"
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/file_io.hpp"
+#include "rknnop/host/memory_budget.hpp"
 #include "rknnop/host/model_container.hpp"
 #include <rknnop/vx_type.hpp>
 
@@ -109,6 +110,11 @@ const model_tensor& port_tensor(const model& m, const model_node& node, std::str
   if (!t.vx_tensor_type() || !npy_dtype_for_vx(*t.vx_tensor_type()))
     throw error(fmt::format("{}: node '{}': {} {} ('{}') has dtype.vx_type '{}', which rknnop cannot create", m.source,
                             node.name, direction, port.index, entry.name, t.vx_type));
+  // The run's tensors together are the engine's to count; one alone already over the budget is
+  // refused here, before the zeros or the copies of it are made.
+  check_memory(elements * vx_tensor_element_size(*t.vx_tensor_type()),
+               fmt::format("{}: node '{}': {} {} ('{}') of dims [{}] {}", m.source, node.name, direction, port.index,
+                           entry.name, fmt::join(t.dims, ", "), t.vx_type));
   return t;
 }
 

@@ -6,6 +6,7 @@
 
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/isolation.hpp"
+#include "rknnop/host/memory_budget.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -294,6 +295,8 @@ void write_request_head(wire_writer& w, runner_command command, const child_libr
   w.put_string(library.options.op_yml ? library.options.op_yml->string() : std::string());
   w.put(static_cast<std::uint8_t>(library.options.kernel_index ? 1 : 0));
   w.put(library.options.kernel_index.value_or(0));
+  // The runner's budget is the tool's (--memory-limit sets it in this process only).
+  w.put(memory_budget());
 }
 
 kernel_descriptor_info read_descriptor(wire_reader& r) {

@@ -7,6 +7,7 @@
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/isolation.hpp"
 #include "rknnop/host/loader.hpp"
+#include "rknnop/host/memory_budget.hpp"
 
 #include <rknnop/host/openvx_host.h>
 #include <rknnop/openvx.h>
@@ -209,6 +210,7 @@ void serve(child_io::wire_writer& reply) {
   const auto index = r.get<std::uint32_t>();
   if (has_index) options.kernel_index = index;
   options.execution = node_execution::in_process;
+  set_memory_budget(r.get<std::uint64_t>());
 
   set_step(runner_step::load);
   child_io::set_load_probe(false);  // this process is the probe

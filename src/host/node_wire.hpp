@@ -17,7 +17,7 @@
 namespace rknnop::host::child_io {
 
 inline constexpr std::uint32_t node_wire_magic = 0x524e4b52;  // "RKNR"
-inline constexpr std::uint32_t node_wire_version = 1;
+inline constexpr std::uint32_t node_wire_version = 2;         // 2: the memory budget in the head
 
 // The descriptors the runner is given: the library, the request, the reply, the status page.
 inline constexpr int runner_library_fd = 3;

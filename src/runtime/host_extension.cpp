@@ -194,6 +194,21 @@ vx_status rknnopHostGetTensorBuffer(vx_tensor tensor_handle, vx_enum usage, rknn
   return VX_SUCCESS;
 }
 
+vx_status rknnopHostSetTensorMemoryLimit(vx_context context_handle, vx_size bytes) {
+  auto* ctx = find_as<context>(context_handle);
+  if (ctx == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  ctx->tensor_memory_limit.store(bytes);
+  return VX_SUCCESS;
+}
+
+vx_status rknnopHostGetTensorMemory(vx_context context_handle, vx_size* in_use, vx_size* limit) {
+  auto* ctx = find_as<context>(context_handle);
+  if (ctx == nullptr) return VX_ERROR_INVALID_REFERENCE;
+  if (in_use != nullptr) *in_use = ctx->tensor_bytes.load();
+  if (limit != nullptr) *limit = ctx->tensor_memory_limit.load();
+  return VX_SUCCESS;
+}
+
 vx_status rknnopHostSetShaderExecutor(vx_context context_handle, rknnop_host_shader_execute_f execute,
                                       rknnop_host_uniform_size_f uniform_size, void* user) {
   auto* ctx = find_as<context>(context_handle);

@@ -54,6 +54,9 @@ class tensor final : public reference {
 public:
   static constexpr vx_enum object_type = VX_TYPE_TENSOR;
   explicit tensor(context* ctx) : reference(VX_TYPE_TENSOR, ctx) {}
+  tensor(const tensor&) = delete;
+  tensor& operator=(const tensor&) = delete;
+  ~tensor() override;  // gives its bytes back to the context's count
 
   // A virtual tensor created with rank 0 or with sizes of 0 ("to be inferred") has none yet.
   bool has_shape() const noexcept {
@@ -63,9 +66,11 @@ public:
   // Sets the shape, checking the byte size for overflow; does not allocate.
   vx_status set_shape(vx_uint32 ndims, const vx_uint32* sizes) noexcept;
   // No-op if allocated; needs a shape and a data type. VX_ERROR_NO_MEMORY when the memory is not
-  // there (allocation_text() then says what was asked for).
+  // there or the context's tensor memory limit (rknnopHostSetTensorMemoryLimit) would be passed
+  // (allocation_text() then says which).
   vx_status allocate() noexcept;
-  // "<bytes> bytes for dims [3, 64, 64, 1] of FLOAT16", for allocation failures.
+  // "<bytes> bytes for dims [3, 64, 64, 1] of FLOAT16" (and the limit when it refused), for
+  // allocation failures.
   std::string allocation_text() const;
   vx_size element_size() const noexcept { return tensor_element_size(data_type); }
   vx_size dense_stride(vx_uint32 dim) const noexcept;
@@ -78,6 +83,8 @@ public:
   std::uint64_t graph_id = 0;  // the graph a virtual tensor belongs to
   vx_size byte_size = 0;
   byte_buffer data;
+  vx_size counted_bytes = 0;      // what this tensor adds to its context's tensor_bytes
+  bool refused_by_limit = false;  // the last allocate() failed on the context's limit
   std::atomic<bool> written{false};
   // Kernel function calls under way that have this tensor as a parameter: a virtual tensor can be
   // copied only then (docs/runtime.md §9).

@@ -126,6 +126,10 @@ public:
   scheduler* graph_thread = nullptr;  // vxScheduleGraph's thread, started by its first call
 
   std::atomic<bool> khronos_mode{false};
+  // rknnopHostSetTensorMemoryLimit: the bytes the context's tensor buffers may hold together (0: no
+  // limit), and what they hold now.
+  std::atomic<vx_size> tensor_memory_limit{0};
+  std::atomic<vx_size> tensor_bytes{0};
 };
 
 // printf-style log entry on the object's context; a no-op for objects without a context.

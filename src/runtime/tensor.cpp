@@ -53,21 +53,46 @@ vx_size tensor::dense_stride(vx_uint32 dim) const noexcept {
   return stride;
 }
 
+tensor::~tensor() {
+  // A context's teardown deletes its tensors before itself: the owner is alive here.
+  if (counted_bytes != 0 && owner != nullptr) owner->tensor_bytes.fetch_sub(counted_bytes);
+}
+
 vx_status tensor::allocate() noexcept {
   if (data) return VX_SUCCESS;
+  refused_by_limit = false;
   if (!has_shape() || element_size() == 0) return VX_ERROR_NOT_ALLOCATED;
   byte_size = dense_stride(num_dims);
+  // Counted before the memory is taken, so a shape no budget allows is refused without touching it.
+  if (owner != nullptr) {
+    const vx_size limit = owner->tensor_memory_limit.load();
+    vx_size held = owner->tensor_bytes.load();
+    do {
+      if (limit != 0 && (byte_size > limit || held > limit - byte_size)) {
+        refused_by_limit = true;
+        return VX_ERROR_NO_MEMORY;
+      }
+    } while (!owner->tensor_bytes.compare_exchange_weak(held, held + byte_size));
+    counted_bytes = byte_size;
+  }
   try {
     data = allocate_bytes(byte_size);
   } catch (const std::bad_alloc&) {
+    if (owner != nullptr) owner->tensor_bytes.fetch_sub(counted_bytes);
+    counted_bytes = 0;
     return VX_ERROR_NO_MEMORY;
   }
   return VX_SUCCESS;
 }
 
 std::string tensor::allocation_text() const {
-  return std::to_string(dense_stride(num_dims)) + " bytes for dims " + dims_text(num_dims, dims.data()) + " of " +
-         type_name(data_type);
+  std::string text = std::to_string(dense_stride(num_dims)) + " bytes for dims " + dims_text(num_dims, dims.data()) +
+                     " of " + type_name(data_type);
+  if (refused_by_limit && owner != nullptr)
+    text += ": over the context's tensor memory limit of " + std::to_string(owner->tensor_memory_limit.load()) +
+            " bytes (rknnopHostSetTensorMemoryLimit; its tensors hold " + std::to_string(owner->tensor_bytes.load()) +
+            ")";
+  return text;
 }
 
 }  // namespace rknnop::runtime

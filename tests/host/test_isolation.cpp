@@ -89,6 +89,27 @@ TEST(Isolation, AKernelThatSegfaultsIsOneLine) {
                               RKNNOP_HOSTILE_SO));
 }
 
+#ifdef RKNNOP_PARITY_EXE
+// rknnop-parity runs the CPU kernel in the runner as rknnop-run does: its crash is the case's error.
+TEST(Isolation, ParitysCpuKernelCrashIsTheCasesError) {
+  const fs::path dir = rknnop_test::work_dir("isolation_parity");
+  fs::create_directories(dir / "tmp");
+  const tool_result r = run_tool(
+      "env",
+      {"TMPDIR=" + (dir / "tmp").string(), "RKNNOP_NODE_TIME_LIMIT=2", RKNNOP_PARITY_EXE, RKNNOP_HOSTILE_SO, "--op-yml",
+       RKNNOP_HOSTILE_YML, "--vx", RKNNOP_HOSTILE_VX, "--random", "1", "--shape", "input=1,8,8", "--param", "mode=1"},
+      dir);
+  if (r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find(fmt::format("ERROR: CPU kernel: rknnop: the CPU kernel of Hostile ({}) crashed with SIGSEGV",
+                                   RKNNOP_HOSTILE_SO)),
+            std::string::npos)
+      << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL: 0 of 1 case(s) within tolerance"), std::string::npos) << r.out;
+  EXPECT_TRUE(empty_folder(dir / "tmp"));
+}
+#endif
+
 TEST(Isolation, AValidatorThatSegfaultsIsNamed) {
   const fs::path dir = rknnop_test::work_dir("isolation_validator");
   expect_one_line(run_hostile(dir, 11), dir, "the validator of Hostile");
@@ -186,6 +207,52 @@ wrapped_model wrap_resize_area(const fs::path& dir) {
 void save(const std::vector<std::uint8_t>& bytes, const fs::path& path) {
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// rknnop-run OP --param size=H,W: the output's shape comes from the op's validator, in the runner; the
+// memory budget (--memory-limit, RKNNOP_MEMORY_LIMIT) travels to it and is checked before the runtime
+// allocates the output, so a shape the budget does not allow is one line and no memory is taken.
+tool_result run_resize_area(const fs::path& dir, const std::vector<std::string>& options, const std::string& size,
+                            const std::string& budget_variable = {}) {
+  write_npy_file(npy_array::from_floats(std::vector<float>(8 * 8 * 3, 0.5f), {1, 8, 8, 3}), dir / "in.npy");
+  const fs::path tmp = dir / "tmp";
+  fs::create_directories(tmp);
+  // The runner's own limits are short: a run that allocated a huge output would be stopped at 256 MiB.
+  std::vector<std::string> args = {"TMPDIR=" + tmp.string(), "RKNNOP_NODE_TIME_LIMIT=10",
+                                   "RKNNOP_NODE_MEMORY_LIMIT=256"};
+  if (!budget_variable.empty()) args.push_back("RKNNOP_MEMORY_LIMIT=" + budget_variable);
+  args.emplace_back(RKNNOP_RUN_EXE);
+  args.insert(args.end(), options.begin(), options.end());
+  for (const std::string& arg :
+       {std::string(RKNNOP_TEST_RESIZEAREA_RKNNOP), std::string("-i"), "images=" + (dir / "in.npy").string(),
+        std::string("--param"), "size=" + size, std::string("--param"), std::string("align_corners=false"),
+        std::string("-o"), "output=" + (dir / "out.npy").string()})
+    args.push_back(arg);
+  return run_tool("env", args, dir);
+}
+
+TEST(MemoryBudget, AnOpModeOutputOverTheBudgetIsOneLineBeforeItIsAllocated) {
+  const fs::path dir = rknnop_test::work_dir("budget_op_output");
+  // 16384 x 16384 x 3 FLOAT16 is 1.5 GiB, a shape the op's validator gives the output in the runner.
+  const tool_result r = run_resize_area(dir, {"--memory-limit", "64M"}, "16384,16384");
+  expect_one_line(r, dir,
+                  "rknnop-run: op 'ResizeArea' (kernel 'resizearea_cpu'): output 'output' of shape (1, 16384, 16384, "
+                  "3) VX_TYPE_FLOAT16 needs 1.5 GiB, over the memory budget of 64 MiB (raise it with --memory-limit "
+                  "or RKNNOP_MEMORY_LIMIT)\n");
+  EXPECT_EQ(r.status, 1);
+}
+
+TEST(MemoryBudget, TheBudgetCountsTheNodesTensorsTogether) {
+  const fs::path dir = rknnop_test::work_dir("budget_op_together");
+  // A 128 x 128 x 3 FLOAT16 output is 98304 bytes, the 8 x 8 x 3 input 384: 98688 in all.
+  const tool_result fits = run_resize_area(dir, {}, "128,128", "98688");
+  ASSERT_EQ(fits.status, 0) << fits.err;
+  EXPECT_EQ(read_npy_file(dir / "out.npy").shape, (std::vector<std::size_t>{1, 128, 128, 3}));
+  fs::remove(dir / "out.npy");
+  const tool_result over = run_resize_area(dir, {}, "128,128", "98624");
+  expect_one_line(over, dir,
+                  "output 'output' of shape (1, 128, 128, 3) VX_TYPE_FLOAT16 needs 96 KiB (96.4 KiB with the node's "
+                  "other tensors), over the memory budget of 96.3 KiB");
 }
 
 // splitmix64: the same mutations on every machine.

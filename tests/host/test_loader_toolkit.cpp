@@ -7,6 +7,7 @@
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/file_io.hpp>
+#include <rknnop/host/memory_budget.hpp>
 #include <rknnop/host/session.hpp>
 #include <rknnop/vx_type.hpp>
 
@@ -156,10 +157,17 @@ TEST(ToolkitRanks, AllocationFailureNamesTheTensor) {
 #else
   if (sizeof(void*) < 8) GTEST_SKIP() << "a 32-bit vx_size cannot express the request (checked separately)";
   session s = resize_session(resize_area, {1, 32, 32, 3}, 100000);
+  // The memory budget refuses the 60 GB output before the runtime asks for it (docs/memory-budget.md).
+  RKNNOP_EXPECT_ERROR(s.run(),
+                      "op 'ResizeArea' (kernel 'resizearea_cpu'): output 'output' of shape (1, 100000, 100000, 3) "
+                      "VX_TYPE_FLOAT16 needs 55.9 GiB, over the memory budget of 2 GiB");
+  // With a budget that allows it, the allocation itself fails and the runtime names the tensor.
+  set_memory_budget(std::uint64_t{1} << 40);
   RKNNOP_EXPECT_ERROR(
       s.run(), "graph verification failed with VX_ERROR_NO_MEMORY (-8)",
       "parameter 1 (output 'output'): cannot allocate 60000000000 bytes for dims [3, 100000, 100000, 1] "
       "of FLOAT16");
+  set_memory_budget(0);  // the default again
 #endif
 }
 #endif

@@ -150,6 +150,20 @@ TEST_F(ModelValidation, TheMemoryBudgetRefusesUpFront) {
                                 "bias=5", "--param", "scale=2", "--param", "negate=true", "-o", out}),
                           "rknnop-pack", "over the memory budget of 64 MiB");
   EXPECT_FALSE(fs::exists(out));
+  // rknnop-run MODEL: a tensor of the model over the budget is refused before its buffer is made.
+  const std::string model = (dir_ / "small.rknn").string();
+  ASSERT_EQ(pack({"wrap", op, "--input-shape", "input=1,512,512,1", "--param", "bias=5", "--param", "scale=2",
+                  "--param", "negate=true", "-o", model})
+                .status,
+            0);
+  const tool_result refused = run({"--memory-limit", "256K", model, "--random-inputs", "1"});
+  expect_one_line_failure(refused, "rknnop-run", "input 0 ('input') of dims [1, 512, 512, 1] VSI_NN_TYPE_FLOAT16");
+  EXPECT_CONTAINS(refused.err, "needs 512 KiB, over the memory budget of 256 KiB (raise it with --memory-limit");
+  // Each tensor alone fits; the node's input and output together do not (counted in the runner).
+  expect_one_line_failure(run({"--memory-limit", "512K", model, "--random-inputs", "1"}), "rknnop-run",
+                          "output 'output' of shape (1, 512, 512, 1) VX_TYPE_FLOAT16 needs 512 KiB (1 MiB with the "
+                          "node's other tensors), over the memory budget of 512 KiB");
+  EXPECT_EQ(run({"--memory-limit", "8M", model, "--random-inputs", "1"}).status, 0);
 }
 
 // `rknnop-run MODEL --check` in a child: its exit status, peak RSS (KiB) and CPU seconds.

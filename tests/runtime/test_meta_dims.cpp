@@ -135,3 +135,35 @@ TEST_F(runtime_meta_dims, khronos_mode_reads_dims_the_same_way) {
 }
 
 }  // namespace
+
+// The context's tensor memory limit (rknnopHostSetTensorMemoryLimit) is checked when verification
+// allocates a virtual output, before the memory is taken: a validator's huge shape is one log entry.
+TEST_F(runtime_meta_dims, a_virtual_output_over_the_tensor_memory_limit_is_refused_at_verify) {
+  rank_to_set = 4;
+  dims_bytes = bytes_of(std::vector<vx_size>{3, 16384, 16384, 1});  // 1.5 GiB of FLOAT16
+  ASSERT_EQ(rknnopHostSetTensorMemoryLimit(ctx, vx_size{64} << 20), VX_SUCCESS);
+  EXPECT_EQ(vxVerifyGraph(graph), VX_ERROR_NO_MEMORY);
+  const std::string log = whole_log();
+  EXPECT_NE(log.find("kernel 'meta_dims' parameter 1: cannot allocate 1610612736 bytes for dims [3, 16384, 16384, 1] "
+                     "of FLOAT16: over the context's tensor memory limit of 67108864 bytes"),
+            std::string::npos)
+      << log;
+  EXPECT_TRUE(output_dims().empty());  // not allocated
+  vx_size in_use = 0;
+  ASSERT_EQ(rknnopHostGetTensorMemory(ctx, &in_use, nullptr), VX_SUCCESS);
+  EXPECT_EQ(in_use, 2u);  // the one-element FLOAT16 input only
+}
+
+TEST_F(runtime_meta_dims, a_virtual_output_within_the_tensor_memory_limit_is_allocated) {
+  rank_to_set = 4;
+  dims_bytes = bytes_of(std::vector<vx_size>{3, 128, 128, 1});  // 96 KiB of FLOAT16
+  ASSERT_EQ(rknnopHostSetTensorMemoryLimit(ctx, vx_size{96} << 10), VX_SUCCESS);
+  EXPECT_EQ(vxVerifyGraph(graph), VX_ERROR_NO_MEMORY);  // with the 2-byte input: 2 bytes over
+  EXPECT_NE(whole_log().find("its tensors hold 2)"), std::string::npos) << whole_log();
+  ASSERT_EQ(rknnopHostSetTensorMemoryLimit(ctx, (vx_size{96} << 10) + 2), VX_SUCCESS);
+  ASSERT_EQ(vxVerifyGraph(graph), VX_SUCCESS) << whole_log();
+  EXPECT_EQ(output_dims(), (std::vector<vx_uint32>{3, 128, 128, 1}));
+  vx_size in_use = 0;
+  ASSERT_EQ(rknnopHostGetTensorMemory(ctx, &in_use, nullptr), VX_SUCCESS);
+  EXPECT_EQ(in_use, (vx_size{96} << 10) + 2);
+}

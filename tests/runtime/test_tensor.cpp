@@ -54,6 +54,47 @@ TEST_F(runtime_tensor, byte_size_overflow_is_an_error) {
   EXPECT_EQ(vxCreateTensor(ctx, 3, edge, VX_TYPE_FLOAT32, 0), nullptr);
 }
 
+// rknnopHostSetTensorMemoryLimit: the context's tensors together, counted before allocating; a
+// released tensor gives its bytes back; 0 removes the limit.
+TEST_F(runtime_tensor, the_tensor_memory_limit_counts_the_contexts_tensors) {
+  vx_size limit = 1;
+  vx_size in_use = 1;
+  ASSERT_EQ(rknnopHostGetTensorMemory(ctx, &in_use, &limit), VX_SUCCESS);
+  EXPECT_EQ(limit, 0u);  // none by default
+  EXPECT_EQ(in_use, 0u);
+  ASSERT_EQ(rknnopHostSetTensorMemoryLimit(ctx, 4096), VX_SUCCESS);
+  vx_size dims[2] = {256, 2};  // 2048 bytes of FLOAT32
+  vx_tensor a = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
+  vx_tensor b = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  ASSERT_EQ(rknnopHostGetTensorMemory(ctx, &in_use, nullptr), VX_SUCCESS);
+  EXPECT_EQ(in_use, 4096u);
+  vx_size one[1] = {1};
+  EXPECT_EQ(vxCreateTensor(ctx, 1, one, VX_TYPE_UINT8, 0), nullptr);  // the 4097th byte
+  vx_status status = 0;
+  EXPECT_EQ(last_log(ref(ctx), &status),
+            "vxCreateTensor: cannot allocate 1 bytes for dims [1] of UINT8: over the context's tensor memory limit of "
+            "4096 bytes (rknnopHostSetTensorMemoryLimit; its tensors hold 4096)");
+  EXPECT_EQ(status, VX_ERROR_NO_MEMORY);
+  ASSERT_EQ(vxReleaseTensor(&a), VX_SUCCESS);
+  ASSERT_EQ(rknnopHostGetTensorMemory(ctx, &in_use, nullptr), VX_SUCCESS);
+  EXPECT_EQ(in_use, 2048u);
+  vx_tensor c = vxCreateTensor(ctx, 2, dims, VX_TYPE_FLOAT32, 0);
+  EXPECT_NE(c, nullptr);
+  // Far over the limit: refused by its size before any memory is taken (1 GiB; fits a 32-bit vx_size).
+  vx_size huge[3] = {1u << 14, 1u << 14, 1};
+  EXPECT_EQ(vxCreateTensor(ctx, 3, huge, VX_TYPE_FLOAT32, 0), nullptr);
+  EXPECT_NE(last_log(ref(ctx)).find("over the context's tensor memory limit"), std::string::npos);
+  ASSERT_EQ(rknnopHostSetTensorMemoryLimit(ctx, 0), VX_SUCCESS);
+  vx_tensor d = vxCreateTensor(ctx, 1, one, VX_TYPE_UINT8, 0);
+  EXPECT_NE(d, nullptr);
+  EXPECT_EQ(rknnopHostSetTensorMemoryLimit(nullptr, 1), VX_ERROR_INVALID_REFERENCE);
+  vxReleaseTensor(&b);
+  vxReleaseTensor(&c);
+  vxReleaseTensor(&d);
+}
+
 TEST_F(runtime_tensor, vsi_query_sizes) {
   vx_size dims[4] = {3, 5, 7, 1};
   vx_tensor t = vxCreateTensor(ctx, 4, dims, VX_TYPE_FLOAT16, -3);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cli.hpp"
 
+#include <rknnop/host/memory_budget.hpp>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -28,6 +30,21 @@ std::optional<int> parse_or_exit(CLI::App& app, int argc, char** argv) {
     std::fprintf(stderr, "%s: %s\n", app.get_name().c_str(), message.c_str());
     return exit_usage;
   }
+}
+
+void add_memory_limit_option(CLI::App& app) {
+  app.add_option_function<std::string>(
+         "--memory-limit",
+         [](const std::string& text) {
+           try {
+             host::set_memory_budget(host::parse_memory_size(text, "--memory-limit"));
+           } catch (const host::error& e) {
+             throw usage_error(e.detail());
+           }
+         },
+         "The most memory the tensors of a run, a model's JSON or an op's outputs may take: 512M, 4G, ... "
+         "(default 2G, or RKNNOP_MEMORY_LIMIT)")
+      ->type_name("SIZE");
 }
 
 int tool_failure(const char* tool, std::string_view stage) noexcept {

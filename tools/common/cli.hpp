@@ -40,6 +40,10 @@ public:
 ///   int main(int argc, char** argv) try { ... } catch (...) { return tools::tool_failure("rknnop-run"); }
 [[nodiscard]] int tool_failure(const char* tool, std::string_view stage = {}) noexcept;
 
+/// `--memory-limit SIZE` on `app`: sets rknnop::host's memory budget (docs/memory-budget.md) when
+/// parsed; a SIZE that is not one throws usage_error naming the option.
+void add_memory_limit_option(CLI::App& app);
+
 /// One `NAME=VALUE` option.
 struct assignment {
   std::string name;

@@ -10,7 +10,6 @@
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
-#include <rknnop/host/memory_budget.hpp>
 #include <rknnop/host/op_yml.hpp>
 #if RKNNOP_HOST_HAS_MODEL
 #include "model_update.hpp"  // update / extract / wrap: the custom ops inside a .rknn model
@@ -151,13 +150,7 @@ int main(int argc, char** argv) try {
 #endif
   CLI::App app{"Inspect, verify, pack and unpack RKNN-Toolkit v1 custom-op containers (.rknnop)", "rknnop-pack"};
   app.require_subcommand(1);
-  app.add_option_function<std::string>(
-         "--memory-limit",
-         [](const std::string& text) {
-           rknnop::host::set_memory_budget(rknnop::host::parse_memory_size(text, "--memory-limit"));
-         },
-         "The most memory a model's JSON or a run's tensors may take (default 2G, or RKNNOP_MEMORY_LIMIT)")
-      ->type_name("SIZE");
+  rknnop::tools::add_memory_limit_option(app);
 
   std::string inspect_file;
   bool verify = false;

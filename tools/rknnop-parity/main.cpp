@@ -11,9 +11,11 @@
 
 #include "cli.hpp"  // tools/common: parse_or_exit, tool_failure, usage_error
 #include <rknnop/host/error.hpp>
+#include <rknnop/host/isolation.hpp>
 #include <rknnop/host/loader.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/param_value.hpp>
+#include <rknnop/host/session.hpp>
 #include <rknnop/parity/parity.hpp>
 #include <rknnop/vxc/signature_of.hpp>
 
@@ -30,6 +32,7 @@
 #include <random>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace {
@@ -173,9 +176,10 @@ vx_type float_tensor_type(const std::string& name) {
 }
 
 // Both descriptors through the loader, each checked against op.yml as the board runtime would, and
-// the VX kernel's shader (docs/runtime.md §8).
+// the VX kernel's shader (docs/runtime.md §8). The CPU kernel runs in the node runner (rknnop-node),
+// as rknnop-run runs it; the VX kernel's callbacks run here, where the shader executor is attached.
 struct op_kernels {
-  host::op_library cpu;
+  host::session cpu;
   host::op_library vx;
   std::string vx_path;
 };
@@ -184,8 +188,10 @@ op_kernels load_kernels(const options& o) {
   host::load_options load;
   if (!o.op_yml_path.empty()) load.op_yml = o.op_yml_path;
   load.kernel_index = 0;
-  host::op_library cpu = host::op_library::open(o.op_path, load);
+  load.execution = host::node_execution::child;
+  host::session cpu = host::session::load(o.op_path, load);
   load.kernel_index = 1;
+  load.execution = host::node_execution::in_process;
   host::op_library vx = host::op_library::open(o.op_path, load);
   const host::op_yml& yml = cpu.op();
   if (cpu.kernel().is_shader || !vx.kernel().is_shader) {
@@ -196,6 +202,53 @@ op_kernels load_kernels(const options& o) {
       rknnop::vxc::find_op_shader(o.op_path, o.op_yml_path, yml.vx_file, vx.kernel().name, o.vx_path);
   if (!shader.error.empty()) throw usage_error(shader.error.substr(std::string_view("rknnop: ").size()));
   return {std::move(cpu), std::move(vx), shader.path.string()};
+}
+
+// A case's param as the session takes it: param_from's inverse (arrays as INT32 items, scalars as bytes).
+host::param_value session_param(const parity::param_data& p) {
+  host::param_value v;
+  if (const auto* items = std::get_if<std::vector<std::int32_t>>(&p.value)) {
+    v.type = static_cast<std::int32_t>(vx_type::array);
+    v.items = *items;
+    return v;
+  }
+  const rknnop::vxc::scalar_arg& s = std::get<rknnop::vxc::scalar_arg>(p.value);
+  v.type = static_cast<std::int32_t>(s.type);
+  std::memcpy(v.scalar.data(), s.bytes.data(), std::min(v.scalar.size(), s.bytes.size()));
+  return v;
+}
+
+// The CPU kernel's run of a case through the session, in the node runner: a crash, hang or runaway
+// allocation of the kernel is the case's one-line error, not the end of this tool.
+parity::kernel_run run_cpu_in_child(host::session& cpu, const parity::op_info& op, const parity::parity_case& c) {
+  parity::kernel_run out;
+  try {
+    for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+      const parity::tensor_data& t = c.inputs[i];
+      host::npy_array a;
+      for (const host::npy_dtype d :
+           {host::npy_dtype::float16, host::npy_dtype::float32, host::npy_dtype::int32, host::npy_dtype::int8,
+            host::npy_dtype::uint8, host::npy_dtype::int16, host::npy_dtype::uint16})
+        if (tensor_type_for(d) == t.dtype) a.dtype = d;
+      a.shape = host::from_openvx_dims(t.dims);
+      const auto* bytes = reinterpret_cast<const std::uint8_t*>(t.bytes.data());
+      a.data.assign(bytes, bytes + t.bytes.size());
+      cpu.set_input(op.signature.inputs[i], a, t.dtype);
+    }
+    for (const parity::param_data& p : c.params) cpu.set_param(p.name, session_param(p));
+    (void)cpu.run();
+    for (const std::string& name : op.signature.outputs) {
+      const host::tensor_result& r = cpu.output(name);
+      const auto* bytes = reinterpret_cast<const std::byte*>(r.array.data.data());
+      out.outputs.push_back(
+          parity::tensor_data{r.dims, r.vx_type, std::vector<std::byte>(bytes, bytes + r.array.data.size())});
+    }
+    out.result = parity::outcome::pass;
+  } catch (const host::error& e) {
+    out.result = parity::outcome::error;
+    out.message = e.what();
+  }
+  return out;
 }
 
 // Each NAME given to `option` must be one of the op's entries of `kind` (the session's own check).
@@ -311,7 +364,7 @@ int compare(options& o) {
   const auto shape_texts = assignments("--shape", o.shapes, "1,8,8,3");
   const auto param_texts = assignments("--param", o.params, "VALUE");
 
-  const op_kernels kernels = load_kernels(o);
+  op_kernels kernels = load_kernels(o);
   const host::op_yml& yml = kernels.cpu.op();
   parity::op_info op;
   op.signature = rknnop::vxc::signature_of(yml);
@@ -324,9 +377,10 @@ int compare(options& o) {
   const std::vector<parity::parity_case> cases =
       make_cases(yml, o, float_type, range, input_files, shape_texts, param_values(yml, param_texts));
 
-  parity::checker check(op, static_cast<const vx_kernel_description_t*>(kernels.cpu.descriptor()),
-                        static_cast<const vx_kernel_description_t*>(kernels.vx.descriptor()),
-                        rknnop::vxc::shader_file(kernels.vx_path));
+  host::session& cpu = kernels.cpu;
+  parity::checker check(
+      op, [&cpu, &op](const parity::parity_case& c) { return run_cpu_in_child(cpu, op, c); },
+      static_cast<const vx_kernel_description_t*>(kernels.vx.descriptor()), rknnop::vxc::shader_file(kernels.vx_path));
   std::printf("%s: CPU kernel '%s' vs VX kernel '%s' (%s) on %s\n", yml.name.c_str(), kernels.cpu.kernel().name.c_str(),
               kernels.vx.kernel().name.c_str(), kernels.vx_path.c_str(),
               check.opencl_available() ? check.opencl_status().c_str() : "no OpenCL device");

@@ -76,6 +76,7 @@ void add_options(CLI::App& app, options& o) {
                "Accept inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a nonzero "
                "value to zero (an error otherwise)");
   app.add_flag("--describe", o.describe, "Print inputs, outputs and params with their VX types and exit");
+  add_memory_limit_option(app);
   app.add_option("--repeat", o.repeat,
                  "Run the node N more times and print the per-run time (median, min) and the thread count")
       ->check(CLI::Range(1u, 100000u));

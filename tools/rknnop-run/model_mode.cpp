@@ -330,6 +330,7 @@ int model_main(int argc, char** argv) {
   app.add_option("-i,--input", inputs, "PORT=FILE.npy for each input (port name or number)");
   app.add_option("-o,--output", outputs, "PORT=FILE.npy: write this output");
   app.add_option("--random-inputs", seed, "Run with random inputs of the model's shapes from this seed");
+  rknnop::tools::add_memory_limit_option(app);
   if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
   try {
     if (describe_flag && check_flag) throw usage_error("--describe and --check: give one of them");

@@ -120,6 +120,15 @@ RKNNOP_HOST_API vx_status rknnopHostResetTensorWritten(vx_tensor tensor);
  * heap. Costs a mapping per tensor; rknnop-node (the tools' child process) turns it on. */
 RKNNOP_HOST_API vx_status rknnopHostSetGuardPages(vx_bool enabled);
 
+/* Per context: the bytes its tensor buffers may hold together (0, the default: no limit). A tensor
+ * whose buffer would pass it is not allocated: vxCreateTensor returns NULL, vxVerifyGraph
+ * VX_ERROR_NO_MEMORY for a virtual output, each with a log entry naming the parameter, its bytes,
+ * dims and type, and the limit. Checked before the memory is taken; a released tensor gives its bytes
+ * back. The tools set it from their memory budget (docs/memory-budget.md). *in_use and *limit (either
+ * may be NULL) receive what the context's tensors hold now and the limit. */
+RKNNOP_HOST_API vx_status rknnopHostSetTensorMemoryLimit(vx_context context, vx_size bytes);
+RKNNOP_HOST_API vx_status rknnopHostGetTensorMemory(vx_context context, vx_size* in_use, vx_size* limit);
+
 /* A tensor's storage, without copying: dense, dims innermost first, strides in bytes. */
 typedef struct rknnop_host_tensor_buffer {
   void* data;

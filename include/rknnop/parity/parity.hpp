@@ -28,12 +28,13 @@
 #include <rknnop/vxc/vxc.hpp>  // vx_type, op_signature, scalar_arg, shader_source_provider
 #include <rknnop/openvx.h>     // vx_kernel_description_t
 
-#include <concepts>  // std::floating_point, std::integral in tolerance_of / scalar
-#include <cstddef>   // std::byte, std::size_t
-#include <cstdint>   // dims, int32 items, seeds
-#include <memory>    // checker's pimpl
-#include <random>    // random_tensor's generator
-#include <span>      // from_floats
+#include <concepts>    // std::floating_point, std::integral in tolerance_of / scalar
+#include <cstddef>     // std::byte, std::size_t
+#include <cstdint>     // dims, int32 items, seeds
+#include <functional>  // checker::cpu_runner
+#include <memory>      // checker's pimpl
+#include <random>      // random_tensor's generator
+#include <span>        // from_floats
 #include <string>
 #include <type_traits>  // std::is_arithmetic_v
 #include <variant>      // param_data
@@ -158,6 +159,10 @@ public:
           vxc::shader_source_provider shader);
   // From the NULL-terminated list vx_kernel_<Name>_list (in-process: `vx_kernel_X_list.entries`).
   checker(op_info op, vx_kernel_description_t* const* list, vxc::shader_source_provider shader);
+  // The CPU side run elsewhere: `cpu` gives the CPU kernel's outputs of a case (rknnop-parity runs it
+  // in the node runner, rknnop-node, so that a crash in it is one line: docs/isolation.md).
+  using cpu_runner = std::function<kernel_run(const parity_case&)>;
+  checker(op_info op, cpu_runner cpu, const vx_kernel_description_t* vx, vxc::shader_source_provider shader);
   ~checker();
   checker(checker&&) noexcept;
   checker& operator=(checker&&) noexcept;

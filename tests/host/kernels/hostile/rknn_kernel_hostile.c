@@ -7,6 +7,8 @@
  *   4 kernel allocates without bound                     5 kernel writes one byte past its output
  *   6 kernel reads one byte before its input             11 validator writes through a null pointer
  * The tensors are reached through rknnopHostGetTensorBuffer, as a kernel that trusts its sizes would.
+ * List index 1 is a VX kernel (hostile.vx beside this file), so that rknnop-parity takes the op; its
+ * CPU kernel (index 0) misbehaves first.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,4 +84,8 @@ static vx_status VX_CALLBACK hostile_validator(vx_node node, const vx_reference 
 static vx_kernel_description_t hostile_cpu = {
     0, "hostile_cpu", hostile_kernel, kernel_params, _PARAM_NUM, hostile_validator, NULL, NULL, NULL, NULL};
 
-__attribute__((visibility("default"))) vx_kernel_description_t* vx_kernel_Hostile_list[] = {&hostile_cpu, NULL};
+static vx_kernel_description_t hostile_vx = {1,    "hostile_vx", NULL, kernel_params, _PARAM_NUM, hostile_validator,
+                                             NULL, NULL,         NULL, NULL};
+
+__attribute__((visibility("default")))
+vx_kernel_description_t* vx_kernel_Hostile_list[] = {&hostile_cpu, &hostile_vx, NULL};
