@@ -257,7 +257,12 @@ model_node_check check_model_node(const model& m, const model_node& node) {
       (void)s.run();
     }
     std::vector<std::string> param_text, input_text, output_text;
-    for (const decoded_param& p : params) param_text.push_back(fmt::format("{}={}", p.name, p.value.to_string()));
+    for (const decoded_param& p : params) {  // an enum's value with its name, when the model names them
+      const auto e =
+          std::find_if(op.params.begin(), op.params.end(), [&](const op_yml_entry& x) { return x.name == p.name; });
+      param_text.push_back(
+          fmt::format("{}={}", p.name, e != op.params.end() ? param_value_text(*e, p.value) : p.value.to_string()));
+    }
     for (const model_tensor* t : inputs) input_text.push_back(fmt::format("[{}]", fmt::join(t->dims, ",")));
     for (const model_tensor* t : outputs) output_text.push_back(fmt::format("[{}]", fmt::join(t->dims, ",")));
     result.passed = true;
@@ -265,7 +270,7 @@ model_node_check check_model_node(const model& m, const model_node& node) {
         "{}: OK: kernel '{}' (index {}, table of {} matches the op description), params {}, inputs {} accepted, "
         "outputs {} {}{}",
         head, selected.kernel().name, selected.kernel().kernel_index, selected.kernel().num_params,
-        param_text.empty() ? std::string("none") : fmt::format("{}", fmt::join(param_text, " ")),
+        param_text.empty() ? std::string("none") : fmt::format("{}", fmt::join(param_text, ", ")),
         fmt::join(input_text, " "), fmt::join(output_text, " "),
         same_by_rank_rule ? "accepted by the op's validator (the same tensors as its shape inference gives, "
                             "outer dims of 1 left out)"

@@ -80,7 +80,7 @@ TEST_F(ModelTools, CheckPassesForAFittingModel) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_CONTAINS(r.out,
                   "node 'testscale_0' (TestScale): OK: kernel 'testscale_cpu' (index 0, table of 5 matches the "
-                  "op description), params bias=1 scale=2 negate=false, inputs [3,2,1] accepted, outputs "
+                  "op description), params bias=1, scale=2, negate=false, inputs [3,2,1] accepted, outputs "
                   "[3,2,1] as the op's shape inference gives");
 }
 

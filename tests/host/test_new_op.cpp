@@ -124,6 +124,8 @@ TEST_F(NewOp, WrappedModelPassesCheckRunsAndUpdates) {
   const auto c = run({model_path, "--check"});
   ASSERT_EQ(c.status, 0) << c.out << c.err;
   EXPECT_CONTAINS(c.out, "node 'depthtospace_0' (DepthToSpace): OK");
+  EXPECT_CONTAINS(c.out,
+                  "params block_size=2, data_format=NHWC (0), inputs [4,2,1,1] accepted");  // before: data_format=0
   const std::string out = (dir_ / "model_out.npy").string();
   const auto r = run({model_path, "--input", "input=" + in_, "--output", "output=" + out});
   ASSERT_EQ(r.status, 0) << r.err;
