@@ -36,8 +36,8 @@ namespace {
 // One context, one graph, one node of the descriptor's kernel on float16 tensors; verified.
 class one_node_graph {
 public:
-  one_node_graph(vx_kernel_description_t* d, std::vector<vx_size> in_dims, std::vector<vx_size> out_dims,
-                 const std::vector<std::int32_t>& size = {})
+  one_node_graph(vx_kernel_description_t* d, const std::vector<std::uint32_t>& in_dims,
+                 const std::vector<std::uint32_t>& out_dims, const std::vector<std::int32_t>& size = {})
       : context_(vxCreateContext()) {
     vx_kernel k = vxAddUserKernel(context_, d->name, d->enumeration, d->function, d->numParams, d->validate,
                                   d->initialize, d->deinitialize);
@@ -46,8 +46,10 @@ public:
     vxFinalizeKernel(k);
     graph_ = vxCreateGraph(context_);
     vx_node node = vxCreateGenericNode(graph_, k);
-    vx_tensor in = vxCreateTensor(context_, in_dims.size(), in_dims.data(), VX_TYPE_FLOAT16, 0);
-    vx_tensor out = vxCreateTensor(context_, out_dims.size(), out_dims.data(), VX_TYPE_FLOAT16, 0);
+    vx_tensor in = vxCreateTensor(context_, in_dims.size(), std::vector<vx_size>(in_dims.begin(), in_dims.end()).data(),
+                                  VX_TYPE_FLOAT16, 0);
+    vx_tensor out = vxCreateTensor(context_, out_dims.size(),
+                                   std::vector<vx_size>(out_dims.begin(), out_dims.end()).data(), VX_TYPE_FLOAT16, 0);
     out_ = out;
     rknnop_host_tensor_buffer b{};
     rknnopHostGetTensorBuffer(in, VX_WRITE_ONLY, &b);
