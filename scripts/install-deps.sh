@@ -5,6 +5,8 @@
 #   scripts/install-deps.sh --check           list missing packages (one dpkg-query); exit 1 if any
 #   scripts/install-deps.sh --if-missing WHO  what scripts/demo.sh and scripts/test.sh run first: nothing
 #                                             when all is present, else install, as root or through sudo
+#   scripts/install-deps.sh --perf            also what scripts/perf-report.sh measures with: valgrind
+#                                             (callgrind) and OpenCV (the benchmark peer); not for CI
 # RKNNOP_SKIP_DEPS=1 skips --if-missing (a machine set up by other means).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -28,6 +30,10 @@ missing_packages() {
     grep -qx "$p installed" <<<"$installed" || echo "$p"
   done
 }
+if [ "${1:-}" = --perf ]; then
+  packages+=(valgrind libopencv-dev)
+  shift
+fi
 case "${1:-}" in
   --check)
     missing=$(missing_packages)
@@ -53,7 +59,7 @@ case "${1:-}" in
     echo "$who: run as root (or install sudo) to install them: bash scripts/install-deps.sh" >&2
     exit 1 ;;
   "") ;;
-  *) echo "install-deps: unknown option '$1' (--check, --if-missing WHO)" >&2; exit 2 ;;
+  *) echo "install-deps: unknown option '$1' (--perf, --check, --if-missing WHO)" >&2; exit 2 ;;
 esac
 if [ -z "$(missing_packages)" ]; then
   echo "install-deps: all ${#packages[@]} packages are installed"

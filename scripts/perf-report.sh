@@ -12,6 +12,8 @@
 # between <!-- perf-report:begin --> and <!-- perf-report:end -->. Numbers only, never a pass/fail.
 #
 #   scripts/perf-report.sh BUILD_DIR     (configured with -DRKNNOP_BUILD_BENCHMARKS=ON, RelWithDebInfo)
+# Needs valgrind and OpenCV's imgproc: bash scripts/install-deps.sh --perf (without them the callgrind
+# rows and the OpenCV columns are missing).
 # Environment: ROUNDS (default 31), NO_WRITE=1 (print only).
 set -euo pipefail
 
