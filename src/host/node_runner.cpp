@@ -79,6 +79,8 @@ extern "C" void on_fault(int signal_number, siginfo_t* info, void*) {
     const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
     fault_text text{status_page->fault, sizeof status_page->fault};
     bool found = false;
+    // Past a tensor's end first: one tensor's trailing guard page can lie just before another's start
+    // (mmap places later buffers lower), and the access is then the first tensor's overrun.
     for (std::size_t i = 0; i < guarded_count && !found; ++i) {
       const guarded_tensor& t = guarded[i];
       const std::uintptr_t end = t.start + t.size;
@@ -93,7 +95,11 @@ extern "C" void on_fault(int signal_number, siginfo_t* info, void*) {
         text.add(t.size);
         text.add(" bytes)");
         found = true;
-      } else if (address < t.start && address + 2 * page_size >= t.start) {
+      }
+    }
+    for (std::size_t i = 0; i < guarded_count && !found; ++i) {
+      const guarded_tensor& t = guarded[i];
+      if (address < t.start && address + 2 * page_size >= t.start) {
         text.add("the access at byte -");
         text.add(t.start - address);
         text.add(" of ");
