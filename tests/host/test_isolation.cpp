@@ -92,6 +92,10 @@ TEST(Isolation, AKernelThatSegfaultsIsOneLine) {
 #ifdef RKNNOP_PARITY_EXE
 // rknnop-parity runs the CPU kernel in the runner as rknnop-run does: its crash is the case's error.
 TEST(Isolation, ParitysCpuKernelCrashIsTheCasesError) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
+#endif
   const fs::path dir = rknnop_test::work_dir("isolation_parity");
   fs::create_directories(dir / "tmp");
   const tool_result r = run_tool(
