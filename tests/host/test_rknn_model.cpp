@@ -262,14 +262,16 @@ TEST(RknnModel, DetectsModelsByContentNotName) {
   EXPECT_TRUE(is_rknn_model_file(write("enc.rknn", rknnop_test::bytes_of("CYPTRKNNxxxxxxxx"))));
   // A .rknnop has the same 16-byte header; its second section is an ELF library.
   std::vector<std::uint8_t> rknnop(rknn_model_magic.begin(), rknn_model_magic.end());
-  for (const std::uint64_t v : {2, 0, 4})
-    rknnop.insert(rknnop.end(), {static_cast<std::uint8_t>(v), 0, 0, 0, 0, 0, 0, 0});
-  rknnop.insert(rknnop.end(), {0x7f, 'E', 'L', 'F'});
+  // (push_back, not insert of a list: GCC 12 at -O3 misreads the insert, -Wstringop-overflow)
+  const auto append_u64 = [](std::vector<std::uint8_t>& to, std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) to.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  };
+  for (const std::uint64_t v : {2, 0, 4}) append_u64(rknnop, v);
+  for (const char c : {'\x7f', 'E', 'L', 'F'}) rknnop.push_back(static_cast<std::uint8_t>(c));
   EXPECT_FALSE(is_rknn_model_file(write("op.rknn", rknnop)));
   // Empty shader and x86-64 sections, then an aarch64 length whose first byte is '{' (123 bytes).
   std::vector<std::uint8_t> empty_x86(rknn_model_magic.begin(), rknn_model_magic.end());
-  for (const std::uint64_t v : {2, 0, 0, 123})
-    empty_x86.insert(empty_x86.end(), {static_cast<std::uint8_t>(v), 0, 0, 0, 0, 0, 0, 0});
+  for (const std::uint64_t v : {2, 0, 0, 123}) append_u64(empty_x86, v);
   EXPECT_FALSE(is_rknn_model_file(write("empty_x86.rknnop", empty_x86)));
   EXPECT_FALSE(is_rknn_model_file(dir / "missing.rknn"));
   EXPECT_FALSE(is_rknn_model_file(dir));

@@ -35,7 +35,10 @@ inline std::string slurp(const std::filesystem::path& p) {
 inline tool_result run_tool(const std::string& exe, const std::vector<std::string>& args,
                             const std::filesystem::path& scratch) {
   std::string command = shell_quote(exe);
-  for (const auto& a : args) command += " " + shell_quote(a);
+  for (const auto& a : args) {  // appended piece by piece: GCC 12 at -O3 misreads `" " + string` (-Wrestrict)
+    command += ' ';
+    command += shell_quote(a);
+  }
   const auto out = scratch / "stdout.txt";
   const auto err = scratch / "stderr.txt";
   command += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string());
