@@ -450,6 +450,10 @@ function(_rknnop_add_op_host_library name)
   if(NOT _sanitized)  # the sanitizers need the shared libstdc++ and their own operator new
     target_link_options(${name} PRIVATE -static-libstdc++)
     target_sources(${name} PRIVATE "${_module_dir}/rknnopKernelSupport.cpp")
+    # Its own translation unit under CMAKE_UNITY_BUILD too: it redefines libstdc++'s throw helpers,
+    # whose declarations in the op's headers would come first in a unity source.
+    set_source_files_properties("${_module_dir}/rknnopKernelSupport.cpp" TARGET_DIRECTORY ${name}
+                                PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
     _rknnop_link_host_pthread(${name} ${_self_arch})  # parallel_for's workers, at the boards' glibc
   else()
     target_link_options(${name} PRIVATE -pthread)  # the sanitizers intercept pthread_create
@@ -593,6 +597,19 @@ function(_rknnop_add_op_board_objects arch cxx boards out_objects out_flags)
   set(${out_flags} "${_flags}" PARENT_SCOPE)
 endfunction()
 
+# The generator program (<rknnop/emit/program.hpp>, {fmt}), compiled once per build into the static
+# library rknnop_emitter_program that every op's emitter links: compiled per op, it was most of an
+# emitter's compile time. Created by the first rknnop_add_op (targets are global).
+function(_rknnop_emitter_program)
+  if(TARGET rknnop_emitter_program)
+    return()
+  endif()
+  get_property(_dir GLOBAL PROPERTY RKNNOP_ADD_OP_MODULE_DIR)
+  add_library(rknnop_emitter_program STATIC EXCLUDE_FROM_ALL "${_dir}/rknnopEmitterProgram.cpp")
+  target_compile_definitions(rknnop_emitter_program PRIVATE RKNNOP_EMITTER)
+  target_link_libraries(rknnop_emitter_program PUBLIC rknnop::rknnop)
+endfunction()
+
 # Stage 4, the emitter: the same sources with -DRKNNOP_EMITTER, run on the host. Target
 # <name>_emitter; writes op.yml and (without PYTHON) the Python op. Sets _yml and _py.
 function(_rknnop_add_op_emitter name)
@@ -600,10 +617,11 @@ function(_rknnop_add_op_emitter name)
   set(RKNNOP_OP_NAME "${name}")
   configure_file("${_module_dir}/rknnopEmitterMain.cpp.in" "${_main}" @ONLY)
   _rknnop_host_openvx(_openvx)
+  _rknnop_emitter_program()
   add_executable(${name}_emitter ${_sources} "${_main}")
   target_compile_definitions(${name}_emitter PRIVATE RKNNOP_EMITTER)
   target_include_directories(${name}_emitter PRIVATE ${_include_dirs})
-  target_link_libraries(${name}_emitter PRIVATE rknnop::rknnop ${_openvx})
+  target_link_libraries(${name}_emitter PRIVATE rknnop_emitter_program rknnop::rknnop ${_openvx})
   set_target_properties(${name}_emitter PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_work}$<0:>")
   # A default that changes value on conversion (`std::int32_t block_size = 2.5;`, `std::uint8_t u = 300;`)
   # would reach op.yml and the kernel silently converted: Clang's warnings for constants are errors

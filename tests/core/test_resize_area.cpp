@@ -51,19 +51,21 @@ static_assert(model::fields[3].kind == rknnop::field_kind::scalar && model::fiel
 static_assert(model::fields[0].vx_type == VX_TYPE_FLOAT32 && model::fields[0].accepted_count == 2 &&
               model::fields[0].required_rank == 4);
 
-constexpr rknnop::detail::kernel_storage<ResizeArea> storage{};
+constexpr rknnop::detail::kernel_storage<ResizeArea> resize_area_storage{};
 // The toolkit's ResizeArea table, byte for byte: (0,0x815,0x8000) (1,0x815,0x8000) (0,0x80E,0x8000) (0,0x80D,0x8000).
 constexpr vx_param_description_t toolkit_table[] = {
     {0, 0x815, 0x8000}, {1, 0x815, 0x8000}, {0, 0x80E, 0x8000}, {0, 0x80D, 0x8000}};
 static_assert([] {
   for (int i = 0; i < 4; ++i)
-    if (storage.table[i].direction != toolkit_table[i].direction ||
-        storage.table[i].data_type != toolkit_table[i].data_type || storage.table[i].state != toolkit_table[i].state)
+    if (resize_area_storage.table[i].direction != toolkit_table[i].direction ||
+        resize_area_storage.table[i].data_type != toolkit_table[i].data_type ||
+        resize_area_storage.table[i].state != toolkit_table[i].state)
       return false;
   return true;
 }());
-static_assert(storage.cpu.numParams == 4 && storage.vx.numParams == 4);
-static_assert(storage.cpu.name[0] == 'r' && storage.cpu.name[13] == 'u' && storage.cpu.name[14] == '\0');
+static_assert(resize_area_storage.cpu.numParams == 4 && resize_area_storage.vx.numParams == 4);
+static_assert(resize_area_storage.cpu.name[0] == 'r' && resize_area_storage.cpu.name[13] == 'u' &&
+              resize_area_storage.cpu.name[14] == '\0');
 
 TEST(Static, ParamTableBytes) {
   EXPECT_EQ(0, std::memcmp(vx_kernel_ResizeArea_list.entries[0]->parameters, toolkit_table, sizeof toolkit_table));
@@ -271,10 +273,7 @@ TEST(ResizeAreaKernel, RejectsNonPositiveSize) {
 namespace {
 
 using rknnop::test::harness;
-template <class T>
-vx_reference ref(T* object) {
-  return reinterpret_cast<vx_reference>(object);
-}
+using rknnop::test::ref;
 
 TEST(ResizeAreaRuntime, Float16TensorsGiveTheFloatKernelsResultRounded) {
   const image in{

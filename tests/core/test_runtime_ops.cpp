@@ -170,10 +170,7 @@ RKNNOP_EXPORT_OP(BadWork);
 
 namespace {
 
-template <class T>
-vx_reference ref(T* object) {
-  return reinterpret_cast<vx_reference>(object);
-}
+using rknnop::test::ref;
 
 TEST(RuntimeOps, EveryScalarType) {
   harness h(vx_kernel_ScalarZoo_list.entries[0]);

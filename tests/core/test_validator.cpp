@@ -63,7 +63,7 @@ RKNNOP_EXPORT_OP(Int16Copy);
 
 namespace {
 
-vx_reference ref(void* p) { return static_cast<vx_reference>(p); }
+using rknnop::test::ref;
 
 std::vector<float> iota(std::size_t n) {
   std::vector<float> v(n);

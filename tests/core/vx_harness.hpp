@@ -12,6 +12,12 @@
 
 namespace rknnop::test {
 
+/// An OpenVX object as the vx_reference a node's parameter list holds.
+template <class T>
+vx_reference ref(T* object) {
+  return reinterpret_cast<vx_reference>(object);
+}
+
 class harness {
 public:
   explicit harness(vx_kernel_description_t* d) : context_(vxCreateContext()) {

@@ -20,11 +20,6 @@
 
 namespace rknnop::test {
 
-template <class T>
-vx_reference ref(T* object) {
-  return reinterpret_cast<vx_reference>(object);
-}
-
 inline std::vector<std::uint16_t> half_bits(const std::vector<float16>& v) {
   std::vector<std::uint16_t> out;
   for (float16 h : v) out.push_back(h.bits());

@@ -10,10 +10,7 @@ extern "C" vx_kernel_description_t** rknnop_test_variant_list();
 namespace {
 
 using rknnop::test::harness;
-template <class T>
-vx_reference ref(T* object) {
-  return reinterpret_cast<vx_reference>(object);
-}
+using rknnop::test::ref;
 
 vx_status run_downscale(bool khronos_context, std::vector<float>& out, std::string& log) {
   harness h(rknnop_test_variant_list()[0]);
