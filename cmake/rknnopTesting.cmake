@@ -19,10 +19,12 @@ if(RKNNOP_WARNINGS_AS_ERRORS)
                                                           $<$<COMPILE_LANG_AND_ID:C,GNU,Clang>:-Werror>)
 endif()
 
-# rknnop_add_gtest(<name> SOURCES ... LIBS ...): one GoogleTest program, its tests discovered at
-# test time (so cross builds run discovery under the emulator too).
+# rknnop_add_gtest(<name> [SERIAL] SOURCES ... LIBS ...): one GoogleTest program, its tests
+# discovered at test time (so cross builds run discovery under the emulator too). SERIAL: its tests
+# run alone (ctest's RUN_SERIAL), for ratios of CPU times that other tests' cache and memory traffic
+# would distort.
 function(rknnop_add_gtest name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "SERIAL" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest_main rknnop_strict_warnings)
   if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
@@ -31,5 +33,9 @@ function(rknnop_add_gtest name)
     list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " _emulator)
     target_compile_definitions(${name} PRIVATE "RKNNOP_TEST_EMULATOR=\"${_emulator}\"")
   endif()
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60)
+  set(_properties)
+  if(ARG_SERIAL)
+    set(_properties PROPERTIES RUN_SERIAL TRUE)
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60 ${_properties})
 endfunction()
