@@ -79,12 +79,15 @@ bool is_rknn_model_file(const std::filesystem::path& path) noexcept {
   // A container: a known version, the shader section empty or a shader, the x86-64 section empty or an ELF file.
   const std::span<const std::uint8_t> shader(head.data() + 24, got - 24);
   const std::span<const std::uint8_t> library(config.data() + 8, config_got - 8);
-  const bool container_like =
-      (version == 1 || version == 2) &&
-      (export_size == 0 || (shader.size() == 4 && std::equal(shader.begin(), shader.end(), "SHDR"))) &&
-      (config_size == 0 || (library.size() == 4 && std::equal(library.begin(), library.end(),
-                                                              "\x7f"
-                                                              "ELF")));
+  const bool has_shader = shader.size() == 4 && std::equal(shader.begin(), shader.end(), "SHDR");
+  const bool has_library = library.size() == 4 && std::equal(library.begin(), library.end(),
+                                                             "\x7f"
+                                                             "ELF");
+  const bool container_like = (version == 1 || version == 2) && (export_size == 0 || has_shader) &&
+                              (config_size == 0 || has_library);
+  // Named as a model, only a shader or a library makes it a container: two empty sections are a
+  // damaged model's (its config section is empty), for the model reader to say so.
+  if (path.extension() == ".rknn") return !(container_like && (has_shader || has_library));
   return !container_like && !named_container;
 }
 

@@ -273,6 +273,12 @@ TEST(RknnModel, DetectsModelsByContentNotName) {
   std::vector<std::uint8_t> empty_x86(rknn_model_magic.begin(), rknn_model_magic.end());
   for (const std::uint64_t v : {2, 0, 0, 123}) append_u64(empty_x86, v);
   EXPECT_FALSE(is_rknn_model_file(write("empty_x86.rknnop", empty_x86)));
+  // The magic, a version and two empty sections: a damaged model where it is named one (its config
+  // section is empty), a container where it is named one.
+  std::vector<std::uint8_t> two_empty(rknn_model_magic.begin(), rknn_model_magic.end());
+  for (const std::uint64_t v : {1, 0, 0}) append_u64(two_empty, v);
+  EXPECT_TRUE(is_rknn_model_file(write("two_empty.rknn", two_empty)));
+  EXPECT_FALSE(is_rknn_model_file(write("two_empty.rknnop", two_empty)));
   EXPECT_FALSE(is_rknn_model_file(dir / "missing.rknn"));
   EXPECT_FALSE(is_rknn_model_file(dir));
 }
