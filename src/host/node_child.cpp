@@ -178,6 +178,7 @@ std::string_view step_text(runner_step step) {
     case runner_step::validate: return "the validator of";
     case runner_step::initialize: return "the initializer of";
     case runner_step::kernel: return "the CPU kernel of";
+    case runner_step::shader: return "the VX shader of";
     case runner_step::deinitialize: return "the deinitializer of";
     case runner_step::done: return "unloading the library of";
   }
@@ -355,6 +356,12 @@ node_result run_in_child(const child_library& library, const node_spec& spec) {
     request.put(p.value.type);
     request.put_vector(p.value.items);
     request.put(p.value.scalar);
+  }
+  request.put(static_cast<std::uint8_t>(spec.shader ? 1 : 0));
+  if (spec.shader) {
+    request.put_string(spec.shader->text);
+    request.put_string(spec.shader->file_name);
+    request.put_string(spec.shader->error);
   }
   const std::vector<std::uint8_t> reply = call_runner(library, request, tensor_bytes);
   wire_reader r(reply);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The node runner (rknnop-node): a child process that loads one op library and runs one node of it for
 // its parent (node_child.cpp). Everything of the library runs here: its constructors, the descriptor's
-// callbacks and the kernel. Tensor buffers end at guard pages; a fault is mapped to the tensor it
+// callbacks and the kernel, or a VX kernel's shader through the executor main() gives (rknnop::vxc's
+// bridge in rknnop-node). Tensor buffers end at guard pages; a fault is mapped to the tensor it
 // touched by an async-signal-safe handler that writes a prepared line into the shared status page.
 #include "rknnop/host/engine.hpp"
 #include "rknnop/host/error.hpp"
@@ -17,7 +18,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
+#include <optional>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -202,7 +205,42 @@ std::vector<std::uint8_t> read_request() {
   return bytes;
 }
 
-void serve(child_io::wire_writer& reply) {
+// The rest of a run request: the node's label, inputs, outputs, params and a shader kernel's .vx.
+node_spec read_node_spec(child_io::wire_reader& r, std::optional<node_shader>& shader) {
+  node_spec spec;
+  spec.label = r.get_string();
+  const auto inputs = r.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < inputs; ++i) spec.inputs.push_back(r.get_tensor());
+  const auto outputs = r.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < outputs; ++i) {
+    node_output_request o;
+    o.name = r.get_string();
+    const bool has_dims = r.get<std::uint8_t>() != 0;
+    std::vector<std::uint32_t> dims = r.get_vector<std::uint32_t>();
+    if (has_dims) o.dims = std::move(dims);
+    o.type = r.get<std::int32_t>();
+    spec.outputs.push_back(std::move(o));
+  }
+  const auto params = r.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < params; ++i) {
+    node_param p;
+    p.name = r.get_string();
+    p.value.type = r.get<std::int32_t>();
+    p.value.items = r.get_vector<std::int32_t>();
+    p.value.scalar = r.get<std::array<std::uint8_t, 8>>();
+    spec.params.push_back(std::move(p));
+  }
+  if (r.get<std::uint8_t>() != 0) {
+    node_shader s;
+    s.text = r.get_string();
+    s.file_name = r.get_string();
+    s.error = r.get_string();
+    shader = std::move(s);
+  }
+  return spec;
+}
+
+void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) {
   const std::vector<std::uint8_t> request = read_request();
   child_io::wire_reader r(request);
   if (r.get<std::uint32_t>() != child_io::node_wire_magic || r.get<std::uint32_t>() != child_io::node_wire_version)
@@ -235,32 +273,24 @@ void serve(child_io::wire_writer& reply) {
   if (wrapped.function != nullptr) wrapped.function = run_kernel;
   if (wrapped.deinitialize != nullptr) wrapped.deinitialize = run_deinitialize;
 
-  node_spec spec;
+  std::optional<node_shader> shader;
+  node_spec spec = read_node_spec(r, shader);
   spec.descriptor = &wrapped;
-  spec.label = r.get_string();
-  std::vector<std::vector<std::byte>> input_bytes;
-  const auto inputs = r.get<std::uint64_t>();
-  for (std::uint64_t i = 0; i < inputs; ++i) {
-    spec.inputs.push_back(r.get_tensor());
-  }
-  const auto outputs = r.get<std::uint64_t>();
-  for (std::uint64_t i = 0; i < outputs; ++i) {
-    node_output_request o;
-    o.name = r.get_string();
-    const bool has_dims = r.get<std::uint8_t>() != 0;
-    std::vector<std::uint32_t> dims = r.get_vector<std::uint32_t>();
-    if (has_dims) o.dims = std::move(dims);
-    o.type = r.get<std::int32_t>();
-    spec.outputs.push_back(std::move(o));
-  }
-  const auto params = r.get<std::uint64_t>();
-  for (std::uint64_t i = 0; i < params; ++i) {
-    node_param p;
-    p.name = r.get_string();
-    p.value.type = r.get<std::int32_t>();
-    p.value.items = r.get_vector<std::int32_t>();
-    p.value.scalar = r.get<std::array<std::uint8_t, 8>>();
-    spec.params.push_back(std::move(p));
+  // A VX kernel's .vx runs through the executor attached to the node's context, the step marked as
+  // the executor takes its source (just before the shader runs).
+  std::shared_ptr<void> executor;
+  if (shader && wrapped.function == nullptr) {
+    if (!shaders)
+      throw error(
+          fmt::format("{}: this rknnop-node was built without rknnop::vxc (OpenCL), so it cannot run the "
+                      "VX shader",
+                      spec.label));
+    spec.on_context = [&](void* context) {
+      executor = shaders(context, [&shader](std::string_view) {
+        set_step(runner_step::shader);
+        return *shader;
+      });
+    };
   }
   spec.on_buffer = guard_buffer;
   (void)rknnopHostSetGuardPages(vx_true_e);
@@ -283,7 +313,7 @@ void serve(child_io::wire_writer& reply) {
 
 }  // namespace
 
-int node_runner_main(int argc, char** argv) noexcept {
+int node_runner_main(int argc, char** argv, const runner_shader_executor& shaders) noexcept {
   if (argc != 3 || std::strcmp(argv[1], "--rknnop-node") != 0) {
     static constexpr char usage[] =
         "rknnop-node: the node runner of the rknnop tools; it is started by them, not by hand\n";
@@ -302,7 +332,7 @@ int node_runner_main(int argc, char** argv) noexcept {
   reply.put(child_io::node_wire_magic);
   try {
     try {
-      serve(reply);
+      serve(reply, shaders);
     } catch (const error& e) {
       reply = child_io::wire_writer{};
       reply.put(child_io::node_wire_magic);

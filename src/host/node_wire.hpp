@@ -17,7 +17,7 @@
 namespace rknnop::host::child_io {
 
 inline constexpr std::uint32_t node_wire_magic = 0x524e4b52;  // "RKNR"
-inline constexpr std::uint32_t node_wire_version = 2;         // 2: the memory budget in the head
+inline constexpr std::uint32_t node_wire_version = 3;         // 3: a shader kernel's .vx in a run request
 
 // The descriptors the runner is given: the library, the request, the reply, the status page.
 inline constexpr int runner_library_fd = 3;
@@ -28,7 +28,8 @@ inline constexpr int runner_status_fd = 6;
 enum class runner_command : std::uint8_t { load = 1, run = 2 };
 
 // The step the runner is in, kept in the status page for the parent to read after a crash or a kill.
-enum class runner_step : std::uint32_t { start = 0, load, validate, initialize, kernel, deinitialize, done };
+// `shader`: the runner's shader executor runs a VX kernel's .vx (the descriptor's function is NULL).
+enum class runner_step : std::uint32_t { start = 0, load, validate, initialize, kernel, deinitialize, done, shader };
 
 // The page the runner maps shared (runner_status_fd): the step, and what its fault handler found.
 struct runner_status {

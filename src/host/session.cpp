@@ -103,6 +103,7 @@ struct session::state {
   std::map<std::string, param_value, std::less<>> params;
   std::map<std::string, tensor_result, std::less<>> results;
   std::function<void(void*)> hook;
+  std::optional<node_shader> shader;  // child: sent with each run
   bool allow_lossy = false;
   std::vector<std::string> notes;
 
@@ -296,6 +297,7 @@ void session::allow_lossy(bool allow) noexcept { state_->allow_lossy = allow; }
 const std::vector<std::string>& session::conversion_notes() const noexcept { return state_->notes; }
 
 void session::on_context(std::function<void(void*)> hook) { state_->hook = std::move(hook); }
+void session::set_shader(node_shader shader) { state_->shader = std::move(shader); }
 
 run_report session::run() { return state_->run(); }
 
@@ -328,6 +330,7 @@ run_report session::state::run() {
   spec.descriptor = library ? library->descriptor() : nullptr;
   spec.label = op_label();
   spec.on_context = hook;
+  if (child) spec.shader = shader;
   for (const op_yml_entry& e : op.inputs) {
     const input_data& in = inputs.find(e.name)->second;
     spec.inputs.push_back(node_input{e.name, in.type, in.dims, std::as_bytes(std::span(in.bytes))});

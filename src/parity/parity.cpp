@@ -377,13 +377,24 @@ void compare_outputs(const op_info& op, const std::vector<tensor_data>& cpu, con
 struct checker::impl {
   op_info op;
   const vx_kernel_description_t* cpu = nullptr;
-  cpu_runner cpu_run;  // set: the CPU side runs there, not through `cpu`
+  kernel_runner cpu_run;  // set: the CPU side runs there, not through `cpu`
   const vx_kernel_description_t* vx = nullptr;
+  kernel_runner vx_run;  // set: the VX side runs there (with its shader), not through `vx` and the bridge
   vxc::shader_bridge bridge;
 
   impl(op_info o, const vx_kernel_description_t* c, const vx_kernel_description_t* v,
        vxc::shader_source_provider shader)
       : op(std::move(o)), cpu(c), vx(v), bridge(std::move(shader)) {}
+
+  // The VX side through vx_run. No OpenCL here is none where it runs either: no_opencl, as this
+  // process's bridge would report it, without starting the run.
+  kernel_run run_vx_elsewhere(const parity_case& c) const {
+    if (bridge.available()) return vx_run(c);
+    kernel_run out;
+    out.result = outcome::no_opencl;
+    out.message = "rknnop: op '" + op.signature.name + "': cannot run the VX shader on the host: " + bridge.status();
+    return out;
+  }
 };
 
 checker::checker(op_info op, const vx_kernel_description_t* cpu, const vx_kernel_description_t* vx,
@@ -393,6 +404,12 @@ checker::checker(op_info op, const vx_kernel_description_t* cpu, const vx_kernel
 checker::checker(op_info op, cpu_runner cpu, const vx_kernel_description_t* vx, vxc::shader_source_provider shader)
     : impl_(std::make_unique<impl>(std::move(op), nullptr, vx, std::move(shader))) {
   impl_->cpu_run = std::move(cpu);
+}
+
+checker::checker(op_info op, kernel_runner cpu, kernel_runner vx)
+    : impl_(std::make_unique<impl>(std::move(op), nullptr, nullptr, vxc::shader_source_provider{})) {
+  impl_->cpu_run = std::move(cpu);
+  impl_->vx_run = std::move(vx);
 }
 
 checker::checker(op_info op, vx_kernel_description_t* const* list, vxc::shader_source_provider shader)
@@ -411,13 +428,14 @@ case_report checker::run(const parity_case& c) {
   case_report report;
   report.tol = impl_->op.tol;
   report.label = c.label.empty() ? auto_label(impl_->op, c) : c.label;
-  if ((impl_->cpu == nullptr && !impl_->cpu_run) || impl_->vx == nullptr) {
+  if ((impl_->cpu == nullptr && !impl_->cpu_run) || (impl_->vx == nullptr && !impl_->vx_run)) {
     report.message = "rknnop: op '";  // appended: GCC 12's -Wrestrict misfires on "..." + std::string at -O3
     report.message += impl_->op.signature.name;
     report.message += "': the descriptor list needs a CPU kernel (index 0) and a VX kernel (index 1)";
     return report;
   }
-  if ((impl_->cpu != nullptr && impl_->cpu->function == nullptr) || impl_->vx->function != nullptr) {
+  if ((impl_->cpu != nullptr && impl_->cpu->function == nullptr) ||
+      (impl_->vx != nullptr && impl_->vx->function != nullptr)) {
     report.message = "rknnop: op '" + impl_->op.signature.name +
                      "': index 0 must be a CPU kernel (function set) and index 1 a VX kernel (function NULL)";
     return report;
@@ -432,7 +450,7 @@ case_report checker::run(const parity_case& c) {
     report.message = "CPU kernel: " + cpu.message;
     return report;
   }
-  kernel_run vx = run_kernel(*impl_->vx, impl_->op, c, &impl_->bridge);
+  kernel_run vx = impl_->vx_run ? impl_->run_vx_elsewhere(c) : run_kernel(*impl_->vx, impl_->op, c, &impl_->bridge);
   if (vx.result != outcome::pass) {
     report.result = vx.result;
     report.message = "VX kernel: " + vx.message;

@@ -90,6 +90,37 @@ TEST(Isolation, AKernelThatSegfaultsIsOneLine) {
 }
 
 #ifdef RKNNOP_PARITY_EXE
+// rknnop-parity on the Hostile op with `mode`, one random case, TMPDIR in `dir`/tmp and a 2 s limit.
+tool_result run_parity(const fs::path& dir, int mode, const std::vector<std::string>& environment = {}) {
+  fs::create_directories(dir / "tmp");
+  std::vector<std::string> args = {"TMPDIR=" + (dir / "tmp").string(), "RKNNOP_NODE_TIME_LIMIT=2"};
+  args.insert(args.end(), environment.begin(), environment.end());
+  const std::vector<std::string> tool = {RKNNOP_PARITY_EXE,
+                                         RKNNOP_HOSTILE_SO,
+                                         "--op-yml",
+                                         RKNNOP_HOSTILE_YML,
+                                         "--vx",
+                                         RKNNOP_HOSTILE_VX,
+                                         "--random",
+                                         "1",
+                                         "--shape",
+                                         "input=1,8,8",
+                                         "--param",
+                                         fmt::format("mode={}", mode)};
+  args.insert(args.end(), tool.begin(), tool.end());
+  return run_tool("env", args, dir);
+}
+
+// The case's ERROR line: `side` ("CPU kernel", "VX kernel") and the runner's one line `what`; exit 1,
+// the tool alive, nothing left in TMPDIR.
+void expect_case_error(const tool_result& r, const fs::path& dir, const std::string& side, const std::string& what) {
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find(fmt::format("case 'random 1/1 (seed 1)': ERROR: {}: rknnop: {}", side, what)), std::string::npos)
+      << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL: 0 of 1 case(s) within tolerance"), std::string::npos) << r.out;
+  EXPECT_TRUE(empty_folder(dir / "tmp"));
+}
+
 // rknnop-parity runs the CPU kernel in the runner as rknnop-run does: its crash is the case's error.
 TEST(Isolation, ParitysCpuKernelCrashIsTheCasesError) {
 #if defined(__SANITIZE_ADDRESS__)
@@ -97,19 +128,67 @@ TEST(Isolation, ParitysCpuKernelCrashIsTheCasesError) {
       << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
 #endif
   const fs::path dir = rknnop_test::work_dir("isolation_parity");
-  fs::create_directories(dir / "tmp");
-  const tool_result r = run_tool(
-      "env",
-      {"TMPDIR=" + (dir / "tmp").string(), "RKNNOP_NODE_TIME_LIMIT=2", RKNNOP_PARITY_EXE, RKNNOP_HOSTILE_SO, "--op-yml",
-       RKNNOP_HOSTILE_YML, "--vx", RKNNOP_HOSTILE_VX, "--random", "1", "--shape", "input=1,8,8", "--param", "mode=1"},
-      dir);
+  const tool_result r = run_parity(dir, 1);
   if (r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
-  EXPECT_EQ(r.status, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find(fmt::format("ERROR: CPU kernel: rknnop: the CPU kernel of Hostile ({}) crashed with SIGSEGV",
-                                   RKNNOP_HOSTILE_SO)),
+  expect_case_error(r, dir, "CPU kernel",
+                    fmt::format("the CPU kernel of Hostile ({}) crashed with SIGSEGV", RKNNOP_HOSTILE_SO));
+}
+
+// And the VX kernel, its callbacks and its shader, in the runner too: a crash of its initializer is the
+// case's error (on 2f800d8 it killed rknnop-parity).
+TEST(Isolation, ParitysVxInitializerCrashIsTheCasesError) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
+#endif
+  const fs::path dir = rknnop_test::work_dir("isolation_parity_vx");
+  const tool_result r = run_parity(dir, 12);
+  if (r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
+  expect_case_error(r, dir, "VX kernel",
+                    fmt::format("the initializer of Hostile ({}) crashed with SIGSEGV (Segmentation fault): a null "
+                                "pointer was used",
+                                RKNNOP_HOSTILE_SO));
+}
+
+// The shader itself runs on POCL in the runner: its fault is named as the VX shader's step.
+TEST(Isolation, ParitysVxShaderCrashIsTheCasesError) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
+#endif
+  const fs::path dir = rknnop_test::work_dir("isolation_parity_shader");
+  const tool_result r = run_parity(dir, 14);
+  if (r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
+  expect_case_error(r, dir, "VX kernel",
+                    fmt::format("the VX shader of Hostile ({}) crashed with SIGSEGV", RKNNOP_HOSTILE_SO));
+}
+
+TEST(Isolation, ParitysVxInitializerThatNeverReturnsIsStopped) {
+  const fs::path dir = rknnop_test::work_dir("isolation_parity_vx_loop");
+  const tool_result r = run_parity(dir, 13);
+  if (r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
+  expect_case_error(
+      r, dir, "VX kernel",
+      fmt::format("the initializer of Hostile ({}) did not finish within 2 s (stopped)", RKNNOP_HOSTILE_SO));
+}
+
+// rknnop-parity never loads the library itself: the Hostile constructor aborts the process named by
+// RKNNOP_HOSTILE_ABORT_IN. Named rknnop-parity, the comparison still passes (the VX shader's copy is the
+// CPU kernel's, run in the runner); named rknnop-node, the runner's load is the one line.
+TEST(Isolation, ParityNeverLoadsTheLibraryItself) {
+  const fs::path dir = rknnop_test::work_dir("isolation_parity_load");
+  const tool_result r = run_parity(dir, 0, {"RKNNOP_HOSTILE_ABORT_IN=rknnop-parity"});
+  if (r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS: 1 of 1 case(s) within tolerance"), std::string::npos) << r.out << r.err;
+
+  const tool_result in_runner = run_parity(dir, 0, {"RKNNOP_HOSTILE_ABORT_IN=rknnop-node"});
+  EXPECT_EQ(in_runner.status, 1) << in_runner.out << in_runner.err;
+  EXPECT_LT(in_runner.status, 128) << "the tool was killed: " << in_runner.err;
+  EXPECT_NE(in_runner.err.find(fmt::format("rknnop-parity: loading the library of Hostile ({}) crashed with SIGABRT",
+                                           RKNNOP_HOSTILE_SO)),
             std::string::npos)
-      << r.out << r.err;
-  EXPECT_NE(r.out.find("FAIL: 0 of 1 case(s) within tolerance"), std::string::npos) << r.out;
+      << in_runner.out << in_runner.err;
   EXPECT_TRUE(empty_folder(dir / "tmp"));
 }
 #endif

@@ -193,6 +193,26 @@ TEST(parity_no_opencl, ReportedNotPassed) {
   rknnop::parity::checker check(op, vx_kernel_AxpyPair_list.entries, vxc::shader_text(axpy_shader, "axpypair.vx"));
   EXPECT_FALSE(check.opencl_available());
   EXPECT_EQ(check.run(axpy_case(rng, {4}, 1.0f, 0)).result, outcome::no_opencl);
+
+  // Both kernels run elsewhere (rknnop-parity's node runners): no OpenCL here, the VX run is not started.
+  bool vx_started = false;
+  rknnop::parity::checker elsewhere(
+      op,
+      [&op](const rknnop::parity::parity_case& c) {
+        return rknnop::parity::run_kernel(*vx_kernel_AxpyPair_list.entries[0], op, c, nullptr);
+      },
+      [&vx_started](const rknnop::parity::parity_case&) {
+        vx_started = true;
+        return rknnop::parity::kernel_run{};
+      });
+  EXPECT_FALSE(elsewhere.opencl_available());
+  const auto er = elsewhere.run(axpy_case(rng, {4}, 1.0f, 0));
+  EXPECT_EQ(er.result, outcome::no_opencl);
+  EXPECT_NE(er.message.find("VX kernel: rknnop: op 'AxpyPair': cannot run the VX shader on the host: rknnop: no "
+                            "OpenCL platform"),
+            std::string::npos)
+      << er.message;
+  EXPECT_FALSE(vx_started);
 }
 
 }  // namespace

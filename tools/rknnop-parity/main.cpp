@@ -175,24 +175,23 @@ vx_type float_tensor_type(const std::string& name) {
   return *t;
 }
 
-// Both descriptors through the loader, each checked against op.yml as the board runtime would, and
-// the VX kernel's shader (docs/runtime.md §8). The CPU kernel runs in the node runner (rknnop-node),
-// as rknnop-run runs it; the VX kernel's callbacks run here, where the shader executor is attached.
+// Both kernels through the loader, each checked against op.yml as the board runtime would, and the VX
+// kernel's shader (docs/runtime.md §8). Both run in the node runner (rknnop-node), as rknnop-run runs
+// them: nothing of the library (constructors, callbacks, kernels, shader) runs in this tool.
 struct op_kernels {
   host::session cpu;
-  host::op_library vx;
+  host::session vx;
   std::string vx_path;
 };
 
 op_kernels load_kernels(const options& o) {
   host::load_options load;
   if (!o.op_yml_path.empty()) load.op_yml = o.op_yml_path;
-  load.kernel_index = 0;
   load.execution = host::node_execution::child;
+  load.kernel_index = 0;
   host::session cpu = host::session::load(o.op_path, load);
   load.kernel_index = 1;
-  load.execution = host::node_execution::in_process;
-  host::op_library vx = host::op_library::open(o.op_path, load);
+  host::session vx = host::session::load(o.op_path, load);
   const host::op_yml& yml = cpu.op();
   if (cpu.kernel().is_shader || !vx.kernel().is_shader) {
     throw host::error("op '" + yml.name + "': list index 0 must be a CPU kernel and index 1 a VX kernel (got '" +
@@ -218,9 +217,11 @@ host::param_value session_param(const parity::param_data& p) {
   return v;
 }
 
-// The CPU kernel's run of a case through the session, in the node runner: a crash, hang or runaway
-// allocation of the kernel is the case's one-line error, not the end of this tool.
-parity::kernel_run run_cpu_in_child(host::session& cpu, const parity::op_info& op, const parity::parity_case& c) {
+// A kernel's run of a case through its session, in the node runner: a crash, hang or runaway allocation
+// of the op's code is the case's one-line error, not the end of this tool. A VX kernel's session carries
+// its .vx, read here as each case runs (edits are picked up, as vxc::shader_file does).
+parity::kernel_run run_in_runner(host::session& kernel, const parity::op_info& op, const parity::parity_case& c,
+                                 const rknnop::vxc::shader_source_provider& shader = {}) {
   parity::kernel_run out;
   try {
     for (std::size_t i = 0; i < c.inputs.size(); ++i) {
@@ -233,12 +234,17 @@ parity::kernel_run run_cpu_in_child(host::session& cpu, const parity::op_info& o
       a.shape = host::from_openvx_dims(t.dims);
       const auto* bytes = reinterpret_cast<const std::uint8_t*>(t.bytes.data());
       a.data.assign(bytes, bytes + t.bytes.size());
-      cpu.set_input(op.signature.inputs[i], a, t.dtype);
+      kernel.set_input(op.signature.inputs[i], a, t.dtype);
     }
-    for (const parity::param_data& p : c.params) cpu.set_param(p.name, session_param(p));
-    (void)cpu.run();
+    for (const parity::param_data& p : c.params) kernel.set_param(p.name, session_param(p));
+    if (shader) {
+      rknnop::vxc::shader_source source = shader(kernel.kernel().name);
+      kernel.set_shader(
+          host::node_shader{std::move(source.text), std::move(source.file_name), std::move(source.error)});
+    }
+    (void)kernel.run();
     for (const std::string& name : op.signature.outputs) {
-      const host::tensor_result& r = cpu.output(name);
+      const host::tensor_result& r = kernel.output(name);
       const auto* bytes = reinterpret_cast<const std::byte*>(r.array.data.data());
       out.outputs.push_back(
           parity::tensor_data{r.dims, r.vx_type, std::vector<std::byte>(bytes, bytes + r.array.data.size())});
@@ -377,10 +383,10 @@ int compare(options& o) {
   const std::vector<parity::parity_case> cases =
       make_cases(yml, o, float_type, range, input_files, shape_texts, param_values(yml, param_texts));
 
-  host::session& cpu = kernels.cpu;
+  const rknnop::vxc::shader_source_provider shader = rknnop::vxc::shader_file(kernels.vx_path);
   parity::checker check(
-      op, [&cpu, &op](const parity::parity_case& c) { return run_cpu_in_child(cpu, op, c); },
-      static_cast<const vx_kernel_description_t*>(kernels.vx.descriptor()), rknnop::vxc::shader_file(kernels.vx_path));
+      op, [&kernels, &op](const parity::parity_case& c) { return run_in_runner(kernels.cpu, op, c); },
+      [&kernels, &op, &shader](const parity::parity_case& c) { return run_in_runner(kernels.vx, op, c, shader); });
   std::printf("%s: CPU kernel '%s' vs VX kernel '%s' (%s) on %s\n", yml.name.c_str(), kernels.cpu.kernel().name.c_str(),
               kernels.vx.kernel().name.c_str(), kernels.vx_path.c_str(),
               check.opencl_available() ? check.opencl_status().c_str() : "no OpenCL device");

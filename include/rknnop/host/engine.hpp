@@ -52,6 +52,14 @@ struct node_param {
   param_value value;  ///< arrays become INT32 vx_arrays, as on the board
 };
 
+/// A shader kernel's .vx, for a node run in a child process (node_execution::child): the request carries
+/// it and the runner's shader executor (rknnop::vxc on OpenCL) runs it there.
+struct node_shader {
+  std::string text;
+  std::string file_name;  ///< for diagnostics ("resize_area.vx")
+  std::string error;      ///< non-empty: no source; the node fails with this message ("rknnop: ...")
+};
+
 /// What to run: the descriptor and its parameters in descriptor order (inputs, outputs, params).
 struct node_spec {
   const void* descriptor = nullptr;  ///< vx_kernel_description_t (void* keeps OpenVX out of this header)
@@ -61,6 +69,9 @@ struct node_spec {
   std::vector<node_param> params;
   /// Called with the vx_context after the kernel is registered (e.g. to attach a shader executor).
   std::function<void(void* vx_context)> on_context;
+  /// A shader kernel's .vx for a node run in a child process; run_node (this process) ignores it: here
+  /// on_context attaches the executor, with its own source.
+  std::optional<node_shader> shader;
   /// Called before the kernel runs with each tensor's label ("output 'y'"), buffer and byte size (the
   /// node runner maps a fault address to the tensor it belongs to).
   std::function<void(const std::string& label, const void* data, std::size_t size)> on_buffer;

@@ -8,10 +8,16 @@
 //
 // The library's default is in_process: an embedding program need not ship the runner, its on_context
 // hooks (a shader executor) reach the node directly, and a node costs no process start. The tools
-// (rknnop-run, rknnop-pack update/wrap) set child, because they run files they do not trust.
+// (rknnop-run, rknnop-pack update/wrap, rknnop-parity) set child, because they run files they do not
+// trust; a VX kernel's .vx then travels with the request (session::set_shader) and runs in the runner.
 #include <chrono>      // std::chrono::milliseconds
 #include <cstdint>     // std::uint64_t
 #include <filesystem>  // std::filesystem::path
+#include <functional>  // std::function
+#include <memory>      // std::shared_ptr
+#include <string_view>
+
+#include <rknnop/host/engine.hpp>  // node_shader
 
 namespace rknnop::host {
 
@@ -40,7 +46,14 @@ void set_node_limits(const node_limits& limits) noexcept;
 /// Uses `runner` instead of the search above (an empty path: search again).
 void set_node_runner(const std::filesystem::path& runner);
 
+/// How the runner gives a shader kernel's node (a VX kernel, list index != 0) its shader executor:
+/// attaches one to `vx_context` that takes the .vx from `source` (called with the kernel name as the
+/// shader is about to run) and returns what must stay alive while the node runs. rknnop-node passes
+/// rknnop::vxc's bridge when it is built with it (OpenCL); without one a shader node fails, saying so.
+using runner_shader_executor = std::function<std::shared_ptr<void>(
+    void* vx_context, std::function<node_shader(std::string_view kernel_name)> source)>;
+
 /// The main() of rknnop-node (the runner): not for other programs.
-int node_runner_main(int argc, char** argv) noexcept;
+int node_runner_main(int argc, char** argv, const runner_shader_executor& shaders = {}) noexcept;
 
 }  // namespace rknnop::host

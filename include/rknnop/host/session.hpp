@@ -105,6 +105,10 @@ public:
   /// Called with the vx_context of each run after the kernel is registered, e.g. to install a
   /// shader executor (rknnopHostSetShaderExecutor) for kernel_index != 0.
   void on_context(std::function<void(void* vx_context)> hook);
+  /// A shader kernel's .vx (kernel_index != 0) for a session loaded with node_execution::child: it
+  /// travels with each run's request and the runner's shader executor runs it (isolation.hpp). A
+  /// session in this process ignores it: its on_context hook attaches an executor with its own source.
+  void set_shader(node_shader shader);
 
   /// Validate -> initialize -> kernel -> deinitialize. Throws on the first failing step.
   run_report run();

@@ -159,10 +159,15 @@ public:
           vxc::shader_source_provider shader);
   // From the NULL-terminated list vx_kernel_<Name>_list (in-process: `vx_kernel_X_list.entries`).
   checker(op_info op, vx_kernel_description_t* const* list, vxc::shader_source_provider shader);
-  // The CPU side run elsewhere: `cpu` gives the CPU kernel's outputs of a case (rknnop-parity runs it
-  // in the node runner, rknnop-node, so that a crash in it is one line: docs/isolation.md).
-  using cpu_runner = std::function<kernel_run(const parity_case&)>;
+  // A kernel run elsewhere: it gives the kernel's outputs of a case (rknnop-parity runs both kernels in
+  // the node runner, rknnop-node, so that a crash in either is one line: docs/isolation.md).
+  using kernel_runner = std::function<kernel_run(const parity_case&)>;
+  using cpu_runner = kernel_runner;
+  // The CPU side elsewhere, the VX kernel here.
   checker(op_info op, cpu_runner cpu, const vx_kernel_description_t* vx, vxc::shader_source_provider shader);
+  // Both sides elsewhere: `vx` runs the VX kernel with its shader itself. The checker keeps a shader
+  // bridge only to tell whether OpenCL is here (opencl_available); without it a case is no_opencl.
+  checker(op_info op, kernel_runner cpu, kernel_runner vx);
   ~checker();
   checker(checker&&) noexcept;
   checker& operator=(checker&&) noexcept;

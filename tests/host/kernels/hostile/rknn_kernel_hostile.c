@@ -7,9 +7,13 @@
  *   4 kernel allocates without bound                     5 kernel writes one byte past its output
  *   6 kernel reads one byte before its input             11 validator writes through a null pointer
  * The tensors are reached through rknnopHostGetTensorBuffer, as a kernel that trusts its sizes would.
- * List index 1 is a VX kernel (hostile.vx beside this file), so that rknnop-parity takes the op; its
- * CPU kernel (index 0) misbehaves first.
+ * List index 1 is a VX kernel (hostile.vx beside this file: it copies the input to the output, as the
+ * CPU kernel does with mode 0), so that rknnop-parity takes the op. Modes of the VX kernel's own
+ * initializer: 12 writes through a null pointer, 13 never returns; with 14 the shader writes through one.
+ * A constructor aborts the process when its name (/proc/self/comm) is RKNNOP_HOSTILE_ABORT_IN: a tool
+ * that loads the library in its own process dies, one that loads it in rknnop-node only does not.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "VX/vx.h"
@@ -81,11 +85,45 @@ static vx_status VX_CALLBACK hostile_validator(vx_node node, const vx_reference 
   return status;
 }
 
+/* The VX kernel's work: one work-item per element (x, y, z of the dims). */
+static vx_status VX_CALLBACK hostile_vx_initializer(vx_node node, const vx_reference* parameters, uint32_t num) {
+  vx_kernel_execution_parameters_t shader = {3, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}};
+  vx_uint32 dim_num = 0, dims[6] = {1, 1, 1, 1, 1, 1}, i;
+  volatile unsigned char sink = 0;
+  if (num != _PARAM_NUM) return VX_ERROR_INVALID_PARAMETERS;
+  switch (mode_of(parameters[2])) {
+    case 12: *(volatile int*)(size_t)0 = 1; break;
+    case 13:
+      for (;;) sink = (unsigned char)(sink + 1);
+    default: break;
+  }
+  if (vxQueryTensor((vx_tensor)parameters[0], VX_TENSOR_NUMBER_OF_DIMS, &dim_num, sizeof(vx_uint32)) != VX_SUCCESS ||
+      dim_num == 0 || dim_num > 6 ||
+      vxQueryTensor((vx_tensor)parameters[0], VX_TENSOR_DIMS, dims, sizeof(vx_uint32) * dim_num) != VX_SUCCESS)
+    return VX_ERROR_INVALID_DIMENSION;
+  for (i = 0; i < 3; ++i) shader.globalWorkSize[i] = i < dim_num ? dims[i] : 1;
+  return vxSetNodeAttribute(node, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &shader, sizeof shader);
+}
+
+__attribute__((constructor)) static void hostile_constructor(void) {
+  const char* victim = getenv("RKNNOP_HOSTILE_ABORT_IN");
+  char name[64] = {0};
+  FILE* comm;
+  if (victim == NULL || *victim == '\0') return;
+  comm = fopen("/proc/self/comm", "r");
+  if (comm == NULL) return;
+  if (fgets(name, sizeof name, comm) != NULL) {
+    name[strcspn(name, "\n")] = '\0';
+    if (strcmp(name, victim) == 0) abort();
+  }
+  fclose(comm);
+}
+
 static vx_kernel_description_t hostile_cpu = {
     0, "hostile_cpu", hostile_kernel, kernel_params, _PARAM_NUM, hostile_validator, NULL, NULL, NULL, NULL};
 
-static vx_kernel_description_t hostile_vx = {1,    "hostile_vx", NULL, kernel_params, _PARAM_NUM, hostile_validator,
-                                             NULL, NULL,         NULL, NULL};
+static vx_kernel_description_t hostile_vx = {
+    1, "hostile_vx", NULL, kernel_params, _PARAM_NUM, hostile_validator, NULL, NULL, hostile_vx_initializer, NULL};
 
 __attribute__((visibility("default")))
 vx_kernel_description_t* vx_kernel_Hostile_list[] = {&hostile_cpu, &hostile_vx, NULL};
