@@ -11,19 +11,13 @@
 #include <fmt/format.h>
 
 #include "byte_io.hpp"
+#include "elf_tags.hpp"
 
 namespace rknnop::host {
 
 namespace {
 
-constexpr std::uint32_t sht_strtab = 3;
-constexpr std::uint32_t sht_dynamic = 6;
-constexpr std::uint32_t sht_dynsym = 11;
-constexpr std::uint32_t sht_gnu_verdef = 0x6ffffffd;
-constexpr std::uint32_t sht_gnu_verneed = 0x6ffffffe;
-constexpr std::uint32_t sht_gnu_versym = 0x6fffffff;
-constexpr std::int64_t dt_needed = 1;
-constexpr std::int64_t dt_soname = 14;
+using namespace elf_tags;
 
 // Bounds-checked little-endian view of the whole image; every read names what it was reading.
 class image {
@@ -410,7 +404,7 @@ void read_dynamic_table(const section_table& table, elf_info& info) {
   const std::uint64_t entsize = is64 ? 16 : 8;
   for (std::uint64_t at = 0; at + entsize <= dynamic->size; at += entsize) {
     const std::uint64_t base = dynamic->offset + at;
-    const auto tag = static_cast<std::int64_t>(img.read_word(base, is64, "d_tag"));
+    const std::uint64_t tag = img.read_word(base, is64, "d_tag");
     const std::uint64_t value = img.read_word(base + entsize / 2, is64, "d_val");
     if (tag == 0) break;
     if (tag == dt_needed)

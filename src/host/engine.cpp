@@ -20,6 +20,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "type_text.hpp"
+
 namespace rknnop::host {
 
 namespace {
@@ -116,11 +118,6 @@ using owned_graph = vx_owned<vx_graph, vxReleaseGraph>;
 using owned_node = vx_owned<vx_node, vxReleaseNode>;
 using owned_kernel = vx_owned<vx_kernel, vxReleaseKernel>;
 using owned_reference = vx_owned<vx_reference, vxReleaseReference>;
-
-std::string type_text(std::int32_t t) {
-  const std::string_view name = vx_type_name(t);
-  return name.empty() ? fmt::format("type 0x{:x}", t) : std::string(name);
-}
 
 // One run of one node. Members are declared in release order: objects, node, graph, kernel, context.
 class node_run {

@@ -19,6 +19,7 @@
 
 #include "byte_io.hpp"
 #include "node_child.hpp"
+#include "type_text.hpp"
 
 namespace rknnop::host {
 
@@ -35,11 +36,6 @@ std::optional<npy_dtype> npy_dtype_for(std::int32_t vx) {
 }
 
 std::int32_t vx_type_for(npy_dtype d) { return static_cast<std::int32_t>(d); }
-
-std::string type_text(std::int32_t t) {
-  const std::string_view name = vx_type_name(t);
-  return name.empty() ? fmt::format("type 0x{:x}", t) : std::string(name);
-}
 
 void check_tensor_type(std::string_view what, std::string_view name, std::int32_t type) {
   if (!npy_dtype_for(type))

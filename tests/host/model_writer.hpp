@@ -4,6 +4,7 @@
 // node in the form the toolkit's ResizeArea demo model has (docs/rknn-model.md §2), with knobs for
 // the op, its params, the tensors and the embedded blobs.
 
+#include <rknnop/host/file_io.hpp>
 #include <rknnop/host/rknn_model.hpp>
 
 #include <fmt/format.h>
@@ -74,6 +75,16 @@ inline rknnop::host::model_file test_model_file(const test_model_spec& s) {
 }
 
 inline std::vector<std::uint8_t> test_model_bytes(const test_model_spec& s) { return test_model_file(s).serialize(); }
+
+#if defined(RKNNOP_TEST_SCALE_SO)
+/// A model of the test op (tests/host/kernels/scale) with its x86-64 library and an empty shader.
+inline test_model_spec scale_spec() {
+  test_model_spec s;
+  s.blobs = {{rknnop::host::model_blob_kind::shader, {}},
+             {rknnop::host::model_blob_kind::lib_x86_64, rknnop::host::read_file(RKNNOP_TEST_SCALE_SO)}};
+  return s;
+}
+#endif
 
 /// A spec whose blobs are small stand-ins (not loadable): for the reader's tests.
 inline test_model_spec inert_spec() {

@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace rknnop::host;
 
-const fs::path data_dir = RKNNOP_TEST_DATA_DIR;
+using rknnop_test::data_dir;
 
 // The TestScale container with `library` in the given sections (the others empty).
 fs::path scale_container(const fs::path& dir, std::uint64_t version, std::vector<section_kind> sections,
@@ -179,9 +179,9 @@ TEST(ToolkitRanks, RknnopAddOpWithAToolkitPythonClass) {
   const fs::path op = RKNNOP_TEST_TOOLKIT_PY_RKNNOP;
   const container c = read_container_file(op);
   EXPECT_EQ(c.op_py, read_file(RKNNOP_TEST_TOOLKIT_PY));
-  const std::string py(c.op_py.begin(), c.op_py.end());
-  EXPECT_NE(py.find("class ResizeAreaToolkit(RKNNCustomOP):"), std::string::npos);
-  EXPECT_NE(py.find("out_shape.extend(params['size'])"), std::string::npos);
+  const std::string python(c.op_py.begin(), c.op_py.end());
+  EXPECT_NE(python.find("class ResizeAreaToolkit(RKNNCustomOP):"), std::string::npos);
+  EXPECT_NE(python.find("out_shape.extend(params['size'])"), std::string::npos);
   expect_demo_ranks_run(op);
 }
 #endif

@@ -22,11 +22,7 @@ using rknnop_test::tool_result;
 
 std::vector<std::uint8_t> scale_library() { return read_file(RKNNOP_TEST_SCALE_SO); }
 
-rknnop_test::test_model_spec scale_spec() {
-  rknnop_test::test_model_spec s;
-  s.blobs = {{model_blob_kind::shader, {}}, {model_blob_kind::lib_x86_64, scale_library()}};
-  return s;
-}
+using rknnop_test::scale_spec;
 
 class ModelTools : public rknnop_test::tool_fixture {
 protected:

@@ -29,11 +29,7 @@ using rknnop_test::tool_result;
 #define EXPECT_CONTAINS(text, fragment) \
   EXPECT_NE((text).find(fragment), std::string::npos) << "missing \"" << (fragment) << "\" in:\n" << (text)
 
-rknnop_test::test_model_spec scale_spec() {
-  rknnop_test::test_model_spec s;
-  s.blobs = {{model_blob_kind::shader, {}}, {model_blob_kind::lib_x86_64, read_file(RKNNOP_TEST_SCALE_SO)}};
-  return s;
-}
+using rknnop_test::scale_spec;
 
 std::string replaced(std::string text, std::string_view from, std::string_view to) {
   const auto at = text.find(from);

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 using namespace rknnop::host;
 using rknnop::vx_type;
 
-const fs::path data_dir = RKNNOP_TEST_DATA_DIR;
+using rknnop_test::data_dir;
 const fs::path yml = data_dir / "testscale.yml";
 const fs::path py = data_dir / "rknn_op_testscale.py";
 

@@ -37,6 +37,11 @@ inline std::string error_of(const std::function<void()>& f) {
 inline std::vector<std::uint8_t> bytes_of(std::string_view s) { return {s.begin(), s.end()}; }
 
 /// A fresh directory under the build tree for one test.
+#if defined(RKNNOP_TEST_DATA_DIR)
+/// tests/host/data: the test op's op.yml and Python class, the toolkit's files.
+inline const std::filesystem::path data_dir = RKNNOP_TEST_DATA_DIR;
+#endif
+
 inline std::filesystem::path work_dir(std::string_view name) {
   const auto dir = std::filesystem::path(RKNNOP_TEST_WORK_DIR) / name;
   std::filesystem::remove_all(dir);
