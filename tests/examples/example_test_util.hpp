@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <span>
 #include <string>
@@ -24,6 +25,34 @@ inline std::vector<std::uint16_t> half_bits(const std::vector<float16>& v) {
   std::vector<std::uint16_t> out;
   for (float16 h : v) out.push_back(h.bits());
   return out;
+}
+
+/// A run of an op whose input 0 and output 0 are float tensors of one type (float32, or float16 given
+/// and read as float): the status, the output's dims (OpenVX order) and values, the log.
+struct float_run {
+  vx_status status = VX_FAILURE;
+  std::vector<std::uint32_t> dims;
+  std::vector<float> values;
+  std::string log;
+};
+
+/// Runs `kernel` on `x` (of `dims`, `dtype`) into a virtual output of `dtype`, with `params(h)` after
+/// them (the op's params, made in the harness).
+inline float_run run_float_op(vx_kernel_description_t* kernel, const std::vector<std::uint32_t>& dims,
+                              const std::vector<float>& x, vx_enum dtype,
+                              const std::function<std::vector<vx_reference>(harness&)>& params) {
+  harness h(kernel);
+  vx_tensor y = h.virtual_tensor(dtype);
+  vx_tensor in = dtype == VX_TYPE_FLOAT16 ? h.tensor(dims, dtype, to_half(x)) : h.tensor(dims, dtype, x);
+  std::vector<vx_reference> refs{ref(in), ref(y)};
+  for (vx_reference p : params(h)) refs.push_back(p);
+  float_run r;
+  r.status = h.run(refs);
+  r.log = h.last_log();
+  if (r.status != VX_SUCCESS) return r;
+  r.dims = harness::dims(y);
+  r.values = dtype == VX_TYPE_FLOAT16 ? to_float(harness::read<float16>(y)) : harness::read<float>(y);
+  return r;
 }
 
 // The execution parameters the op's VX initializer set on a verified node (nothing when unset).

@@ -15,25 +15,13 @@ using rknnop::float16;
 using rknnop::test::harness;
 using rknnop::test::ref;
 
-struct result {
-  vx_status status = VX_FAILURE;
-  std::vector<std::uint32_t> dims;
-  std::vector<float> values;
-  std::string log;
-};
+using result = rknnop::test::float_run;
 
 result run_leaky_relu(const std::vector<std::uint32_t>& dims, const std::vector<float>& x, float alpha,
                       vx_enum dtype = VX_TYPE_FLOAT32) {
-  harness h(vx_kernel_LeakyRelu_list.entries[0]);
-  vx_tensor y = h.virtual_tensor(dtype);
-  vx_tensor in = dtype == VX_TYPE_FLOAT16 ? h.tensor(dims, dtype, rknnop::test::to_half(x)) : h.tensor(dims, dtype, x);
-  result r;
-  r.status = h.run({ref(in), ref(y), ref(h.scalar(VX_TYPE_FLOAT32, &alpha))});
-  r.log = h.last_log();
-  if (r.status != VX_SUCCESS) return r;
-  r.dims = harness::dims(y);
-  r.values = dtype == VX_TYPE_FLOAT16 ? rknnop::test::to_float(harness::read<float16>(y)) : harness::read<float>(y);
-  return r;
+  return rknnop::test::run_float_op(vx_kernel_LeakyRelu_list.entries[0], dims, x, dtype, [&](harness& h) {
+    return std::vector<vx_reference>{ref(h.scalar(VX_TYPE_FLOAT32, &alpha))};
+  });
 }
 
 TEST(ExampleLeakyRelu, HandWorkedFloat32) {

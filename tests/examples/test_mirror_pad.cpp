@@ -12,26 +12,14 @@ using rknnop::float16;
 using rknnop::test::harness;
 using rknnop::test::ref;
 
-struct padded {
-  vx_status status = VX_FAILURE;
-  std::vector<std::uint32_t> dims;  // OpenVX order
-  std::vector<float> values;
-  std::string log;
-};
+using padded = rknnop::test::float_run;
 
 // dims in OpenVX order (innermost first); paddings in TensorFlow's order, flattened.
 padded run_mirror_pad(const std::vector<std::uint32_t>& dims, const std::vector<float>& x,
                       const std::vector<std::int32_t>& paddings, std::int32_t mode, vx_enum dtype = VX_TYPE_FLOAT32) {
-  harness h(vx_kernel_MirrorPad_list.entries[0]);
-  vx_tensor y = h.virtual_tensor(dtype);
-  vx_tensor in = dtype == VX_TYPE_FLOAT16 ? h.tensor(dims, dtype, rknnop::test::to_half(x)) : h.tensor(dims, dtype, x);
-  padded r;
-  r.status = h.run({ref(in), ref(y), ref(h.array(paddings)), ref(h.scalar(VX_TYPE_INT32, &mode))});
-  r.log = h.last_log();
-  if (r.status != VX_SUCCESS) return r;
-  r.dims = harness::dims(y);
-  r.values = dtype == VX_TYPE_FLOAT16 ? rknnop::test::to_float(harness::read<float16>(y)) : harness::read<float>(y);
-  return r;
+  return rknnop::test::run_float_op(vx_kernel_MirrorPad_list.entries[0], dims, x, dtype, [&](harness& h) {
+    return std::vector<vx_reference>{ref(h.array(paddings)), ref(h.scalar(VX_TYPE_INT32, &mode))};
+  });
 }
 
 constexpr std::int32_t reflect = 0, symmetric = 1;

@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace rknnop::host;
 
-bool holds(const std::vector<std::uint8_t>& bytes, std::string_view text) {
+[[maybe_unused]] bool holds(const std::vector<std::uint8_t>& bytes, std::string_view text) {
   return std::search(bytes.begin(), bytes.end(), text.begin(), text.end()) != bytes.end();
 }
 
