@@ -44,11 +44,14 @@ std::size_t line_count(const std::string& text) {
 bool empty_folder(const fs::path& dir) { return fs::is_empty(dir); }
 
 // rknnop-run with TMPDIR in `dir`/tmp and short limits for the child.
-tool_result run_limited(const fs::path& dir, const std::vector<std::string>& args, int seconds = 2) {
+tool_result run_limited(const fs::path& dir, const std::vector<std::string>& args, int seconds = 2,
+                        const std::vector<std::string>& environment = {}) {
   const fs::path tmp = dir / "tmp";
   fs::create_directories(tmp);
   std::vector<std::string> full = {"TMPDIR=" + tmp.string(), fmt::format("RKNNOP_NODE_TIME_LIMIT={}", seconds),
-                                   "RKNNOP_NODE_MEMORY_LIMIT=256", RKNNOP_RUN_EXE};
+                                   "RKNNOP_NODE_MEMORY_LIMIT=256"};
+  full.insert(full.end(), environment.begin(), environment.end());
+  full.push_back(RKNNOP_RUN_EXE);
   full.insert(full.end(), args.begin(), args.end());
   return run_tool("env", full, dir);
 }
@@ -189,6 +192,60 @@ TEST(Isolation, ParityNeverLoadsTheLibraryItself) {
                                            RKNNOP_HOSTILE_SO)),
             std::string::npos)
       << in_runner.out << in_runner.err;
+  EXPECT_TRUE(empty_folder(dir / "tmp"));
+}
+
+// rknnop-run's VX kernel (--kernel-index 1) with its .vx on the Hostile op with `mode`: in the runner
+// too, its callbacks and shader as rknnop-parity runs them.
+tool_result run_hostile_vx(const fs::path& dir, int mode, const std::vector<std::string>& environment = {}) {
+  write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
+  return run_limited(dir,
+                     {RKNNOP_HOSTILE_SO, "--op-yml", RKNNOP_HOSTILE_YML, "--kernel-index", "1", "--vx",
+                      RKNNOP_HOSTILE_VX, "--input", "input=" + (dir / "in.npy").string(), "--param",
+                      fmt::format("mode={}", mode), "--output", "output=" + (dir / "out.npy").string()},
+                     2, environment);
+}
+
+// A crash of the VX kernel's initializer is rknnop-run's one line (on 6df9fb6 it killed the tool: the
+// VX kernel ran in the tool, where the shader executor was attached).
+TEST(Isolation, RunsVxInitializerCrashIsOneLine) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
+#endif
+  const fs::path dir = rknnop_test::work_dir("isolation_run_vx_init");
+  expect_one_line(run_hostile_vx(dir, 12), dir,
+                  fmt::format("the initializer of Hostile ({}) crashed with SIGSEGV (Segmentation fault): a null "
+                              "pointer was used",
+                              RKNNOP_HOSTILE_SO));
+}
+
+TEST(Isolation, RunsVxShaderCrashIsOneLine) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
+#endif
+  const fs::path dir = rknnop_test::work_dir("isolation_run_vx_shader");
+  const tool_result r = run_hostile_vx(dir, 14);
+  if (r.err.find("cannot run the VX shader on the host") != std::string::npos) GTEST_SKIP() << "no OpenCL: " << r.err;
+  expect_one_line(r, dir, fmt::format("the VX shader of Hostile ({}) crashed with SIGSEGV", RKNNOP_HOSTILE_SO));
+}
+
+TEST(Isolation, RunsVxInitializerThatNeverReturnsIsStopped) {
+  const fs::path dir = rknnop_test::work_dir("isolation_run_vx_loop");
+  expect_one_line(
+      run_hostile_vx(dir, 13), dir,
+      fmt::format("the initializer of Hostile ({}) did not finish within 2 s (stopped)", RKNNOP_HOSTILE_SO));
+}
+
+// rknnop-run never loads the library itself for a VX kernel either: the Hostile constructor aborts a
+// process named rknnop-run, and the shader's copy still comes out (on 6df9fb6 the tool died, SIGABRT).
+TEST(Isolation, RunsVxKernelNeverLoadsTheLibraryInTheTool) {
+  const fs::path dir = rknnop_test::work_dir("isolation_run_vx_load");
+  const tool_result r = run_hostile_vx(dir, 0, {"RKNNOP_HOSTILE_ABORT_IN=rknnop-run"});
+  if (r.err.find("cannot run the VX shader on the host") != std::string::npos) GTEST_SKIP() << "no OpenCL: " << r.err;
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(read_npy_file(dir / "out.npy").to_floats(), std::vector<float>(64, 1.0f));
   EXPECT_TRUE(empty_folder(dir / "tmp"));
 }
 #endif
