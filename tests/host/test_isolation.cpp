@@ -6,6 +6,8 @@
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/rknn_model.hpp>
+#include <rknnop/host/isolation.hpp>
+#include <rknnop/host/session.hpp>
 
 #include "test_util.hpp"
 #include "tool_runner.hpp"
@@ -289,14 +291,76 @@ TEST(Isolation, AnOverrunFaultsAtTheFirstByteOutAndNamesTheTensor) {
 }
 
 // The runners whose parent was `pid` (their argv[2]) and still exist.
-int runners_of(pid_t pid) {
-  int found = 0;
+// The live runners (rknnop-node) of the process `pid`.
+std::vector<std::string> runner_pids(pid_t pid) {
+  std::vector<std::string> found;
   for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
     const std::string cmdline = rknnop_test::slurp(e.path() / "cmdline");
-    if (cmdline.find(std::string("--rknnop-node") + '\0' + std::to_string(pid) + '\0') != std::string::npos) ++found;
+    if (cmdline.find(std::string("--rknnop-node") + '\0' + std::to_string(pid) + '\0') != std::string::npos)
+      found.push_back(e.path().filename().string());
   }
   return found;
 }
+
+int runners_of(pid_t pid) { return static_cast<int>(runner_pids(pid).size()); }
+
+#ifdef RKNNOP_NODE_EXE
+// A session's runner serves its runs: one rknnop-node for the session's life, the library loaded once.
+// A run that crashes or hangs is that run's one line; the next run gets a fresh runner; the session's
+// end stops its runner (on 6df9fb6 every run started its own runner and none outlived its run).
+TEST(Isolation, ASessionsRunnerServesItsRunsAndIsReplacedAfterACrash) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
+#endif
+  set_node_runner(RKNNOP_NODE_EXE);
+  set_node_limits(node_limits{std::chrono::seconds(2), std::uint64_t{256} << 20});
+  load_options options;
+  options.op_yml = RKNNOP_HOSTILE_YML;
+  options.kernel_index = 0;
+  options.execution = node_execution::child;
+  const pid_t self = ::getpid();
+  {
+    session s = session::load(RKNNOP_HOSTILE_SO, options);
+    const std::vector<std::string> first = runner_pids(self);
+    ASSERT_EQ(first.size(), 1u) << "the runner that loaded the library is kept for the runs";
+    const auto run = [&s](int mode, std::size_t side) {
+      s.set_input("input", std::vector<float>(side * side, 2.0f), {1, side, side});
+      s.set_param("mode", mode);
+      (void)s.run();
+      return s.output("output").values;
+    };
+    EXPECT_EQ(run(0, 8), std::vector<float>(64, 2.0f));
+    EXPECT_EQ(run(0, 16), std::vector<float>(256, 2.0f));  // new shapes, new tensors, the same runner
+    EXPECT_EQ(runner_pids(self), first);
+    const std::string crash =
+        fmt::format("the CPU kernel of Hostile ({}) crashed with SIGSEGV (Segmentation fault): a null pointer was used",
+                    RKNNOP_HOSTILE_SO);
+    EXPECT_THROW(
+        try { (void)run(1, 8); } catch (const error& e) {
+          EXPECT_NE(std::string(e.what()).find(crash), std::string::npos) << e.what();
+          throw;
+        },
+        error);
+    EXPECT_EQ(runners_of(self), 0) << "the dead runner is waited for";
+    EXPECT_EQ(run(0, 8), std::vector<float>(64, 2.0f));
+    const std::vector<std::string> second = runner_pids(self);
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_NE(second, first) << "a fresh runner after the crash";
+    EXPECT_THROW(
+        try { (void)run(3, 8); } catch (const error& e) {
+          EXPECT_NE(std::string(e.what()).find("the CPU kernel of Hostile"), std::string::npos) << e.what();
+          EXPECT_NE(std::string(e.what()).find("did not finish within 2 s (stopped)"), std::string::npos) << e.what();
+          throw;
+        },
+        error);
+    EXPECT_EQ(run(0, 8), std::vector<float>(64, 2.0f));
+  }
+  EXPECT_EQ(runners_of(self), 0) << "the session's end stops its runner";
+  set_node_limits(node_limits{});
+  set_node_runner({});
+}
+#endif
 
 pid_t spawn_quiet(const std::vector<std::string>& args, const fs::path& tmp) {
   std::vector<std::string> env_text{"TMPDIR=" + tmp.string()};
