@@ -8,6 +8,7 @@
 #include <fstream>
 #include <poll.h>
 #include <string_view>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <utility>
@@ -40,36 +41,63 @@ std::string signal_description(int signal_number) {
   return text ? fmt::format("{} ({})", name, text) : name;
 }
 
-child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds deadline, std::uint64_t memory_limit,
-                          std::size_t max_output) {
-  child_outcome outcome;
+namespace {
+
+// The next bytes of the child's output into `outcome` (up to max_output kept); false at its end.
+bool read_output(int output_fd, child_outcome& outcome, std::size_t max_output) {
   char chunk[512];
+  const ssize_t got = ::read(output_fd, chunk, sizeof chunk);
+  if (got < 0 && errno == EINTR) return true;
+  if (got <= 0) return false;
+  if (outcome.output.size() < max_output)
+    outcome.output.append(chunk,
+                          std::min<std::size_t>(static_cast<std::size_t>(got), max_output - outcome.output.size()));
+  return true;
+}
+
+}  // namespace
+
+child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds deadline, std::uint64_t memory_limit,
+                          std::size_t max_output, int answer_fd) {
+  child_outcome outcome;
+  const bool serving = answer_fd >= 0;
+  int output = output_fd;
   const auto end = std::chrono::steady_clock::now() + deadline;
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       outcome.timed_out = true;
-      ::kill(child, SIGKILL);
       break;
     }
     if (const std::uint64_t used = resident_bytes(child); used > memory_limit) {
       outcome.memory_used = used;
-      ::kill(child, SIGKILL);
       break;
     }
-    pollfd p{output_fd, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min(left, memory_period).count()));
+    pollfd p[2] = {{output, POLLIN, 0}, {answer_fd, POLLIN, 0}};  // a negative descriptor is skipped
+    const int ready = ::poll(p, 2, static_cast<int>(std::min(left, memory_period).count()));
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;
-    const ssize_t got = ::read(output_fd, chunk, sizeof chunk);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    if (outcome.output.size() < max_output)
-      outcome.output.append(chunk,
-                            std::min<std::size_t>(static_cast<std::size_t>(got), max_output - outcome.output.size()));
+    if (p[0].revents != 0 && !read_output(output, outcome, max_output)) {
+      if (!serving) break;
+      output = -1;  // a runner that closed its output still answers, or dies
+    }
+    if (p[1].revents != 0) {
+      char byte = 0;
+      const ssize_t got = ::recv(answer_fd, &byte, 1, 0);
+      if (got < 0 && errno == EINTR) continue;
+      outcome.answered = got == 1;
+      if (outcome.answered) return outcome;
+      break;
+    }
   }
-  ::close(output_fd);
+  // Stopped, or its channel ended: a child that serves may still run (it closed the socket), so it is
+  // killed either way; a dead child's status is its own.
+  if (outcome.timed_out || outcome.memory_used != 0 || serving) ::kill(child, SIGKILL);
+  if (!serving) ::close(output_fd);
   while (::waitpid(child, &outcome.status, 0) < 0 && errno == EINTR) {}
+  // What a dead runner wrote last (glibc's abort message) may still be in the pipe: what is there now.
+  for (pollfd p{output, POLLIN, 0}; serving && output >= 0 && ::poll(&p, 1, 0) > 0;)
+    if (!read_output(output, outcome, max_output)) break;
   while (!outcome.output.empty() && (outcome.output.back() == '\n' || outcome.output.back() == ' '))
     outcome.output.pop_back();
   return outcome;

@@ -15,12 +15,16 @@ struct child_outcome {
   std::uint64_t memory_used = 0;  ///< resident bytes when stopped for memory, else 0
   int status = 0;                 ///< waitpid's status
   std::string output;             ///< what the child wrote to the pipe, at most max_output bytes
+  bool answered = false;          ///< a byte came on answer_fd: the child runs on, not waited for
 };
 
 /// Reads `output_fd` until the child closes it (then closes it), killing the child (SIGKILL) after
 /// `deadline` or when its resident memory exceeds `memory_limit` bytes; then waits for it.
+/// With `answer_fd` (a socket to a child that serves requests): returns `answered` when the child sends
+/// a byte on it, leaving both descriptors open; the socket's end (the child died, or closed it) kills
+/// and waits for the child; the end of its output alone does not.
 child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds deadline, std::uint64_t memory_limit,
-                          std::size_t max_output = 2048);
+                          std::size_t max_output = 2048, int answer_fd = -1);
 
 /// Resident bytes of a process (/proc/<pid>/statm); 0 when unreadable.
 std::uint64_t resident_bytes(pid_t pid);

@@ -2,6 +2,8 @@
 // The parent's side of a node run in a child process (isolation.hpp, docs/isolation.md): the request
 // goes to the runner (rknnop-node, started with posix_spawn) in anonymous memory files with the library,
 // the runner's reply comes back in another, and a status page says which step it was in when it died.
+// A session keeps its runner for its next requests (the library stays loaded there); a runner that
+// died in a request is waited for and replaced by a fresh one at the next.
 #include "node_child.hpp"
 
 #include "rknnop/host/error.hpp"
@@ -16,9 +18,12 @@
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
+#include <memory>
 #include <optional>
 #include <spawn.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -117,14 +122,19 @@ public:
   owned_fd(const owned_fd&) = delete;
   owned_fd& operator=(const owned_fd&) = delete;
   owned_fd(owned_fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  owned_fd& operator=(owned_fd&&) = delete;
+  owned_fd& operator=(owned_fd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
   ~owned_fd() { reset(); }
   void reset() noexcept {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
   }
   [[nodiscard]] int get() const noexcept { return fd_; }
-  int release() noexcept { return std::exchange(fd_, -1); }
 
 private:
   int fd_;
@@ -202,37 +212,72 @@ std::string with_path(std::string text, const child_library& library) {
   return text;
 }
 
-// Starts the runner with the library and the request, watches it, and returns its reply (the reply
-// of a runner that did not finish becomes the one line of the error thrown).
-std::vector<std::uint8_t> call_runner(const child_library& library, const wire_writer& request,
-                                      std::uint64_t tensor_bytes) {
+}  // namespace
+
+// A started runner serving one library's requests (node_wire.hpp): its files stay open between
+// requests; the socket is the control channel. Destroying it stops the runner and waits for it.
+struct runner_process {
+  pid_t pid = -1;
+  owned_fd request, reply, status, control, output;
+
+  runner_process() = default;
+  runner_process(const runner_process&) = delete;
+  runner_process& operator=(const runner_process&) = delete;
+  ~runner_process() { stop(); }
+  void stop() noexcept {
+    if (pid <= 0) return;
+    ::kill(pid, SIGKILL);  // idle, or being given up: nothing of it is needed
+    int ignored = 0;
+    while (::waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {}
+    pid = -1;
+  }
+  // Whether it is still there (an idle runner can die with the thread that started it: PDEATHSIG).
+  [[nodiscard]] bool alive() noexcept {
+    int ignored = 0;
+    if (pid > 0 && ::waitpid(pid, &ignored, WNOHANG) == pid) pid = -1;
+    return pid > 0;
+  }
+};
+
+namespace {
+
+// A pipe's or a socket pair's two ends above the runner's fixed descriptors (its dup2s onto 3-7 must
+// not close them).
+std::pair<owned_fd, owned_fd> high_pair(bool socket) {
+  int ends[2];
+  const int made = socket ? ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) : ::pipe2(ends, O_CLOEXEC);
+  if (made != 0) throw error(fmt::format("cannot create a channel for the node runner: {}", std::strerror(errno)));
+  owned_fd first(::fcntl(ends[0], F_DUPFD_CLOEXEC, high_descriptor));
+  owned_fd second(::fcntl(ends[1], F_DUPFD_CLOEXEC, high_descriptor));
+  ::close(ends[0]);
+  ::close(ends[1]);
+  if (first.get() < 0 || second.get() < 0)
+    throw error(fmt::format("cannot move a channel for the node runner: {}", std::strerror(errno)));
+  return {std::move(first), std::move(second)};
+}
+
+// Starts a runner for `library`: its memory files, its output pipe and its control socket.
+std::unique_ptr<runner_process> start_runner(const child_library& library) {
   const std::filesystem::path runner = node_runner_path();
-  const node_limits limits = current_node_limits();
+  auto process = std::make_unique<runner_process>();
   const owned_fd library_file = memory_file("rknnop-node-library", library.file);
-  const owned_fd request_file = memory_file("rknnop-node-request", request.bytes());
-  const owned_fd reply_file = memory_file("rknnop-node-reply", {});
-  const owned_fd status_file = memory_file("rknnop-node-status", {}, sizeof(runner_status));
-  int channel[2];
-  if (::pipe2(channel, O_CLOEXEC) != 0)
-    throw error(fmt::format("cannot create a pipe for the node runner: {}", std::strerror(errno)));
-  // Above the runner's fixed descriptors too: its dup2s onto 3-6 must not close the pipe's ends.
-  owned_fd read_end(::fcntl(channel[0], F_DUPFD_CLOEXEC, high_descriptor));
-  owned_fd write_end(::fcntl(channel[1], F_DUPFD_CLOEXEC, high_descriptor));
-  ::close(channel[0]);
-  ::close(channel[1]);
-  if (read_end.get() < 0 || write_end.get() < 0)
-    throw error(fmt::format("cannot move a pipe for the node runner: {}", std::strerror(errno)));
+  process->request = memory_file("rknnop-node-request", {});
+  process->reply = memory_file("rknnop-node-reply", {});
+  process->status = memory_file("rknnop-node-status", {}, sizeof(runner_status));
+  auto [output, output_end] = high_pair(false);
+  auto [control, control_end] = high_pair(true);
 
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attributes;
   ::posix_spawn_file_actions_init(&actions);
   ::posix_spawnattr_init(&attributes);
   ::posix_spawn_file_actions_adddup2(&actions, library_file.get(), runner_library_fd);
-  ::posix_spawn_file_actions_adddup2(&actions, request_file.get(), runner_request_fd);
-  ::posix_spawn_file_actions_adddup2(&actions, reply_file.get(), runner_reply_fd);
-  ::posix_spawn_file_actions_adddup2(&actions, status_file.get(), runner_status_fd);
-  ::posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDOUT_FILENO);
-  ::posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDERR_FILENO);
+  ::posix_spawn_file_actions_adddup2(&actions, process->request.get(), runner_request_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, process->reply.get(), runner_reply_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, process->status.get(), runner_status_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, control_end.get(), runner_control_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, output_end.get(), STDOUT_FILENO);
+  ::posix_spawn_file_actions_adddup2(&actions, output_end.get(), STDERR_FILENO);
   // The runner starts with no signal blocked and the interrupt signals at their default action (the
   // parent's cleanup handler removes the parent's files, not the runner's job).
   sigset_t none;
@@ -247,19 +292,54 @@ std::vector<std::uint8_t> call_runner(const child_library& library, const wire_w
   std::string program = runner.string();
   std::string flag = "--rknnop-node";
   std::vector<char*> argv = {program.data(), flag.data(), const_cast<char*>(parent.c_str()), nullptr};
-  pid_t child = -1;
-  const int spawned = ::posix_spawn(&child, program.c_str(), &actions, &attributes, argv.data(), environ);
+  const int spawned = ::posix_spawn(&process->pid, program.c_str(), &actions, &attributes, argv.data(), environ);
   ::posix_spawn_file_actions_destroy(&actions);
   ::posix_spawnattr_destroy(&attributes);
-  if (spawned != 0)
+  if (spawned != 0) {
+    process->pid = -1;
     throw error(
         fmt::format("{}: cannot start the node runner {}: {}", library.origin, program, std::strerror(spawned)));
-  write_end.reset();
+  }
+  process->output = std::move(output);
+  process->control = std::move(control);
+  return process;
+}
+
+// Puts `request` in the runner's request file and a clean status page beside it; drops what the runner
+// wrote since the last request (the one line of a crash quotes this request's output only).
+void send_request(runner_process& process, const wire_writer& request) {
+  const std::span<const std::uint8_t> bytes = request.bytes();
+  if (::ftruncate(process.request.get(), 0) != 0) throw error("cannot clear the node runner's request");
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t put =
+        ::pwrite(process.request.get(), bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) throw error(fmt::format("cannot write the node runner's request: {}", std::strerror(errno)));
+    done += static_cast<std::size_t>(put);
+  }
+  const runner_status clean{};
+  (void)::pwrite(process.status.get(), &clean, sizeof clean, 0);
+  char chunk[512];
+  for (pollfd p{process.output.get(), POLLIN, 0}; ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN) != 0;)
+    if (::read(process.output.get(), chunk, sizeof chunk) <= 0) break;
+  const char go = 1;
+  (void)::send(process.control.get(), &go, 1, MSG_NOSIGNAL);  // a dead runner is found by the watch
+}
+
+// One request to a started runner, watched: its reply, or (the runner dead and waited for) the one line
+// of what ended it, thrown.
+std::vector<std::uint8_t> call(runner_process& process, const child_library& library, const wire_writer& request,
+                               std::uint64_t tensor_bytes) {
+  const node_limits limits = current_node_limits();
+  send_request(process, request);
   // The request and its tensors, the reply and its outputs: up to four copies of the tensor bytes.
   const std::uint64_t memory_limit = limits.memory + 4 * tensor_bytes;
-  const child_outcome outcome = watch_child(child, read_end.release(), limits.time, memory_limit, 8192);
+  const child_outcome outcome =
+      watch_child(process.pid, process.output.get(), limits.time, memory_limit, 8192, process.control.get());
+  if (outcome.answered) return read_memory_file(process.reply.get());
+  process.pid = -1;  // waited for
   runner_status status{};
-  (void)::pread(status_file.get(), &status, sizeof status, 0);
+  (void)::pread(process.status.get(), &status, sizeof status, 0);
   const auto step = static_cast<runner_step>(status.step);
   const std::string what = fmt::format("{} {} ({})", step_text(step), library.op_name, library.origin);
   if (outcome.timed_out)
@@ -268,22 +348,33 @@ std::vector<std::uint8_t> call_runner(const child_library& library, const wire_w
   if (outcome.memory_used != 0)
     throw error(fmt::format("{} used more than {} MiB of memory (stopped at {} MiB)", what, memory_limit >> 20,
                             outcome.memory_used >> 20));
+  const std::string said = last_line(outcome.output);
   if (WIFSIGNALED(outcome.status)) {
     const std::string fault(status.fault, std::min<std::size_t>(status.fault_length, sizeof status.fault));
-    const std::string said = last_line(outcome.output);
     throw error(fmt::format("{} crashed with {}{}{}", what, signal_description(WTERMSIG(outcome.status)),
                             fault.empty() ? "" : ": " + fault, said.empty() ? "" : "; it said: " + said));
   }
-  if (!WIFEXITED(outcome.status) || WEXITSTATUS(outcome.status) != 0) {
-    const std::string said = last_line(outcome.output);
-    throw error(fmt::format("{} stopped with exit status {}{}", what,
-                            WIFEXITED(outcome.status) ? WEXITSTATUS(outcome.status) : -1,
-                            said.empty() ? "" : "; it said: " + said));
+  throw error(fmt::format("{} stopped with exit status {}{}", what,
+                          WIFEXITED(outcome.status) ? WEXITSTATUS(outcome.status) : -1,
+                          said.empty() ? "" : "; it said: " + said));
+}
+
+// The request to `runner`'s runner, started first if there is none (or it died idle); a runner that
+// died in the request is dropped, the next request starts a fresh one. The runner's failure reply
+// becomes the error thrown.
+std::vector<std::uint8_t> call_runner(const child_library& library, runner_slot& runner, const wire_writer& request,
+                                      std::uint64_t tensor_bytes) {
+  if (!runner || !runner->alive()) runner = start_runner(library);
+  std::vector<std::uint8_t> reply;
+  try {
+    reply = call(*runner, library, request, tensor_bytes);
+  } catch (...) {
+    runner.reset();
+    throw;
   }
-  std::vector<std::uint8_t> reply = read_memory_file(reply_file.get());
   wire_reader head(reply);
   if (head.get<std::uint32_t>() != node_wire_magic)
-    throw error(fmt::format("{}: the node runner's reply is garbled", what));
+    throw error(fmt::format("{} ({}): the node runner's reply is garbled", library.op_name, library.origin));
   if (head.get<std::uint8_t>() == 0) throw error(with_path(head.get_string(), library));
   return reply;
 }
@@ -318,17 +409,17 @@ kernel_descriptor_info read_descriptor(wire_reader& r) {
 
 }  // namespace
 
-kernel_descriptor_info load_in_child(const child_library& library) {
+kernel_descriptor_info load_in_child(const child_library& library, runner_slot& runner) {
   wire_writer request;
   write_request_head(request, runner_command::load, library);
-  const std::vector<std::uint8_t> reply = call_runner(library, request, 0);
+  const std::vector<std::uint8_t> reply = call_runner(library, runner, request, 0);
   wire_reader r(reply);
   (void)r.get<std::uint32_t>();
   (void)r.get<std::uint8_t>();
   return read_descriptor(r);
 }
 
-node_result run_in_child(const child_library& library, const node_spec& spec) {
+node_result run_in_child(const child_library& library, runner_slot& runner, const node_spec& spec) {
   if (spec.on_context)
     throw error(
         fmt::format("{}: a context hook (on_context) cannot reach a node in a child process; load the op "
@@ -363,7 +454,7 @@ node_result run_in_child(const child_library& library, const node_spec& spec) {
     request.put_string(spec.shader->file_name);
     request.put_string(spec.shader->error);
   }
-  const std::vector<std::uint8_t> reply = call_runner(library, request, tensor_bytes);
+  const std::vector<std::uint8_t> reply = call_runner(library, runner, request, tensor_bytes);
   wire_reader r(reply);
   (void)r.get<std::uint32_t>();
   (void)r.get<std::uint8_t>();

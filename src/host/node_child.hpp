@@ -5,7 +5,9 @@
 #include "rknnop/host/engine.hpp"
 #include "rknnop/host/loader.hpp"
 
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace rknnop::host::child_io {
 
@@ -18,9 +20,17 @@ struct child_library {
   std::string op_name;
 };
 
-/// Loads the library in a child and returns its selected descriptor (open()'s steps 4-7 there).
-kernel_descriptor_info load_in_child(const child_library& library);
-/// Runs `spec` (its descriptor ignored, on_context refused) in a child that loads the library first.
-node_result run_in_child(const child_library& library, const node_spec& spec);
+/// A started runner (rknnop-node) serving one library's requests; destroying it stops the runner.
+struct runner_process;
+/// The runner a session keeps between its requests: empty until the first, and again after the runner
+/// died in one (a crash, a hang or its memory stopped it), so that the next starts a fresh runner.
+using runner_slot = std::shared_ptr<runner_process>;
+
+/// Loads the library in the slot's runner (started first if there is none) and returns its selected
+/// descriptor (open()'s steps 4-7 there); the runner stays loaded for run_in_child.
+kernel_descriptor_info load_in_child(const child_library& library, runner_slot& runner);
+/// Runs `spec` (its descriptor ignored, on_context refused) in the slot's runner, which loads the
+/// library first if it has not.
+node_result run_in_child(const child_library& library, runner_slot& runner, const node_spec& spec);
 
 }  // namespace rknnop::host::child_io

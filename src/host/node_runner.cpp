@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The node runner (rknnop-node): a child process that loads one op library and runs one node of it for
-// its parent (node_child.cpp). Everything of the library runs here: its constructors, the descriptor's
-// callbacks and the kernel, or a VX kernel's shader through the executor main() gives (rknnop::vxc's
-// bridge in rknnop-node). Tensor buffers end at guard pages; a fault is mapped to the tensor it
-// touched by an async-signal-safe handler that writes a prepared line into the shared status page.
+// The node runner (rknnop-node): a child process that loads one op library and runs its nodes for its
+// parent (node_child.cpp), one request at a time: a byte on the control socket says a request is in
+// the request file, a byte back says the reply is in the reply file; the socket's end ends the runner.
+// Everything of the library runs here: its constructors, the descriptor's callbacks and the kernel, or
+// a VX kernel's shader through the executor main() gives (rknnop::vxc's bridge in rknnop-node). Tensor
+// buffers end at guard pages; a fault is mapped to the tensor it touched by an async-signal-safe
+// handler that writes a prepared line into the shared status page.
 #include "rknnop/host/engine.hpp"
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/isolation.hpp"
@@ -14,6 +16,7 @@
 #include <rknnop/openvx.h>
 
 #include <array>
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
@@ -23,6 +26,7 @@
 #include <optional>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -166,12 +170,14 @@ vx_status VX_CALLBACK run_deinitialize(vx_node node, const vx_reference* paramet
   return real_descriptor->deinitialize(node, parameters, num);
 }
 
-// The reply: all written at once to the reply file at the end.
+// The reply: all written at once to the reply file (replacing the previous one) at the end.
 void write_reply(const child_io::wire_writer& w) {
   const std::vector<std::uint8_t>& bytes = w.bytes();
+  if (::ftruncate(child_io::runner_reply_fd, 0) != 0) ::_exit(4);
   std::size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t put = ::write(child_io::runner_reply_fd, bytes.data() + done, bytes.size() - done);
+    const ssize_t put =
+        ::pwrite(child_io::runner_reply_fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
     if (put < 0 && errno == EINTR) continue;
     if (put <= 0) ::_exit(4);
     done += static_cast<std::size_t>(put);
@@ -240,6 +246,9 @@ node_spec read_node_spec(child_io::wire_reader& r, std::optional<node_shader>& s
   return spec;
 }
 
+// The library, loaded by the first request and kept for the next ones (all name the same file).
+std::optional<op_library> loaded;
+
 void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) {
   const std::vector<std::uint8_t> request = read_request();
   child_io::wire_reader r(request);
@@ -256,9 +265,12 @@ void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) 
   options.execution = node_execution::in_process;
   set_memory_budget(r.get<std::uint64_t>());
 
-  set_step(runner_step::load);
-  child_io::set_load_probe(false);  // this process is the probe
-  op_library library = op_library::open(fmt::format("/proc/self/fd/{}", child_io::runner_library_fd), options);
+  if (!loaded) {
+    set_step(runner_step::load);
+    child_io::set_load_probe(false);  // this process is the probe
+    loaded = op_library::open(fmt::format("/proc/self/fd/{}", child_io::runner_library_fd), options);
+  }
+  const op_library& library = *loaded;
   if (command == child_io::runner_command::load) {
     reply.put(static_cast<std::uint8_t>(1));
     put_descriptor(reply, library.kernel());
@@ -293,6 +305,7 @@ void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) 
     };
   }
   spec.on_buffer = guard_buffer;
+  guarded_count = 0;  // the previous run's tensors are gone
   (void)rknnopHostSetGuardPages(vx_true_e);
   const node_result result = run_node(spec);
   set_step(runner_step::done);
@@ -309,6 +322,41 @@ void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) 
   }
   reply.put(static_cast<std::uint64_t>(result.outputs.size()));
   for (const node_output& o : result.outputs) reply.put_tensor(o.name, o.type, o.dims, o.bytes);
+}
+
+// A failed request's reply: the one line.
+child_io::wire_writer failure_reply(std::string_view message) {
+  child_io::wire_writer reply;
+  reply.put(child_io::node_wire_magic);
+  reply.put(static_cast<std::uint8_t>(0));
+  reply.put_string(message);
+  return reply;
+}
+
+// One request: its reply, or the one line of what failed.
+child_io::wire_writer answer(const runner_shader_executor& shaders) {
+  child_io::wire_writer reply;
+  reply.put(child_io::node_wire_magic);
+  try {
+    serve(reply, shaders);
+  } catch (const error& e) {
+    return failure_reply(e.detail());
+  } catch (const std::bad_alloc&) {
+    return failure_reply("the node runner ran out of memory");
+  } catch (const std::exception& e) {
+    return failure_reply(e.what());
+  }
+  return reply;
+}
+
+// Waits for the parent's next request (a byte on the control socket); false when the parent is done.
+bool next_request() noexcept {
+  char byte = 0;
+  for (;;) {
+    const ssize_t got = ::recv(child_io::runner_control_fd, &byte, 1, 0);
+    if (got < 0 && errno == EINTR) continue;
+    return got == 1;
+  }
 }
 
 }  // namespace
@@ -328,32 +376,19 @@ int node_runner_main(int argc, char** argv, const runner_shader_executor& shader
   if (page == MAP_FAILED) return 4;
   status_page = static_cast<runner_status*>(page);
   install_fault_handler();
-  child_io::wire_writer reply;
-  reply.put(child_io::node_wire_magic);
-  try {
+  // Requests until the parent closes the control socket (or stops this runner): the library stays
+  // loaded, each run's tensors are created for it. No library destructor or static destructor runs
+  // at the end: the parent has what it needs.
+  while (next_request()) {
     try {
-      serve(reply, shaders);
-    } catch (const error& e) {
-      reply = child_io::wire_writer{};
-      reply.put(child_io::node_wire_magic);
-      reply.put(static_cast<std::uint8_t>(0));
-      reply.put_string(e.detail());
-    } catch (const std::bad_alloc&) {
-      reply = child_io::wire_writer{};
-      reply.put(child_io::node_wire_magic);
-      reply.put(static_cast<std::uint8_t>(0));
-      reply.put_string("the node runner ran out of memory");
-    } catch (const std::exception& e) {
-      reply = child_io::wire_writer{};
-      reply.put(child_io::node_wire_magic);
-      reply.put(static_cast<std::uint8_t>(0));
-      reply.put_string(e.what());
+      write_reply(answer(shaders));
+    } catch (...) {
+      ::_exit(6);
     }
-    write_reply(reply);
-  } catch (...) {
-    ::_exit(6);
+    set_step(runner_step::done);
+    const char ready = 1;
+    if (::send(child_io::runner_control_fd, &ready, 1, MSG_NOSIGNAL) != 1) ::_exit(0);
   }
-  // No library destructor or static destructor runs after the reply: the parent has what it needs.
   ::_exit(0);
 }
 

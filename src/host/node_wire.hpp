@@ -17,13 +17,16 @@
 namespace rknnop::host::child_io {
 
 inline constexpr std::uint32_t node_wire_magic = 0x524e4b52;  // "RKNR"
-inline constexpr std::uint32_t node_wire_version = 3;         // 3: a shader kernel's .vx in a run request
+inline constexpr std::uint32_t node_wire_version = 4;         // 4: a runner serves requests until told to stop
 
-// The descriptors the runner is given: the library, the request, the reply, the status page.
+// The descriptors the runner is given: the library, the request, the reply, the status page, and the
+// control socket: the parent sends a byte when a request is in the request file, the runner one back
+// when its reply is in the reply file; the parent closing it ends the runner.
 inline constexpr int runner_library_fd = 3;
 inline constexpr int runner_request_fd = 4;
 inline constexpr int runner_reply_fd = 5;
 inline constexpr int runner_status_fd = 6;
+inline constexpr int runner_control_fd = 7;
 
 enum class runner_command : std::uint8_t { load = 1, run = 2 };
 

@@ -92,6 +92,7 @@ struct session::state {
 
   std::optional<op_library> library;             // in_process: loaded here
   std::optional<child_io::child_library> child;  // child: loaded and run by rknnop-node
+  child_io::runner_slot runner;                  // child: the runner that loaded it, kept for the runs
   op_yml child_op;
   kernel_descriptor_info child_kernel;
   std::map<std::string, input_data, std::less<>> inputs;
@@ -104,8 +105,8 @@ struct session::state {
   std::vector<std::string> notes;
 
   explicit state(op_library lib) : library(std::move(lib)) {}
-  explicit state(child_io::child_library lib, op_yml op, kernel_descriptor_info kernel)
-      : child(std::move(lib)), child_op(std::move(op)), child_kernel(std::move(kernel)) {}
+  explicit state(child_io::child_library lib, child_io::runner_slot started, op_yml op, kernel_descriptor_info kernel)
+      : child(std::move(lib)), runner(std::move(started)), child_op(std::move(op)), child_kernel(std::move(kernel)) {}
 
   [[nodiscard]] const op_yml& op() const noexcept { return library ? library->op() : child_op; }
   [[nodiscard]] const kernel_descriptor_info& kernel() const noexcept {
@@ -205,8 +206,10 @@ session session::load(const std::filesystem::path& op, const load_options& optio
   child.options = options;
   child.options.op_yml = inspected.op_yml_path;
   child.op_name = inspected.op.name;
-  kernel_descriptor_info kernel = child_io::load_in_child(child);
-  return session(std::make_unique<state>(std::move(child), std::move(inspected.op), std::move(kernel)));
+  child_io::runner_slot runner;
+  kernel_descriptor_info kernel = child_io::load_in_child(child, runner);
+  return session(
+      std::make_unique<state>(std::move(child), std::move(runner), std::move(inspected.op), std::move(kernel)));
 }
 
 const op_yml& session::op() const noexcept { return state_->op(); }
@@ -341,7 +344,7 @@ run_report session::state::run() {
   }
   for (const op_yml_entry& e : op.params) spec.params.push_back(node_param{e.name, params.find(e.name)->second});
 
-  node_result ran = library ? run_node(spec) : child_io::run_in_child(*child, spec);
+  node_result ran = library ? run_node(spec) : child_io::run_in_child(*child, runner, spec);
   std::map<std::string, tensor_result, std::less<>> read;
   for (node_output& o : ran.outputs) {
     const auto dtype = npy_dtype_for(o.type);

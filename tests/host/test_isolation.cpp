@@ -6,6 +6,8 @@
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/rknn_model.hpp>
+#include <rknnop/host/isolation.hpp>
+#include <rknnop/host/session.hpp>
 
 #include "test_util.hpp"
 #include "tool_runner.hpp"
@@ -44,11 +46,14 @@ std::size_t line_count(const std::string& text) {
 bool empty_folder(const fs::path& dir) { return fs::is_empty(dir); }
 
 // rknnop-run with TMPDIR in `dir`/tmp and short limits for the child.
-tool_result run_limited(const fs::path& dir, const std::vector<std::string>& args, int seconds = 2) {
+tool_result run_limited(const fs::path& dir, const std::vector<std::string>& args, int seconds = 2,
+                        const std::vector<std::string>& environment = {}) {
   const fs::path tmp = dir / "tmp";
   fs::create_directories(tmp);
   std::vector<std::string> full = {"TMPDIR=" + tmp.string(), fmt::format("RKNNOP_NODE_TIME_LIMIT={}", seconds),
-                                   "RKNNOP_NODE_MEMORY_LIMIT=256", RKNNOP_RUN_EXE};
+                                   "RKNNOP_NODE_MEMORY_LIMIT=256"};
+  full.insert(full.end(), environment.begin(), environment.end());
+  full.push_back(RKNNOP_RUN_EXE);
   full.insert(full.end(), args.begin(), args.end());
   return run_tool("env", full, dir);
 }
@@ -191,6 +196,60 @@ TEST(Isolation, ParityNeverLoadsTheLibraryItself) {
       << in_runner.out << in_runner.err;
   EXPECT_TRUE(empty_folder(dir / "tmp"));
 }
+
+// rknnop-run's VX kernel (--kernel-index 1) with its .vx on the Hostile op with `mode`: in the runner
+// too, its callbacks and shader as rknnop-parity runs them.
+tool_result run_hostile_vx(const fs::path& dir, int mode, const std::vector<std::string>& environment = {}) {
+  write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
+  return run_limited(dir,
+                     {RKNNOP_HOSTILE_SO, "--op-yml", RKNNOP_HOSTILE_YML, "--kernel-index", "1", "--vx",
+                      RKNNOP_HOSTILE_VX, "--input", "input=" + (dir / "in.npy").string(), "--param",
+                      fmt::format("mode={}", mode), "--output", "output=" + (dir / "out.npy").string()},
+                     2, environment);
+}
+
+// A crash of the VX kernel's initializer is rknnop-run's one line (on 6df9fb6 it killed the tool: the
+// VX kernel ran in the tool, where the shader executor was attached).
+TEST(Isolation, RunsVxInitializerCrashIsOneLine) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
+#endif
+  const fs::path dir = rknnop_test::work_dir("isolation_run_vx_init");
+  expect_one_line(run_hostile_vx(dir, 12), dir,
+                  fmt::format("the initializer of Hostile ({}) crashed with SIGSEGV (Segmentation fault): a null "
+                              "pointer was used",
+                              RKNNOP_HOSTILE_SO));
+}
+
+TEST(Isolation, RunsVxShaderCrashIsOneLine) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
+#endif
+  const fs::path dir = rknnop_test::work_dir("isolation_run_vx_shader");
+  const tool_result r = run_hostile_vx(dir, 14);
+  if (r.err.find("cannot run the VX shader on the host") != std::string::npos) GTEST_SKIP() << "no OpenCL: " << r.err;
+  expect_one_line(r, dir, fmt::format("the VX shader of Hostile ({}) crashed with SIGSEGV", RKNNOP_HOSTILE_SO));
+}
+
+TEST(Isolation, RunsVxInitializerThatNeverReturnsIsStopped) {
+  const fs::path dir = rknnop_test::work_dir("isolation_run_vx_loop");
+  expect_one_line(
+      run_hostile_vx(dir, 13), dir,
+      fmt::format("the initializer of Hostile ({}) did not finish within 2 s (stopped)", RKNNOP_HOSTILE_SO));
+}
+
+// rknnop-run never loads the library itself for a VX kernel either: the Hostile constructor aborts a
+// process named rknnop-run, and the shader's copy still comes out (on 6df9fb6 the tool died, SIGABRT).
+TEST(Isolation, RunsVxKernelNeverLoadsTheLibraryInTheTool) {
+  const fs::path dir = rknnop_test::work_dir("isolation_run_vx_load");
+  const tool_result r = run_hostile_vx(dir, 0, {"RKNNOP_HOSTILE_ABORT_IN=rknnop-run"});
+  if (r.err.find("cannot run the VX shader on the host") != std::string::npos) GTEST_SKIP() << "no OpenCL: " << r.err;
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(read_npy_file(dir / "out.npy").to_floats(), std::vector<float>(64, 1.0f));
+  EXPECT_TRUE(empty_folder(dir / "tmp"));
+}
 #endif
 
 TEST(Isolation, AValidatorThatSegfaultsIsNamed) {
@@ -232,14 +291,76 @@ TEST(Isolation, AnOverrunFaultsAtTheFirstByteOutAndNamesTheTensor) {
 }
 
 // The runners whose parent was `pid` (their argv[2]) and still exist.
-int runners_of(pid_t pid) {
-  int found = 0;
+// The live runners (rknnop-node) of the process `pid`.
+std::vector<std::string> runner_pids(pid_t pid) {
+  std::vector<std::string> found;
   for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
     const std::string cmdline = rknnop_test::slurp(e.path() / "cmdline");
-    if (cmdline.find(std::string("--rknnop-node") + '\0' + std::to_string(pid) + '\0') != std::string::npos) ++found;
+    if (cmdline.find(std::string("--rknnop-node") + '\0' + std::to_string(pid) + '\0') != std::string::npos)
+      found.push_back(e.path().filename().string());
   }
   return found;
 }
+
+int runners_of(pid_t pid) { return static_cast<int>(runner_pids(pid).size()); }
+
+#ifdef RKNNOP_NODE_EXE
+// A session's runner serves its runs: one rknnop-node for the session's life, the library loaded once.
+// A run that crashes or hangs is that run's one line; the next run gets a fresh runner; the session's
+// end stops its runner (on 6df9fb6 every run started its own runner and none outlived its run).
+TEST(Isolation, ASessionsRunnerServesItsRunsAndIsReplacedAfterACrash) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP()
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
+#endif
+  set_node_runner(RKNNOP_NODE_EXE);
+  set_node_limits(node_limits{std::chrono::seconds(2), std::uint64_t{256} << 20});
+  load_options options;
+  options.op_yml = RKNNOP_HOSTILE_YML;
+  options.kernel_index = 0;
+  options.execution = node_execution::child;
+  const pid_t self = ::getpid();
+  {
+    session s = session::load(RKNNOP_HOSTILE_SO, options);
+    const std::vector<std::string> first = runner_pids(self);
+    ASSERT_EQ(first.size(), 1u) << "the runner that loaded the library is kept for the runs";
+    const auto run = [&s](int mode, std::size_t side) {
+      s.set_input("input", std::vector<float>(side * side, 2.0f), {1, side, side});
+      s.set_param("mode", mode);
+      (void)s.run();
+      return s.output("output").values;
+    };
+    EXPECT_EQ(run(0, 8), std::vector<float>(64, 2.0f));
+    EXPECT_EQ(run(0, 16), std::vector<float>(256, 2.0f));  // new shapes, new tensors, the same runner
+    EXPECT_EQ(runner_pids(self), first);
+    const std::string crash =
+        fmt::format("the CPU kernel of Hostile ({}) crashed with SIGSEGV (Segmentation fault): a null pointer was used",
+                    RKNNOP_HOSTILE_SO);
+    EXPECT_THROW(
+        try { (void)run(1, 8); } catch (const error& e) {
+          EXPECT_NE(std::string(e.what()).find(crash), std::string::npos) << e.what();
+          throw;
+        },
+        error);
+    EXPECT_EQ(runners_of(self), 0) << "the dead runner is waited for";
+    EXPECT_EQ(run(0, 8), std::vector<float>(64, 2.0f));
+    const std::vector<std::string> second = runner_pids(self);
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_NE(second, first) << "a fresh runner after the crash";
+    EXPECT_THROW(
+        try { (void)run(3, 8); } catch (const error& e) {
+          EXPECT_NE(std::string(e.what()).find("the CPU kernel of Hostile"), std::string::npos) << e.what();
+          EXPECT_NE(std::string(e.what()).find("did not finish within 2 s (stopped)"), std::string::npos) << e.what();
+          throw;
+        },
+        error);
+    EXPECT_EQ(run(0, 8), std::vector<float>(64, 2.0f));
+  }
+  EXPECT_EQ(runners_of(self), 0) << "the session's end stops its runner";
+  set_node_limits(node_limits{});
+  set_node_runner({});
+}
+#endif
 
 pid_t spawn_quiet(const std::vector<std::string>& args, const fs::path& tmp) {
   std::vector<std::string> env_text{"TMPDIR=" + tmp.string()};

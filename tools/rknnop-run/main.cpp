@@ -16,7 +16,7 @@
 #include "model_mode.hpp"  // rknnop-run MODEL.rknn --describe | --check | run a node
 #endif
 #if RKNNOP_VXC_HAS_BRIDGE
-#include <rknnop/vxc/vxc.hpp>  // VX kernels (kernel_index != 0) run their .vx on POCL
+#include <rknnop/vxc/vxc.hpp>  // find_op_shader: a VX kernel's .vx (run on POCL in rknnop-node)
 #endif
 
 #include <CLI/CLI.hpp>
@@ -97,27 +97,24 @@ std::optional<vx_type> input_tensor_type(const std::string& name) {
 }
 
 #if RKNNOP_VXC_HAS_BRIDGE
-// A VX kernel's node runs its shader on the host through rknnop::vxc (POCL); `bridge` must outlive the run.
-void attach_shader(session& s, const options& o, std::unique_ptr<rknnop::vxc::shader_bridge>& bridge) {
+// A VX kernel's .vx, read here through the bounded reader (a regular file under the size limit, never
+// /dev/zero or a FIFO); the run's request carries it and the runner's shader bridge runs it
+// (session::set_shader): nothing of the op runs in this tool.
+void set_shader(session& s, const options& o) {
   if (!s.kernel().is_shader) return;
   const rknnop::vxc::shader_location vx =
       rknnop::vxc::find_op_shader(o.op_path, o.op_yml, s.op().vx_file, s.kernel().name, o.vx_file);
   if (!vx.error.empty()) throw failure(vx.error.substr(std::string_view("rknnop: ").size()));
-  // Read when the node runs (as vxc::shader_file does), through the bounded reader: a regular file
-  // under the size limit, never /dev/zero or a FIFO.
-  const rknnop::vxc::shader_source_provider shader = [path = vx.path](std::string_view kernel_name) {
-    rknnop::vxc::shader_source source;
-    source.file_name = path.filename().string();
-    try {
-      const std::vector<std::uint8_t> bytes = read_file(path);
-      source.text.assign(bytes.begin(), bytes.end());
-    } catch (const error& e) {
-      source.error =
-          fmt::format("rknnop: kernel '{}': cannot read the shader '{}': {}", kernel_name, path.string(), e.detail());
-    }
-    return source;
-  };
-  s.on_context([&bridge, shader](void* ctx) { bridge = rknnop::vxc::attach(ctx, shader); });
+  node_shader shader;
+  shader.file_name = vx.path.filename().string();
+  try {
+    const std::vector<std::uint8_t> bytes = read_file(vx.path);
+    shader.text.assign(bytes.begin(), bytes.end());
+  } catch (const error& e) {
+    shader.error = fmt::format("rknnop: kernel '{}': cannot read the shader '{}': {}", s.kernel().name,
+                               vx.path.string(), e.detail());
+  }
+  s.set_shader(std::move(shader));
 }
 #endif
 
@@ -165,13 +162,7 @@ int run_op(const options& o, std::string& stage) {
     return 0;
   }
 #if RKNNOP_VXC_HAS_BRIDGE
-  // The shader executor is attached to the node's context in this process: a VX kernel's node runs here.
-  if (s.kernel().is_shader) {
-    load.execution = node_execution::in_process;
-    s = session::load(o.op_path, load);
-  }
-  std::unique_ptr<rknnop::vxc::shader_bridge> bridge;
-  attach_shader(s, o, bridge);
+  set_shader(s, o);  // a VX kernel's .vx runs in rknnop-node with the rest of the op
 #endif
   s.allow_lossy(o.allow_lossy);
   // Names first, as usage errors (exit status 2) naming the option, like every tool's.

@@ -23,16 +23,18 @@ namespace rknnop::host {
 
 enum class node_execution {
   in_process,  ///< dlopen and run here (the library's default)
-  child,       ///< load and run every node in a child process (rknnop-node)
+  child,       ///< load and run every node in a child process (rknnop-node); a session keeps its
+               ///< runner for all its runs, and one that died in a run is replaced at the next
 };
 
 /// What session::load uses when load_options::execution is not set. Process-wide.
 void set_default_node_execution(node_execution execution) noexcept;
 [[nodiscard]] node_execution default_node_execution() noexcept;
 
-/// Bounds of one child process: it is stopped (SIGKILL) after `time` or when its resident memory
-/// exceeds `memory` bytes plus four times the tensor bytes it is given. Defaults: 60 s, 1 GiB; the
-/// environment variables RKNNOP_NODE_TIME_LIMIT (seconds) and RKNNOP_NODE_MEMORY_LIMIT (MiB) override them.
+/// Bounds of each request to a child process (a load, a run): it is stopped (SIGKILL) after `time` or
+/// when its resident memory exceeds `memory` bytes plus four times the tensor bytes of the request.
+/// Defaults: 60 s, 1 GiB; the environment variables RKNNOP_NODE_TIME_LIMIT (seconds) and
+/// RKNNOP_NODE_MEMORY_LIMIT (MiB) override them.
 struct node_limits {
   std::chrono::milliseconds time{60'000};
   std::uint64_t memory = std::uint64_t{1} << 30;
