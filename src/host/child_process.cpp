@@ -58,7 +58,7 @@ bool read_output(int output_fd, child_outcome& outcome, std::size_t max_output) 
 }  // namespace
 
 child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds deadline, std::uint64_t memory_limit,
-                          std::size_t max_output, int answer_fd) {
+                          std::size_t max_output, int answer_fd, const std::function<std::uint64_t()>& extra_memory) {
   child_outcome outcome;
   const bool serving = answer_fd >= 0;
   int output = output_fd;
@@ -69,8 +69,10 @@ child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds 
       outcome.timed_out = true;
       break;
     }
-    if (const std::uint64_t used = resident_bytes(child); used > memory_limit) {
+    const std::uint64_t limit = memory_limit + (extra_memory ? extra_memory() : 0);
+    if (const std::uint64_t used = resident_bytes(child); used > limit) {
       outcome.memory_used = used;
+      outcome.memory_limit = limit;
       break;
     }
     pollfd p[2] = {{output, POLLIN, 0}, {answer_fd, POLLIN, 0}};  // a negative descriptor is skipped

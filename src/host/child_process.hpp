@@ -5,6 +5,7 @@
 // resident memory passes a limit, and reap it. One mechanism for both.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <sys/types.h>
 
@@ -12,19 +13,22 @@ namespace rknnop::host::child_io {
 
 struct child_outcome {
   bool timed_out = false;
-  std::uint64_t memory_used = 0;  ///< resident bytes when stopped for memory, else 0
-  int status = 0;                 ///< waitpid's status
-  std::string output;             ///< what the child wrote to the pipe, at most max_output bytes
-  bool answered = false;          ///< a byte came on answer_fd: the child runs on, not waited for
+  std::uint64_t memory_used = 0;   ///< resident bytes when stopped for memory, else 0
+  std::uint64_t memory_limit = 0;  ///< the limit then (memory_limit + extra_memory())
+  int status = 0;                  ///< waitpid's status
+  std::string output;              ///< what the child wrote to the pipe, at most max_output bytes
+  bool answered = false;           ///< a byte came on answer_fd: the child runs on, not waited for
 };
 
 /// Reads `output_fd` until the child closes it (then closes it), killing the child (SIGKILL) after
-/// `deadline` or when its resident memory exceeds `memory_limit` bytes; then waits for it.
+/// `deadline` or when its resident memory exceeds `memory_limit` bytes (plus `extra_memory()` when
+/// given, asked at each check: what the child has said it legitimately holds); then waits for it.
 /// With `answer_fd` (a socket to a child that serves requests): returns `answered` when the child sends
 /// a byte on it, leaving both descriptors open; the socket's end (the child died, or closed it) kills
 /// and waits for the child; the end of its output alone does not.
 child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds deadline, std::uint64_t memory_limit,
-                          std::size_t max_output = 2048, int answer_fd = -1);
+                          std::size_t max_output = 2048, int answer_fd = -1,
+                          const std::function<std::uint64_t()>& extra_memory = {});
 
 /// Resident bytes of a process (/proc/<pid>/statm); 0 when unreadable.
 std::uint64_t resident_bytes(pid_t pid);

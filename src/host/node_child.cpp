@@ -332,10 +332,18 @@ std::vector<std::uint8_t> call(runner_process& process, const child_library& lib
                                std::uint64_t tensor_bytes) {
   const node_limits limits = current_node_limits();
   send_request(process, request);
-  // The request and its tensors, the reply and its outputs: up to four copies of the tensor bytes.
+  // Four copies of the tensors on top of the limit: those of the request until the runner has its
+  // tensors; then all the run's tensors, which the runner reports once verified (virtual outputs
+  // included, bounded by the tensor budget in the runner): the tensors, the kernel's float staging of
+  // narrower ones (float16: twice their bytes) and the reply's copy of the outputs.
   const std::uint64_t memory_limit = limits.memory + 4 * tensor_bytes;
-  const child_outcome outcome =
-      watch_child(process.pid, process.output.get(), limits.time, memory_limit, 8192, process.control.get());
+  const auto reported_tensors = [&] {
+    runner_status status{};
+    const ssize_t got = ::pread(process.status.get(), &status, sizeof status, 0);
+    return got == static_cast<ssize_t>(sizeof status) ? 4 * status.tensor_bytes : std::uint64_t{0};
+  };
+  const child_outcome outcome = watch_child(process.pid, process.output.get(), limits.time, memory_limit, 8192,
+                                            process.control.get(), reported_tensors);
   if (outcome.answered) return read_memory_file(process.reply.get());
   process.pid = -1;  // waited for
   runner_status status{};
@@ -346,8 +354,10 @@ std::vector<std::uint8_t> call(runner_process& process, const child_library& lib
     throw error(fmt::format("{} did not finish within {} s (stopped)", what,
                             std::chrono::duration_cast<std::chrono::seconds>(limits.time).count()));
   if (outcome.memory_used != 0)
-    throw error(fmt::format("{} used more than {} MiB of memory (stopped at {} MiB)", what, memory_limit >> 20,
-                            outcome.memory_used >> 20));
+    throw error(
+        fmt::format("{} used more than {} MiB of memory (stopped at {} MiB; the limit is {} MiB beyond the "
+                    "run's tensors, RKNNOP_NODE_MEMORY_LIMIT)",
+                    what, outcome.memory_limit >> 20, outcome.memory_used >> 20, limits.memory >> 20));
   const std::string said = last_line(outcome.output);
   if (WIFSIGNALED(outcome.status)) {
     const std::string fault(status.fault, std::min<std::size_t>(status.fault_length, sizeof status.fault));

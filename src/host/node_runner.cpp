@@ -49,6 +49,14 @@ void set_step(runner_step step) noexcept {
   if (status_page != nullptr) __atomic_store_n(&status_page->step, static_cast<std::uint32_t>(step), __ATOMIC_SEQ_CST);
 }
 
+// The run's tensors, all allocated once the graph is verified (guard-paged mappings: resident only
+// as the kernel writes them), for the parent's memory limit; called before the op's code runs on them.
+void report_tensors(vx_context context) noexcept {
+  vx_size in_use = 0, limit = 0;
+  if (status_page != nullptr && rknnopHostGetTensorMemory(context, &in_use, &limit) == VX_SUCCESS)
+    __atomic_store_n(&status_page->tensor_bytes, static_cast<std::uint64_t>(in_use), __ATOMIC_SEQ_CST);
+}
+
 // --- the fault handler's view of the tensors -------------------------------------------------------
 
 struct guarded_tensor {
@@ -158,10 +166,12 @@ vx_status VX_CALLBACK run_validate(vx_node node, const vx_reference parameters[]
   return real_descriptor->validate(node, parameters, num, metas);
 }
 vx_status VX_CALLBACK run_initialize(vx_node node, const vx_reference* parameters, vx_uint32 num) {
+  report_tensors(vxGetContext(reinterpret_cast<vx_reference>(node)));
   set_step(runner_step::initialize);
   return real_descriptor->initialize(node, parameters, num);
 }
 vx_status VX_CALLBACK run_kernel(vx_node node, const vx_reference* parameters, vx_uint32 num) {
+  report_tensors(vxGetContext(reinterpret_cast<vx_reference>(node)));
   set_step(runner_step::kernel);
   return real_descriptor->function(node, parameters, num);
 }
@@ -298,7 +308,8 @@ void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) 
                       "VX shader",
                       spec.label));
     spec.on_context = [&](void* context) {
-      executor = shaders(context, [&shader](std::string_view) {
+      executor = shaders(context, [&shader, context](std::string_view) {
+        report_tensors(static_cast<vx_context>(context));
         set_step(runner_step::shader);
         return *shader;
       });
@@ -321,6 +332,9 @@ void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) 
     for (const std::string& line : s.log) reply.put_string(line);
   }
   reply.put(static_cast<std::uint64_t>(result.outputs.size()));
+  std::size_t output_bytes = 0;
+  for (const node_output& o : result.outputs) output_bytes += o.name.size() + 4 * o.dims.size() + o.bytes.size() + 64;
+  reply.reserve_more(output_bytes);
   for (const node_output& o : result.outputs) reply.put_tensor(o.name, o.type, o.dims, o.bytes);
 }
 

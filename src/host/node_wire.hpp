@@ -17,7 +17,8 @@
 namespace rknnop::host::child_io {
 
 inline constexpr std::uint32_t node_wire_magic = 0x524e4b52;  // "RKNR"
-inline constexpr std::uint32_t node_wire_version = 4;         // 4: a runner serves requests until told to stop
+inline constexpr std::uint32_t node_wire_version =
+    5;  // 4: a runner serves requests; 5: the status page reports tensor bytes
 
 // The descriptors the runner is given: the library, the request, the reply, the status page, and the
 // control socket: the parent sends a byte when a request is in the request file, the runner one back
@@ -39,6 +40,8 @@ struct runner_status {
   std::uint32_t step = 0;
   std::uint32_t fault_length = 0;
   char fault[1024] = {};
+  std::uint64_t tensor_bytes =
+      0;  ///< the run's tensors (outputs included) once verified: the memory limit grows by them
 };
 
 class wire_writer {
@@ -67,6 +70,9 @@ public:
     put_bytes(data);
   }
   [[nodiscard]] const std::vector<std::uint8_t>& bytes() const noexcept { return bytes_; }
+  // Room for `more` bytes at once: a reply of large outputs grows once, not by doubling (a copy of
+  // up to twice the outputs beside them).
+  void reserve_more(std::size_t more) { bytes_.reserve(bytes_.size() + more); }
 
 private:
   // resize + memcpy, not insert: GCC 12's -Wstringop-overflow misfires on insert into an empty vector at -O3.

@@ -32,7 +32,8 @@ void set_default_node_execution(node_execution execution) noexcept;
 [[nodiscard]] node_execution default_node_execution() noexcept;
 
 /// Bounds of each request to a child process (a load, a run): it is stopped (SIGKILL) after `time` or
-/// when its resident memory exceeds `memory` bytes plus four times the tensor bytes of the request.
+/// when its resident memory exceeds `memory` bytes plus four times the tensor bytes of the request
+/// (of the run, once the runner has verified its graph and reported them).
 /// Defaults: 60 s, 1 GiB; the environment variables RKNNOP_NODE_TIME_LIMIT (seconds) and
 /// RKNNOP_NODE_MEMORY_LIMIT (MiB) override them.
 struct node_limits {
