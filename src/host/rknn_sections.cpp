@@ -83,8 +83,8 @@ bool is_rknn_model_file(const std::filesystem::path& path) noexcept {
   const bool has_library = library.size() == 4 && std::equal(library.begin(), library.end(),
                                                              "\x7f"
                                                              "ELF");
-  const bool container_like = (version == 1 || version == 2) && (export_size == 0 || has_shader) &&
-                              (config_size == 0 || has_library);
+  const bool container_like =
+      (version == 1 || version == 2) && (export_size == 0 || has_shader) && (config_size == 0 || has_library);
   // Named as a model, only a shader or a library makes it a container: two empty sections are a
   // damaged model's (its config section is empty), for the model reader to say so.
   if (path.extension() == ".rknn") return !(container_like && (has_shader || has_library));
