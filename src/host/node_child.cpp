@@ -167,17 +167,11 @@ owned_fd memory_file(const char* name, std::span<const std::uint8_t> bytes, std:
 }
 
 std::vector<std::uint8_t> read_memory_file(int fd) {
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) throw error(fmt::format("cannot read the node runner's reply: {}", std::strerror(errno)));
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(st.st_size));
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t got = ::pread(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    done += static_cast<std::size_t>(got);
-  }
-  bytes.resize(done);
+  std::vector<std::uint8_t> bytes;
+  errno = 0;  // a short read sets none
+  if (!read_whole_file(fd, bytes))
+    throw error(fmt::format("cannot read the node runner's reply: {}",
+                            errno != 0 ? std::strerror(errno) : "it is shorter than its size"));
   return bytes;
 }
 
@@ -308,15 +302,8 @@ std::unique_ptr<runner_process> start_runner(const child_library& library) {
 // Puts `request` in the runner's request file and a clean status page beside it; drops what the runner
 // wrote since the last request (the one line of a crash quotes this request's output only).
 void send_request(runner_process& process, const wire_writer& request) {
-  const std::span<const std::uint8_t> bytes = request.bytes();
-  if (::ftruncate(process.request.get(), 0) != 0) throw error("cannot clear the node runner's request");
-  for (std::size_t done = 0; done < bytes.size();) {
-    const ssize_t put =
-        ::pwrite(process.request.get(), bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) throw error(fmt::format("cannot write the node runner's request: {}", std::strerror(errno)));
-    done += static_cast<std::size_t>(put);
-  }
+  if (!replace_whole_file(process.request.get(), request.bytes()))
+    throw error(fmt::format("cannot write the node runner's request: {}", std::strerror(errno)));
   const runner_status clean{};
   (void)::pwrite(process.status.get(), &clean, sizeof clean, 0);
   char chunk[512];

@@ -182,16 +182,7 @@ vx_status VX_CALLBACK run_deinitialize(vx_node node, const vx_reference* paramet
 
 // The reply: all written at once to the reply file (replacing the previous one) at the end.
 void write_reply(const child_io::wire_writer& w) {
-  const std::vector<std::uint8_t>& bytes = w.bytes();
-  if (::ftruncate(child_io::runner_reply_fd, 0) != 0) ::_exit(4);
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t put =
-        ::pwrite(child_io::runner_reply_fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) ::_exit(4);
-    done += static_cast<std::size_t>(put);
-  }
+  if (!child_io::replace_whole_file(child_io::runner_reply_fd, w.bytes())) ::_exit(4);
 }
 
 void put_descriptor(child_io::wire_writer& w, const kernel_descriptor_info& k) {
@@ -207,17 +198,8 @@ void put_descriptor(child_io::wire_writer& w, const kernel_descriptor_info& k) {
 }
 
 std::vector<std::uint8_t> read_request() {
-  struct stat st {};
-  if (::fstat(child_io::runner_request_fd, &st) != 0) ::_exit(5);
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(st.st_size));
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t got =
-        ::pread(child_io::runner_request_fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) ::_exit(5);
-    done += static_cast<std::size_t>(got);
-  }
+  std::vector<std::uint8_t> bytes;
+  if (!child_io::read_whole_file(child_io::runner_request_fd, bytes)) ::_exit(5);
   return bytes;
 }
 

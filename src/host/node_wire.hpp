@@ -6,6 +6,7 @@
 #include "rknnop/host/engine.hpp"
 #include "rknnop/host/error.hpp"
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -14,7 +15,40 @@
 #include <type_traits>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace rknnop::host::child_io {
+
+// The whole of a memory file (a request, a reply) into `bytes`: false on an error (errno says which)
+// or a short read, `bytes` then holding what was read.
+inline bool read_whole_file(int fd, std::vector<std::uint8_t>& bytes) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return false;
+  bytes.assign(static_cast<std::size_t>(st.st_size), 0);
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t got = ::pread(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      bytes.resize(done);
+      return false;
+    }
+    done += static_cast<std::size_t>(got);
+  }
+  return true;
+}
+
+// A memory file's content replaced by `bytes`: false on an error (errno says which).
+inline bool replace_whole_file(int fd, std::span<const std::uint8_t> bytes) {
+  if (::ftruncate(fd, 0) != 0) return false;
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t put = ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) return false;
+    done += static_cast<std::size_t>(put);
+  }
+  return true;
+}
 
 inline constexpr std::uint32_t node_wire_magic = 0x524e4b52;  // "RKNR"
 inline constexpr std::uint32_t node_wire_version =
