@@ -287,35 +287,25 @@ std::string enumerator_list(const op_yml_entry& e) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+// The scalar's bytes as a T (host order, as the session stores them), widened.
+template <class T>
+std::int64_t scalar_as(const param_value& v) {
+  T x{};
+  std::memcpy(&x, v.scalar.data(), sizeof x);
+  return static_cast<std::int64_t>(x);
+}
+
 std::optional<std::int64_t> scalar_integer(const param_value& v) {
-  std::int64_t out = 0;
   switch (v.type) {
-    case vx_type::int8: out = v.scalar[0] < 128 ? v.scalar[0] : v.scalar[0] - 256; break;  // two's complement
-    case vx_type::uint8: out = v.scalar[0]; break;
-    case vx_type::int16: {
-      std::int16_t x = 0;
-      std::memcpy(&x, v.scalar.data(), sizeof x);
-      out = x;
-    } break;
-    case vx_type::uint16: {
-      std::uint16_t x = 0;
-      std::memcpy(&x, v.scalar.data(), sizeof x);
-      out = x;
-    } break;
-    case vx_type::int32: {
-      std::int32_t x = 0;
-      std::memcpy(&x, v.scalar.data(), sizeof x);
-      out = x;
-    } break;
-    case vx_type::uint32: {
-      std::uint32_t x = 0;
-      std::memcpy(&x, v.scalar.data(), sizeof x);
-      out = x;
-    } break;
-    case vx_type::int64: std::memcpy(&out, v.scalar.data(), sizeof out); break;
+    case vx_type::int8: return scalar_as<std::int8_t>(v);
+    case vx_type::uint8: return scalar_as<std::uint8_t>(v);
+    case vx_type::int16: return scalar_as<std::int16_t>(v);
+    case vx_type::uint16: return scalar_as<std::uint16_t>(v);
+    case vx_type::int32: return scalar_as<std::int32_t>(v);
+    case vx_type::uint32: return scalar_as<std::uint32_t>(v);
+    case vx_type::int64: return scalar_as<std::int64_t>(v);
     default: return std::nullopt;
   }
-  return out;
 }
 
 const op_yml_enumerator* find_enumerator(const op_yml_entry& e, const param_value& v) {
