@@ -45,6 +45,16 @@ std::size_t line_count(const std::string& text) {
 
 bool empty_folder(const fs::path& dir) { return fs::is_empty(dir); }
 
+// Under ASan the runner's SIGSEGV reaches ASan's handler first, which reports and exits: the line a
+// test expects is checked by the native build.
+#if defined(__SANITIZE_ADDRESS__)
+#define SKIP_SIGSEGV_LINE_UNDER_ASAN() \
+  GTEST_SKIP()                         \
+      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line"
+#else
+#define SKIP_SIGSEGV_LINE_UNDER_ASAN() static_cast<void>(0)
+#endif
+
 // rknnop-run with TMPDIR in `dir`/tmp and short limits for the child.
 tool_result run_limited(const fs::path& dir, const std::vector<std::string>& args, int seconds = 2,
                         const std::vector<std::string>& environment = {}) {
@@ -83,10 +93,7 @@ TEST(Isolation, ACorrectKernelRunsInTheChild) {
 }
 
 TEST(Isolation, AKernelThatSegfaultsIsOneLine) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP()
-      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
-#endif
+  SKIP_SIGSEGV_LINE_UNDER_ASAN();
   const fs::path dir = rknnop_test::work_dir("isolation_segv");
   expect_one_line(run_hostile(dir, 1), dir,
                   fmt::format("the CPU kernel of Hostile ({}) crashed with SIGSEGV (Segmentation fault): a null "
@@ -126,46 +133,37 @@ void expect_case_error(const tool_result& r, const fs::path& dir, const std::str
   EXPECT_TRUE(empty_folder(dir / "tmp"));
 }
 
+// rknnop-parity on the Hostile op in `mode`: its case's error line (or skipped without OpenCL).
+void expect_parity_case_error(const std::string& work, int mode, const std::string& side, const std::string& what) {
+  const fs::path dir = rknnop_test::work_dir(work);
+  const tool_result r = run_parity(dir, mode);
+  if (r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
+  expect_case_error(r, dir, side, what);
+}
+
 // rknnop-parity runs the CPU kernel in the runner as rknnop-run does: its crash is the case's error.
 TEST(Isolation, ParitysCpuKernelCrashIsTheCasesError) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP()
-      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
-#endif
-  const fs::path dir = rknnop_test::work_dir("isolation_parity");
-  const tool_result r = run_parity(dir, 1);
-  if (r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
-  expect_case_error(r, dir, "CPU kernel",
-                    fmt::format("the CPU kernel of Hostile ({}) crashed with SIGSEGV", RKNNOP_HOSTILE_SO));
+  SKIP_SIGSEGV_LINE_UNDER_ASAN();
+  expect_parity_case_error("isolation_parity", 1, "CPU kernel",
+                           fmt::format("the CPU kernel of Hostile ({}) crashed with SIGSEGV", RKNNOP_HOSTILE_SO));
 }
 
 // And the VX kernel, its callbacks and its shader, in the runner too: a crash of its initializer is the
 // case's error (on 2f800d8 it killed rknnop-parity).
 TEST(Isolation, ParitysVxInitializerCrashIsTheCasesError) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP()
-      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
-#endif
-  const fs::path dir = rknnop_test::work_dir("isolation_parity_vx");
-  const tool_result r = run_parity(dir, 12);
-  if (r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
-  expect_case_error(r, dir, "VX kernel",
-                    fmt::format("the initializer of Hostile ({}) crashed with SIGSEGV (Segmentation fault): a null "
-                                "pointer was used",
-                                RKNNOP_HOSTILE_SO));
+  SKIP_SIGSEGV_LINE_UNDER_ASAN();
+  expect_parity_case_error(
+      "isolation_parity_vx", 12, "VX kernel",
+      fmt::format("the initializer of Hostile ({}) crashed with SIGSEGV (Segmentation fault): a null "
+                  "pointer was used",
+                  RKNNOP_HOSTILE_SO));
 }
 
 // The shader itself runs on POCL in the runner: its fault is named as the VX shader's step.
 TEST(Isolation, ParitysVxShaderCrashIsTheCasesError) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP()
-      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
-#endif
-  const fs::path dir = rknnop_test::work_dir("isolation_parity_shader");
-  const tool_result r = run_parity(dir, 14);
-  if (r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
-  expect_case_error(r, dir, "VX kernel",
-                    fmt::format("the VX shader of Hostile ({}) crashed with SIGSEGV", RKNNOP_HOSTILE_SO));
+  SKIP_SIGSEGV_LINE_UNDER_ASAN();
+  expect_parity_case_error("isolation_parity_shader", 14, "VX kernel",
+                           fmt::format("the VX shader of Hostile ({}) crashed with SIGSEGV", RKNNOP_HOSTILE_SO));
 }
 
 TEST(Isolation, ParitysVxInitializerThatNeverReturnsIsStopped) {
@@ -211,10 +209,7 @@ tool_result run_hostile_vx(const fs::path& dir, int mode, const std::vector<std:
 // A crash of the VX kernel's initializer is rknnop-run's one line (on 6df9fb6 it killed the tool: the
 // VX kernel ran in the tool, where the shader executor was attached).
 TEST(Isolation, RunsVxInitializerCrashIsOneLine) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP()
-      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
-#endif
+  SKIP_SIGSEGV_LINE_UNDER_ASAN();
   const fs::path dir = rknnop_test::work_dir("isolation_run_vx_init");
   expect_one_line(run_hostile_vx(dir, 12), dir,
                   fmt::format("the initializer of Hostile ({}) crashed with SIGSEGV (Segmentation fault): a null "
@@ -223,10 +218,7 @@ TEST(Isolation, RunsVxInitializerCrashIsOneLine) {
 }
 
 TEST(Isolation, RunsVxShaderCrashIsOneLine) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP()
-      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
-#endif
+  SKIP_SIGSEGV_LINE_UNDER_ASAN();
   const fs::path dir = rknnop_test::work_dir("isolation_run_vx_shader");
   const tool_result r = run_hostile_vx(dir, 14);
   if (r.err.find("cannot run the VX shader on the host") != std::string::npos) GTEST_SKIP() << "no OpenCL: " << r.err;
@@ -277,10 +269,7 @@ TEST(Isolation, AKernelThatFillsMemoryIsStopped) {
 }
 
 TEST(Isolation, AnOverrunFaultsAtTheFirstByteOutAndNamesTheTensor) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP()
-      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
-#endif
+  SKIP_SIGSEGV_LINE_UNDER_ASAN();
   const fs::path dir = rknnop_test::work_dir("isolation_overrun");
   // 4096 float16 elements: 8192 bytes; the first byte out is byte 8192.
   expect_one_line(run_hostile(dir, 5), dir,
@@ -309,10 +298,7 @@ int runners_of(pid_t pid) { return static_cast<int>(runner_pids(pid).size()); }
 // A run that crashes or hangs is that run's one line; the next run gets a fresh runner; the session's
 // end stops its runner (on 6df9fb6 every run started its own runner and none outlived its run).
 TEST(Isolation, ASessionsRunnerServesItsRunsAndIsReplacedAfterACrash) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP()
-      << "under ASan the runner's own SIGSEGV report comes first (ASan's handler); the native build checks the line";
-#endif
+  SKIP_SIGSEGV_LINE_UNDER_ASAN();
   set_node_runner(RKNNOP_NODE_EXE);
   set_node_limits(node_limits{std::chrono::seconds(2), std::uint64_t{256} << 20});
   load_options options;
