@@ -45,6 +45,7 @@
 # the headers) or double exp/log/pow (GLIBC_2.29).
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/rknnopMindSpore.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/rknnopRknpu2.cmake")
 
 # Locations, recorded now: the function runs later from other directories. The package config sets
 # RKNNOP_INCLUDE_DIR before including this file; in the source tree the headers are beside cmake/.
@@ -237,7 +238,7 @@ function(rknnop_add_op name)
   # Here, not at file scope: after add_subdirectory(rknnop) a file-scope variable is not visible to the
   # consumer's directories (include_guard keeps the file from running again there).
   set(RKNNOP_BOARD_ARCHITECTURES aarch64 armhf)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "KHRONOS_DIMS"
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "KHRONOS_DIMS;NO_RKNPU2"
     "VX_SOURCE;TARGET_PLATFORM;PYTHON;SHADER_BINARY;TOOLKIT_RKNNOP;KERNEL_INDEX;OUTPUT_DIRECTORY;OPENVX_INCLUDE_DIR"
     "SOURCES;ARCHITECTURES;INCLUDE_DIRECTORIES;BACKENDS")
   _rknnop_add_op_arguments(${name})
@@ -248,13 +249,19 @@ function(rknnop_add_op name)
       "kernel libraries (op.yml, the Python op and .rknnop come from a native build)")
     return()
   endif()
-  _rknnop_add_op_board_libraries(${name})
+  if(NOT _rknpu2_only)
+    _rknnop_add_op_board_libraries(${name})
+  endif()
   if(NOT EXISTS "${_rknnop_include}/rknnop/emit.hpp")  # an rknnop tree without the emitter yet
     _rknnop_status_once(no_emitter "rknnop: <rknnop/emit.hpp> is missing; op.yml, Python ops and .rknnop "
                                    "containers are not generated")
     return()
   endif()
   _rknnop_add_op_emitter(${name})
+  _rknnop_add_op_rknpu2(${name})
+  if(_rknpu2_only)
+    return()
+  endif()
   _rknnop_add_op_vxcheck(${name})
   _rknnop_add_op_shader_section(${name})
   _rknnop_add_op_shipped_libraries(${name})
@@ -268,13 +275,14 @@ function(_rknnop_add_op_arguments name)
     message(FATAL_ERROR "${_ctx}: the op name must be a C identifier (it becomes vx_kernel_<Name>_list)")
   endif()
   set(_keywords SOURCES VX_SOURCE TARGET_PLATFORM PYTHON SHADER_BINARY TOOLKIT_RKNNOP KERNEL_INDEX
-                ARCHITECTURES INCLUDE_DIRECTORIES OUTPUT_DIRECTORY OPENVX_INCLUDE_DIR KHRONOS_DIMS BACKENDS)
+                ARCHITECTURES INCLUDE_DIRECTORIES OUTPUT_DIRECTORY OPENVX_INCLUDE_DIR KHRONOS_DIMS BACKENDS NO_RKNPU2)
   set(_platforms RK1808 RK1806 RK3399Pro RV1109 RV1126)
+  set(_rknpu2_platforms RK3562 RK3566 RK3568 RK3576 RK3588)
   # A misspelt keyword after SOURCES would silently become a source: catch upper-case words that are
   # neither keywords nor values nor existing files.
   set(_unknown ${ARG_UNPARSED_ARGUMENTS})
   foreach(_word IN LISTS ARG_SOURCES ARG_INCLUDE_DIRECTORIES ARG_ARCHITECTURES)
-    if(_word MATCHES "^[A-Z][A-Z0-9_]+$" AND NOT _word IN_LIST _platforms
+    if(_word MATCHES "^[A-Z][A-Z0-9_]+$" AND NOT _word IN_LIST _platforms AND NOT _word IN_LIST _rknpu2_platforms
        AND NOT EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${_word}")
       list(APPEND _unknown "${_word}")
     endif()
@@ -291,11 +299,22 @@ function(_rknnop_add_op_arguments name)
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "${_ctx}: SOURCES is missing (the .cpp files holding the op struct and RKNNOP_EXPORT_OP(${name}))")
   endif()
+  set(_rknpu2_only FALSE)
   if(NOT DEFINED ARG_TARGET_PLATFORM)
     set(ARG_TARGET_PLATFORM RK1808)
+  elseif(ARG_TARGET_PLATFORM IN_LIST _rknpu2_platforms)
+    # An RKNPU2 SoC: the plugins only (op.yml, the v1 libraries and .rknnop are RKNN-Toolkit v1's).
+    set(_rknpu2_only TRUE)
+    if(ARG_NO_RKNPU2 OR NOT RKNNOP_BUILD_RKNPU2_PLUGINS)
+      message(FATAL_ERROR "${_ctx}: TARGET_PLATFORM ${ARG_TARGET_PLATFORM} is an RKNPU2 SoC, but the RKNPU2 plugins "
+                          "are off (NO_RKNPU2 or RKNNOP_BUILD_RKNPU2_PLUGINS=OFF)")
+    endif()
+    _rknnop_status_once(rknpu2_only_${name} "rknnop: ${name}: TARGET_PLATFORM ${ARG_TARGET_PLATFORM} is an RKNPU2 "
+                                            "SoC: only its RKNPU2 plugins (rknpu2/<arch>/librkcst_*.so) are built")
   elseif(NOT ARG_TARGET_PLATFORM IN_LIST _platforms)
     list(JOIN _platforms ", " _list)
-    message(FATAL_ERROR "${_ctx}: unknown TARGET_PLATFORM '${ARG_TARGET_PLATFORM}' (one of: ${_list})")
+    list(JOIN _rknpu2_platforms ", " _list2)
+    message(FATAL_ERROR "${_ctx}: unknown TARGET_PLATFORM '${ARG_TARGET_PLATFORM}' (RKNN v1: ${_list}; RKNPU2: ${_list2})")
   endif()
   if(NOT DEFINED ARG_KERNEL_INDEX)
     set(ARG_KERNEL_INDEX 0)
@@ -318,7 +337,7 @@ function(_rknnop_add_op_arguments name)
   else()
     set(ARG_ARCHITECTURES ${_known_arches})
   endif()
-  foreach(_var ARG_TARGET_PLATFORM ARG_KERNEL_INDEX ARG_ARCHITECTURES _explicit_arches)
+  foreach(_var ARG_TARGET_PLATFORM ARG_KERNEL_INDEX ARG_ARCHITECTURES _explicit_arches _rknpu2_only)
     set(${_var} "${${_var}}" PARENT_SCOPE)
   endforeach()
 endfunction()
@@ -571,12 +590,21 @@ function(_rknnop_add_op_board_objects arch cxx boards out_objects out_flags)
     list(APPEND _includes "-D${_def}")
   endforeach()
   # Ninja creates an OUTPUT's directory itself, Unix Makefiles does not (and GCC's -MF then fails).
-  file(MAKE_DIRECTORY "${_work}/${arch}")
+  # A backend's own objects (rknnopRknpu2.cmake): _object_suffix, _object_defs, _object_includes.
+  foreach(_def IN LISTS _object_defs)
+    list(APPEND _includes "-D${_def}")
+  endforeach()
+  set(_forced)  # the op's sources only: rknnopKernelSupport.cpp stays as it is
+  foreach(_header IN LISTS _object_includes)
+    list(APPEND _forced -include "${_header}")
+  endforeach()
+  set(_objdir "${_work}/${arch}${_object_suffix}")
+  file(MAKE_DIRECTORY "${_objdir}")
   set(_objects)
   set(_index 0)
   foreach(_src IN LISTS _sources ITEMS "${_module_dir}/rknnopKernelSupport.cpp")
     cmake_path(GET _src FILENAME _file)
-    set(_obj "${_work}/${arch}/${_index}_${_file}.o")
+    set(_obj "${_objdir}/${_index}_${_file}.o")
     math(EXPR _index "${_index} + 1")
     if(_src MATCHES "\\.c$")
       set(_compiler "${_cc}")
@@ -585,8 +613,12 @@ function(_rknnop_add_op_board_objects arch cxx boards out_objects out_flags)
       set(_compiler "${cxx}")
       set(_lang_flags ${_cxx_flags})
     endif()
+    set(_src_forced ${_forced})
+    if(_src STREQUAL "${_module_dir}/rknnopKernelSupport.cpp" OR _src MATCHES "\\.c$")
+      set(_src_forced)
+    endif()
     add_custom_command(OUTPUT "${_obj}"
-      COMMAND "${_compiler}" ${_lang_flags} ${_flags} ${_includes} -MD -MF "${_obj}.d" -c "${_src}" -o "${_obj}"
+      COMMAND "${_compiler}" ${_lang_flags} ${_flags} ${_includes} ${_src_forced} -MD -MF "${_obj}.d" -c "${_src}" -o "${_obj}"
       DEPENDS "${_src}"
       DEPFILE "${_obj}.d"
       COMMENT "rknnop: compiling ${_file} for ${arch} (${boards})"

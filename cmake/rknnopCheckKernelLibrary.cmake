@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: MIT
 # cmake -DLIBRARY=lib.so -DOP=Name -DARCH=aarch64 -DREADELF=readelf -DBOARD_ABI=.../rknnop/board_abi.hpp
-#       [-DRENAME_TO=final.so] [-DBOARD_EXPORTS=dir] -P rknnopCheckKernelLibrary.cmake
+#       [-DRENAME_TO=final.so] [-DBOARD_EXPORTS=dir] [-DRKNPU2_PLUGIN=ON] -P rknnopCheckKernelLibrary.cmake
 #
 # Build-time gate of rknnop_add_op: a kernel library must load on the boards (the symbol versions
 # and libraries <rknnop/board_abi.hpp> allows, read from BOARD_ABI: the one place they are written),
 # import only OpenVX functions its boards' driver exports (BOARD_EXPORTS, default
 # board-exports/ beside this file: the driver's export lists, scripts/board-exports.sh), and export
-# only vx_kernel_<Op>_list. On failure the library is deleted (so the next build
+# only vx_kernel_<Op>_list. With RKNPU2_PLUGIN, the library is an RKNPU2 plugin (librkcst_<op>.so):
+# it exports exactly the plugin's entries and imports no OpenVX function. On failure the library is deleted (so the next build
 # relinks it) and the build stops with one "rknnop:" line per problem. With RENAME_TO, a library that
 # passes is renamed into place, so the final path only ever holds a checked library.
 cmake_minimum_required(VERSION 3.21)
@@ -35,7 +36,9 @@ if(NOT DEFINED BOARD_EXPORTS)
   set(BOARD_EXPORTS "${CMAKE_CURRENT_LIST_DIR}/board-exports")
 endif()
 # The driver builds (rockchip-linux/rknpu drivers/<variant>) a board library of ARCH is loaded by.
-if(ARCH STREQUAL "aarch64")
+if(RKNPU2_PLUGIN)
+  set(_board_variants)  # RKNPU2 boards: no OpenVX driver
+elseif(ARCH STREQUAL "aarch64")
   set(_board_variants linux-aarch64)
   set(_board_names_linux-aarch64 "RK1808")
 elseif(ARCH STREQUAL "armhf")
@@ -132,17 +135,32 @@ if(_thread_symbols AND NOT "libpthread.so.0" IN_LIST _needed)
   list(APPEND _problems "${_p}")
 endif()
 
-set(_list "vx_kernel_${OP}_list")
-list(REMOVE_DUPLICATES _exports)
-if(NOT _list IN_LIST _exports)
-  string(CONCAT _p "${_what}: does not export ${_list} (is RKNNOP_EXPORT_OP(${OP}) in its sources?)")
-  list(APPEND _problems "${_p}")
+if(RKNPU2_PLUGIN)
+  set(_lists get_rknn_custom_op rknnop_rknpu2_ops rknnop_rknpu2_infer rknnop_rknpu2_compute)
+  set(_kind "an RKNPU2 plugin")
+else()
+  set(_lists "vx_kernel_${OP}_list")
+  set(_kind "a kernel library")
 endif()
-list(REMOVE_ITEM _exports "${_list}")
+list(JOIN _lists ", " _list)
+list(REMOVE_DUPLICATES _exports)
+foreach(_symbol IN LISTS _lists)
+  if(NOT _symbol IN_LIST _exports)
+    string(CONCAT _p "${_what}: does not export ${_symbol} (is RKNNOP_EXPORT_OP(${OP}) in its sources?)")
+    list(APPEND _problems "${_p}")
+  endif()
+  list(REMOVE_ITEM _exports "${_symbol}")
+endforeach()
 foreach(_extra IN LISTS _exports)
-  string(CONCAT _p "${_what}: exports ${_extra}, but a kernel library may export only ${_list}")
+  string(CONCAT _p "${_what}: exports ${_extra}, but ${_kind} may export only ${_list}")
   list(APPEND _problems "${_p}")
 endforeach()
+if(RKNPU2_PLUGIN)
+  list(REMOVE_DUPLICATES _vx_imports)
+  foreach(_import IN LISTS _vx_imports)
+    list(APPEND _problems "${_what}: imports ${_import}: an RKNPU2 plugin runs without OpenVX")
+  endforeach()
+endif()
 
 list(REMOVE_DUPLICATES _vx_imports)
 foreach(_variant IN LISTS _board_variants)

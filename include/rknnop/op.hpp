@@ -56,6 +56,11 @@ concept op_spec =
 template <class Op>
 inline constexpr std::string_view op_name = detail::op_model_name<Op>();
 
+// The op's RKNPU2 op type (the ONNX node's op type librknnrt matches): Op::rknpu2_type when the
+// struct declares one, else op_name<Op>.
+template <class Op>
+inline constexpr std::string_view rknpu2_op_type = detail::op_model_rknpu2_type<Op>();
+
 }  // namespace rknnop
 
 // Defines the exported descriptor list `vx_kernel_<Name>_list` for op struct Name (at namespace

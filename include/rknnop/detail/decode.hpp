@@ -34,7 +34,7 @@ struct tensor_info {
   std::size_t elements = 0;
 };
 
-inline bool accepts(const field_desc& f, vx_enum dtype) noexcept {
+constexpr bool accepts(const field_desc& f, vx_enum dtype) noexcept {
   for (std::uint32_t i = 0; i < f.accepted_count; ++i)
     if (f.accepted[i] == dtype) return true;
   return false;

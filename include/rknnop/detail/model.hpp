@@ -56,6 +56,14 @@ template <class Op>
 concept has_name = requires {
   { std::string_view(Op::name) };
 };
+// `rknpu2_type` is optional: the RKNPU2 op type (the ONNX node's op type, e.g. "cstDualResidual"),
+// when it differs from the op's name; the v1 and MindSpore Lite names stay the op's name.
+template <class Op>
+concept declares_rknpu2_type = requires { Op::rknpu2_type; };
+template <class Op>
+concept has_rknpu2_type = requires {
+  { std::string_view(Op::rknpu2_type) };
+};
 template <class Op>
 concept has_io_structs = requires {
   typename Op::inputs;
@@ -223,6 +231,19 @@ consteval std::string_view op_model_name() {
     return type_name<Op>;
 }
 
+// RKNN_MAX_NAME_LEN is 256 with the terminating NUL; an ONNX op type is a non-empty identifier.
+consteval bool valid_rknpu2_type(std::string_view type) {
+  return type.size() < 256 && valid_op_name(type);
+}
+
+template <class Op>
+consteval std::string_view op_model_rknpu2_type() {
+  if constexpr (has_rknpu2_type<Op>)
+    return std::string_view(Op::rknpu2_type);
+  else
+    return op_model_name<Op>();
+}
+
 template <class Op>
 consteval bool check_op() {
   if constexpr (declares_name<Op> && !has_name<Op>) {
@@ -235,6 +256,11 @@ consteval bool check_op() {
                   "rknnop: the op name (the struct's name, or its `name` when given) must be a C identifier of "
                   "1..200 characters (it names the symbol vx_kernel_<Name>_list); a struct named otherwise (a "
                   "template, an alias) declares `static constexpr std::string_view name = \"TfOpName\";`");
+    return false;
+  } else if constexpr (declares_rknpu2_type<Op> && (!has_rknpu2_type<Op> || !valid_rknpu2_type(op_model_rknpu2_type<Op>()))) {
+    static_assert(always_false_v<Op>,
+                  "rknnop: an op's `rknpu2_type`, when given, is `static constexpr std::string_view rknpu2_type = "
+                  "\"cstMyOp\";`: the RKNPU2 (ONNX) op type, a C identifier of 1..255 characters");
     return false;
   } else if constexpr (!has_io_structs<Op>) {
     static_assert(always_false_v<Op>, "rknnop: an op struct needs nested structs `inputs` and `outputs`");
@@ -383,6 +409,7 @@ struct op_model {
   using params = typename params_of<Op>::type;
 
   static constexpr std::string_view name = op_model_name<Op>();
+  static constexpr std::string_view rknpu2_type = op_model_rknpu2_type<Op>();  // the RKNPU2 op type
   static constexpr std::size_t input_count = field_count<inputs>;
   static constexpr std::size_t output_count = field_count<outputs>;
   static constexpr std::size_t param_count = field_count<params>;

@@ -25,6 +25,7 @@ namespace rknnop {
 /// generators are plain functions, compiled once.
 struct op_schema {
   std::string_view name;
+  std::string_view rknpu2_type;  ///< the RKNPU2 (ONNX) op type: Op::rknpu2_type, else name
   std::span<const field_desc> fields;  ///< inputs, outputs, params, in declaration order
   std::size_t input_count = 0;
   std::size_t output_count = 0;
@@ -152,6 +153,7 @@ constexpr op_schema schema_of() noexcept {
   using model = detail::op_model<Op>;
   op_schema s;
   s.name = model::name;
+  s.rknpu2_type = model::rknpu2_type;
   s.fields = model::fields;
   s.input_count = model::input_count;
   s.output_count = model::output_count;

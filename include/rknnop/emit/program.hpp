@@ -105,7 +105,7 @@ inline emit_result check_library(const std::vector<std::uint8_t>& bytes, const s
 
 struct emitter_args {
   bool help = false, describe = false;
-  std::optional<std::string> yml, py, pack, shader, toolkit_rknnop, x86, aarch64, armhf, py_file;
+  std::optional<std::string> yml, py, pack, shader, toolkit_rknnop, x86, aarch64, armhf, py_file, rknpu2_support;
   std::uint64_t version = container_format::latest_version;
   emit_options options;
 };
@@ -116,7 +116,8 @@ inline emit_result parse_emitter_args(int argc, char** argv, emitter_args& a) {
     std::string_view flag;
     std::optional<std::string> emitter_args::*target;
   };
-  const std::array<text_option, 9> text_options{{{"--yml", &emitter_args::yml},
+  const std::array<text_option, 10> text_options{{{"--yml", &emitter_args::yml},
+                                                  {"--rknpu2-support", &emitter_args::rknpu2_support},
                                                  {"--py", &emitter_args::py},
                                                  {"--pack", &emitter_args::pack},
                                                  {"--shader", &emitter_args::shader},
@@ -187,14 +188,15 @@ inline emit_result parse_emitter_args(int argc, char** argv, emitter_args& a) {
   }
   if (!a.pack) {
     for (const text_option& o : text_options)
-      if (o.flag != "--yml" && o.flag != "--py" && o.flag != "--pack" && (a.*o.target).has_value())
+      if (o.flag != "--yml" && o.flag != "--py" && o.flag != "--pack" && o.flag != "--rknpu2-support" &&
+          (a.*o.target).has_value())
         return {fmt::format("{} only applies to --pack", o.flag)};
     if (seen_version) return {"--version only applies to --pack"};
   }
   if (a.shader && a.toolkit_rknnop)
     return {"give --shader or --toolkit-rknnop, not both (both supply the shader section)"};
-  if (!a.help && !a.describe && !a.yml && !a.py && !a.pack)
-    return {"nothing to do: give --describe, --yml, --py or --pack (see --help)"};
+  if (!a.help && !a.describe && !a.yml && !a.py && !a.pack && !a.rknpu2_support)
+    return {"nothing to do: give --describe, --yml, --py, --pack or --rknpu2-support (see --help)"};
   return {};
 }
 
@@ -203,8 +205,9 @@ inline std::string emitter_usage(std::string_view name) {
       "usage: <generator of {0}> [--describe] [--yml FILE] [--py FILE]\n"
       "           [--target-platform RK1806|RK1808|RK3399Pro|RV1109|RV1126] [--kernel-index 0|1]\n"
       "           [--pack {0}.rknnop [--shader F | --toolkit-rknnop F] [--x86 F] [--aarch64 F] [--armhf F]\n"
-      "                  [--version 2|1] [--py-file F]]\n"
+      "                  [--version 2|1] [--py-file F]] [--rknpu2-support FILE]\n"
       "Writes the op.yml, Python op class ({1}) and .rknnop container of {0} from its C++ op struct.\n"
+      "--rknpu2-support writes \"ok\", or the one line saying why {0} cannot be an RKNPU2 plugin.\n"
       "--pack embeds the op.yml and .py generated with the same options (or --py-file's .py);\n"
       "the shader section is --shader's compiled shader or the one in --toolkit-rknnop's container\n"
       "(a .rknnop the toolkit built); an omitted --shader/--x86/--aarch64/--armhf leaves that section empty.\n",
@@ -253,6 +256,27 @@ inline emit_result pack(const op_schema& op, const emitter_args& a, const std::s
   return container_format::write_file(*a.pack, c);
 }
 
+// "ok", or why op cannot be an RKNPU2 plugin: librknnrt hands a CPU custom op FLOAT32 tensors on its
+// non-native path (FLOAT16 where the model keeps it), so every input and output must accept one of
+// the two (the same rule <rknnop/rknpu2.hpp> asserts when the plugin compiles).
+inline std::string rknpu2_support(const op_schema& op) {
+  for (const field_desc& f : op.fields) {
+    if (f.kind != field_kind::input && f.kind != field_kind::output) continue;
+    bool feedable = false;
+    std::string types;
+    for (std::uint32_t i = 0; i < f.accepted_count; ++i) {
+      feedable = feedable || f.accepted[i] == VX_TYPE_FLOAT32 || f.accepted[i] == VX_TYPE_FLOAT16;
+      types += fmt::format("{}{}", i ? ", " : "", dtype_vx_name(static_cast<dtype>(f.accepted[i])));
+    }
+    if (!feedable)
+      return fmt::format(
+          "no RKNPU2 plugin: {} '{}' accepts only {}, and librknnrt hands a CPU custom op float32 (or float16) "
+          "tensors",
+          role_name(f.kind), f.name, types);
+  }
+  return "ok";
+}
+
 // The one-line check that a user's .py defines the op class the toolkit looks up by name.
 inline bool defines_class(std::string_view py, std::string_view name) {
   std::size_t at = 0;
@@ -278,6 +302,11 @@ inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& 
     if (*file)
       if (emit_result r = {files::check_output_path(**file, option).error}; !r) return r;
   if (a.describe) std::fputs(emit_description(op, a.options).c_str(), stdout);
+  if (a.rknpu2_support)
+    if (emit_result r = container_format::write_file_atomically(*a.rknpu2_support,
+                                                                 bytes_of_text(rknpu2_support(op) + "\n"));
+        !r)
+      return r;
   const std::string yml = emit_op_yml(op, a.options);
   std::string py;
   if (a.py_file) {

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Layer 13 of detail/ (docs/architecture.md §1), above the decoding it shares with the OpenVX and
+// MindSpore Lite backends: the non-template work of the RKNPU2 backend. librknnrt's tensors (dims
+// outermost first, a format, an RKNN dtype) as rknnop's tensor views (dims innermost first, the
+// op's layout), their data in and out (dtype conversion, NCHW <-> NHWC), node attributes read as
+// param values, and the one-line diagnostics. <rknnop/rknpu2.hpp> only passes constexpr field
+// descriptions here.
+
+#include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/rknpu2/abi.hpp>
+#include <rknnop/float16.hpp>
+#include <rknnop/status.hpp>
+
+#include <cstddef>      // std::size_t
+#include <cstdint>      // fixed-width types
+#include <cstring>      // std::memcpy, std::strlen
+#include <limits>       // overflow bounds
+#include <string_view>  // layout names
+
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
+namespace rknnop::detail::rknpu2 {
+
+// --- dtypes: one table, RKNN's enum value -> its name, element size and rknnop's VX type ----------
+struct rknn_type_row {
+  tensor_type type;
+  const char* name;
+  std::uint32_t size;  // bytes of one element (INT4: packed, not an element type here)
+  vx_enum vx;          // VX_TYPE_INVALID: no rknnop tensor element type
+};
+inline constexpr rknn_type_row rknn_types[] = {
+    {type_float32, "FLOAT32", 4, VX_TYPE_FLOAT32}, {type_float16, "FLOAT16", 2, VX_TYPE_FLOAT16},
+    {type_int8, "INT8", 1, VX_TYPE_INT8},          {type_uint8, "UINT8", 1, VX_TYPE_UINT8},
+    {type_int16, "INT16", 2, VX_TYPE_INT16},       {type_uint16, "UINT16", 2, VX_TYPE_UINT16},
+    {type_int32, "INT32", 4, VX_TYPE_INT32},       {type_uint32, "UINT32", 4, VX_TYPE_INVALID},
+    {type_int64, "INT64", 8, VX_TYPE_INVALID},     {type_bool, "BOOL", 1, VX_TYPE_INVALID},
+    {type_int4, "INT4", 0, VX_TYPE_INVALID},
+};
+
+constexpr const rknn_type_row* find_rknn_type(std::int32_t type) noexcept {
+  for (const rknn_type_row& row : rknn_types)
+    if (row.type == type) return &row;
+  return nullptr;
+}
+constexpr const char* rknn_type_name(std::int32_t type) noexcept {
+  const rknn_type_row* row = find_rknn_type(type);
+  return row ? row->name : "an unknown RKNN type";
+}
+constexpr vx_enum vx_of(std::int32_t type) noexcept {
+  const rknn_type_row* row = find_rknn_type(type);
+  return row ? row->vx : VX_TYPE_INVALID;
+}
+constexpr tensor_type rknn_of(vx_enum vx) noexcept {
+  for (const rknn_type_row& row : rknn_types)
+    if (row.vx == vx) return row.type;
+  return type_float32;
+}
+constexpr const char* format_name(std::int32_t fmt) noexcept {
+  switch (fmt) {
+    case format_nchw: return "NCHW";
+    case format_nhwc: return "NHWC";
+    case format_nc1hwc2: return "NC1HWC2";
+    case format_undefined: return "UNDEFINED";
+    default: return "an unknown format";
+  }
+}
+
+// Whether a tensor field can be fed by librknnrt: the non-native compute path hands a CPU op
+// FLOAT32 tensors (FLOAT16 where the model keeps it), so a field must accept one of the two.
+constexpr bool rknpu2_feedable(const field_desc& f) noexcept {
+  return accepts(f, VX_TYPE_FLOAT32) || accepts(f, VX_TYPE_FLOAT16);
+}
+
+// --- layouts --------------------------------------------------------------------------------------
+// How a tensor's data moves between librknnrt's layout and the kernel's view. For a layout-tagged
+// field of rank 4 (lower ranks are batch 1, padded), `runtime[4]` holds the tensor's dims outermost
+// first as the runtime lays them out, and the kernel's dim i (outermost first) is runtime dim perm[i].
+struct layout_plan {
+  bool permute = false;
+  std::uint32_t runtime[4] = {};
+  std::uint32_t perm[4] = {0, 1, 2, 3};
+};
+
+// Copies a 4-d tensor of `size`-byte elements: dst (outermost first: s[p[0]], s[p[1]], ...) from src
+// (outermost first: s[0..3]), dst[i0][i1][i2][i3] = src at index (j) with j[p[k]] = i[k].
+inline void permute4(const char* src, char* dst, std::size_t size, const std::uint32_t s[4],
+                     const std::uint32_t p[4]) noexcept {
+  std::size_t stride[4];  // src strides in elements
+  stride[3] = 1;
+  for (int d = 2; d >= 0; --d) stride[d] = stride[d + 1] * s[d + 1];
+  const std::size_t a = s[p[0]], b = s[p[1]], c = s[p[2]], e = s[p[3]];
+  const std::size_t sa = stride[p[0]], sb = stride[p[1]], sc = stride[p[2]], se = stride[p[3]];
+  for (std::size_t i = 0; i < a; ++i)
+    for (std::size_t j = 0; j < b; ++j)
+      for (std::size_t k = 0; k < c; ++k) {
+        const char* from = src + (i * sa + j * sb + k * sc) * size;
+        if (size == 4 && se == 1) {
+          std::memcpy(dst, from, e * 4);
+          dst += e * 4;
+          continue;
+        }
+        for (std::size_t l = 0; l < e; ++l, dst += size) std::memcpy(dst, from + l * se * size, size);
+      }
+}
+
+RKNNOP_DETAIL_COLD inline outcome tensor_failure(const field_desc& f, const tensor_attr& a, const char* what) noexcept {
+  status s = error("{} '{}': {} (the runtime's tensor: {} {} [", role_name(f.kind), f.name, what,
+                   rknn_type_name(a.type), format_name(a.fmt));
+  for (std::uint32_t i = 0; i < a.n_dims && i < max_dims; ++i) {
+    if (i) s.append(",");
+    detail::append_any(s, a.dims[i]);
+  }
+  s.append("])");
+  return outcome(VX_ERROR_INVALID_PARAMETERS, s);
+}
+
+// Rank, dims (innermost first, in the kernel's layout) and dtype of a runtime tensor, checked
+// against its field; `plan` says how its data moves. A rank-0 tensor is one element, [1].
+inline outcome read_attr_shape(const tensor_attr& a, const field_desc& f, tensor_info& info,
+                               layout_plan& plan) noexcept {
+  info = tensor_info{};
+  plan = layout_plan{};
+  if (a.n_dims > max_tensor_rank) return tensor_failure(f, a, "rknnop tensors have rank 1..6");
+  std::uint32_t outer_first[max_tensor_rank] = {1};
+  const std::uint32_t rank = a.n_dims ? a.n_dims : 1;
+  std::size_t elements = 1;
+  for (std::uint32_t i = 0; i < a.n_dims; ++i) {
+    if (a.dims[i] == 0) return tensor_failure(f, a, "a dim is 0");
+    if (elements > std::numeric_limits<std::size_t>::max() / 8 / a.dims[i])
+      return tensor_failure(f, a, "the dims overflow the address space");
+    outer_first[i] = a.dims[i];
+    elements *= a.dims[i];
+  }
+  info.elements = elements;
+  info.dtype = vx_of(a.type);
+  if (info.dtype == VX_TYPE_INVALID) return tensor_failure(f, a, "rknnop has no element type for this dtype");
+  if (!accepts(f, info.dtype)) return dtype_mismatch(f, info.dtype);
+  if (a.qnt_type != 0 && info.dtype != VX_TYPE_FLOAT32 && info.dtype != VX_TYPE_FLOAT16)
+    return tensor_failure(f, a, "the tensor is quantized (zero point and scale): rknnop hands kernels plain values");
+  const std::string_view layout = f.layout;
+  if (!layout.empty() && rank <= 4) {
+    const bool runtime_nhwc = a.fmt == format_nhwc;
+    if (a.fmt == format_nc1hwc2) return tensor_failure(f, a, "NC1HWC2 data cannot reach a CPU op's compute");
+    for (std::uint32_t i = 0; i < 4; ++i) plan.runtime[i] = i < 4 - rank ? 1 : outer_first[i - (4 - rank)];
+    // The runtime's NCHW (or an undefined format, as ONNX lays tensors out) to the kernel's NHWC:
+    // kernel (N, H, W, C) = runtime dims (0, 2, 3, 1); NHWC to NCHW: (0, 3, 1, 2).
+    static constexpr std::uint32_t to_nhwc[4] = {0, 2, 3, 1}, to_nchw[4] = {0, 3, 1, 2};
+    const std::uint32_t* perm = nullptr;
+    if (layout == "NHWC" && !runtime_nhwc) perm = to_nhwc;
+    if (layout == "NCHW" && runtime_nhwc) perm = to_nchw;
+    info.rank = 4;
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      if (perm) plan.perm[i] = perm[i];
+      info.dims[3 - i] = plan.runtime[plan.perm[i]];
+    }
+    plan.permute = perm != nullptr && elements > 1;
+  } else {
+    info.rank = rank;
+    for (std::uint32_t i = 0; i < rank; ++i) info.dims[i] = outer_first[rank - 1 - i];
+    if (outcome ranked = to_layout_rank(f, info); !ranked.ok()) return ranked;
+  }
+  info.tensor_rank = rank;
+  return {};
+}
+
+// The tensor's data, after checking that the runtime's buffer holds what its shape needs.
+inline outcome tensor_data(const op_tensor& t, const field_desc& f, const tensor_info& info, char*& data) noexcept {
+  const std::size_t need = info.elements * dtype_size(info.dtype);
+  if (!t.mem.virt_addr) return tensor_failure(f, t.attr, "the runtime handed no memory (virt_addr is NULL)");
+  if (t.mem.offset < 0) return tensor_failure(f, t.attr, "the runtime's memory offset is negative");
+  if (t.mem.size != 0 && (std::size_t(t.mem.size) < std::size_t(t.mem.offset) ||
+                          std::size_t(t.mem.size) - std::size_t(t.mem.offset) < need)) {
+    status s = error("{} bytes at offset {} of a {}-byte buffer", need, t.mem.offset, t.mem.size);
+    return tensor_failure(f, t.attr, s.message());
+  }
+  data = static_cast<char*>(t.mem.virt_addr) + t.mem.offset;
+  return {};
+}
+
+// An input as the kernel's element type and layout: the runtime's memory itself when both agree,
+// else converted (dtype, then layout) into `buffers`.
+inline outcome read_input(const op_tensor& t, const field_desc& f, const tensor_info& info, const layout_plan& plan,
+                          buffer_list& buffers, void*& kernel_data) noexcept {
+  char* data = nullptr;
+  if (outcome r = tensor_data(t, f, info, data); !r.ok()) return r;
+  const std::size_t kernel_size = dtype_size(f.vx_type);
+  const char* typed = data;
+  if (info.dtype != f.vx_type) {
+    char* converted = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
+    if (!converted) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
+    convert_range(f.to_kernel[accepted_index(f, info.dtype)], data, dtype_size(info.dtype), converted, kernel_size, 0,
+                  info.elements);
+    typed = converted;
+  }
+  if (plan.permute) {
+    char* permuted = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
+    if (!permuted) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
+    permute4(typed, permuted, kernel_size, plan.runtime, plan.perm);
+    typed = permuted;
+  }
+  kernel_data = const_cast<char*>(typed);  // bound to a const view: the kernel only reads it
+  return {};
+}
+
+// The kernel's result into the runtime's output memory: checked as written, converted to the
+// tensor's dtype, laid out back in the runtime's layout.
+inline outcome write_output(op_tensor& t, const field_desc& f, const tensor_info& info, const layout_plan& plan,
+                            buffer_list& buffers, void* kernel_data) noexcept {
+  if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
+  char* data = nullptr;
+  if (outcome r = tensor_data(t, f, info, data); !r.ok()) return r;
+  const std::size_t from = dtype_size(f.vx_type), to = dtype_size(info.dtype);
+  const char* src = static_cast<const char*>(kernel_data);
+  char* typed = plan.permute ? static_cast<char*>(buffers.allocate(info.elements * to)) : data;
+  if (!typed) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
+  if (info.dtype != f.vx_type)
+    convert_range(f.from_kernel[accepted_index(f, info.dtype)], src, from, typed, to, 0, info.elements);
+  else if (typed != src)
+    std::memcpy(typed, src, info.elements * to);
+  if (plan.permute) {  // the kernel's layout (dims runtime[perm[i]]) back to the runtime's
+    std::uint32_t kernel_dims[4], inverse[4];
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      kernel_dims[i] = plan.runtime[plan.perm[i]];
+      inverse[plan.perm[i]] = i;
+    }
+    permute4(typed, data, to, kernel_dims, inverse);
+  }
+  return {};
+}
+
+// --- attributes -----------------------------------------------------------------------------------
+// One item of an attribute, as an integer or a float. False: the attribute's dtype holds neither.
+struct attr_item {
+  bool integer = false;
+  std::int64_t i = 0;
+  double d = 0;
+};
+
+inline bool read_attr_item(const op_attr& a, std::uint32_t k, attr_item& v) noexcept {
+  const auto* p = static_cast<const unsigned char*>(a.data);
+  const auto load = [p, k](auto value) {
+    std::memcpy(&value, p + k * sizeof value, sizeof value);
+    return value;
+  };
+  v = attr_item{};
+  switch (a.dtype) {
+    case type_float32: v.d = double(load(float{})); return true;
+    case type_float16: v.d = double(float(float16::from_bits(load(std::uint16_t{})))); return true;
+    case type_int8: v.i = load(std::int8_t{}); break;
+    case type_uint8: v.i = load(std::uint8_t{}); break;
+    case type_int16: v.i = load(std::int16_t{}); break;
+    case type_uint16: v.i = load(std::uint16_t{}); break;
+    case type_int32: v.i = load(std::int32_t{}); break;
+    case type_uint32: v.i = load(std::uint32_t{}); break;
+    case type_int64: v.i = load(std::int64_t{}); break;
+    case type_bool: v.i = load(std::uint8_t{}) != 0; break;
+    default: return false;
+  }
+  v.integer = true;
+  return true;
+}
+
+// "param 'alpha': attribute 'alpha' is <got>, expected <expected>"
+RKNNOP_DETAIL_COLD inline outcome attr_failure(const field_desc& f, const op_attr& a, const char* expected) noexcept {
+  status s = error("{} '{}': the node's attribute '{}' is {} with {} item{}, expected {}", role_name(f.kind), f.name,
+                   f.name, rknn_type_name(a.dtype), a.n_elems, a.n_elems == 1 ? "" : "s", expected);
+  return outcome(VX_ERROR_INVALID_TYPE, s);
+}
+
+RKNNOP_DETAIL_COLD inline outcome attr_value_failure(const field_desc& f, const attr_item& v, std::uint32_t k,
+                                                     const char* expected) noexcept {
+  status s = error("{} '{}': ", role_name(f.kind), f.name);
+  if (v.integer)
+    s.append(error("item {} of the node's attribute is {}, expected {}", k, v.i, expected).message());
+  else
+    s.append(error("item {} of the node's attribute is {}, expected {}", k, v.d, expected).message());
+  return outcome(VX_ERROR_INVALID_VALUE, s);
+}
+
+// A float param's value from one item: FLOAT32 or FLOAT16, or an integer the field's type holds exactly.
+template <class T>
+outcome attr_to_float(const field_desc& f, const attr_item& v, std::uint32_t k, T& out) noexcept {
+  const double d = v.integer ? double(v.i) : v.d;
+  if (v.integer && double(std::int64_t(d)) != d)
+    return attr_value_failure(f, v, k, "an integer a float holds exactly");
+  T converted{};
+  double back = 0;
+  if constexpr (std::is_same_v<T, float16>) {
+    converted = float16(float(d));
+    back = double(float(converted));
+  } else {
+    converted = T(d);
+    back = double(converted);
+  }
+  if (back != d && !(d != d && back != back))  // NaN stays NaN
+    return attr_value_failure(f, v, k, std::is_same_v<T, float16> ? "a value float16 holds exactly"
+                                                                   : "a value the param's float type holds exactly");
+  out = converted;
+  return {};
+}
+
+}  // namespace rknnop::detail::rknpu2
+
+RKNNOP_DETAIL_END_HIDDEN

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The same op struct as an RKNPU2 custom operator (librknnrt 1.6.0 and later: RK3562, RK3566/RK3568,
+// RK3576, RK3588), a CPU op with init / compute / destroy callbacks.
+//
+//   #include <rknnop/rknpu2.hpp>
+//   struct DualResidual { ... static constexpr std::string_view rknpu2_type = "cstDualResidual"; };
+//   RKNNOP_RKNPU2_EXPORT_OP(DualResidual);   // get_rknn_custom_op(), the plugin's entry
+//
+// rknnop_add_op builds <out>/rknpu2/<arch>/librkcst_<lower>.so from the op's own source: this header
+// is force-included with RKNNOP_RKNPU2_BACKEND defined, which turns the op's RKNNOP_EXPORT_OP(Name)
+// into RKNNOP_RKNPU2_EXPORT_OP(Name). The plugin exports, with C linkage:
+//   rknn_custom_op* get_rknn_custom_op(void)               what rknn_server and applications load
+//   const rknn_custom_op* rknnop_rknpu2_ops(uint32_t* n)   every op of the library (one), for
+//                                                          rknn_register_custom_ops (<rknnop/rknpu2_register.hpp>)
+//   int rknnop_rknpu2_infer(...), int rknnop_rknpu2_compute(...)   the op without librknnrt: attributes
+//                                                          passed in (the toolkit2 Python class, ctypes)
+// The op type is rknnop::rknpu2_op_type<Op>: the struct's `rknpu2_type` when it declares one (the
+// ONNX node's op type, e.g. "cstDualResidual"), else its name. Inputs and outputs by position, params
+// by field name from the node's attributes (docs/rknpu2.md: the types each param takes), the struct's
+// default where an attribute is absent. Tensors as librknnrt hands them (FLOAT32 NCHW on the
+// non-native path); a layout-tagged field (layout::nhwc) gets its own layout, converted here.
+// Every callback is noexcept: a failure returns -1 with one line "rknnop: <Op>: ..." on the log sink
+// (stderr by default).
+
+#include <rknnop/config.hpp>
+#include <rknnop/detail/callbacks.hpp>  // invocation, call_user: shared with the OpenVX trampolines
+#include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/model.hpp>
+#include <rknnop/detail/rknpu2/abi.hpp>
+#include <rknnop/detail/rknpu2/tensor.hpp>
+#include <rknnop/detail/schema.hpp>  // has_default_member_initializer (compile time only)
+#include <rknnop/detail/scratch.hpp>
+#include <rknnop/detail/threads.hpp>
+#include <rknnop/op.hpp>
+
+#include <cstdint>      // fixed-width types
+#include <cstdlib>      // std::malloc, std::free: the node's params
+#include <cstring>      // std::memcpy
+#include <new>          // placement new, std::bad_alloc
+#include <string_view>  // names
+#include <type_traits>  // field types
+
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+
+namespace rknnop::detail::rknpu2 {
+
+// Where a failure's line goes: the log sink (a callback of librknnrt), or the caller's buffer
+// (rknnop_rknpu2_infer / _compute).
+struct line_target {
+  char* buffer = nullptr;
+  std::uint32_t size = 0;
+};
+
+// Runs `body` (returning an outcome); any failure or exception becomes one line. 0 / -1.
+template <class Op, class Body>
+int firewall(line_target target, Body&& body) noexcept {
+  outcome result;
+#if RKNNOP_HAS_EXCEPTIONS
+  try {
+#endif
+    result = body();
+#if RKNNOP_HAS_EXCEPTIONS
+  } catch (const std::bad_alloc&) {
+    result = outcome(VX_ERROR_NO_MEMORY, error("out of memory (std::bad_alloc)"));
+  } catch (...) {
+    result = outcome(VX_FAILURE, error("an exception escaped"));
+  }
+#endif
+  if (result.ok()) return 0;
+  // The op's name, and the model's op type beside it when the two differ.
+  using model = op_model<Op>;
+  const status line = model::rknpu2_type == model::name
+                          ? error("rknnop: {}: {}", model::name, result.message().message())
+                          : error("rknnop: {} ({}): {}", model::name, model::rknpu2_type, result.message().message());
+  if (target.buffer && target.size) {
+    const std::string_view text = line.message();
+    const std::size_t n = text.size() < target.size - 1 ? text.size() : target.size - 1;
+    std::memcpy(target.buffer, text.data(), n);
+    target.buffer[n] = '\0';
+  } else if (const log_state& cfg = log_config(); cfg.sink) {
+    cfg.sink(line.message(), cfg.user);
+  }
+  return -1;
+}
+
+RKNNOP_DETAIL_COLD inline outcome count_mismatch(const char* what, std::uint32_t got, std::size_t expected) noexcept {
+  return outcome(VX_ERROR_INVALID_PARAMETERS,
+                 error("the node has {} {}{}, the op declares {}", got, what, got == 1 ? "" : "s", expected));
+}
+
+RKNNOP_DETAIL_COLD inline outcome missing_attr(const field_desc& f) noexcept {
+  return fail(VX_ERROR_INVALID_PARAMETERS, f,
+              "the node has no attribute '{}' and the param has no default (give the ONNX node the attribute, or "
+              "the field a default member initializer)",
+              f.name);
+}
+
+// Reads one param from the attribute `a` (nullptr: absent, the struct's default stays).
+template <class F>
+outcome decode_param(const field_desc& f, const op_attr* a, F& value, bool has_default) noexcept {
+  if (!a) return has_default ? outcome{} : missing_attr(f);
+  attr_item v;
+  if constexpr (int32_array_type<F>) {
+    std::int32_t* items = nullptr;
+    if constexpr (array_traits<F>::exact) {
+      if (a->n_elems != f.capacity) {
+        status expected = error("an integer array (INT64 or INT32) of exactly {} items", f.capacity);
+        return attr_failure(f, *a, expected.message());
+      }
+      items = value.data();
+    } else {
+      if (a->n_elems > f.capacity) {
+        status expected = error("an integer array (INT64 or INT32) of at most {} items", f.capacity);
+        return attr_failure(f, *a, expected.message());
+      }
+      items = value.storage();
+    }
+    for (std::uint32_t k = 0; k < a->n_elems; ++k) {
+      if (!read_attr_item(*a, k, v) || !v.integer) return attr_failure(f, *a, "an integer array (INT64 or INT32)");
+      if (v.i < INT32_MIN || v.i > INT32_MAX) return attr_value_failure(f, v, k, "an int32");
+      items[k] = static_cast<std::int32_t>(v.i);
+    }
+    if constexpr (!array_traits<F>::exact) value.resize(a->n_elems);
+    return {};
+  } else {
+    constexpr bool is_float = std::is_floating_point_v<F> || std::is_same_v<F, float16>;
+    constexpr const char* expected = std::is_same_v<F, bool> ? "one bool (an integer 0 or 1)"
+                                     : is_float              ? "one float (FLOAT32, FLOAT16, or an exact integer)"
+                                     : std::is_enum_v<F>     ? "one integer naming an enumerator"
+                                                             : "one integer (INT64, INT32, INT8 or UINT8)";
+    if (a->n_elems != 1 || !a->data || !read_attr_item(*a, 0, v)) return attr_failure(f, *a, expected);
+    if constexpr (is_float) {
+      return attr_to_float(f, v, 0, value);
+    } else {
+      if (!v.integer) return attr_failure(f, *a, expected);
+      if constexpr (std::is_same_v<F, bool>) {
+        if (v.i != 0 && v.i != 1) return attr_value_failure(f, v, 0, "0 or 1");
+        value = v.i != 0;
+      } else if constexpr (std::is_enum_v<F>) {
+        for (const auto& e : customize::enum_names<F>::table)
+          if (static_cast<std::int64_t>(e.value) == v.i) {
+            value = e.value;
+            return {};
+          }
+        return attr_value_failure(f, v, 0, "the value of one of the enum's names");
+      } else {
+        using L = std::numeric_limits<F>;
+        if (v.i < 0 && !L::is_signed) return attr_value_failure(f, v, 0, "a value the param's type holds");
+        if ((L::is_signed && (v.i < std::int64_t(L::min()) || v.i > std::int64_t(L::max()))) ||
+            (!L::is_signed && std::uint64_t(v.i) > std::uint64_t(L::max())))
+          return attr_value_failure(f, v, 0, "a value the param's type holds");
+        value = static_cast<F>(v.i);
+      }
+      return {};
+    }
+  }
+}
+
+// Every param from the attributes `lookup(name)` returns (a const op_attr*, nullptr when absent).
+template <class Op, class Lookup>
+outcome decode_attrs(const Lookup& lookup, typename op_model<Op>::params& params) noexcept {
+  using model = op_model<Op>;
+  outcome result;
+  for_each_field_index<typename model::params>([&](auto i) {
+    if (!result.ok()) return;
+    constexpr field_desc f = model::fields[model::input_count + model::output_count + i];
+    result = decode_param(f, lookup(f.name), field<i>(params),
+                          has_default_member_initializer<typename model::params, decltype(i)::value>);
+  });
+  return result;
+}
+
+// The attribute `name` as librknnrt gives it; nullptr when the node has none.
+struct runtime_attrs {
+  op_context* ctx;
+  mutable op_attr last{};
+  const op_attr* operator()(std::string_view name) const noexcept {
+    char key[max_name_len] = {};
+    if (name.size() >= max_name_len) return nullptr;
+    std::memcpy(key, name.data(), name.size());
+    last = op_attr{};
+    rknnop_detail_rknn_get_op_attr(ctx, key, &last);
+    return last.n_elems != 0 && last.data ? &last : nullptr;
+  }
+};
+
+// The attributes a caller passed in (rknnop_rknpu2_infer / _compute).
+struct given_attrs {
+  const op_attr* attrs;
+  std::uint32_t count;
+  const op_attr* operator()(std::string_view name) const noexcept {
+    for (std::uint32_t i = 0; attrs && i < count; ++i)
+      if (std::string_view(attrs[i].name, ::strnlen(attrs[i].name, max_name_len)) == name)
+        return attrs[i].n_elems != 0 && attrs[i].data ? &attrs[i] : nullptr;
+    return nullptr;
+  }
+};
+
+// Inputs bound (shapes; with Data, their data too) and the op's `infer` run on them.
+template <class Op, bool Data>
+outcome bind_inputs(const op_tensor* inputs, std::uint32_t n_inputs, invocation<Op>& call, layout_plan* plans,
+                    buffer_list& buffers) noexcept {
+  using model = op_model<Op>;
+  if (n_inputs != model::input_count) return count_mismatch("input", n_inputs, model::input_count);
+  if (!inputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("the runtime handed no input tensors"));
+  outcome result;
+  for_each_field_index<typename model::inputs>([&](auto i) {
+    if (!result.ok()) return;
+    constexpr field_desc f = model::fields[i];
+    tensor_info& info = call.info[i];
+    result = read_attr_shape(inputs[i].attr, f, info, plans[i]);
+    if (Data && result.ok()) result = read_input(inputs[i], f, info, plans[i], buffers, call.data[i]);
+    if (!result.ok()) return;
+    auto& view = field<i>(call.in);
+    view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(call.data[i]), info.dims,
+              info.rank, info.dtype);
+  });
+  return result;
+}
+
+template <class Op>
+outcome run_infer(invocation<Op>& call, const vx_enum* output_dtypes) noexcept {
+  using model = op_model<Op>;
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    field<i>(call.out).bind(nullptr, nullptr, 0, output_dtypes[i]);
+  });
+  outcome result = call_user("shape inference (infer)", [&] { return Op::infer(call.in, call.out, call.par); });
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (!result.ok()) return;
+    const auto& view = field<i>(call.out);
+    constexpr field_desc f = model::fields[model::input_count + i];
+    if (view.rank() == 0 || view.rank() > max_tensor_rank)
+      result = fail(VX_ERROR_INVALID_DIMENSION, f, "infer gave rank {} (1..6 expected)", view.rank());
+  });
+  return result;
+}
+
+RKNNOP_DETAIL_COLD inline outcome output_shape_mismatch(const field_desc& f, const std::uint32_t* inferred,
+                                                        std::uint32_t inferred_rank, const tensor_info& model) noexcept {
+  status s = error("{} '{}': infer gives ", role_name(f.kind), f.name);
+  append_numpy_shape(s, inferred, inferred_rank);
+  s.append(", the model's output is ");
+  append_numpy_shape(s, model.dims, model.rank);
+  if (f.layout[0] != '\0') s.append(error(" (as the op's {} view)", f.layout).message());
+  return outcome(VX_ERROR_INVALID_DIMENSION, s);
+}
+
+// The callbacks' state for one node: its params, decoded once in init.
+template <class Op>
+struct node_state {
+  typename op_model<Op>::params params{};
+};
+
+// init: the node's attributes decoded and checked once (an attribute error is the registration's).
+template <class Op>
+int init(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* outputs,
+         std::uint32_t n_outputs) noexcept {
+  return firewall<Op>({}, [&]() -> outcome {
+    using model = op_model<Op>;
+    if (!ctx) return outcome(VX_ERROR_INVALID_REFERENCE, error("init got no op context"));
+    if (!rknnop_detail_rknn_get_op_attr)
+      return outcome(VX_FAILURE, error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
+    if (n_inputs != model::input_count) return count_mismatch("input", n_inputs, model::input_count);
+    if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
+    (void)inputs;
+    (void)outputs;
+    void* memory = std::malloc(sizeof(node_state<Op>));
+    if (!memory) return outcome(VX_ERROR_NO_MEMORY, error("cannot allocate the node's params"));
+    auto* state = ::new (memory) node_state<Op>();
+    outcome result = decode_attrs<Op>(runtime_attrs{ctx}, state->params);
+    if (!result.ok()) {
+      std::free(memory);
+      return result;
+    }
+    if (ctx->priv_data) std::free(ctx->priv_data);
+    ctx->priv_data = state;
+    thread_hooks::node_initialized();
+    return result;
+  });
+}
+
+template <class Op>
+int destroy(op_context* ctx) noexcept {
+  return firewall<Op>({}, [&]() -> outcome {
+    if (ctx && ctx->priv_data) {
+      std::free(ctx->priv_data);  // node_state is trivially destructible
+      ctx->priv_data = nullptr;
+      thread_hooks::node_deinitialized();
+    }
+    return {};
+  });
+}
+
+// One call of the op: inputs read, `infer` checked against the outputs the runtime gives, the CPU
+// kernel run, its outputs written back.
+template <class Op>
+outcome run(const typename op_model<Op>::params& params, op_tensor* inputs, std::uint32_t n_inputs,
+            op_tensor* outputs, std::uint32_t n_outputs) noexcept {
+  using model = op_model<Op>;
+  if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
+  if (!outputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("the runtime handed no output tensors"));
+  buffer_list buffers;
+  invocation<Op> call;
+  call.par = params;
+  layout_plan plans[model::input_count + model::output_count];
+  outcome result = bind_inputs<Op, true>(inputs, n_inputs, call, plans, buffers);
+  vx_enum output_dtypes[model::output_count] = {};
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (!result.ok()) return;
+    constexpr std::size_t k = model::input_count + i;
+    result = read_attr_shape(outputs[i].attr, model::fields[k], call.info[k], plans[k]);
+    output_dtypes[i] = call.info[k].dtype;
+  });
+  if (result.ok()) result = run_infer(call, output_dtypes);
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (!result.ok()) return;
+    constexpr std::size_t k = model::input_count + i;
+    constexpr field_desc f = model::fields[k];
+    auto& view = field<i>(call.out);
+    tensor_info& info = call.info[k];
+    if (!same_shape(f, view.dims().data(), view.rank(), info.dims, info.rank)) {
+      result = output_shape_mismatch(f, view.dims().data(), view.rank(), info);
+      return;
+    }
+    result = allocate_output(f, info, buffers, call.data[k]);
+    if (result.ok())
+      view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(call.data[k]), info.dims,
+                info.rank, info.dtype);
+  });
+  if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (!result.ok()) return;
+    constexpr std::size_t k = model::input_count + i;
+    result = write_output(outputs[i], model::fields[k], call.info[k], plans[k], buffers, call.data[k]);
+  });
+  return result;
+}
+
+template <class Op>
+int compute(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* outputs,
+            std::uint32_t n_outputs) noexcept {
+  return firewall<Op>({}, [&]() -> outcome {
+    if (!ctx) return outcome(VX_ERROR_INVALID_REFERENCE, error("compute got no op context"));
+    if (ctx->priv_data) return run<Op>(static_cast<node_state<Op>*>(ctx->priv_data)->params, inputs, n_inputs, outputs,
+                                       n_outputs);
+    // init was not called (or not for this context): the attributes are read now.
+    if (!rknnop_detail_rknn_get_op_attr)
+      return outcome(VX_FAILURE, error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
+    typename op_model<Op>::params params{};
+    outcome result = decode_attrs<Op>(runtime_attrs{ctx}, params);
+    return result.ok() ? run<Op>(params, inputs, n_inputs, outputs, n_outputs) : result;
+  });
+}
+
+// The exported entries for callers without librknnrt.
+template <class Op>
+int infer_entry(const op_attr* attrs, std::uint32_t n_attrs, const tensor_attr* inputs, std::uint32_t n_inputs,
+                tensor_attr* outputs, std::uint32_t n_outputs, char* error_line, std::uint32_t error_size) noexcept {
+  return firewall<Op>({error_line, error_size}, [&]() -> outcome {
+    using model = op_model<Op>;
+    if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
+    if (!inputs || !outputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("no tensor attributes given"));
+    invocation<Op> call;
+    outcome result = decode_attrs<Op>(given_attrs{attrs, n_attrs}, call.par);
+    op_tensor shapes[model::input_count > 0 ? model::input_count : 1] = {};
+    for (std::uint32_t i = 0; i < n_inputs && i < model::input_count; ++i) shapes[i].attr = inputs[i];
+    layout_plan plans[model::input_count + model::output_count];
+    buffer_list buffers;
+    if (result.ok()) result = bind_inputs<Op, false>(shapes, n_inputs, call, plans, buffers);
+    vx_enum dtypes[model::output_count] = {};
+    for_each_field_index<typename model::outputs>([&](auto i) {
+      constexpr field_desc f = model::fields[model::input_count + i];
+      dtypes[i] = accepts(f, call.info[0].dtype) ? call.info[0].dtype : f.accepted[0];
+    });
+    if (result.ok()) result = run_infer(call, dtypes);
+    for_each_field_index<typename model::outputs>([&](auto i) {
+      if (!result.ok()) return;
+      constexpr field_desc f = model::fields[model::input_count + i];
+      const auto& view = field<i>(call.out);
+      tensor_attr& out = outputs[i];
+      const vx_enum dtype = static_cast<vx_enum>(view.dtype());
+      out.type = rknn_of(dtype);
+      out.fmt = inputs[0].fmt;
+      out.qnt_type = 0;
+      out.n_dims = view.rank();
+      std::uint32_t outer_first[max_tensor_rank] = {};
+      for (std::uint32_t d = 0; d < view.rank(); ++d) outer_first[d] = view.dims()[view.rank() - 1 - d];
+      // A layout-tagged output of rank 4 goes back to the runtime's layout (the first input's).
+      if (f.layout[0] != '\0' && view.rank() == 4 && plans[0].permute) {
+        std::uint32_t runtime[4] = {};
+        for (std::uint32_t d = 0; d < 4; ++d) runtime[plans[0].perm[d]] = outer_first[d];
+        for (std::uint32_t d = 0; d < 4; ++d) outer_first[d] = runtime[d];
+      }
+      std::uint64_t elements = 1;
+      for (std::uint32_t d = 0; d < max_dims; ++d) out.dims[d] = d < view.rank() ? outer_first[d] : 0;
+      for (std::uint32_t d = 0; d < view.rank(); ++d) elements *= outer_first[d];
+      if (elements * dtype_size(dtype) > 0xFFFFFFFFu) {
+        result = fail(VX_ERROR_INVALID_DIMENSION, f, "{} elements do not fit an RKNN tensor's 32-bit size", elements);
+        return;
+      }
+      out.n_elems = static_cast<std::uint32_t>(elements);
+      out.size = static_cast<std::uint32_t>(elements * dtype_size(dtype));
+    });
+    return result;
+  });
+}
+
+template <class Op>
+int compute_entry(const op_attr* attrs, std::uint32_t n_attrs, op_tensor* inputs, std::uint32_t n_inputs,
+                  op_tensor* outputs, std::uint32_t n_outputs, char* error_line, std::uint32_t error_size) noexcept {
+  return firewall<Op>({error_line, error_size}, [&]() -> outcome {
+    typename op_model<Op>::params params{};
+    outcome result = decode_attrs<Op>(given_attrs{attrs, n_attrs}, params);
+    return result.ok() ? run<Op>(params, inputs, n_inputs, outputs, n_outputs) : result;
+  });
+}
+
+// Whether every tensor of the op can be fed by librknnrt (FLOAT32 or FLOAT16).
+template <class Op>
+consteval bool feedable() {
+  for (std::size_t k = 0; k < op_model<Op>::input_count + op_model<Op>::output_count; ++k)
+    if (!rknpu2_feedable(op_model<Op>::fields[k])) return false;
+  return true;
+}
+
+// The op's rknn_custom_op, filled in once.
+template <class Op>
+constexpr custom_op make_custom_op() noexcept {
+  custom_op op{};
+  op.version = 1;
+  op.target = target_cpu;
+  constexpr std::string_view type = op_model<Op>::rknpu2_type;
+  for (std::size_t i = 0; i < type.size(); ++i) op.op_type[i] = type[i];
+  op.init = &init<Op>;
+  op.compute = &compute<Op>;
+  op.destroy = &destroy<Op>;
+  return op;
+}
+
+template <class Op>
+inline constinit custom_op the_custom_op = make_custom_op<Op>();
+
+}  // namespace rknnop::detail::rknpu2
+
+RKNNOP_DETAIL_END_HIDDEN
+
+// Defines the plugin's exports for op struct Name (namespace scope, once per library).
+#define RKNNOP_RKNPU2_EXPORT_OP(Name)                                                                                \
+  static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)");              \
+  static_assert(::rknnop::detail::rknpu2::feedable<Name>(),                                                          \
+                "rknnop: " #Name " has a tensor that accepts neither float32 nor float16: librknnrt hands a CPU "    \
+                "custom op float32 (or float16) tensors, so it cannot be an RKNPU2 plugin");                         \
+  namespace {                                                                                                        \
+  [[gnu::destructor]] void rknnop_detail_rknpu2_unload_##Name() {                                                    \
+    ::rknnop::detail::thread_hooks::unload(); /* joins parallel_for's workers */                                     \
+    ::rknnop::detail::scratch_cache::drain();                                                                        \
+  }                                                                                                                  \
+  }                                                                                                                  \
+  extern "C" {                                                                                                       \
+  RKNNOP_EXPORT ::rknnop::detail::rknpu2::custom_op* get_rknn_custom_op() {                                          \
+    return &::rknnop::detail::rknpu2::the_custom_op<Name>;                                                           \
+  }                                                                                                                  \
+  RKNNOP_EXPORT const ::rknnop::detail::rknpu2::custom_op* rknnop_rknpu2_ops(std::uint32_t* count) {                 \
+    if (count) *count = 1;                                                                                           \
+    return &::rknnop::detail::rknpu2::the_custom_op<Name>;                                                           \
+  }                                                                                                                  \
+  RKNNOP_EXPORT int rknnop_rknpu2_infer(const ::rknnop::detail::rknpu2::op_attr* attrs, std::uint32_t n_attrs,       \
+                                        const ::rknnop::detail::rknpu2::tensor_attr* inputs, std::uint32_t n_inputs, \
+                                        ::rknnop::detail::rknpu2::tensor_attr* outputs, std::uint32_t n_outputs,     \
+                                        char* error, std::uint32_t error_size) {                                     \
+    return ::rknnop::detail::rknpu2::infer_entry<Name>(attrs, n_attrs, inputs, n_inputs, outputs, n_outputs, error,  \
+                                                       error_size);                                                  \
+  }                                                                                                                  \
+  RKNNOP_EXPORT int rknnop_rknpu2_compute(const ::rknnop::detail::rknpu2::op_attr* attrs, std::uint32_t n_attrs,     \
+                                          ::rknnop::detail::rknpu2::op_tensor* inputs, std::uint32_t n_inputs,       \
+                                          ::rknnop::detail::rknpu2::op_tensor* outputs, std::uint32_t n_outputs,     \
+                                          char* error, std::uint32_t error_size) {                                   \
+    return ::rknnop::detail::rknpu2::compute_entry<Name>(attrs, n_attrs, inputs, n_inputs, outputs, n_outputs,       \
+                                                         error, error_size);                                         \
+  }                                                                                                                  \
+  }                                                                                                                  \
+  static_assert(true, "RKNNOP_RKNPU2_EXPORT_OP(Name) takes a trailing semicolon")
+
+// In librkcst_<lower>.so builds (rknnop_add_op), the op's own RKNNOP_EXPORT_OP(Name) defines the
+// plugin's exports instead of the OpenVX list.
+#if defined(RKNNOP_RKNPU2_BACKEND) && RKNNOP_RKNPU2_BACKEND
+#undef RKNNOP_EXPORT_OP
+#define RKNNOP_EXPORT_OP(Name) RKNNOP_RKNPU2_EXPORT_OP(Name)
+#endif
+
+// Op structs built into an application (<rknnop/rknpu2_register.hpp>: register_ops<Ops...>): the
+// op's RKNNOP_EXPORT_OP(Name) keeps only its checks, so several ops share one program.
+#if defined(RKNNOP_RKNPU2_EMBED)
+#undef RKNNOP_EXPORT_OP
+#define RKNNOP_EXPORT_OP(Name)                                                                          \
+  static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)"); \
+  static_assert(::rknnop::detail::rknpu2::feedable<Name>(),                                             \
+                "rknnop: " #Name " has a tensor that accepts neither float32 nor float16: librknnrt "     \
+                "hands a CPU custom op float32 (or float16) tensors, so it cannot be an RKNPU2 op")
+#endif

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+// The RKNPU2 backend (<rknnop/rknpu2.hpp>) driven as librknnrt drives a plugin: init with the node's
+// attributes (read through rknn_custom_op_get_op_attr, defined here as the runtime would), compute on
+// rknn_custom_op_tensor buffers (FLOAT32 NCHW, FLOAT16, NHWC), destroy. Expected values are computed
+// here independently (the formula, or index arithmetic for layouts), never by rknnop.
+#include <rknnop/rknpu2.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace r = rknnop::detail::rknpu2;
+
+// --- the fake runtime: attributes per context, and the log ---------------------------------------
+namespace {
+struct fake_attr {
+  r::tensor_type type;
+  std::vector<unsigned char> bytes;
+  std::uint32_t count;
+};
+std::map<std::string, fake_attr> g_attrs;  // the node's attributes
+std::vector<std::string> g_lines;         // what the plugin logged
+
+void capture(const char* line, void*) noexcept { g_lines.emplace_back(line); }
+
+template <class T>
+fake_attr attr_of(r::tensor_type type, std::initializer_list<T> values) {
+  fake_attr a{type, std::vector<unsigned char>(values.size() * sizeof(T)), static_cast<std::uint32_t>(values.size())};
+  std::memcpy(a.bytes.data(), values.begin(), a.bytes.size());  // (GCC 12 misreads a vector insert here)
+  return a;
+}
+}  // namespace
+
+extern "C" void rknn_custom_op_get_op_attr(r::op_context*, const char* name, r::op_attr* out) {
+  std::memset(out, 0, sizeof *out);
+  const auto it = g_attrs.find(name);
+  if (it == g_attrs.end()) return;  // as librknnrt: n_elems 0, data NULL
+  std::strncpy(out->name, name, sizeof out->name - 1);
+  out->dtype = it->second.type;
+  out->n_elems = it->second.count;
+  out->data = it->second.bytes.data();
+}
+
+// --- test ops ---------------------------------------------------------------------------------------
+struct Dual {  // Rockchip's demo op
+  static constexpr std::string_view rknpu2_type = "cstDualResidual";
+  using operand = rknnop::tensor<float, rknnop::float16>;
+  struct inputs {
+    operand x, y;
+  };
+  struct outputs {
+    operand out0, out1;
+  };
+  struct params {
+    float alpha;
+  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
+    out.out0.set_dims(in.x.dims());
+    out.out1.set_dims(in.x.dims());
+    return rknnop::ok;
+  };
+  static constexpr auto cpu = [](const inputs& in, outputs& out, const params& p) {
+    if (p.alpha > 100.f) return rknnop::error("alpha {} is too large", p.alpha);
+    for (std::size_t i = 0; i < in.x.size(); ++i) {
+      out.out0[i] = in.x[i] * p.alpha - in.y[i];
+      out.out1[i] = in.y[i] * p.alpha - in.x[i];
+    }
+    return rknnop::ok;
+  };
+};
+
+// NHWC kernel: out[n][h][w2][c] = in[n][h][w2/2][c] + 1000 * c + 100 * h (width doubled): any layout slip shows.
+struct Widen {
+  using image = rknnop::tensor<rknnop::layout::nhwc, float>;
+  struct inputs {
+    image in;
+  };
+  struct outputs {
+    image out;
+  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, rknnop::no_params) {
+    std::uint32_t dims[4] = {in.in.dim(0), in.in.dim(1) * 2, in.in.dim(2), in.in.dim(3)};  // C, W, H, N
+    out.out.set_dims(dims, 4);
+    return rknnop::ok;
+  };
+  static constexpr auto cpu = [](const inputs& in, outputs& out, rknnop::no_params) {
+    const std::uint32_t C = in.in.dim(0), W = in.in.dim(1), H = in.in.dim(2), N = in.in.dim(3);
+    for (std::uint32_t n = 0; n < N; ++n)
+      for (std::uint32_t h = 0; h < H; ++h)
+        for (std::uint32_t w = 0; w < 2 * W; ++w)
+          for (std::uint32_t c = 0; c < C; ++c)
+            out.out[((n * H + h) * 2 * W + w) * C + c] =
+                in.in[((n * H + h) * W + w / 2) * C + c] + 1000.f * float(c) + 100.f * float(h);
+    return rknnop::ok;
+  };
+};
+
+enum class mode { constant = 0, reflect = 3 };
+template <>
+struct rknnop::customize::enum_names<mode> {
+  static constexpr rknnop::enum_name<mode> table[] = {{mode::constant, "CONSTANT"}, {mode::reflect, "REFLECT"}};
+};
+
+struct Params {  // every param kind; the kernel writes the decoded values out
+  using operand = rknnop::tensor<float>;
+  struct inputs {
+    operand x;
+  };
+  struct outputs {
+    operand y;
+  };
+  struct params {
+    std::int8_t small = 1;
+    std::uint16_t unsigned_value = 2;
+    bool flag = false;
+    float scale = 1.5f;
+    double precise = 0.25;
+    rknnop::float16 half = rknnop::float16(2.0f);
+    mode m = mode::constant;
+    std::array<std::int32_t, 2> pair = {7, 8};
+    rknnop::int_array<4> list = {};
+    std::int64_t required;  // no default
+  };
+  static constexpr auto infer = [](const inputs&, outputs& out, const params&) {
+    const std::uint32_t dims[1] = {12};
+    out.y.set_dims(dims, 1);
+    return rknnop::ok;
+  };
+  static constexpr auto cpu = [](const inputs&, outputs& out, const params& p) {
+    const float v[12] = {float(p.small), float(p.unsigned_value), p.flag ? 1.f : 0.f, p.scale,
+                         float(p.precise), float(p.half), float(int(p.m)), float(p.pair[0]),
+                         float(p.pair[1]), float(p.list.size()), p.list.size() ? float(p.list[0]) : -1.f,
+                         float(p.required)};
+    for (int i = 0; i < 12; ++i) out.y[i] = v[i];
+    return rknnop::ok;
+  };
+};
+
+// --- helpers ----------------------------------------------------------------------------------------
+namespace {
+struct tensor_buffer {
+  r::op_tensor t{};
+  std::vector<unsigned char> data;
+  tensor_buffer(r::tensor_type type, std::initializer_list<std::uint32_t> dims, r::tensor_format fmt = r::format_nchw) {
+    t.attr.n_dims = static_cast<std::uint32_t>(dims.size());
+    std::size_t n = 1, k = 0;
+    for (std::uint32_t d : dims) {
+      t.attr.dims[k++] = d;
+      n *= d;
+    }
+    const std::size_t size = type == r::type_float16 ? 2 : 4;
+    t.attr.n_elems = static_cast<std::uint32_t>(n);
+    t.attr.size = static_cast<std::uint32_t>(n * size);
+    t.attr.type = type;
+    t.attr.fmt = fmt;
+    data.assign(n * size, 0);
+    t.mem.virt_addr = data.data();
+    t.mem.size = static_cast<std::uint32_t>(data.size());
+  }
+  float* f32() { return reinterpret_cast<float*>(data.data()); }
+  std::uint16_t* f16() { return reinterpret_cast<std::uint16_t*>(data.data()); }
+};
+
+template <class Op>
+int run_node(std::vector<r::op_tensor>& in, std::vector<r::op_tensor>& out) {
+  r::op_context ctx{};
+  ctx.target = r::target_cpu;
+  int rc = r::init<Op>(&ctx, in.data(), std::uint32_t(in.size()), out.data(), std::uint32_t(out.size()));
+  if (rc != 0) return rc;
+  rc = r::compute<Op>(&ctx, in.data(), std::uint32_t(in.size()), out.data(), std::uint32_t(out.size()));
+  EXPECT_EQ(r::destroy<Op>(&ctx), 0);
+  EXPECT_EQ(ctx.priv_data, nullptr);
+  return rc;
+}
+
+class Rknpu2Plugin : public ::testing::Test {
+protected:
+  void SetUp() override {
+    g_attrs.clear();
+    g_lines.clear();
+    rknnop::set_log_sink(&capture);
+  }
+  void TearDown() override { rknnop::set_log_sink(&rknnop::detail::stderr_sink); }
+  std::string only_line() {
+    EXPECT_EQ(g_lines.size(), 1u);
+    return g_lines.empty() ? "" : g_lines.front();
+  }
+};
+}  // namespace
+
+TEST_F(Rknpu2Plugin, CustomOpStructNamesTheOpTypeAndCallbacks) {
+  const r::custom_op& op = r::the_custom_op<Dual>;
+  EXPECT_STREQ(op.op_type, "cstDualResidual");
+  EXPECT_EQ(op.version, 1u);
+  EXPECT_EQ(op.target, r::target_cpu);
+  EXPECT_NE(op.init, nullptr);
+  EXPECT_NE(op.compute, nullptr);
+  EXPECT_NE(op.destroy, nullptr);
+  EXPECT_EQ(op.compute_native, nullptr);
+  EXPECT_EQ(rknnop::rknpu2_op_type<Dual>, "cstDualResidual");
+  EXPECT_EQ(rknnop::rknpu2_op_type<Widen>, "Widen");  // no rknpu2_type: the op's name
+}
+
+TEST_F(Rknpu2Plugin, DualResidualFloat32IsExactAndFloat16Converts) {
+  g_attrs["alpha"] = attr_of<float>(r::type_float32, {0.5f});
+  tensor_buffer x(r::type_float32, {1, 3, 10, 10}), y(r::type_float32, {1, 3, 10, 10});
+  tensor_buffer o0(r::type_float32, {1, 3, 10, 10}), o1(r::type_float32, {1, 3, 10, 10});
+  for (int i = 0; i < 300; ++i) {
+    x.f32()[i] = std::sin(float(i)) * 3.f;
+    y.f32()[i] = std::cos(float(i) * 0.7f) * 2.f;
+  }
+  std::vector<r::op_tensor> in{x.t, y.t}, out{o0.t, o1.t};
+  ASSERT_EQ(run_node<Dual>(in, out), 0) << (g_lines.empty() ? "" : g_lines[0]);
+  for (int i = 0; i < 300; ++i) {
+    const float a = x.f32()[i], b = y.f32()[i];
+    ASSERT_EQ(o0.f32()[i], a * 0.5f - b) << i;
+    ASSERT_EQ(o1.f32()[i], b * 0.5f - a) << i;
+  }
+  // FLOAT16 tensors: converted exactly in, rounded once out.
+  tensor_buffer hx(r::type_float16, {2, 3}), hy(r::type_float16, {2, 3}), h0(r::type_float16, {2, 3}),
+      h1(r::type_float16, {2, 3});
+  for (int i = 0; i < 6; ++i) {
+    hx.f16()[i] = rknnop::float16(float(i) + 0.5f).bits();
+    hy.f16()[i] = rknnop::float16(float(i) * -0.25f).bits();
+  }
+  in = {hx.t, hy.t};
+  out = {h0.t, h1.t};
+  ASSERT_EQ(run_node<Dual>(in, out), 0);
+  for (int i = 0; i < 6; ++i) {
+    const float a = float(i) + 0.5f, b = float(i) * -0.25f;
+    EXPECT_EQ(h0.f16()[i], rknnop::float16(a * 0.5f - b).bits()) << i;
+    EXPECT_EQ(h1.f16()[i], rknnop::float16(b * 0.5f - a).bits()) << i;
+  }
+}
+
+TEST_F(Rknpu2Plugin, NhwcOpOnNchwTensorsIsConvertedAtTheBoundary) {
+  // The runtime hands NCHW [1, 3, 2, 4] (C=3, H=2, W=4); the kernel sees NHWC and doubles W.
+  tensor_buffer in_t(r::type_float32, {1, 3, 2, 4}), out_t(r::type_float32, {1, 3, 2, 8});
+  for (int i = 0; i < 24; ++i) in_t.f32()[i] = float(i);
+  std::vector<r::op_tensor> in{in_t.t}, out{out_t.t};
+  ASSERT_EQ(run_node<Widen>(in, out), 0) << (g_lines.empty() ? "" : g_lines[0]);
+  for (int c = 0; c < 3; ++c)
+    for (int h = 0; h < 2; ++h)
+      for (int w = 0; w < 8; ++w)
+        ASSERT_EQ(out_t.f32()[(c * 2 + h) * 8 + w], float((c * 2 + h) * 4 + w / 2) + 1000.f * float(c) + 100.f * float(h))
+            << c << "," << h << "," << w;
+  // NHWC tensors pass through unconverted.
+  tensor_buffer nin(r::type_float32, {1, 2, 4, 3}, r::format_nhwc), nout(r::type_float32, {1, 2, 8, 3}, r::format_nhwc);
+  for (int i = 0; i < 24; ++i) nin.f32()[i] = float(i);
+  in = {nin.t};
+  out = {nout.t};
+  ASSERT_EQ(run_node<Widen>(in, out), 0);
+  for (int h = 0; h < 2; ++h)
+    for (int w = 0; w < 8; ++w)
+      for (int c = 0; c < 3; ++c)
+        ASSERT_EQ(nout.f32()[(h * 8 + w) * 3 + c], float((h * 4 + w / 2) * 3 + c) + 1000.f * float(c) + 100.f * float(h));
+}
+
+TEST_F(Rknpu2Plugin, AnInferThatDisagreesWithTheModelsOutputIsOneLine) {
+  tensor_buffer in_t(r::type_float32, {1, 3, 2, 4}), out_t(r::type_float32, {1, 3, 2, 4});  // W should be 8
+  std::vector<r::op_tensor> in{in_t.t}, out{out_t.t};
+  EXPECT_EQ(run_node<Widen>(in, out), -1);
+  EXPECT_EQ(only_line(),
+            "rknnop: Widen: output 'out': infer gives (1, 2, 8, 3), the model's output is (1, 2, 4, 3) (as the op's "
+            "NHWC view)");
+}
+
+TEST_F(Rknpu2Plugin, AttributesConvertByTheRules) {
+  g_attrs["small"] = attr_of<std::int64_t>(r::type_int64, {-7});
+  g_attrs["unsigned_value"] = attr_of<std::int32_t>(r::type_int32, {65535});
+  g_attrs["flag"] = attr_of<std::uint8_t>(r::type_uint8, {1});
+  g_attrs["scale"] = attr_of<std::int64_t>(r::type_int64, {3});  // an integer a float holds exactly
+  g_attrs["half"] = attr_of<std::uint16_t>(r::type_float16, {rknnop::float16(-1.5f).bits()});
+  g_attrs["m"] = attr_of<std::int64_t>(r::type_int64, {3});
+  g_attrs["list"] = attr_of<std::int64_t>(r::type_int64, {4, 5, 6});
+  g_attrs["required"] = attr_of<std::int64_t>(r::type_int64, {-9000000000LL});
+  tensor_buffer x(r::type_float32, {1}), y(r::type_float32, {12});
+  std::vector<r::op_tensor> in{x.t}, out{y.t};
+  ASSERT_EQ(run_node<Params>(in, out), 0) << (g_lines.empty() ? "" : g_lines[0]);
+  const float expected[12] = {-7, 65535, 1, 3, 0.25f /* default */, -1.5f, 3, 7, 8 /* default */, 3, 4, -9e9f};
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(y.f32()[i], expected[i]) << i;
+}
+
+TEST_F(Rknpu2Plugin, EachBadAttributeIsOneLineNamingParamExpectedAndGot) {
+  struct bad_case {
+    const char* name;
+    fake_attr attr;
+    const char* line;
+  };
+  const bad_case cases[] = {
+      {"small", attr_of<std::int64_t>(r::type_int64, {300}),
+       "rknnop: Params: param 'small': item 0 of the node's attribute is 300, expected a value the param's type "
+       "holds"},
+      {"unsigned_value", attr_of<std::int32_t>(r::type_int32, {-1}),
+       "rknnop: Params: param 'unsigned_value': item 0 of the node's attribute is -1, expected a value the param's "
+       "type holds"},
+      {"flag", attr_of<std::int64_t>(r::type_int64, {2}),
+       "rknnop: Params: param 'flag': item 0 of the node's attribute is 2, expected 0 or 1"},
+      {"scale", attr_of<float>(r::type_float32, {1.f, 2.f}),
+       "rknnop: Params: param 'scale': the node's attribute 'scale' is FLOAT32 with 2 items, expected one float "
+       "(FLOAT32, FLOAT16, or an exact integer)"},
+      {"small", attr_of<float>(r::type_float32, {0.5f}),
+       "rknnop: Params: param 'small': the node's attribute 'small' is FLOAT32 with 1 item, expected one integer "
+       "(INT64, INT32, INT8 or UINT8)"},
+      {"half", attr_of<float>(r::type_float32, {0.1f}),
+       "rknnop: Params: param 'half': item 0 of the node's attribute is 0.1, expected a value float16 holds exactly"},
+      {"m", attr_of<std::int64_t>(r::type_int64, {1}),
+       "rknnop: Params: param 'm': item 0 of the node's attribute is 1, expected the value of one of the enum's names"},
+      {"pair", attr_of<std::int64_t>(r::type_int64, {1, 2, 3}),
+       "rknnop: Params: param 'pair': the node's attribute 'pair' is INT64 with 3 items, expected an integer array "
+       "(INT64 or INT32) of exactly 2 items"},
+      {"list", attr_of<std::int64_t>(r::type_int64, {1, 2, 3, 4, 5}),
+       "rknnop: Params: param 'list': the node's attribute 'list' is INT64 with 5 items, expected an integer array "
+       "(INT64 or INT32) of at most 4 items"},
+      {"list", attr_of<std::int64_t>(r::type_int64, {1, 1LL << 40}),
+       "rknnop: Params: param 'list': item 1 of the node's attribute is 1099511627776, expected an int32"},
+  };
+  for (const bad_case& c : cases) {
+    SetUp();
+    g_attrs["required"] = attr_of<std::int64_t>(r::type_int64, {1});
+    g_attrs[c.name] = c.attr;
+    tensor_buffer x(r::type_float32, {1}), y(r::type_float32, {12});
+    std::vector<r::op_tensor> in{x.t}, out{y.t};
+    EXPECT_EQ(run_node<Params>(in, out), -1) << c.name;
+    EXPECT_EQ(only_line(), c.line);
+  }
+  // An attribute the model lacks, for a param without a default.
+  SetUp();
+  tensor_buffer x(r::type_float32, {1}), y(r::type_float32, {12});
+  std::vector<r::op_tensor> in{x.t}, out{y.t};
+  EXPECT_EQ(run_node<Params>(in, out), -1);
+  EXPECT_EQ(only_line(),
+            "rknnop: Params: param 'required': the node has no attribute 'required' and the param has no default "
+            "(give the ONNX node the attribute, or the field a default member initializer)");
+}
+
+TEST_F(Rknpu2Plugin, TensorsTheOpCannotTakeAreOneLine) {
+  g_attrs["alpha"] = attr_of<float>(r::type_float32, {0.5f});
+  tensor_buffer x(r::type_float32, {4}), y(r::type_float32, {4}), o0(r::type_float32, {4}), o1(r::type_float32, {4});
+  x.t.attr.type = r::type_int64;
+  std::vector<r::op_tensor> in{x.t, y.t}, out{o0.t, o1.t};
+  EXPECT_EQ(run_node<Dual>(in, out), -1);
+  EXPECT_EQ(only_line(),
+            "rknnop: Dual (cstDualResidual): input 'x': rknnop has no element type for this dtype (the runtime's tensor: "
+            "INT64 NCHW [4])");
+}
+
+TEST_F(Rknpu2Plugin, ShortBuffersKernelErrorsAndWrongCountsAreOneLineEach) {
+  g_attrs["alpha"] = attr_of<float>(r::type_float32, {0.5f});
+  tensor_buffer x(r::type_float32, {4}), y(r::type_float32, {4}), o0(r::type_float32, {4}), o1(r::type_float32, {4});
+  y.t.mem.size = 12;  // one element short
+  std::vector<r::op_tensor> in{x.t, y.t}, out{o0.t, o1.t};
+  EXPECT_EQ(run_node<Dual>(in, out), -1);
+  EXPECT_EQ(only_line(),
+            "rknnop: Dual (cstDualResidual): input 'y': 16 bytes at offset 0 of a 12-byte buffer (the runtime's tensor: "
+            "FLOAT32 NCHW [4])");
+  SetUp();
+  g_attrs["alpha"] = attr_of<float>(r::type_float32, {500.f});
+  in = {x.t, x.t};
+  EXPECT_EQ(run_node<Dual>(in, out), -1);
+  EXPECT_EQ(only_line(), "rknnop: Dual (cstDualResidual): the CPU kernel failed: alpha 500 is too large");
+  SetUp();
+  g_attrs["alpha"] = attr_of<float>(r::type_float32, {0.5f});
+  in = {x.t};
+  EXPECT_EQ(run_node<Dual>(in, out), -1);
+  EXPECT_EQ(only_line(), "rknnop: Dual (cstDualResidual): the node has 1 input, the op declares 2");
+}
+
+TEST_F(Rknpu2Plugin, InferAndComputeEntriesTakeAttributesFromTheCaller) {
+  r::op_attr alpha{};
+  std::strcpy(alpha.name, "alpha");
+  float value = 2.f;
+  alpha.dtype = r::type_float32;
+  alpha.n_elems = 1;
+  alpha.data = &value;
+  tensor_buffer x(r::type_float32, {2, 2}), y(r::type_float32, {2, 2}), o0(r::type_float32, {2, 2}),
+      o1(r::type_float32, {2, 2});
+  r::tensor_attr shapes[2] = {x.t.attr, y.t.attr}, outs[2] = {};
+  char line[256] = {};
+  ASSERT_EQ(r::infer_entry<Dual>(&alpha, 1, shapes, 2, outs, 2, line, sizeof line), 0) << line;
+  EXPECT_EQ(outs[1].n_dims, 2u);
+  EXPECT_EQ(outs[1].dims[0], 2u);
+  EXPECT_EQ(outs[1].n_elems, 4u);
+  EXPECT_EQ(outs[1].size, 16u);
+  EXPECT_EQ(outs[1].type, r::type_float32);
+  for (int i = 0; i < 4; ++i) x.f32()[i] = y.f32()[i] = float(i);
+  r::op_tensor in[2] = {x.t, y.t}, out[2] = {o0.t, o1.t};
+  ASSERT_EQ(r::compute_entry<Dual>(&alpha, 1, in, 2, out, 2, line, sizeof line), 0) << line;
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(o0.f32()[i], float(i) * 2.f - float(i));
+  ASSERT_EQ(r::compute_entry<Dual>(nullptr, 0, in, 2, out, 2, line, sizeof line), -1);
+  EXPECT_STREQ(line,
+               "rknnop: Dual (cstDualResidual): param 'alpha': the node has no attribute 'alpha' and the param has no default "
+               "(give the ONNX node the attribute, or the field a default member initializer)");
+  EXPECT_TRUE(g_lines.empty());  // into the caller's buffer, not the log
+}
