@@ -82,28 +82,28 @@ int rknpu_standin_hw_version(const char* soc, uint32_t* value) {
   return 0;
 }
 
-/* ACTION flags 0: the selected SoC's hardware version, or -1 (said once) when none is known. */
-static int hw_version(uint32_t* value) {
+/* ACTION flags 0: the selected SoC's hardware version. A SoC without a known one (RK3576) gets
+ * RK3588's, said once: failing the request makes librknnrt 1.6.0 crash in rknn_init. */
+static uint32_t hw_version(void) {
   const char* text = getenv("RKNNOP_RKNPU_HW_VERSION");
   if (text && *text) {
     char* end;
     unsigned long parsed = strtoul(text, &end, 0);
-    if (*end == '\0' && parsed <= UINT32_MAX) {
-      *value = (uint32_t)parsed;
-      return 0;
-    }
+    if (*end == '\0' && parsed <= UINT32_MAX) return (uint32_t)parsed;
   }
   const char* soc = getenv("RKNNOP_RKNPU_SOC");
-  if (!(text && *text) && rknpu_standin_hw_version(soc, value) == 0) return 0;
+  uint32_t value;
+  if (!(text && *text) && rknpu_standin_hw_version(soc, &value) == 0) return value;
   static int said;
   if (!said)
     fprintf(stderr,
-            text && *text ? "rknnop-rknpu: RKNNOP_RKNPU_HW_VERSION=%s is not a 32-bit number: no hardware version\n"
+            text && *text ? "rknnop-rknpu: RKNNOP_RKNPU_HW_VERSION=%s is not a 32-bit number: answering RK3588's "
+                            "hardware version 0x%x\n"
                           : "rknnop-rknpu: RKNNOP_RKNPU_SOC=%s has no known hardware version (known: RK3588, "
-                            "RK3566_RK3568, RK3562; librknnrt 1.6.0 knows no RK3576): set RKNNOP_RKNPU_HW_VERSION\n",
-            text && *text ? text : soc);
+                            "RK3566_RK3568, RK3562): answering RK3588's 0x%x (set RKNNOP_RKNPU_HW_VERSION)\n",
+            text && *text ? text : soc, RKNPU_STANDIN_HW_RK3588);
   said = 1;
-  return -1;
+  return RKNPU_STANDIN_HW_RK3588;
 }
 
 /* xorshift32 (Marsaglia): the fill pattern's generator. */
@@ -220,8 +220,9 @@ static int dispatch(unsigned long request, void* argument) {
       if (size < sizeof(struct rknpu_standin_action)) return fail_errno(EINVAL);
       struct rknpu_standin_action* action = argument;
       if (action->flags == RKNPU_STANDIN_GET_HW_VERSION)
-        return hw_version(&action->value) == 0 ? 0 : fail_errno(EINVAL);
-      if (action->flags == RKNPU_STANDIN_GET_DRV_VERSION) action->value = RKNPU_STANDIN_DRIVER_VERSION;
+        action->value = hw_version();
+      else if (action->flags == RKNPU_STANDIN_GET_DRV_VERSION)
+        action->value = RKNPU_STANDIN_DRIVER_VERSION;
       return 0;
     }
     case RKNPU_STANDIN_SUBMIT: {

@@ -67,7 +67,7 @@ struct rknpu_standin_mem_destroy {
 };
 
 /* Hardware versions by SoC (ACTION flags 0), as librknnrt 1.6.0 maps them to platforms. It knows no
- * RK3576 (its models' platform "RKNPU f2" is unknown to it), so none is answered for that SoC. */
+ * RK3576 (its models' platform "RKNPU f2" is unknown to it): RK3588's is answered for that SoC. */
 #define RKNPU_STANDIN_HW_RK3588 0x46495245u
 #define RKNPU_STANDIN_HW_RK3566_RK3568 0u
 #define RKNPU_STANDIN_HW_RK3562 0x54524549u
