@@ -89,7 +89,7 @@ def main() -> int:
           f"{', formula bitwise equal' if args.dual_residual_alpha is not None else ''}; "
           f"{len(args.outputs)} model outputs equal the recorded outputs as {args.output_type} "
           f"(max abs diff to the float32 outputs {max_diff:g})"
-          f"{f'; {compared} files equal to {args.same_as}' if args.same_as is not None else ''}"
+          f"{f'; {compared} recorded files compared with {args.same_as}' if args.same_as is not None else ''}"
           f": {'FAILED' if failures else 'ok'}")
     return 1 if failures else 0
 

@@ -13,6 +13,7 @@
 # --expect-dual-residual ALPHA: the recorded outputs must equal x*ALPHA - y and y*ALPHA - x (float32, bitwise).
 # --same-as DIR: the record must equal DIR's (another plugin's --keep), bitwise.
 # --keep DIR: copy the record and the model's outputs (output0.npy, ...) to DIR.
+# Without plugins the runtime has no implementation of the op (rknn_run fails: a pinned test).
 # Always: recorded inputs finite and non-zero; the model's outputs equal the recorded outputs as float16.
 # Exit: 0 passed, 1 failed, 2 usage, 77 skipped (reason printed: runtime, samples, tools or numpy absent).
 set -euo pipefail
@@ -36,7 +37,6 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ -n $soc ]] || die "--soc is required"
-[[ $demo == 1 || ${#plugins[@]} -gt 0 ]] || die "no plugin (--plugin or --demo-plugin)"
 
 runtime=${RKNNOP_RKNPU2_RUNTIME:-}
 samples=${RKNNOP_RKNPU2_SAMPLES:-}
