@@ -106,9 +106,9 @@ int main(void) {
 
   /* Refused: creating anything under /dev, however spelled. */
   errno = 0;
-  CHECK(mkdir("/dev/rknnop-standin-test", 0755) == -1 && errno == EPERM);
+  CHECK(mkdir("/dev/rknnop-standin-test/d", 0755) == -1 && errno == EPERM);
   errno = 0;
-  CHECK(mkdir("//dev/./rknnop-standin-test", 0755) == -1 && errno == EPERM);
+  CHECK(mkdir("//dev/./rknnop-standin-test/d", 0755) == -1 && errno == EPERM);
   errno = 0;
   CHECK(mknod("/dev/rknnop-standin-test/card0", S_IFCHR | 0666, makedev(226, 0)) == -1 && errno == EPERM);
   errno = 0;
@@ -117,7 +117,7 @@ int main(void) {
   CHECK(dev >= 0);
   if (dev >= 0) {
     errno = 0;
-    CHECK(mkdirat(dev, "rknnop-standin-test", 0755) == -1 && errno == EPERM);
+    CHECK(mkdirat(dev, "rknnop-standin-test/d", 0755) == -1 && errno == EPERM);
     close(dev);
   }
   /* Elsewhere: the C library's. */
