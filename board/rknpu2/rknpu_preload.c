@@ -193,7 +193,7 @@ static int mem_destroy(const struct rknpu_standin_mem_destroy* args) {
   int slot = object_of_handle(args->handle);
   if (slot < 0) slot = object_of_obj_addr(args->obj_addr);
   if (slot < 0) return fail_errno(EINVAL);
-  /* The handle is the runtime's descriptor too (a dma-buf fd on a board): the runtime closes it. */
+  /* The handle is a descriptor the process holds (a dma-buf fd on a board): left open. */
   objects[slot].fd = -1;
   return 0;
 }
