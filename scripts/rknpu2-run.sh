@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Runs an RKNPU2 model through Rockchip's own runtime (librknnrt, armhf) on the PC under qemu-arm, with
+# rknnop's user-space /dev/rknpu (board/rknpu2, preloaded) and custom-op plugins. Docs:
+# docs/rknpu2-emulation.md.
+#
+#   RKNNOP_RKNPU2_RUNTIME=<dir> scripts/rknpu2-run.sh [--soc RK3588|RK3566_RK3568|RK3562|RK3576] \
+#       --plugin librkcst_X.so [--plugin ...] MODEL.rknn -i 0=a.npy [-i 1=b.npy] -o 0=o0.npy [-o 1=o1.npy] \
+#       [--record DIR]
+#
+# <dir> holds armhf/librknnrt.so and include/ (rknn_api.h, rknn_custom_op.h). Inputs are float32 .npy
+# in the layout the model's input attribute gives (NHWC for 4-D images); outputs float32 .npy
+# (want_float). --record DIR: every call of each op's compute writes DIR/<op_type>-<n>.<call>.in<k>.npy
+# and .out<k>.npy. --soc (default RK3588) selects the hardware version the stand-in answers.
+# The stand-in: RKNNOP_RKNPU2_STANDIN, else <build>/board/rknpu2/armhf/librknnop_rknpu.so (build =
+# RKNNOP_BUILD_DIR or build/native). Passed on to the run: RKNN_LOG_LEVEL, RKNNOP_RKNPU_LOG,
+# RKNNOP_RKNPU_SEED, RKNNOP_RKNPU_HW_VERSION. RKNNOP_RKNPU2_TRACE=1 prints the qemu command.
+# Run as root, the runtime runs as nobody (setpriv, uid/gid 65534, no capabilities): librknnrt run as
+# root without a device creates /dev/dri nodes. Exit status: the runner's (0, 1 a failed runtime call,
+# named on stderr, 2 usage), or 77 with the reason when the runtime, qemu-arm, the cross compiler, the
+# stand-in or setpriv is absent. Everything temporary is removed on exit.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+skip() { echo "rknpu2-run.sh: skipped: $*" >&2; exit 77; }
+die() { echo "rknpu2-run.sh: $*" >&2; exit 2; }
+usage() { sed -n '7,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+absolute() { [[ $1 == /* ]] && echo "$1" || echo "$PWD/$1"; }
+
+soc=RK3588
+plugins=() inputs=() outputs=() model= record=
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --soc) [[ $# -ge 2 ]] || usage; soc=$2; shift 2 ;;
+    --plugin) [[ $# -ge 2 ]] || usage; plugins+=("$(absolute "$2")"); shift 2 ;;
+    --record) [[ $# -ge 2 ]] || usage; record=$(absolute "$2"); shift 2 ;;
+    -i|-o)
+      [[ $# -ge 2 && $2 =~ ^[0-9]+=.+ ]] || die "$1 takes INDEX=FILE.npy, got '${2:-}'"
+      entry="${2%%=*}=$(absolute "${2#*=}")"
+      if [[ $1 == -i ]]; then inputs+=("$entry"); else outputs+=("$entry"); fi
+      shift 2 ;;
+    -h|--help) usage ;;
+    -*) die "unknown option $1" ;;
+    *) [[ -z $model ]] || die "more than one model ($model, $1)"; model=$(absolute "$1"); shift ;;
+  esac
+done
+[[ -n $model ]] || usage
+case $soc in
+  RK3588|RK3566_RK3568|RK3562|RK3576) ;;
+  *) die "--soc $soc: expected RK3588, RK3566_RK3568, RK3562 or RK3576" ;;
+esac
+[[ -f $model ]] || die "$model: no such model"
+for entry in "${inputs[@]}"; do [[ -f ${entry#*=} ]] || die "${entry#*=}: no such input"; done
+for plugin in "${plugins[@]}"; do [[ -f $plugin ]] || die "$plugin: no such plugin"; done
+
+runtime=${RKNNOP_RKNPU2_RUNTIME:-}
+[[ -n $runtime ]] || skip "set RKNNOP_RKNPU2_RUNTIME to a folder holding armhf/librknnrt.so and include/"
+[[ -f $runtime/armhf/librknnrt.so ]] || skip "RKNNOP_RKNPU2_RUNTIME=$runtime has no armhf/librknnrt.so"
+[[ -f $runtime/include/rknn_api.h && -f $runtime/include/rknn_custom_op.h ]] ||
+  skip "RKNNOP_RKNPU2_RUNTIME=$runtime has no include/rknn_api.h and include/rknn_custom_op.h"
+cc=arm-linux-gnueabihf-gcc
+command -v "$cc" >/dev/null || skip "$cc not found (scripts/install-deps.sh installs the cross compilers)"
+command -v qemu-arm >/dev/null || skip "qemu-arm not found (qemu-user)"
+sysroot=/usr/arm-linux-gnueabihf
+[[ -d $sysroot/lib ]] || skip "$sysroot/lib not found (the cross compiler's target libraries)"
+standin=${RKNNOP_RKNPU2_STANDIN:-${RKNNOP_BUILD_DIR:-$root/build/native}/board/rknpu2/armhf/librknnop_rknpu.so}
+[[ -f $standin ]] || skip "no /dev/rknpu stand-in at $standin (build target rknnop_rknpu_board or set RKNNOP_RKNPU2_STANDIN)"
+as_user=()
+if [[ $(id -u) == 0 ]]; then
+  command -v setpriv >/dev/null || skip "running as root needs setpriv (util-linux) to run the runtime as nobody"
+  as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --)
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rknnop-rknpu2-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"
+mkdir -p "$work/lib" "$work/plugins" "$work/in" "$work/out" "$work/record" "$work/run"
+"$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$runtime/include" -I"$root/board/runner" -o "$work/rknpu2_run" \
+  "$root/board/rknpu2/rknpu2_run.c" "$root/board/runner/npy.c" -L"$runtime/armhf" -lrknnrt -ldl
+cp "$runtime/armhf/librknnrt.so" "$standin" "$work/lib/"
+cp "$model" "$work/in/model.rknn"
+args=()
+for plugin in "${plugins[@]}"; do
+  name=$(basename "$plugin")
+  [[ ! -e $work/plugins/$name ]] || die "two plugins named $name"
+  cp "$plugin" "$work/plugins/$name"
+  args+=(--plugin "$work/plugins/$name")
+done
+args+=("$work/in/model.rknn")
+for entry in "${inputs[@]}"; do
+  cp "${entry#*=}" "$work/in/input${entry%%=*}.npy"
+  args+=(-i "${entry%%=*}=$work/in/input${entry%%=*}.npy")
+done
+for entry in "${outputs[@]}"; do args+=(-o "${entry%%=*}=$work/out/output${entry%%=*}.npy"); done
+[[ -n $record ]] && args+=(--record "$work/record")
+find "$work" -type d -exec chmod 755 {} +
+find "$work" -type f -exec chmod 644 {} +
+chmod 755 "$work/rknpu2_run"
+# What the runtime writes belongs to the identity it runs as.
+[[ ${#as_user[@]} -eq 0 ]] || chown 65534:65534 "$work/out" "$work/record" "$work/run"
+
+env_args=(-E "LD_LIBRARY_PATH=$work/lib" -E "LD_PRELOAD=$work/lib/$(basename "$standin")" -E "RKNNOP_RKNPU_SOC=$soc"
+          -E "TMPDIR=$work/run")
+for name in RKNN_LOG_LEVEL RKNNOP_RKNPU_LOG RKNNOP_RKNPU_SEED RKNNOP_RKNPU_HW_VERSION; do
+  [[ -n ${!name:-} ]] && env_args+=(-E "$name=${!name}")
+done
+command=("${as_user[@]}" qemu-arm -L "$sysroot" "${env_args[@]}" "$work/rknpu2_run" "${args[@]}")
+[[ ${RKNNOP_RKNPU2_TRACE:-0} == 1 ]] && echo "rknpu2-run.sh: (cd $work/run && ${command[*]})" >&2
+status=0
+(cd "$work/run" && exec "${command[@]}") || status=$?
+
+for entry in "${outputs[@]}"; do
+  produced=$work/out/output${entry%%=*}.npy
+  if [[ -f $produced ]]; then
+    cp "$produced" "${entry#*=}"
+  elif [[ $status == 0 ]]; then
+    echo "rknpu2-run.sh: the run wrote no output ${entry%%=*}" >&2
+    status=1
+  fi
+done
+if [[ -n $record ]]; then
+  mkdir -p "$record"
+  find "$work/record" -maxdepth 1 -type f -name '*.npy' -exec cp {} "$record/" \;
+fi
+exit $status
