@@ -22,8 +22,9 @@
 # declarations (defines RKNNOP_USE_VENDOR_OPENVX); KHRONOS_DIMS defines RKNNOP_VX_KHRONOS_DIMS=1
 # (tensors report vx_size dims, as Khronos' OpenVX 1.2/1.3 do; the boards' VSI driver reports
 # uint32). The emitter (op.yml, Python op) keeps rknnop's own declarations.
-# Target <Name> carries RKNNOP_OP_YML, RKNNOP_CONTAINER, RKNNOP_LIBRARY_<arch> and
-# RKNNOP_OUTPUT_DIRECTORY properties for tests.
+# Target <Name> carries RKNNOP_OP_YML, RKNNOP_CONTAINER, RKNNOP_LIBRARY_<arch>, RKNNOP_TOOLKIT2_PY
+# (the RKNN-Toolkit2 class, <out>/rknpu2/rknn_op_<lower>_toolkit2.py) and RKNNOP_OUTPUT_DIRECTORY
+# properties for tests.
 #
 # Every kernel library exports only vx_kernel_<Name>_list (version script), links libOpenVX.so (the
 # host runtime rknnop::openvx when it is a target, else a stub generated from <rknnop/openvx.h>, so
@@ -641,10 +642,17 @@ function(_rknnop_add_op_emitter name)
     list(APPEND _emit_args --py "${_py}")
     list(APPEND _emit_outputs "${_py}")
   endif()
+  # The RKNN-Toolkit2 class: beside the RKNPU2 plugins (<out>/rknpu2/<arch>/librkcst_<lower>.so), which it
+  # loads from the folder of its machine (docs/rknpu2-toolkit2.md).
+  set(_toolkit2_py "${_out}/rknpu2/rknn_op_${_lower}_toolkit2.py")
+  file(MAKE_DIRECTORY "${_out}/rknpu2")
+  list(APPEND _emit_args --toolkit2-py "${_toolkit2_py}")
+  list(APPEND _emit_outputs "${_toolkit2_py}")
+  set_property(TARGET ${name} PROPERTY RKNNOP_TOOLKIT2_PY "${_toolkit2_py}")
   add_custom_command(OUTPUT ${_emit_outputs}
     COMMAND ${name}_emitter ${_emit_args}
     DEPENDS ${name}_emitter
-    COMMENT "rknnop: op.yml and Python op of ${name}"
+    COMMENT "rknnop: op.yml, Python op and RKNN-Toolkit2 class of ${name}"
     VERBATIM)
   set(_yml "${_yml}" PARENT_SCOPE)
   set(_py "${_py}" PARENT_SCOPE)

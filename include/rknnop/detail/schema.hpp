@@ -34,6 +34,7 @@ struct op_schema {
   std::span<const param_extra> param_extras;  ///< one per param: default, enum names
   std::optional<std::string_view> python_output_shape;
   std::optional<std::string_view> python_compute;
+  std::string_view rknpu2_type;  ///< the RKNPU2 op type: the struct's `rknpu2_type`, else `name`
 };
 
 namespace detail {
@@ -44,6 +45,10 @@ concept has_python_output_shape = requires {
 template <class Op>
 concept has_python_compute = requires {
   { std::string_view(Op::python_compute) };
+};
+template <class Op>
+concept has_rknpu2_type = requires {
+  { std::string_view(Op::rknpu2_type) };
 };
 
 // --- defaults: a default member initializer in `params` ------------------------------------------
@@ -161,6 +166,10 @@ constexpr op_schema schema_of() noexcept {
   s.param_extras = detail::param_extras<typename model::params>::value;
   if constexpr (detail::has_python_output_shape<Op>) s.python_output_shape = std::string_view(Op::python_output_shape);
   if constexpr (detail::has_python_compute<Op>) s.python_compute = std::string_view(Op::python_compute);
+  if constexpr (detail::has_rknpu2_type<Op>)
+    s.rknpu2_type = std::string_view(Op::rknpu2_type);
+  else
+    s.rknpu2_type = s.name;
   return s;
 }
 
