@@ -160,8 +160,10 @@ def _attr_values(op, name, value):
 
 
 def _attrs(op, params, node):
-    """The node's attributes for the plugin (rknn_custom_op_attr), each param's default where absent.
-    Returns the ctypes array, its length and the arrays it points into (to keep them alive)."""
+    """The node's attributes for the plugin (rknn_custom_op_attr). An absent attribute is left out, as
+    the runtime leaves it out on the board: the plugin then takes the struct's default (the one in
+    `params`; a double default such as 1e-300 has no exact FLOAT32 to send). Returns the ctypes array,
+    its length and the arrays it points into (to keep them alive)."""
     values = []
     for name, default in params:
         value = get_node_attr(node, name)
@@ -169,7 +171,7 @@ def _attrs(op, params, node):
             if default is None:
                 raise ValueError("rknnop: %s: the node has no attribute '%s' and the op struct gives that param "
                                  "no default" % (op, name))
-            value = default
+            continue
         values.append((name, _attr_values(op, name, value)))
     attrs = (_OpAttr * max(1, len(values)))()
     for attr, (name, array) in zip(attrs, values):
