@@ -149,12 +149,16 @@ OPS = {
 }
 
 
-def max_difference(got, want):
+def max_difference(got, want, relative=False):
+    """The largest |got - want| (relative: divided by |want|)."""
     if got.shape != want.shape:
         return float('inf')
     if got.size == 0:
         return 0.0
-    return float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64))))
+    difference = np.abs(got.astype(np.float64) - want.astype(np.float64))
+    if relative:
+        difference = difference / np.maximum(np.abs(want.astype(np.float64)), np.finfo(np.float64).tiny)
+    return float(np.max(difference))
 
 
 def within(got, want, tolerance, relative):
@@ -237,11 +241,27 @@ def main():
     cls = getattr(module, op)
     check_onnx_snippet(op, module, cls)
 
+    # The references against rknnop-run first: they need no plugin.
+    relative = op == 'Exp'
+    runs, worst_run_reference = [], 0.0
+    for case, (attrs, inputs) in enumerate(spec['cases']):
+        want = [np.asarray(w, dtype=np.float32) for w in spec['reference'](inputs, attrs)]
+        ran = run_rknnop_run(args, op, spec, cls, attrs, inputs, case)
+        runs.append(ran)
+        for k, (r, w) in enumerate(zip(ran or [], want)):
+            worst_run_reference = max(worst_run_reference, max_difference(r, w, relative))
+            check(within(r.astype(np.float32), w, spec['tolerance'], relative),
+                  '%s case %d output %d: max |rknnop-run - reference| = %g (tolerance %s)'
+                  % (op, case, k, max_difference(r, w), spec['tolerance'] or 'exact'))
+
     plugin = os.environ.get('RKNNOP_TOOLKIT2_PLUGIN') or os.path.join(
         os.path.dirname(os.path.abspath(args.py)), 'x86_64', module._PLUGIN_FILE)
+    print('%s: %d cases, max %s|rknnop-run - reference| = %g' % (op, len(spec['cases']), 'relative ' * relative,
+                                                                 worst_run_reference))
     if not os.path.isfile(plugin):
         print('SKIP: the RKNPU2 plugin %s is not built (rknnop_add_op builds it with the RKNPU2 plugin '
-              'support); the class itself and its ONNX snippet were checked' % plugin)
+              'support); checked without it: the ONNX snippet, and the reference against rknnop-run in %d cases'
+              % (plugin, len(spec['cases'])))
         return SKIP if not failures else 1
 
     saved = os.environ.get('RKNNOP_TOOLKIT2_PLUGIN')
@@ -264,14 +284,13 @@ def main():
         check(dtypes == ['float32'] * len(want), '%s case %d: shape_infer dtypes %s' % (op, case, dtypes))
         got = instance.compute(node, inputs)
         check(len(got) == len(want), '%s case %d: compute gave %d outputs' % (op, case, len(got)))
-        relative = op == 'Exp'
         for k, (g, w) in enumerate(zip(got, want)):
-            d = max_difference(g, w)
+            d = max_difference(g, w, relative)
             worst_reference = max(worst_reference, d)
             check(g.dtype == np.float32, '%s case %d output %d: dtype %s' % (op, case, k, g.dtype))
             check(within(g, w, spec['tolerance'], relative), '%s case %d output %d: max |compute - reference| = %g '
                   '(tolerance %s)' % (op, case, k, d, spec['tolerance'] or 'exact'))
-        ran = run_rknnop_run(args, op, spec, cls, attrs, inputs, case)
+        ran = runs[case]
         if ran is not None:
             for k, (g, r) in enumerate(zip(got, ran)):
                 d = max_difference(g, r.astype(np.float32))
@@ -283,8 +302,8 @@ def main():
     for attrs, inputs, text in spec['errors']:
         node = FakeNode(cls.op_type, attrs)
         expect_error(op, 'attrs %s' % attrs, lambda: instance.compute(node, inputs), text)
-    print('%s: %d cases, max |compute - reference| = %g (%s), max |compute - rknnop-run| = %g; %d error cases'
-          % (op, len(spec['cases']), worst_reference,
+    print('%s: %d cases, max %s|compute - reference| = %g (%s), max |compute - rknnop-run| = %g; %d error cases'
+          % (op, len(spec['cases']), 'relative ' * relative, worst_reference,
              'exact required' if spec['tolerance'] is None else 'tolerance %g' % spec['tolerance'], worst_run,
              len(spec['errors'])))
     return 1 if failures else 0
