@@ -22,8 +22,9 @@
 # declarations (defines RKNNOP_USE_VENDOR_OPENVX); KHRONOS_DIMS defines RKNNOP_VX_KHRONOS_DIMS=1
 # (tensors report vx_size dims, as Khronos' OpenVX 1.2/1.3 do; the boards' VSI driver reports
 # uint32). The emitter (op.yml, Python op) keeps rknnop's own declarations.
-# Target <Name> carries RKNNOP_OP_YML, RKNNOP_CONTAINER, RKNNOP_LIBRARY_<arch> and
-# RKNNOP_OUTPUT_DIRECTORY properties for tests.
+# Target <Name> carries RKNNOP_OP_YML, RKNNOP_CONTAINER, RKNNOP_LIBRARY_<arch>, RKNNOP_TOOLKIT2_PY
+# (the RKNN-Toolkit2 class, <out>/rknpu2/rknn_op_<lower>_toolkit2.py) and RKNNOP_OUTPUT_DIRECTORY
+# properties for tests.
 #
 # Every kernel library exports only vx_kernel_<Name>_list (version script), links libOpenVX.so (the
 # host runtime rknnop::openvx when it is a target, else a stub generated from <rknnop/openvx.h>, so

@@ -5,6 +5,7 @@
 #   <out>/rknpu2/aarch64/librkcst_<lower>.so   the boards (Linux aarch64)
 #   <out>/rknpu2/armhf/librkcst_<lower>.so     32-bit userlands (and librknnrt 1.6.0 under qemu-arm)
 #   <out>/rknpu2/x86_64/librkcst_<lower>.so    the PC: the toolkit2 Python class calls its kernel
+#   <out>/rknpu2/rknn_op_<lower>_toolkit2.py   that class (the emitter's --toolkit2-py)
 # Compiled like the board kernel libraries (no exceptions, no RTTI, static libstdc++, checked after
 # linking against <rknnop/board_abi.hpp>), with <rknnop/rknpu2.hpp> force-included and
 # RKNNOP_RKNPU2_BACKEND=1. An op whose tensors accept neither float32 nor float16 (librknnrt hands a
@@ -20,12 +21,17 @@ function(_rknnop_add_op_rknpu2 name)
   if(NOT RKNNOP_BUILD_RKNPU2_PLUGINS OR ARG_NO_RKNPU2)
     return()
   endif()
+  # The support check, and the RKNN-Toolkit2 class beside the plugins, which it loads from the folder
+  # of its machine (docs/rknpu2-toolkit2.md).
   set(_support "${_work}/rknpu2-support.txt")
-  add_custom_command(OUTPUT "${_support}"
-    COMMAND ${name}_emitter --rknpu2-support "${_support}"
+  set(_toolkit2_py "${_out}/rknpu2/rknn_op_${_lower}_toolkit2.py")
+  file(MAKE_DIRECTORY "${_out}/rknpu2")
+  add_custom_command(OUTPUT "${_support}" "${_toolkit2_py}"
+    COMMAND ${name}_emitter --rknpu2-support "${_support}" --toolkit2-py "${_toolkit2_py}"
     DEPENDS ${name}_emitter
-    COMMENT "rknnop: can ${name} be an RKNPU2 plugin?"
+    COMMENT "rknnop: ${name}'s RKNPU2 support and RKNN-Toolkit2 class"
     VERBATIM)
+  set_property(TARGET ${name} PROPERTY RKNNOP_TOOLKIT2_PY "${_toolkit2_py}")
   set(_stamps)
   set(_object_suffix "-rknpu2")  # read by _rknnop_add_op_board_objects
   set(_object_defs RKNNOP_RKNPU2_BACKEND=1)
@@ -72,7 +78,7 @@ function(_rknnop_add_op_rknpu2 name)
     set_target_properties(${name} PROPERTIES RKNNOP_RKNPU2_PLUGIN_${_arch} "${_lib}")
   endforeach()
   if(_stamps)
-    add_custom_target(${name}_rknpu2 ALL DEPENDS ${_stamps})
+    add_custom_target(${name}_rknpu2 ALL DEPENDS ${_stamps} "${_toolkit2_py}")
     set_target_properties(${name} PROPERTIES RKNNOP_RKNPU2_SUPPORT "${_support}")
   endif()
 endfunction()

@@ -43,3 +43,4 @@
 #include <rknnop/emit/options.hpp>   // emit_options, file names, check_options
 #include <rknnop/emit/program.hpp>   // emit_description, run_emitter, emit_main<Op>
 #include <rknnop/emit/python.hpp>    // emit_python
+#include <rknnop/emit/toolkit2.hpp>  // emit_toolkit2_python

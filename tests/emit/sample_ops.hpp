@@ -154,4 +154,21 @@ struct Defaults {
   static constexpr auto cpu = nothing;
 };
 
+// An RKNPU2 op type that is not the op's name (RKNN-Toolkit2's own examples use a `cst` prefix).
+struct Typed {
+  static constexpr std::string_view name = "Typed";
+  static constexpr std::string_view rknpu2_type = "cstTyped";
+  struct inputs {
+    any_tensor x;
+  };
+  struct outputs {
+    any_tensor y;
+  };
+  struct params {
+    float alpha;
+  };
+  static constexpr auto infer = same_shape;
+  static constexpr auto cpu = nothing;
+};
+
 }  // namespace emit_samples

@@ -179,6 +179,39 @@ TEST(EmitDescribe, TableOfFields) {
   EXPECT_NE(all.find("twice   VX_TYPE_FLOAT64  scalar\n"), std::string::npos) << all;
 }
 
+TEST(EmitToolkit2, OpTypeTensorsAndParamTable) {
+  const std::string py = rknnop::emit_toolkit2_python<emit_samples::Defaults>();
+  EXPECT_EQ(rknnop::toolkit2_python_file_name("Defaults"), "rknn_op_defaults_toolkit2.py");
+  EXPECT_NE(py.find("\nclass Defaults:\n    op_type = 'Defaults'\n"), std::string::npos) << py;
+  EXPECT_NE(py.find("    inputs = ('x',)\n    outputs = ('y',)\n"), std::string::npos);
+  EXPECT_NE(py.find("_PLUGIN_FILE = 'librkcst_defaults.so'\n"), std::string::npos);
+  EXPECT_NE(py.find("from rknn.api.custom_op import get_node_attr\n"), std::string::npos);
+  // Defaults as the node attribute would carry them: bool and enum as ints; None when required.
+  EXPECT_NE(py.find("        ('alpha', 0.2),  # float\n"), std::string::npos);
+  EXPECT_NE(py.find("        ('required', None),  # float\n"), std::string::npos);
+  EXPECT_NE(py.find("        ('flag', 1),  # int, 0 or 1\n"), std::string::npos);
+  EXPECT_NE(py.find("        ('size', [64, 48]),  # ints, exactly 2\n"), std::string::npos);
+  EXPECT_NE(py.find("        ('pads_empty', []),  # ints, at most 4\n"), std::string::npos);
+  EXPECT_NE(py.find("        ('mode', 1),  # int, enum: 0 = REFLECT, 1 = SYMMETRIC\n"), std::string::npos);
+  EXPECT_NE(py.find("        ('mode_required', None),"), std::string::npos);
+  EXPECT_EQ(count_of(py, "\n        ('"), 16u);
+  // The ONNX snippet: the defaults, and a marked placeholder for each required param.
+  EXPECT_NE(py.find("        alpha=0.2,  # float; the default\n"), std::string::npos);
+  EXPECT_NE(py.find("        size_required=[1, 1],  # ints, exactly 2; required (no default): set it\n"),
+            std::string::npos);
+  EXPECT_NE(py.find(fmt::format("# rknnop-schema: {:016x}\n", rknnop::schema_of<emit_samples::Defaults>().fingerprint)),
+            std::string::npos);
+}
+
+TEST(EmitToolkit2, Rknpu2TypeNamesTheOpType) {
+  EXPECT_EQ(rknnop::schema_of<emit_samples::Typed>().rknpu2_type, "cstTyped");
+  EXPECT_EQ(rknnop::schema_of<emit_samples::Defaults>().rknpu2_type, "Defaults");
+  const std::string py = rknnop::emit_toolkit2_python<emit_samples::Typed>();
+  EXPECT_NE(py.find("\nclass Typed:\n    op_type = 'cstTyped'\n"), std::string::npos) << py;
+  EXPECT_NE(py.find("    node = onnx.helper.make_node(\n        'cstTyped',\n"), std::string::npos);
+  EXPECT_NE(py.find("_PLUGIN_FILE = 'librkcst_typed.so'\n"), std::string::npos);
+}
+
 TEST(EmitMain, PythonKeywordOpNameIsRefused) {
   const auto dir = emit_test::work_dir("keyword");
   const std::string yml = (dir / "op.yml").string();

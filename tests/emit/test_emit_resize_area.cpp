@@ -165,6 +165,19 @@ TEST(EmitMain, WritesYmlAndPy) {
   EXPECT_EQ(entries_in(dir), 2u);  // no temporary files left behind
 }
 
+TEST(EmitMain, WritesToolkit2Class) {
+  const auto dir = emit_test::work_dir("toolkit2_py");
+  const auto py = dir / rknnop::toolkit2_python_file_name("ResizeArea");
+  const auto r = run({"--toolkit2-py", py.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(read_text(py), rknnop::emit_toolkit2_python<ResizeArea>());
+  EXPECT_EQ(entries_in(dir), 1u);
+  const auto missing = run({"--toolkit2-py"});
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("rknnop: ResizeArea: --toolkit2-py needs a file name"), std::string::npos) << missing.err;
+}
+
 TEST(EmitMain, Describe) {
   const auto r = run({"--describe", "--kernel-index", "1"});
   ASSERT_EQ(r.code, 0) << r.err;

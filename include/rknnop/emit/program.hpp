@@ -12,6 +12,7 @@
 #include <rknnop/emit/op_yml.hpp>
 #include <rknnop/emit/options.hpp>
 #include <rknnop/emit/python.hpp>
+#include <rknnop/emit/toolkit2.hpp>
 #include <rknnop/files.hpp>  // install_interrupt_cleanup, check_output_path
 #include <rknnop/schema_marker.hpp>
 
@@ -105,7 +106,8 @@ inline emit_result check_library(const std::vector<std::uint8_t>& bytes, const s
 
 struct emitter_args {
   bool help = false, describe = false;
-  std::optional<std::string> yml, py, pack, shader, toolkit_rknnop, x86, aarch64, armhf, py_file, rknpu2_support;
+  std::optional<std::string> yml, py, toolkit2_py, pack, shader, toolkit_rknnop, x86, aarch64, armhf, py_file,
+      rknpu2_support;
   std::uint64_t version = container_format::latest_version;
   emit_options options;
 };
@@ -117,15 +119,16 @@ inline emit_result parse_emitter_args(int argc, char** argv, emitter_args& a) {
     std::optional<std::string> emitter_args::*target;
   };
   const std::array<text_option, 10> text_options{{{"--yml", &emitter_args::yml},
+                                                  {"--py", &emitter_args::py},
+                                                  {"--toolkit2-py", &emitter_args::toolkit2_py},
                                                   {"--rknpu2-support", &emitter_args::rknpu2_support},
-                                                 {"--py", &emitter_args::py},
-                                                 {"--pack", &emitter_args::pack},
-                                                 {"--shader", &emitter_args::shader},
-                                                 {"--toolkit-rknnop", &emitter_args::toolkit_rknnop},
-                                                 {"--x86", &emitter_args::x86},
-                                                 {"--aarch64", &emitter_args::aarch64},
-                                                 {"--armhf", &emitter_args::armhf},
-                                                 {"--py-file", &emitter_args::py_file}}};
+                                                  {"--pack", &emitter_args::pack},
+                                                  {"--shader", &emitter_args::shader},
+                                                  {"--toolkit-rknnop", &emitter_args::toolkit_rknnop},
+                                                  {"--x86", &emitter_args::x86},
+                                                  {"--aarch64", &emitter_args::aarch64},
+                                                  {"--armhf", &emitter_args::armhf},
+                                                  {"--py-file", &emitter_args::py_file}}};
   bool seen_platform = false, seen_index = false, seen_version = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -188,30 +191,32 @@ inline emit_result parse_emitter_args(int argc, char** argv, emitter_args& a) {
   }
   if (!a.pack) {
     for (const text_option& o : text_options)
-      if (o.flag != "--yml" && o.flag != "--py" && o.flag != "--pack" && o.flag != "--rknpu2-support" &&
+      if (o.flag != "--yml" && o.flag != "--py" && o.flag != "--toolkit2-py" && o.flag != "--pack" &&
+          o.flag != "--rknpu2-support" &&
           (a.*o.target).has_value())
         return {fmt::format("{} only applies to --pack", o.flag)};
     if (seen_version) return {"--version only applies to --pack"};
   }
   if (a.shader && a.toolkit_rknnop)
     return {"give --shader or --toolkit-rknnop, not both (both supply the shader section)"};
-  if (!a.help && !a.describe && !a.yml && !a.py && !a.pack && !a.rknpu2_support)
-    return {"nothing to do: give --describe, --yml, --py, --pack or --rknpu2-support (see --help)"};
+  if (!a.help && !a.describe && !a.yml && !a.py && !a.toolkit2_py && !a.pack && !a.rknpu2_support)
+    return {"nothing to do: give --describe, --yml, --py, --toolkit2-py, --pack or --rknpu2-support (see --help)"};
   return {};
 }
 
 inline std::string emitter_usage(std::string_view name) {
   return fmt::format(
-      "usage: <generator of {0}> [--describe] [--yml FILE] [--py FILE]\n"
+      "usage: <generator of {0}> [--describe] [--yml FILE] [--py FILE] [--toolkit2-py FILE]\n"
       "           [--target-platform RK1806|RK1808|RK3399Pro|RV1109|RV1126] [--kernel-index 0|1]\n"
       "           [--pack {0}.rknnop [--shader F | --toolkit-rknnop F] [--x86 F] [--aarch64 F] [--armhf F]\n"
       "                  [--version 2|1] [--py-file F]] [--rknpu2-support FILE]\n"
-      "Writes the op.yml, Python op class ({1}) and .rknnop container of {0} from its C++ op struct.\n"
+      "Writes the op.yml, Python op class ({1}) and .rknnop container of {0} from its C++ op struct;\n"
+      "--toolkit2-py writes the RKNN-Toolkit2 class ({2}), which calls the RKNPU2 plugin;\n"
       "--rknpu2-support writes \"ok\", or the one line saying why {0} cannot be an RKNPU2 plugin.\n"
       "--pack embeds the op.yml and .py generated with the same options (or --py-file's .py);\n"
       "the shader section is --shader's compiled shader or the one in --toolkit-rknnop's container\n"
       "(a .rknnop the toolkit built); an omitted --shader/--x86/--aarch64/--armhf leaves that section empty.\n",
-      name, python_file_name(name));
+      name, python_file_name(name), toolkit2_python_file_name(name));
 }
 
 // Reads and checks the files of --pack and writes the container.
@@ -297,8 +302,8 @@ inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& 
     return {fmt::format("'{}' is a Python keyword, so the toolkit's Python class cannot have the op's name", op.name)};
   if (emit_result r = check_options(op, a.options); !r) return r;
   // Every output is checked before anything is read or written (no half-made set of files).
-  for (const auto& [file, option] :
-       {std::pair{&a.yml, "--yml"}, std::pair{&a.py, "--py"}, std::pair{&a.pack, "--pack"}})
+  for (const auto& [file, option] : {std::pair{&a.yml, "--yml"}, std::pair{&a.py, "--py"},
+                                     std::pair{&a.toolkit2_py, "--toolkit2-py"}, std::pair{&a.pack, "--pack"}})
     if (*file)
       if (emit_result r = {files::check_output_path(**file, option).error}; !r) return r;
   if (a.describe) std::fputs(emit_description(op, a.options).c_str(), stdout);
@@ -325,6 +330,11 @@ inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& 
     if (emit_result r = container_format::write_file_atomically(*a.yml, bytes_of_text(yml)); !r) return r;
   if (a.py)
     if (emit_result r = container_format::write_file_atomically(*a.py, bytes_of_text(py)); !r) return r;
+  if (a.toolkit2_py)
+    if (emit_result r =
+            container_format::write_file_atomically(*a.toolkit2_py, bytes_of_text(emit_toolkit2_python(op)));
+        !r)
+      return r;
   if (a.pack) return pack(op, a, yml, py);
   return {};
 }
