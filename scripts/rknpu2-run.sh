@@ -7,11 +7,14 @@
 #   RKNNOP_RKNPU2_RUNTIME=<dir> scripts/rknpu2-run.sh [--soc RK3588|RK3566_RK3568|RK3562|RK3576] \
 #       --plugin librkcst_X.so [--plugin ...] MODEL.rknn -i 0=a.npy [-i 1=b.npy] -o 0=o0.npy [-o 1=o1.npy] \
 #       [--record DIR]
+#   RKNNOP_RKNPU2_RUNTIME=<dir> scripts/rknpu2-run.sh [--soc SOC] --app APP --plugin librkcst_X.so MODEL.rknn
 #
 # <dir> holds armhf/librknnrt.so and include/ (rknn_api.h, rknn_custom_op.h). Inputs are float32 .npy
 # in the layout the model's input attribute gives (NHWC for 4-D images); outputs float32 .npy
 # (want_float). --record DIR: every call of each op's compute writes DIR/<op_type>-<n>.<call>.in<k>.npy
 # and .out<k>.npy. --soc (default RK3588) selects the hardware version the stand-in answers.
+# --app APP runs an armhf application of your own in the runner's place, as "APP MODEL PLUGIN...",
+# with the same stand-in and identity (examples/rknpu2_app).
 # The stand-in: RKNNOP_RKNPU2_STANDIN, else <build>/board/rknpu2/armhf/librknnop_rknpu.so (build =
 # RKNNOP_BUILD_DIR or build/native). Passed on to the run: RKNN_LOG_LEVEL, RKNNOP_RKNPU_LOG,
 # RKNNOP_RKNPU_SEED, RKNNOP_RKNPU_HW_VERSION. RKNNOP_RKNPU2_TRACE=1 prints the qemu command.
@@ -23,16 +26,17 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 skip() { echo "rknpu2-run.sh: skipped: $*" >&2; exit 77; }
 die() { echo "rknpu2-run.sh: $*" >&2; exit 2; }
-usage() { sed -n '7,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '7,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 absolute() { [[ $1 == /* ]] && echo "$1" || echo "$PWD/$1"; }
 
 soc=RK3588
-plugins=() inputs=() outputs=() model= record=
+plugins=() inputs=() outputs=() model= record= app=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --soc) [[ $# -ge 2 ]] || usage; soc=$2; shift 2 ;;
     --plugin) [[ $# -ge 2 ]] || usage; plugins+=("$(absolute "$2")"); shift 2 ;;
     --record) [[ $# -ge 2 ]] || usage; record=$(absolute "$2"); shift 2 ;;
+    --app) [[ $# -ge 2 ]] || usage; app=$(absolute "$2"); shift 2 ;;
     -i|-o)
       [[ $# -ge 2 && $2 =~ ^[0-9]+=.+ ]] || die "$1 takes INDEX=FILE.npy, got '${2:-}'"
       entry="${2%%=*}=$(absolute "${2#*=}")"
@@ -74,18 +78,25 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/rknnop-rknpu2-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"
 mkdir -p "$work/lib" "$work/plugins" "$work/in" "$work/out" "$work/record" "$work/run"
-"$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$runtime/include" -I"$root/board/runner" -o "$work/rknpu2_run" \
-  "$root/board/rknpu2/rknpu2_run.c" "$root/board/runner/npy.c" -L"$runtime/armhf" -lrknnrt -ldl
+if [[ -n $app ]]; then  # an application of the user's (armhf), run as "APP MODEL PLUGIN..." instead of the runner
+  [[ -f $app ]] || die "$app: no such application"
+  [[ ${#inputs[@]} -eq 0 && ${#outputs[@]} -eq 0 && -z $record ]] || die "--app takes no -i, -o or --record"
+  cp "$app" "$work/rknpu2_run"
+else
+  "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$runtime/include" -I"$root/board/runner" -o "$work/rknpu2_run" \
+    "$root/board/rknpu2/rknpu2_run.c" "$root/board/runner/npy.c" -L"$runtime/armhf" -lrknnrt -ldl
+fi
 cp "$runtime/armhf/librknnrt.so" "$standin" "$work/lib/"
 cp "$model" "$work/in/model.rknn"
 args=()
+[[ -n $app ]] && args+=("$work/in/model.rknn")
 for plugin in "${plugins[@]}"; do
   name=$(basename "$plugin")
   [[ ! -e $work/plugins/$name ]] || die "two plugins named $name"
   cp "$plugin" "$work/plugins/$name"
-  args+=(--plugin "$work/plugins/$name")
+  [[ -n $app ]] && args+=("$work/plugins/$name") || args+=(--plugin "$work/plugins/$name")
 done
-args+=("$work/in/model.rknn")
+[[ -n $app ]] || args+=("$work/in/model.rknn")
 for entry in "${inputs[@]}"; do
   cp "${entry#*=}" "$work/in/input${entry%%=*}.npy"
   args+=(-i "${entry%%=*}=$work/in/input${entry%%=*}.npy")

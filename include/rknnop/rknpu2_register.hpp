@@ -14,9 +14,9 @@
 //
 // Op structs built into an application: compile their sources with RKNNOP_RKNPU2_EMBED defined
 // (their RKNNOP_EXPORT_OP(Name) then defines nothing but its checks: no OpenVX list, no plugin
-// exports) and include <rknnop/rknpu2.hpp> before them.
+// exports).
 
-#include <rknnop/detail/rknpu2/abi.hpp>
+#include <rknnop/rknpu2.hpp>  // custom_op<Op>: the rknn_custom_op of a struct built into the application
 
 #include <dlfcn.h>
 

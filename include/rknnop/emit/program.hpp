@@ -118,7 +118,7 @@ inline emit_result parse_emitter_args(int argc, char** argv, emitter_args& a) {
     std::string_view flag;
     std::optional<std::string> emitter_args::*target;
   };
-  const std::array<text_option, 10> text_options{{{"--yml", &emitter_args::yml},
+  const std::array<text_option, 11> text_options{{{"--yml", &emitter_args::yml},
                                                   {"--py", &emitter_args::py},
                                                   {"--toolkit2-py", &emitter_args::toolkit2_py},
                                                   {"--rknpu2-support", &emitter_args::rknpu2_support},
