@@ -143,7 +143,11 @@ userpath() {
       command -v "${arch#*=}" >/dev/null || { echo "userpath: ${arch#*=} not found, ${arch%%=*} skipped"; continue; }
       ls "$opdir/${arch%%=*}"/lib*.so >/dev/null 2>&1 \
         || { echo "userpath: examples/$example has no ${arch%%=*} library" >&2; missing=1; }
+      ls "$opdir/rknpu2/${arch%%=*}"/librkcst_*.so >/dev/null 2>&1 \
+        || { echo "userpath: examples/$example has no ${arch%%=*} RKNPU2 plugin" >&2; missing=1; }
     done
+    ls "$opdir"/rknpu2/x86_64/librkcst_*.so "$opdir"/rknpu2/rknn_op_*_toolkit2.py >/dev/null 2>&1 \
+      || { echo "userpath: examples/$example has no x86_64 RKNPU2 plugin or toolkit2 class" >&2; missing=1; }
   done
   [ "$missing" = 0 ] || return 1
   cmake --install "$dir/build"
@@ -154,7 +158,11 @@ userpath() {
   for arch in aarch64=aarch64-linux-gnu-g++ armhf=arm-linux-gnueabihf-g++; do
     ! command -v "${arch#*=}" >/dev/null || [ -f "$dir/consumer/Tiny/${arch%%=*}/libtiny.so" ] \
       || { echo "userpath: the out-of-tree op has no ${arch%%=*} library" >&2; return 1; }
+    ! command -v "${arch#*=}" >/dev/null || [ -f "$dir/consumer/Tiny/rknpu2/${arch%%=*}/librkcst_tiny.so" ] \
+      || { echo "userpath: the out-of-tree op has no ${arch%%=*} RKNPU2 plugin" >&2; return 1; }
   done
+  [ -f "$dir/consumer/Tiny/rknpu2/x86_64/librkcst_tiny.so" ] \
+    || { echo "userpath: the out-of-tree op has no x86_64 RKNPU2 plugin (installed rknnopRknpu2.cmake?)" >&2; return 1; }
   # The tests that depend on the build type, in this Release build (the rest run in native/asan).
   cmake "$dir/build" -DRKNNOP_BUILD_TESTS=ON >/dev/null
   cmake --build "$dir/build" -j "$jobs" --target rknnop_host_model_tool_tests

@@ -247,25 +247,57 @@ RKNNOP_DETAIL_COLD inline outcome output_shape_mismatch(const field_desc& f, con
   return outcome(VX_ERROR_INVALID_DIMENSION, s);
 }
 
-// The callbacks' state for one node: its params, decoded once in init.
+// The callbacks' state for one node: its params, decoded once in init (librknnrt hands compute and
+// destroy the priv_data init set, in contexts of its own).
 template <class Op>
 struct node_state {
   typename op_model<Op>::params params{};
 };
 
-// init: the node's attributes decoded and checked once (an attribute error is the registration's).
+// The nodes whose init refused them, by the runtime's internal context (the one field init, compute
+// and destroy share). librknnrt 1.6.0 ignores what init returns and drops the priv_data of a failed
+// init: compute is called all the same, and fails here without repeating init's line.
+template <class Op>
+struct refused_nodes {
+  static constexpr std::size_t capacity = 64;
+  static inline internal_context slots[capacity] = {};  // 0: free
+
+  static bool add(internal_context node) noexcept {
+    for (internal_context& slot : slots) {
+      internal_context expected = 0;
+      if (node && __atomic_compare_exchange_n(&slot, &expected, node, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return true;
+    }
+    return false;  // full: compute repeats the line
+  }
+  static bool contains(internal_context node) noexcept {
+    for (internal_context& slot : slots)
+      if (node && __atomic_load_n(&slot, __ATOMIC_ACQUIRE) == node) return true;
+    return false;
+  }
+  static void remove(internal_context node) noexcept {
+    for (internal_context& slot : slots) {
+      internal_context expected = node;
+      if (node) __atomic_compare_exchange_n(&slot, &expected, internal_context{0}, false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE);
+    }
+  }
+};
+
+// init: the node's attributes decoded and checked once. Its line is the node's only one: a refused
+// node's compute fails silently (refused_nodes).
 template <class Op>
 int init(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* outputs,
          std::uint32_t n_outputs) noexcept {
-  return firewall<Op>({}, [&]() -> outcome {
+  const int rc = firewall<Op>({}, [&]() -> outcome {
     using model = op_model<Op>;
+    (void)inputs;
+    (void)outputs;
     if (!ctx) return outcome(VX_ERROR_INVALID_REFERENCE, error("init got no op context"));
     if (!rknnop_detail_rknn_get_op_attr)
       return outcome(VX_FAILURE, error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
     if (n_inputs != model::input_count) return count_mismatch("input", n_inputs, model::input_count);
     if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
-    (void)inputs;
-    (void)outputs;
     void* memory = std::malloc(sizeof(node_state<Op>));
     if (!memory) return outcome(VX_ERROR_NO_MEMORY, error("cannot allocate the node's params"));
     auto* state = ::new (memory) node_state<Op>();
@@ -274,15 +306,21 @@ int init(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* 
       std::free(memory);
       return result;
     }
-    if (ctx->priv_data) std::free(ctx->priv_data);
+    if (ctx->priv_data) {
+      std::free(ctx->priv_data);
+      thread_hooks::node_deinitialized();
+    }
     ctx->priv_data = state;
     thread_hooks::node_initialized();
     return result;
   });
+  if (rc != 0 && ctx) refused_nodes<Op>::add(ctx->internal_ctx);
+  return rc;
 }
 
 template <class Op>
 int destroy(op_context* ctx) noexcept {
+  if (ctx) refused_nodes<Op>::remove(ctx->internal_ctx);
   return firewall<Op>({}, [&]() -> outcome {
     if (ctx && ctx->priv_data) {
       std::free(ctx->priv_data);  // node_state is trivially destructible
@@ -341,6 +379,7 @@ outcome run(const typename op_model<Op>::params& params, op_tensor* inputs, std:
 template <class Op>
 int compute(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* outputs,
             std::uint32_t n_outputs) noexcept {
+  if (ctx && !ctx->priv_data && refused_nodes<Op>::contains(ctx->internal_ctx)) return -1;  // init said why
   return firewall<Op>({}, [&]() -> outcome {
     if (!ctx) return outcome(VX_ERROR_INVALID_REFERENCE, error("compute got no op context"));
     if (ctx->priv_data) return run<Op>(static_cast<node_state<Op>*>(ctx->priv_data)->params, inputs, n_inputs, outputs,

@@ -165,16 +165,26 @@ struct tensor_buffer {
   std::uint16_t* f16() { return reinterpret_cast<std::uint16_t*>(data.data()); }
 };
 
+// As librknnrt 1.6.0 calls a plugin (observed under qemu): init, compute and destroy each get a
+// context of their own sharing internal_ctx; priv_data set by a successful init reaches compute and
+// destroy, a failed init's does not, and compute is called whatever init returned.
 template <class Op>
 int run_node(std::vector<r::op_tensor>& in, std::vector<r::op_tensor>& out) {
-  r::op_context ctx{};
-  ctx.target = r::target_cpu;
-  int rc = r::init<Op>(&ctx, in.data(), std::uint32_t(in.size()), out.data(), std::uint32_t(out.size()));
-  if (rc != 0) return rc;
-  rc = r::compute<Op>(&ctx, in.data(), std::uint32_t(in.size()), out.data(), std::uint32_t(out.size()));
-  EXPECT_EQ(r::destroy<Op>(&ctx), 0);
-  EXPECT_EQ(ctx.priv_data, nullptr);
-  return rc;
+  r::op_context init_ctx{};
+  init_ctx.target = r::target_cpu;
+  init_ctx.internal_ctx = 0x400244ec;
+  const int init_rc =
+      r::init<Op>(&init_ctx, in.data(), std::uint32_t(in.size()), out.data(), std::uint32_t(out.size()));
+  r::op_context run_ctx = init_ctx;
+  if (init_rc != 0) run_ctx.priv_data = nullptr;
+  const int rc = r::compute<Op>(&run_ctx, in.data(), std::uint32_t(in.size()), out.data(), std::uint32_t(out.size()));
+  if (init_rc != 0) {
+    EXPECT_EQ(rc, -1);
+  }
+  r::op_context end_ctx = run_ctx;
+  EXPECT_EQ(r::destroy<Op>(&end_ctx), 0);
+  EXPECT_EQ(end_ctx.priv_data, nullptr);
+  return init_rc != 0 ? init_rc : rc;
 }
 
 class Rknpu2Plugin : public ::testing::Test {
