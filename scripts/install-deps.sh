@@ -11,7 +11,7 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(
-  build-essential cmake ninja-build pkg-config git python3
+  build-essential cmake ninja-build pkg-config git python3 python3-numpy  # numpy: the RKNPU2 and toolkit2 checks
   libboost1.81-dev libfmt-dev                 # the SDK's two dependencies (Boost.PFR, {fmt})
   libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev  # host tools
