@@ -11,6 +11,7 @@
  *   RKNNOP_RKNPU_SEED        the fill pattern's seed (default 1)
  *   RKNNOP_RKNPU_LOG=1       one line on stderr per ioctl, mmap and refused call */
 #define _GNU_SOURCE
+#include "device_front.h"
 #include "rknpu_standin.h"
 
 #include <dlfcn.h>
@@ -27,7 +28,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_FD 4096
 #define MAX_OBJECTS 4096
 
 typedef struct memory_object {
@@ -36,7 +36,6 @@ typedef struct memory_object {
   uint64_t dma_addr;
 } memory_object;
 
-static unsigned char device_fds[MAX_FD]; /* 1: this descriptor is our /dev/rknpu */
 static memory_object objects[MAX_OBJECTS];
 static int objects_ready;
 static uint64_t next_dma_addr = RKNPU_STANDIN_DMA_BASE;
@@ -52,23 +51,7 @@ static int logging(void) {
   return value;
 }
 
-/* Looks up the next definition of a C library function (the pointer is copied into the function
- * pointer's storage: ISO C has no object-to-function pointer conversion). */
-static void next_symbol(const char* name, void* function_pointer, size_t size) {
-  void* symbol = dlsym(RTLD_NEXT, name);
-  if (!symbol || size != sizeof symbol) {
-    fprintf(stderr, "rknnop-rknpu: the C library has no %s\n", name);
-    _exit(127);
-  }
-  memcpy(function_pointer, &symbol, size);
-}
-#define LOAD_NEXT(variable, name)                                      \
-  do {                                                                 \
-    if (!(variable)) next_symbol(name, &(variable), sizeof(variable)); \
-  } while (0)
-
 static int is_device_path(const char* path) { return path && strcmp(path, RKNPU_STANDIN_DEVICE) == 0; }
-static int is_device_fd(int fd) { return fd >= 0 && fd < MAX_FD && device_fds[fd]; }
 
 int rknpu_standin_hw_version(const char* soc, uint32_t* value) {
   if (!soc || !*soc || strcmp(soc, "RK3588") == 0)
@@ -284,101 +267,10 @@ int rknpu_standin_ioctl(unsigned long request, void* argument) {
   return status;
 }
 
-/* ---- the C library front ---- */
+/* ---- the C library front (open/close/dup/ioctl: board/common/device_front.c) ---- */
 
-static int open_device(const char* path) {
-  static int (*real_open)(const char*, int, ...);
-  LOAD_NEXT(real_open, "open");
-  int fd = real_open("/dev/null", O_RDWR | O_CLOEXEC);
-  if (fd < 0) return fd;
-  if (fd >= MAX_FD) {
-    close(fd);
-    return fail_errno(EMFILE);
-  }
-  pthread_mutex_lock(&lock);
-  device_fds[fd] = 1;
-  pthread_mutex_unlock(&lock);
-  if (logging()) fprintf(stderr, "rknnop-rknpu: open %s -> fd %d (user-space stand-in)\n", path, fd);
-  return fd;
-}
-
-#define MODE_ARGUMENT(flags, mode)           \
-  do {                                       \
-    if ((flags) & (O_CREAT | __O_TMPFILE)) { \
-      va_list arguments;                     \
-      va_start(arguments, flags);            \
-      mode = va_arg(arguments, mode_t);      \
-      va_end(arguments);                     \
-    }                                        \
-  } while (0)
-
-int open(const char* path, int flags, ...) {
-  mode_t mode = 0;
-  MODE_ARGUMENT(flags, mode);
-  if (is_device_path(path)) return open_device(path);
-  static int (*real)(const char*, int, ...);
-  LOAD_NEXT(real, "open");
-  return real(path, flags, mode);
-}
-
-int open64(const char* path, int flags, ...) {
-  mode_t mode = 0;
-  MODE_ARGUMENT(flags, mode);
-  if (is_device_path(path)) return open_device(path);
-  static int (*real)(const char*, int, ...);
-  LOAD_NEXT(real, "open64");
-  return real(path, flags, mode);
-}
-
-int openat(int dir, const char* path, int flags, ...) {
-  mode_t mode = 0;
-  MODE_ARGUMENT(flags, mode);
-  if (is_device_path(path)) return open_device(path);
-  static int (*real)(int, const char*, int, ...);
-  LOAD_NEXT(real, "openat");
-  return real(dir, path, flags, mode);
-}
-
-int __open_2(const char* path, int flags) {
-  if (is_device_path(path)) return open_device(path);
-  static int (*real)(const char*, int);
-  LOAD_NEXT(real, "__open_2");
-  return real(path, flags);
-}
-
-int close(int fd) {
-  static int (*real)(int);
-  LOAD_NEXT(real, "close");
-  if (is_device_fd(fd)) {
-    pthread_mutex_lock(&lock);
-    device_fds[fd] = 0;
-    pthread_mutex_unlock(&lock);
-  }
-  return real(fd);
-}
-
-int dup(int fd) {
-  static int (*real)(int);
-  LOAD_NEXT(real, "dup");
-  int copy = real(fd);
-  if (copy >= 0 && copy < MAX_FD && is_device_fd(fd)) {
-    pthread_mutex_lock(&lock);
-    device_fds[copy] = 1;
-    pthread_mutex_unlock(&lock);
-  }
-  return copy;
-}
-
-int ioctl(int fd, unsigned long request, ...) {
-  va_list arguments;
-  va_start(arguments, request);
-  void* argument = va_arg(arguments, void*);
-  va_end(arguments);
-  if (is_device_fd(fd)) return rknpu_standin_ioctl(request, argument);
-  static int (*real)(int, unsigned long, ...);
-  LOAD_NEXT(real, "ioctl");
-  return real(fd, request, argument);
-}
+const struct rknnop_device_description rknnop_device = {"rknnop-rknpu", is_device_path, rknpu_standin_ioctl,
+                                                        logging};
 
 /* mmap of the device at an offset MEM_MAP gave maps that object's memfd (the DRM-style path); mmap
  * of a handle (the memfd itself) needs nothing from here. */
@@ -396,22 +288,22 @@ static void* map_device(void* address, size_t length, int protection, int flags,
     return MAP_FAILED;
   }
   static void* (*real)(void*, size_t, int, int, int, off_t);
-  LOAD_NEXT(real, "mmap");
+  RKNNOP_LOAD_NEXT(real, "mmap");
   return real(address, length, protection, flags, object_fd, 0);
 }
 
 void* mmap(void* address, size_t length, int protection, int flags, int fd, off_t offset) {
-  if (is_device_fd(fd)) return map_device(address, length, protection, flags, fd, (uint64_t)offset);
+  if (rknnop_device_fd(fd)) return map_device(address, length, protection, flags, fd, (uint64_t)offset);
   static void* (*real)(void*, size_t, int, int, int, off_t);
-  LOAD_NEXT(real, "mmap");
+  RKNNOP_LOAD_NEXT(real, "mmap");
   return real(address, length, protection, flags, fd, offset);
 }
 
 #if !defined(__LP64__)
 void* mmap64(void* address, size_t length, int protection, int flags, int fd, off64_t offset) {
-  if (is_device_fd(fd)) return map_device(address, length, protection, flags, fd, (uint64_t)offset);
+  if (rknnop_device_fd(fd)) return map_device(address, length, protection, flags, fd, (uint64_t)offset);
   static void* (*real)(void*, size_t, int, int, int, off64_t);
-  LOAD_NEXT(real, "mmap64");
+  RKNNOP_LOAD_NEXT(real, "mmap64");
   return real(address, length, protection, flags, fd, offset);
 }
 #endif
@@ -455,28 +347,28 @@ static int refuse(const char* call, int dir, const char* path) {
 int mkdir(const char* path, mode_t mode) {
   if (rknpu_standin_is_under_dev(AT_FDCWD, path)) return refuse("mkdir", AT_FDCWD, path);
   static int (*real)(const char*, mode_t);
-  LOAD_NEXT(real, "mkdir");
+  RKNNOP_LOAD_NEXT(real, "mkdir");
   return real(path, mode);
 }
 
 int mkdirat(int dir, const char* path, mode_t mode) {
   if (rknpu_standin_is_under_dev(dir, path)) return refuse("mkdirat", dir, path);
   static int (*real)(int, const char*, mode_t);
-  LOAD_NEXT(real, "mkdirat");
+  RKNNOP_LOAD_NEXT(real, "mkdirat");
   return real(dir, path, mode);
 }
 
 int mknod(const char* path, mode_t mode, dev_t device) {
   if (rknpu_standin_is_under_dev(AT_FDCWD, path)) return refuse("mknod", AT_FDCWD, path);
   static int (*real)(const char*, mode_t, dev_t);
-  LOAD_NEXT(real, "mknod");
+  RKNNOP_LOAD_NEXT(real, "mknod");
   return real(path, mode, device);
 }
 
 int mknodat(int dir, const char* path, mode_t mode, dev_t device) {
   if (rknpu_standin_is_under_dev(dir, path)) return refuse("mknodat", dir, path);
   static int (*real)(int, const char*, mode_t, dev_t);
-  LOAD_NEXT(real, "mknodat");
+  RKNNOP_LOAD_NEXT(real, "mknodat");
   return real(dir, path, mode, device);
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 12 of detail/ (docs/architecture.md §1), the RKNPU2 backend's floor: the C ABI of
+// Layer 1 of detail/ (docs/architecture.md §1), the RKNPU2 backend's floor: the C ABI of
 // librknnrt's custom operators (RKNPU2 SDK 1.6.0 and later, unchanged up to 2.3.2), as rknnop's own
 // declarations, so that a plugin builds without Rockchip's headers. Every layout here is pinned
 // against Rockchip's rknn_api.h and rknn_custom_op.h by tests/rknpu2/abi_layout.cpp, compiled for
