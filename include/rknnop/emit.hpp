@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 5 of emit/ (docs/architecture.md §1): everything of the emitter, in one include.
+// Layer 6 of emit/ (docs/architecture.md §1): everything of the emitter, in one include.
 // Host-side generation from an op struct: the toolkit's op.yml, its Python op class
 // (rknn_op_<lower>.py) and the .rknnop container, all from op_model<Op>, so that none of them
 // can drift from the kernel library. Never part of a kernel library (it uses {fmt} and the heap).

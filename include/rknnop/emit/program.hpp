@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 4 of emit/ (docs/architecture.md §1): the generator program. --describe's table, the
+// Layer 5 of emit/ (docs/architecture.md §1): the generator program. --describe's table, the
 // command line (see <rknnop/emit.hpp>), --pack, and run_emitter, which the generated main of
 // rknnop_add_op calls with the schema RKNNOP_EXPORT_OP defines under RKNNOP_EMITTER.
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 3 of emit/ (docs/architecture.md §1): the RKNN-Toolkit2 Python op class
+// Layer 4 of emit/ (docs/architecture.md §1): the RKNN-Toolkit2 Python op class
 // (rknn_op_<lower>_toolkit2.py, docs/rknpu2-toolkit2.md). Its shape_infer and compute call the op's own
 // C++ through the C entries of the RKNPU2 plugin (librkcst_<lower>.so) with ctypes, so the Python
 // holds no second implementation of the op; only the param table and the ONNX snippet are per op.
