@@ -16,9 +16,9 @@
 # elements may differ by N units in the last place (each difference is still printed).
 # --op-version N: sets each op description's op_version in the model (board/board_tool.py): the
 # board runtime reads op_lib_armhf_offset/_len only above 1, and rknnop-pack writes none.
-# --threads: the process must have more threads after rknn_run than before it (the kernel's
-# parallel_for workers, alive until the node is destroyed) and after rknn_destroy as many as before
-# rknn_init (none left over). Exit 0 identical, 1 a
+# --threads: rknnop's parallel_for workers (threads named rknnop-worker) must be none before rknn_run,
+# some after it (alive until the node is destroyed) and none after rknn_destroy, and the process must
+# have as many threads after rknn_destroy as before rknn_init (none left over). Exit 0 identical, 1 a
 # difference or a failed run (printed), 77 skipped (the reason printed).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -106,19 +106,25 @@ for ((o = 0; o < outputs; ++o)); do
     status=1
 done
 if [[ $threads == 1 && $status -eq 0 ]]; then
-  # The kernel's parallel_for workers inside the real driver: started during rknn_run, and every
-  # thread the run made (the driver's own included) gone after rknn_destroy.
-  count() { sed -n "s/^rknnop-board: threads: \([0-9]*\) $1.*/\1/p" "$work/board.log" | head -n 1; }
-  before=$(count 'before rknn_init') ready=$(count 'before rknn_run') ran=$(count 'after rknn_run')
-  after=$(count 'after rknn_destroy')
-  if [[ -z $before || -z $ready || -z $ran || -z $after ]]; then
+  # The kernel's parallel_for workers inside the real driver (threads named rknnop-worker): none
+  # before rknn_run, some after it, none after rknn_destroy; and every thread the run made (the
+  # driver's own included) gone after rknn_destroy. The runner waits (5 s at most) for the counts after
+  # rknn_run and rknn_destroy to settle: qemu-user's host threads leave a moment after a join.
+  count() { sed -n "s/^rknnop-board: threads: \([0-9]*\) $1 (rknnop workers: \([0-9]*\))$/\\$2/p" "$work/board.log" | head -n 1; }
+  before=$(count 'before rknn_init' 1) ready=$(count 'before rknn_run' 1) ran=$(count 'after rknn_run' 1)
+  after=$(count 'after rknn_destroy' 1)
+  workers_ready=$(count 'before rknn_run' 2) workers_ran=$(count 'after rknn_run' 2)
+  workers_after=$(count 'after rknn_destroy' 2)
+  if [[ -z $before || -z $ready || -z $ran || -z $after || -z $workers_ready || -z $workers_ran || -z $workers_after ]]; then
     echo "compare.sh: the runner printed no thread counts"; status=1
-  elif [[ $ran -le $ready ]]; then
-    echo "compare.sh: no worker thread during rknn_run ($ready before, $ran after)"; status=1
+  elif [[ $workers_ready -ne 0 || $workers_ran -eq 0 ]]; then
+    echo "compare.sh: no worker thread started by rknn_run ($workers_ready rknnop workers before it, $workers_ran after)"; status=1
+  elif [[ $workers_after -ne 0 ]]; then
+    echo "compare.sh: $workers_after rknnop workers left after rknn_destroy"; status=1
   elif [[ $after -ne $before ]]; then
     echo "compare.sh: $after threads after rknn_destroy, $before before rknn_init: threads left over"; status=1
   else
-    echo "compare.sh: threads: $before before rknn_init, $ready before rknn_run, $ran after it, $after after rknn_destroy"
+    echo "compare.sh: threads: $before before rknn_init, $ready before rknn_run, $ran after it ($workers_ran rknnop workers), $after after rknn_destroy"
   fi
 fi
 [[ $status -eq 0 && $max_ulp == 0 ]] && echo "compare.sh: $outputs output(s) bit-identical (host runtime vs $variant board stack)"
