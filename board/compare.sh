@@ -8,6 +8,7 @@
 #       ( --wrap OP.rknnop --input NAME=SHAPE... [--param NAME=VALUE]... [--output-shape NAME=SHAPE]...
 #       | --model MODEL.rknn [--update OP.rknnop] --input NAME=SHAPE... )     # a model [updated]
 #       [--vx LIB.so NAME [--vx-arg ARG]...] [--max-ulp N] [--op-version N] [--threads]
+#       [--board-run PATH]
 #
 # Inputs: float16 values in [-4, 4) from the seed (python3), one per --input in the model's order.
 # --vx: the board side runs the op library's CPU kernel alone through the real libOpenVX
@@ -16,12 +17,15 @@
 # elements may differ by N units in the last place (each difference is still printed).
 # --op-version N: sets each op description's op_version in the model (board/board_tool.py): the
 # board runtime reads op_lib_armhf_offset/_len only above 1, and rknnop-pack writes none.
+# --board-run PATH: the board runner to use (default scripts/board-run.sh; an installed
+# bin/rknnop-board-run, with the pieces it finds under its prefix).
 # --threads: rknnop's parallel_for workers (threads named rknnop-worker) must be none before rknn_run,
 # some after it (alive until the node is destroyed) and none after rknn_destroy, and the process must
 # have as many threads after rknn_destroy as before rknn_init (none left over). Exit 0 identical, 1 a
 # difference or a failed run (printed), 77 skipped (the reason printed).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+board_run=$root/scripts/board-run.sh
 skip() { echo "compare.sh: skipped: $*"; exit 77; }
 die() { echo "compare.sh: $*" >&2; exit 1; }
 
@@ -42,6 +46,7 @@ while [[ $# -gt 0 ]]; do
     --max-ulp) max_ulp=$2; shift 2 ;;
     --op-version) op_version=$2; shift 2 ;;
     --threads) threads=1; shift ;;
+    --board-run) board_run=$2; shift 2 ;;
     --vx) vx_lib=$3 vx_name=$2; shift 3 ;;
     --vx-arg) read -r -a more <<<"$2"; vx_args+=("${more[@]}"); shift 2 ;;
     *) die "unknown argument $1" ;;
@@ -91,12 +96,12 @@ if [[ -n $vx_lib ]]; then
   for ((o = 0; o < outputs; ++o)); do
     vx_out+=(-o "$(python3 "$root/board/board_tool.py" shape "$work/host$o.npy")=$work/board$o.npy")
   done
-  "$root/scripts/board-run.sh" --variant "$variant" --vx "$vx_lib" "$vx_name" "${vx_in[@]}" "${vx_out[@]}" \
+  "$board_run" --variant "$variant" --vx "$vx_lib" "$vx_name" "${vx_in[@]}" "${vx_out[@]}" \
     "${vx_args[@]}" || status=$?
 else
   extra=()
   [[ $threads == 1 ]] && extra=(--threads)
-  "$root/scripts/board-run.sh" --variant "$variant" "$work/model.rknn" "${in_args[@]}" "${out_board[@]}" \
+  "$board_run" --variant "$variant" "$work/model.rknn" "${in_args[@]}" "${out_board[@]}" \
     "${extra[@]}" 2>&1 | tee "$work/board.log" || status=${PIPESTATUS[0]}
 fi
 [[ $status -eq 77 ]] && exit 77

@@ -14,13 +14,27 @@
 # Inputs and outputs by index in the model's order. --vx runs board/runner/vx_board_run instead
 # (one node through libOpenVX.so.1.2 directly; its usage: --vx alone).
 # The galcore stand-in: RKNNOP_BOARD_GALCORE = a folder holding aarch64/ and armhf/
-# librknnop_galcore.so (default: <build>/board/galcore, build = RKNNOP_BUILD_DIR or build/native);
+# librknnop_galcore.so (default: <build>/board/galcore, build = RKNNOP_BUILD_DIR or build/native;
+# installed: <prefix>/lib/rknnop/board);
 # --no-galcore runs without it (the driver then stops where it opens /dev/galcore).
 # RKNNOP_BOARD_TRACE=1 prints the qemu command. Exit status: the runner's (0 success, 1 a failed
 # runtime call, named on stderr, 2 usage), or 77 with the reason when drivers, qemu, the cross
 # compiler or the galcore stand-in are absent. Everything built goes to a temporary folder, removed.
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Where its pieces are: in a checkout, beside it (board/, include/, the galcore stand-in in the build
+# tree); installed (bin/rknnop-board-run, with the tools: docs/install.md), under the prefix. The
+# install rules (cmake/rknnopInstall.cmake) fill in the next line with paths relative to this script.
+installed_layout=
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [[ -n $installed_layout ]]; then
+  read -r board_rel include_rel galcore_rel <<<"$installed_layout"
+  board=$(cd "$here/$board_rel" && pwd) include=$(cd "$here/$include_rel" && pwd)
+  galcore_default=$here/$galcore_rel
+else
+  root=$(cd "$here/.." && pwd)
+  board=$root/board include=$root/include
+  galcore_default=${RKNNOP_BUILD_DIR:-$root/build/native}/board/galcore
+fi
 skip() { echo "board-run.sh: skipped: $*" >&2; exit 77; }
 usage() { sed -n '8,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
@@ -68,7 +82,7 @@ sysroot=/usr/$triplet
 
 galcore=
 if [[ $galcore_wanted == 1 ]]; then
-  galcore_dir=${RKNNOP_BOARD_GALCORE:-${RKNNOP_BUILD_DIR:-$root/build/native}/board/galcore}
+  galcore_dir=${RKNNOP_BOARD_GALCORE:-$galcore_default}
   galcore=$galcore_dir/$arch/librknnop_galcore.so
   [[ -f $galcore ]] || skip "no galcore stand-in at $galcore (build it, set RKNNOP_BOARD_GALCORE, or --no-galcore)"
 fi
@@ -76,14 +90,14 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/rknnop-board-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/stubs" "$work/run"
-"$root/board/stubs/make-stubs.sh" "$libdir" "$work/stubs" "$cc" "$sysroot" >&2
+"$board/stubs/make-stubs.sh" "$libdir" "$work/stubs" "$cc" "$sysroot" >&2
 if [[ $vx == 1 ]]; then
-  "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$root/include" -o "$work/runner" \
-    "$root/board/runner/vx_board_run.c" "$root/board/runner/npy.c" \
+  "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$include" -o "$work/runner" \
+    "$board/runner/vx_board_run.c" "$board/runner/npy.c" \
     -L"$libdir" -Wl,-rpath-link,"$libdir:$work/stubs" -l:libOpenVX.so.1.2 -ldl
 else
   "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$drivers/rknn/include" -o "$work/runner" \
-    "$root/board/runner/rknn_board_run.c" "$root/board/runner/npy.c" \
+    "$board/runner/rknn_board_run.c" "$board/runner/npy.c" \
     -L"$libdir" -Wl,-rpath-link,"$libdir:$work/stubs" -lrknn_runtime
 fi
 env_args=(-E "LD_LIBRARY_PATH=$libdir:$work/stubs" -E "TMPDIR=$work/run")
