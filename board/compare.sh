@@ -8,7 +8,7 @@
 #       ( --wrap OP.rknnop --input NAME=SHAPE... [--param NAME=VALUE]... [--output-shape NAME=SHAPE]...
 #       | --model MODEL.rknn [--update OP.rknnop] --input NAME=SHAPE... )     # a model [updated]
 #       [--vx LIB.so NAME [--vx-arg ARG]...] [--max-ulp N] [--op-version N] [--threads]
-#       [--board-run PATH]
+#       [--board-run PATH] [--allow-lossy]
 #
 # Inputs: float16 values in [-4, 4) from the seed (python3), one per --input in the model's order.
 # --vx: the board side runs the op library's CPU kernel alone through the real libOpenVX
@@ -19,6 +19,9 @@
 # board runtime reads op_lib_armhf_offset/_len only above 1, and rknnop-pack writes none.
 # --board-run PATH: the board runner to use (default scripts/board-run.sh; an installed
 # bin/rknnop-board-run, with the pieces it finds under its prefix).
+# --allow-lossy: passed to rknnop-run, whose PC library otherwise refuses an output that its conversion
+# to the model's narrower tensor type changes (int32 2049 -> float16 2048; docs/running.md §1): the
+# host run fails with that one line, and the comparison with it (the board converts without a word).
 # --threads: rknnop's parallel_for workers (threads named rknnop-worker) must be none before rknn_run,
 # some after it (alive until the node is destroyed) and none after rknn_destroy, and the process must
 # have as many threads after rknn_destroy as before rknn_init (none left over). Exit 0 identical, 1 a
@@ -26,6 +29,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 board_run=$root/scripts/board-run.sh
+lossy=()
 skip() { echo "compare.sh: skipped: $*"; exit 77; }
 die() { echo "compare.sh: $*" >&2; exit 1; }
 
@@ -47,6 +51,7 @@ while [[ $# -gt 0 ]]; do
     --op-version) op_version=$2; shift 2 ;;
     --threads) threads=1; shift ;;
     --board-run) board_run=$2; shift 2 ;;
+    --allow-lossy) lossy=(--allow-lossy); shift ;;
     --vx) vx_lib=$3 vx_name=$2; shift 3 ;;
     --vx-arg) read -r -a more <<<"$2"; vx_args+=("${more[@]}"); shift 2 ;;
     *) die "unknown argument $1" ;;
@@ -86,7 +91,7 @@ for ((o = 0; o < outputs; ++o)); do
   out_host+=(-o "$o=$work/host$o.npy")
   out_board+=(-o "$o=$work/board$o.npy")
 done
-"$run" "$work/model.rknn" "${in_args[@]}" "${out_host[@]}" >"$work/host.log" 2>&1 ||
+"$run" "$work/model.rknn" "${in_args[@]}" "${out_host[@]}" "${lossy[@]}" >"$work/host.log" 2>&1 ||
   { cat "$work/host.log"; die "rknnop-run failed on the model"; }
 
 status=0

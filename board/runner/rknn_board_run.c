@@ -10,8 +10,9 @@
  * the runtime), rknn_outputs_release, rknn_destroy. Every input must be given; outputs not named are
  * fetched and dropped. --threads prints the process's thread count (/proc/self/task) and how many of
  * them are rknnop's parallel_for workers (by name) before rknn_init, around rknn_run and after
- * rknn_destroy (after rknn_run and rknn_destroy: once settled, at most 5 s). A failure is one line naming the runtime call and its code; exit status 1
- * (2 for a usage error). Built against rknpu's rknn/include/rknn_runtime.h (not part of rknnop). */
+ * rknn_destroy (after rknn_run and rknn_destroy: once settled, at most 5 s). A failure is one line naming the runtime
+ * call and its code; exit status 1 (2 for a usage error). Built against rknpu's rknn/include/rknn_runtime.h (not part
+ * of rknnop). */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
