@@ -91,6 +91,7 @@ if(RKNNOP_INSTALLS_HOST AND DEFINED RKNNOP_INSTALL_TOOLS_DIR)
   install(FILES "${PROJECT_SOURCE_DIR}/board/runner/npy.c" "${PROJECT_SOURCE_DIR}/board/runner/npy.h"
                 "${PROJECT_SOURCE_DIR}/board/runner/rknn_board_run.c" "${PROJECT_SOURCE_DIR}/board/runner/vx_board_run.c"
           DESTINATION "${_board_share}/runner" COMPONENT rknnop_tools)
+  install(FILES "${PROJECT_SOURCE_DIR}/board/driver-libdir.sh" DESTINATION "${_board_share}" COMPONENT rknnop_tools)
   install(PROGRAMS "${PROJECT_SOURCE_DIR}/board/stubs/make-stubs.sh" DESTINATION "${_board_share}/stubs"
           COMPONENT rknnop_tools)
   install(FILES "${PROJECT_SOURCE_DIR}/board/stubs/dlsym-imports.txt" DESTINATION "${_board_share}/stubs"

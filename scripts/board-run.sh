@@ -91,6 +91,11 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/rknnop-board-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/run"
+# A driver folder copied without symbolic links is seen through real ones (board/driver-libdir.sh).
+# shellcheck source=../board/driver-libdir.sh
+. "$board/driver-libdir.sh"
+drivers_libdir=$libdir
+libdir=$(board_driver_libdir "$libdir" "$work")
 # The stand-ins and the runner: built here, or kept in RKNNOP_BOARD_CACHE (the tests give
 # <build>/board/cache) under a key of everything they are built from, so that a run reuses them.
 kind=rknn
@@ -98,17 +103,17 @@ kind=rknn
 built=$work/built cached=
 if [[ -n ${RKNNOP_BOARD_CACHE:-} ]]; then
   key=$({
-    echo "$variant $kind $cc $libdir"
+    echo "$variant $kind $cc $drivers_libdir"
     cat "$board/stubs/make-stubs.sh" "$board/stubs/dlsym-imports.txt" "$board/runner/"*.c "$board/runner/"*.h
     if [[ $vx == 1 ]]; then cat "$include/rknnop/openvx.h" "$include/rknnop/detail/"openvx_*.h; else cat "$header"; fi
-    ls -lL --time-style=+%s "$libdir"
+    ls -lL --time-style=+%s "$drivers_libdir"
   } | sha256sum | cut -c1-16)
   cached=$RKNNOP_BOARD_CACHE/$variant-$kind-$key
   [[ -x $cached/runner ]] && built=$cached
 fi
 if [[ $built == "$work/built" ]]; then
   mkdir -p "$built/stubs"
-  "$board/stubs/make-stubs.sh" "$libdir" "$built/stubs" "$cc" "$sysroot" >&2
+  "$board/stubs/make-stubs.sh" "$drivers_libdir" "$built/stubs" "$cc" "$sysroot" >&2
   if [[ $vx == 1 ]]; then
     "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$include" -o "$built/runner" \
       "$board/runner/vx_board_run.c" "$board/runner/npy.c" \
