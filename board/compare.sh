@@ -8,6 +8,7 @@
 #       ( --wrap OP.rknnop --input NAME=SHAPE... [--param NAME=VALUE]... [--output-shape NAME=SHAPE]...
 #       | --model MODEL.rknn [--update OP.rknnop] --input NAME=SHAPE... )     # a model [updated]
 #       [--vx LIB.so NAME [--vx-arg ARG]...] [--max-ulp N] [--op-version N] [--threads]
+#       [--board-run PATH] [--allow-lossy]
 #
 # Inputs: float16 values in [-4, 4) from the seed (python3), one per --input in the model's order.
 # --vx: the board side runs the op library's CPU kernel alone through the real libOpenVX
@@ -16,12 +17,19 @@
 # elements may differ by N units in the last place (each difference is still printed).
 # --op-version N: sets each op description's op_version in the model (board/board_tool.py): the
 # board runtime reads op_lib_armhf_offset/_len only above 1, and rknnop-pack writes none.
-# --threads: the process must have more threads after rknn_run than before it (the kernel's
-# parallel_for workers, alive until the node is destroyed) and after rknn_destroy as many as before
-# rknn_init (none left over). Exit 0 identical, 1 a
+# --board-run PATH: the board runner to use (default scripts/board-run.sh; an installed
+# bin/rknnop-board-run, with the pieces it finds under its prefix).
+# --allow-lossy: passed to rknnop-run, whose PC library otherwise refuses an output that its conversion
+# to the model's narrower tensor type changes (int32 2049 -> float16 2048; docs/running.md §1): the
+# host run fails with that one line, and the comparison with it (the board converts without a word).
+# --threads: rknnop's parallel_for workers (threads named rknnop-worker) must be none before rknn_run,
+# some after it (alive until the node is destroyed) and none after rknn_destroy, and the process must
+# have as many threads after rknn_destroy as before rknn_init (none left over). Exit 0 identical, 1 a
 # difference or a failed run (printed), 77 skipped (the reason printed).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+board_run=$root/scripts/board-run.sh
+lossy=()
 skip() { echo "compare.sh: skipped: $*"; exit 77; }
 die() { echo "compare.sh: $*" >&2; exit 1; }
 
@@ -42,6 +50,8 @@ while [[ $# -gt 0 ]]; do
     --max-ulp) max_ulp=$2; shift 2 ;;
     --op-version) op_version=$2; shift 2 ;;
     --threads) threads=1; shift ;;
+    --board-run) board_run=$2; shift 2 ;;
+    --allow-lossy) lossy=(--allow-lossy); shift ;;
     --vx) vx_lib=$3 vx_name=$2; shift 3 ;;
     --vx-arg) read -r -a more <<<"$2"; vx_args+=("${more[@]}"); shift 2 ;;
     *) die "unknown argument $1" ;;
@@ -81,7 +91,7 @@ for ((o = 0; o < outputs; ++o)); do
   out_host+=(-o "$o=$work/host$o.npy")
   out_board+=(-o "$o=$work/board$o.npy")
 done
-"$run" "$work/model.rknn" "${in_args[@]}" "${out_host[@]}" >"$work/host.log" 2>&1 ||
+"$run" "$work/model.rknn" "${in_args[@]}" "${out_host[@]}" "${lossy[@]}" >"$work/host.log" 2>&1 ||
   { cat "$work/host.log"; die "rknnop-run failed on the model"; }
 
 status=0
@@ -91,12 +101,12 @@ if [[ -n $vx_lib ]]; then
   for ((o = 0; o < outputs; ++o)); do
     vx_out+=(-o "$(python3 "$root/board/board_tool.py" shape "$work/host$o.npy")=$work/board$o.npy")
   done
-  "$root/scripts/board-run.sh" --variant "$variant" --vx "$vx_lib" "$vx_name" "${vx_in[@]}" "${vx_out[@]}" \
+  "$board_run" --variant "$variant" --vx "$vx_lib" "$vx_name" "${vx_in[@]}" "${vx_out[@]}" \
     "${vx_args[@]}" || status=$?
 else
   extra=()
   [[ $threads == 1 ]] && extra=(--threads)
-  "$root/scripts/board-run.sh" --variant "$variant" "$work/model.rknn" "${in_args[@]}" "${out_board[@]}" \
+  "$board_run" --variant "$variant" "$work/model.rknn" "${in_args[@]}" "${out_board[@]}" \
     "${extra[@]}" 2>&1 | tee "$work/board.log" || status=${PIPESTATUS[0]}
 fi
 [[ $status -eq 77 ]] && exit 77
@@ -106,19 +116,25 @@ for ((o = 0; o < outputs; ++o)); do
     status=1
 done
 if [[ $threads == 1 && $status -eq 0 ]]; then
-  # The kernel's parallel_for workers inside the real driver: started during rknn_run, and every
-  # thread the run made (the driver's own included) gone after rknn_destroy.
-  count() { sed -n "s/^rknnop-board: threads: \([0-9]*\) $1.*/\1/p" "$work/board.log" | head -n 1; }
-  before=$(count 'before rknn_init') ready=$(count 'before rknn_run') ran=$(count 'after rknn_run')
-  after=$(count 'after rknn_destroy')
-  if [[ -z $before || -z $ready || -z $ran || -z $after ]]; then
+  # The kernel's parallel_for workers inside the real driver (threads named rknnop-worker): none
+  # before rknn_run, some after it, none after rknn_destroy; and every thread the run made (the
+  # driver's own included) gone after rknn_destroy. The runner waits (5 s at most) for the counts after
+  # rknn_run and rknn_destroy to settle: qemu-user's host threads leave a moment after a join.
+  count() { sed -n "s/^rknnop-board: threads: \([0-9]*\) $1 (rknnop workers: \([0-9]*\))$/\\$2/p" "$work/board.log" | head -n 1; }
+  before=$(count 'before rknn_init' 1) ready=$(count 'before rknn_run' 1) ran=$(count 'after rknn_run' 1)
+  after=$(count 'after rknn_destroy' 1)
+  workers_ready=$(count 'before rknn_run' 2) workers_ran=$(count 'after rknn_run' 2)
+  workers_after=$(count 'after rknn_destroy' 2)
+  if [[ -z $before || -z $ready || -z $ran || -z $after || -z $workers_ready || -z $workers_ran || -z $workers_after ]]; then
     echo "compare.sh: the runner printed no thread counts"; status=1
-  elif [[ $ran -le $ready ]]; then
-    echo "compare.sh: no worker thread during rknn_run ($ready before, $ran after)"; status=1
+  elif [[ $workers_ready -ne 0 || $workers_ran -eq 0 ]]; then
+    echo "compare.sh: no worker thread started by rknn_run ($workers_ready rknnop workers before it, $workers_ran after)"; status=1
+  elif [[ $workers_after -ne 0 ]]; then
+    echo "compare.sh: $workers_after rknnop workers left after rknn_destroy"; status=1
   elif [[ $after -ne $before ]]; then
     echo "compare.sh: $after threads after rknn_destroy, $before before rknn_init: threads left over"; status=1
   else
-    echo "compare.sh: threads: $before before rknn_init, $ready before rknn_run, $ran after it, $after after rknn_destroy"
+    echo "compare.sh: threads: $before before rknn_init, $ready before rknn_run, $ran after it ($workers_ran rknnop workers), $after after rknn_destroy"
   fi
 fi
 [[ $status -eq 0 && $max_ulp == 0 ]] && echo "compare.sh: $outputs output(s) bit-identical (host runtime vs $variant board stack)"

@@ -62,6 +62,48 @@ if(RKNNOP_INSTALL_TOOLS AND TARGET rknnop_host AND TARGET rknnop_openvx)
   set(RKNNOP_HOST_SYSTEM "${CMAKE_SYSTEM_NAME}-${CMAKE_SYSTEM_PROCESSOR}")
 endif()
 
+# The board runner (docs/board-emulation.md §2), with the tools: bin/rknnop-board-run (scripts/board-run.sh
+# with its installed paths filled in), its sources (the runners and the stand-ins are built by the
+# script, against the driver folder given at run time) and the galcore stand-ins built here.
+#   <prefix>/bin/rknnop-board-run
+#   <prefix>/share/rknnop/board/{runner,stubs}/...
+#   <prefix>/lib/rknnop/board/{aarch64,armhf}/librknnop_galcore.so   (built with the cross compilers)
+if(RKNNOP_INSTALLS_HOST AND DEFINED RKNNOP_INSTALL_TOOLS_DIR)
+  set(_board_share "${CMAKE_INSTALL_DATADIR}/rknnop/board")
+  set(_board_lib "${CMAKE_INSTALL_LIBDIR}/rknnop/board")
+  cmake_path(ABSOLUTE_PATH RKNNOP_INSTALL_TOOLS_DIR BASE_DIRECTORY "/prefix" NORMALIZE OUTPUT_VARIABLE _bindir)
+  set(_layout)
+  foreach(_dir "${_board_share}" "${CMAKE_INSTALL_INCLUDEDIR}" "${_board_lib}")
+    cmake_path(ABSOLUTE_PATH _dir BASE_DIRECTORY "/prefix" NORMALIZE OUTPUT_VARIABLE _dir)
+    file(RELATIVE_PATH _dir "${_bindir}" "${_dir}")
+    list(APPEND _layout "${_dir}")
+  endforeach()
+  list(JOIN _layout " " _layout)
+  file(READ "${PROJECT_SOURCE_DIR}/scripts/board-run.sh" _script)
+  string(REPLACE "\ninstalled_layout=\n" "\ninstalled_layout='${_layout}'\n" _installed "${_script}")
+  if(_installed STREQUAL _script)
+    message(FATAL_ERROR "rknnop: scripts/board-run.sh has no 'installed_layout=' line for its install")
+  endif()
+  file(WRITE "${PROJECT_BINARY_DIR}/rknnop-package/rknnop-board-run" "${_installed}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/scripts/board-run.sh")
+  install(PROGRAMS "${PROJECT_BINARY_DIR}/rknnop-package/rknnop-board-run" DESTINATION "${RKNNOP_INSTALL_TOOLS_DIR}"
+          COMPONENT rknnop_tools)
+  install(FILES "${PROJECT_SOURCE_DIR}/board/runner/npy.c" "${PROJECT_SOURCE_DIR}/board/runner/npy.h"
+                "${PROJECT_SOURCE_DIR}/board/runner/rknn_board_run.c" "${PROJECT_SOURCE_DIR}/board/runner/vx_board_run.c"
+          DESTINATION "${_board_share}/runner" COMPONENT rknnop_tools)
+  install(FILES "${PROJECT_SOURCE_DIR}/board/driver-libdir.sh" DESTINATION "${_board_share}" COMPONENT rknnop_tools)
+  install(PROGRAMS "${PROJECT_SOURCE_DIR}/board/stubs/make-stubs.sh" DESTINATION "${_board_share}/stubs"
+          COMPONENT rknnop_tools)
+  install(FILES "${PROJECT_SOURCE_DIR}/board/stubs/dlsym-imports.txt" DESTINATION "${_board_share}/stubs"
+          COMPONENT rknnop_tools)
+  if(TARGET rknnop_galcore_board)
+    foreach(_arch aarch64 armhf)
+      install(FILES "${PROJECT_BINARY_DIR}/board/galcore/${_arch}/librknnop_galcore.so"
+              DESTINATION "${_board_lib}/${_arch}" COMPONENT rknnop_tools OPTIONAL)
+    endforeach()
+  endif()
+endif()
+
 configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/rknnopConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/rknnop-package/rknnopConfig.cmake"
   INSTALL_DESTINATION "${RKNNOP_INSTALL_CMAKEDIR}"

@@ -41,6 +41,8 @@ fi
 read -r -a variants <<<"${RKNNOP_BOARD_VARIANTS:-linux-aarch64-mini linux-armhf-mini linux-armhf-puma-mini}"
 
 work=$(mktemp -d)
+# shellcheck source=../board/driver-libdir.sh
+. "$root/board/driver-libdir.sh"
 trap 'rm -rf "$work"' EXIT
 cat >"$work/load.c" <<'C'
 /* dlopen(RTLD_NOW) a kernel library, then resolve each named import and say where it comes from. */
@@ -88,6 +90,7 @@ for arch in aarch64 armhf; do
     libdir=$drivers/drivers/$variant/usr/lib
     [[ -f $libdir/libOpenVX.so.1.2 ]] || { echo "board-load.sh: $libdir/libOpenVX.so.1.2 is missing"; status=1; continue; }
     build_id=$(strings "$libdir/libOpenVX.so.1.2" | sed -n 's/^libOpenVX version: //p' | head -n 1)
+    libdir=$(board_driver_libdir "$libdir" "$work/$variant")  # a copy without links (board/driver-libdir.sh)
     for lib in "${mine[@]}"; do
       # The library's imports (undefined dynamic symbols that must be found: weak ones may stay NULL).
       mapfile -t imports < <(readelf --dyn-syms -W "$lib" |

@@ -14,13 +14,28 @@
 # Inputs and outputs by index in the model's order. --vx runs board/runner/vx_board_run instead
 # (one node through libOpenVX.so.1.2 directly; its usage: --vx alone).
 # The galcore stand-in: RKNNOP_BOARD_GALCORE = a folder holding aarch64/ and armhf/
-# librknnop_galcore.so (default: <build>/board/galcore, build = RKNNOP_BUILD_DIR or build/native);
+# librknnop_galcore.so (default: <build>/board/galcore, build = RKNNOP_BUILD_DIR or build/native;
+# installed: <prefix>/lib/rknnop/board);
 # --no-galcore runs without it (the driver then stops where it opens /dev/galcore).
-# RKNNOP_BOARD_TRACE=1 prints the qemu command. Exit status: the runner's (0 success, 1 a failed
+# RKNNOP_BOARD_CACHE = a folder to keep the built stand-ins and runner in between runs (keyed by their
+# sources, the compiler and the driver folder). RKNNOP_BOARD_TRACE=1 prints the qemu command. Exit status: the runner's (0 success, 1 a failed
 # runtime call, named on stderr, 2 usage), or 77 with the reason when drivers, qemu, the cross
-# compiler or the galcore stand-in are absent. Everything built goes to a temporary folder, removed.
+# compiler or the galcore stand-in are absent. Everything built goes to a temporary folder, removed (or to RKNNOP_BOARD_CACHE).
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Where its pieces are: in a checkout, beside it (board/, include/, the galcore stand-in in the build
+# tree); installed (bin/rknnop-board-run, with the tools: docs/install.md), under the prefix. The
+# install rules (cmake/rknnopInstall.cmake) fill in the next line with paths relative to this script.
+installed_layout=
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [[ -n $installed_layout ]]; then
+  read -r board_rel include_rel galcore_rel <<<"$installed_layout"
+  board=$(cd "$here/$board_rel" && pwd) include=$(cd "$here/$include_rel" && pwd)
+  galcore_default=$here/$galcore_rel
+else
+  root=$(cd "$here/.." && pwd)
+  board=$root/board include=$root/include
+  galcore_default=${RKNNOP_BUILD_DIR:-$root/build/native}/board/galcore
+fi
 skip() { echo "board-run.sh: skipped: $*" >&2; exit 77; }
 usage() { sed -n '8,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
@@ -68,36 +83,63 @@ sysroot=/usr/$triplet
 
 galcore=
 if [[ $galcore_wanted == 1 ]]; then
-  galcore_dir=${RKNNOP_BOARD_GALCORE:-${RKNNOP_BUILD_DIR:-$root/build/native}/board/galcore}
+  galcore_dir=${RKNNOP_BOARD_GALCORE:-$galcore_default}
   galcore=$galcore_dir/$arch/librknnop_galcore.so
   [[ -f $galcore ]] || skip "no galcore stand-in at $galcore (build it, set RKNNOP_BOARD_GALCORE, or --no-galcore)"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rknnop-board-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/stubs" "$work/run"
-"$root/board/stubs/make-stubs.sh" "$libdir" "$work/stubs" "$cc" "$sysroot" >&2
-if [[ $vx == 1 ]]; then
-  "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$root/include" -o "$work/runner" \
-    "$root/board/runner/vx_board_run.c" "$root/board/runner/npy.c" \
-    -L"$libdir" -Wl,-rpath-link,"$libdir:$work/stubs" -l:libOpenVX.so.1.2 -ldl
-else
-  "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$drivers/rknn/include" -o "$work/runner" \
-    "$root/board/runner/rknn_board_run.c" "$root/board/runner/npy.c" \
-    -L"$libdir" -Wl,-rpath-link,"$libdir:$work/stubs" -lrknn_runtime
+mkdir -p "$work/run"
+# A driver folder copied without symbolic links is seen through real ones (board/driver-libdir.sh).
+# shellcheck source=../board/driver-libdir.sh
+. "$board/driver-libdir.sh"
+drivers_libdir=$libdir
+libdir=$(board_driver_libdir "$libdir" "$work")
+# The stand-ins and the runner: built here, or kept in RKNNOP_BOARD_CACHE (the tests give
+# <build>/board/cache) under a key of everything they are built from, so that a run reuses them.
+kind=rknn
+[[ $vx == 1 ]] && kind=vx
+built=$work/built cached=
+if [[ -n ${RKNNOP_BOARD_CACHE:-} ]]; then
+  key=$({
+    echo "$variant $kind $cc $drivers_libdir"
+    cat "$board/stubs/make-stubs.sh" "$board/stubs/dlsym-imports.txt" "$board/runner/"*.c "$board/runner/"*.h
+    if [[ $vx == 1 ]]; then cat "$include/rknnop/openvx.h" "$include/rknnop/detail/"openvx_*.h; else cat "$header"; fi
+    ls -lL --time-style=+%s "$drivers_libdir"
+  } | sha256sum | cut -c1-16)
+  cached=$RKNNOP_BOARD_CACHE/$variant-$kind-$key
+  [[ -x $cached/runner ]] && built=$cached
 fi
-env_args=(-E "LD_LIBRARY_PATH=$libdir:$work/stubs" -E "TMPDIR=$work/run")
+if [[ $built == "$work/built" ]]; then
+  mkdir -p "$built/stubs"
+  "$board/stubs/make-stubs.sh" "$drivers_libdir" "$built/stubs" "$cc" "$sysroot" >&2
+  if [[ $vx == 1 ]]; then
+    "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$include" -o "$built/runner" \
+      "$board/runner/vx_board_run.c" "$board/runner/npy.c" \
+      -L"$libdir" -Wl,-rpath-link,"$libdir:$built/stubs" -l:libOpenVX.so.1.2 -ldl
+  else
+    "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$drivers/rknn/include" -o "$built/runner" \
+      "$board/runner/rknn_board_run.c" "$board/runner/npy.c" \
+      -L"$libdir" -Wl,-rpath-link,"$libdir:$built/stubs" -lrknn_runtime
+  fi
+  # Kept by a rename (atomic): a concurrent run that got there first keeps its own.
+  if [[ -n $cached ]] && mkdir -p "$RKNNOP_BOARD_CACHE" && mv -T "$built" "$cached" 2>/dev/null; then
+    built=$cached
+  fi
+fi
+env_args=(-E "LD_LIBRARY_PATH=$libdir:$built/stubs" -E "TMPDIR=$work/run")
 for name in RKNN_LOG_LEVEL VSI_NN_LOG_LEVEL RKNNOP_GALCORE_LOG; do
   [[ -n ${!name:-} ]] && env_args+=(-E "$name=${!name}")
 done
 [[ -n $galcore ]] && env_args+=(-E "LD_PRELOAD=$galcore")
-[[ ${RKNNOP_BOARD_TRACE:-0} == 1 ]] && echo "board-run.sh: (cd $work/run && $qemu -L $sysroot ${env_args[*]} $work/runner ${args[*]})" >&2
+[[ ${RKNNOP_BOARD_TRACE:-0} == 1 ]] && echo "board-run.sh: (cd $work/run && $qemu -L $sysroot ${env_args[*]} $built/runner ${args[*]})" >&2
 # librknn_runtime writes each custom op's library to /tmp/rknn/<Name> (a fixed path, not TMPDIR)
 # and deletes it after dlopen(); a run that fails in between leaves it. Remove what this run made.
 [[ -d /tmp/rknn ]] && had_tmp_rknn=1 || had_tmp_rknn=0
 touch "$work/started"
 status=0
-(cd "$work/run" && exec "$qemu" -L "$sysroot" "${env_args[@]}" "$work/runner" "${args[@]}") || status=$?
+(cd "$work/run" && exec "$qemu" -L "$sysroot" "${env_args[@]}" "$built/runner" "${args[@]}") || status=$?
 if [[ -d /tmp/rknn ]]; then
   find /tmp/rknn -maxdepth 1 -type f -newer "$work/started" -delete 2>/dev/null || true
   [[ $had_tmp_rknn == 1 ]] || rmdir /tmp/rknn 2>/dev/null || true

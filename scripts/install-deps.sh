@@ -21,6 +21,9 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev googletest  # MindSpore Lite tests (schema headers; gtest with its ABI)
 )
 packages+=(clang-tidy-16 clang-format-16)     # scripts/test.sh lint; .clang-format
+# The Conan 2 client of package.conan (CI: ../shared/conan-2.8.1, a source tree run on Debian's python3).
+packages+=(python3-yaml python3-requests python3-urllib3 python3-colorama python3-dateutil python3-jinja2
+           python3-fasteners python3-distro)
 packages+=(g++-11 clang-14 clang-15 libc++-16-dev libc++abi-16-dev)  # scripts/test.sh matrix (docs/compilers.md)
 
 missing_packages() {

@@ -29,12 +29,51 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 
 stamp() { printf '\n=== %s: %s (%ss since start)\n' "$(date +%H:%M:%S)" "$1" "$SECONDS"; }
 
+# The board stacks the board tests run on (docs/board-emulation.md §5), as cache variables: from the
+# environment (.ci/run sets them from the shared folder beside the clone); unset, those tests skip.
+board_variables=(RKNNOP_BOARD_DRIVERS RKNNOP_TOOLKIT_SAMPLES RKNNOP_RKNPU2_RUNTIME RKNNOP_RKNPU2_SAMPLES)
+board_cache_args() {
+  local name
+  for name in "${board_variables[@]}"; do
+    [ -z "${!name:-}" ] || printf '%s\n' "-D$name=${!name}"
+  done
+}
+
 native() {
   stamp "native build"
-  cmake -S "$root" -B "$out/native" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKNNOP_WARNINGS_AS_ERRORS=ON
+  local board_args=()
+  mapfile -t board_args < <(board_cache_args)
+  cmake -S "$root" -B "$out/native" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKNNOP_WARNINGS_AS_ERRORS=ON \
+    "${board_args[@]}"
   cmake --build "$out/native" -j "$jobs"
-  stamp "native tests"
-  ctest --test-dir "$out/native" -j "$jobs" --output-on-failure --timeout 300
+  stamp "native tests (the board tests after them)"
+  ctest --test-dir "$out/native" -j "$jobs" --output-on-failure --timeout 300 -LE '^(board|rknpu2)$'
+  board_tests "$out/native"
+}
+
+# The board tests (labels board and rknpu2) of a built tree, counted: with RKNNOP_BOARD_DRIVERS
+# (RKNNOP_RKNPU2_RUNTIME for rknpu2) none may skip; without, each skips with its reason.
+board_tests() {
+  local dir=$1 label given log started total passed skipped failed
+  for label in board rknpu2; do
+    given=${RKNNOP_BOARD_DRIVERS:-}
+    [ "$label" = rknpu2 ] && given=${RKNNOP_RKNPU2_RUNTIME:-}
+    log="$dir/ctest-$label.log"
+    started=$SECONDS
+    stamp "$label tests${given:+ (${label} stack: $given)}"
+    ctest --test-dir "$dir" -j "$jobs" --output-on-failure --timeout 300 -L "^$label\$" --no-tests=ignore \
+      | tee "$log" || { echo "$label tests failed" >&2; return 1; }
+    total=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#' "$log" || true)
+    skipped=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#.*\*\*\*Skipped' "$log" || true)
+    passed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#.* Passed +[0-9.]+ sec' "$log" || true)
+    failed=$((total - passed - skipped))
+    printf '=== %s tests: %s run, %s passed, %s skipped, %s failed in %ss\n' \
+      "$label" "$total" "$passed" "$skipped" "$failed" "$((SECONDS - started))"
+    if [ -n "$given" ] && [ "$skipped" != 0 ]; then
+      echo "$label tests: $skipped skipped although the $label stack is given ($given): see $log" >&2
+      return 1
+    fi
+  done
 }
 
 asan() {

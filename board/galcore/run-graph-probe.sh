@@ -30,12 +30,15 @@ case $variant in
 esac
 command -v "$qemu" >/dev/null || skip "$qemu is not installed"
 command -v "$triple-gcc" >/dev/null || skip "$triple-gcc is not installed"
-stubs=${RKNNOP_BOARD_STUBS_DIR:-}
-libpath=$libdir${stubs:+:$stubs}
 galcore=$build/$arch/librknnop_galcore.so
 [[ -f $galcore ]] || skip "no $galcore (build the rknnop_galcore_board target)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# shellcheck source=../driver-libdir.sh
+. "$root/board/driver-libdir.sh"
+libdir=$(board_driver_libdir "$libdir" "$work")  # a copy without links: seen through real ones
+stubs=${RKNNOP_BOARD_STUBS_DIR:-}
+libpath=$libdir${stubs:+:$stubs}
 # -Wno-stringop-overread: vxAddUserKernel's name parameter is declared as a 256-char array.
 "$triple-gcc" -std=c11 -O1 -Wall -Wextra -Werror -Wno-stringop-overread -I"$root/include" \
   -o "$work/probe" "$root/board/galcore/galcore_graph_probe.c" \

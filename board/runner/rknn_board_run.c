@@ -8,15 +8,18 @@
  * model's float16 tensors are; another dtype is converted by the runtime, as on the board),
  * rknn_run, rknn_outputs_get to .npy files (the model's dtype; --want-float: float32 converted by
  * the runtime), rknn_outputs_release, rknn_destroy. Every input must be given; outputs not named are
- * fetched and dropped. --threads prints the process's thread count (/proc/self/task) before rknn_init,
- * around rknn_run and after rknn_destroy. A failure is one line naming the runtime call and its code; exit status 1
- * (2 for a usage error). Built against rknpu's rknn/include/rknn_runtime.h (not part of rknnop). */
+ * fetched and dropped. --threads prints the process's thread count (/proc/self/task) and how many of
+ * them are rknnop's parallel_for workers (by name) before rknn_init, around rknn_run and after
+ * rknn_destroy (after rknn_run and rknn_destroy: once settled, at most 5 s). A failure is one line naming the runtime
+ * call and its code; exit status 1 (2 for a usage error). Built against rknpu's rknn/include/rknn_runtime.h (not part
+ * of rknnop). */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "npy.h"
 #include "rknn_runtime.h"
@@ -26,16 +29,43 @@
 #define MAX_PORTS 64
 
 /* Threads of this process (entries of /proc/self/task; under qemu-user: the guest's threads and
- * qemu's own), for --threads. */
-static int thread_count(void) {
+ * qemu's own), for --threads; *workers: those named "rknnop-worker", the kernels' parallel_for
+ * workers (rknnop::detail::thread_pool::worker_name). */
+static int thread_count(int* workers) {
+  *workers = 0;
   DIR* d = opendir("/proc/self/task");
   if (!d) return -1;
   int n = 0;
-  for (struct dirent* e; (e = readdir(d)) != NULL;)
-    if (e->d_name[0] != '.') ++n;
+  for (struct dirent* e; (e = readdir(d)) != NULL;) {
+    if (e->d_name[0] == '.') continue;
+    ++n;
+    char path[64], name[32] = {0};
+    snprintf(path, sizeof path, "/proc/self/task/%.20s/comm", e->d_name);
+    FILE* f = fopen(path, "r");
+    if (!f) continue;
+    if (fgets(name, sizeof name, f) && strcmp(name, "rknnop-worker\n") == 0) ++*workers;
+    fclose(f);
+  }
   closedir(d);
   return n;
 }
+
+/* Prints the counts once `settled` holds, or after 5 s: a new worker names itself when it starts,
+ * and under qemu-user a joined thread's host thread leaves /proc/self/task a moment after the join. */
+static void print_threads(const char* when, int (*settled)(int total, int workers, int before), int before) {
+  int workers = 0, total = thread_count(&workers);
+  for (int waited_ms = 0; settled && !settled(total, workers, before) && waited_ms < 5000; ++waited_ms) {
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+    total = thread_count(&workers);
+  }
+  fprintf(stderr, "rknnop-board: threads: %d %s (rknnop workers: %d)\n", total, when, workers);
+}
+static int some_worker(int total, int workers, int before) {
+  (void)total, (void)before;
+  return workers > 0;
+}
+static int back_to_before(int total, int workers, int before) { return workers == 0 && total <= before; }
 
 static const char* error_name(int code) {
   switch (code) {
@@ -214,7 +244,8 @@ int main(int argc, char** argv) {
   char error[512];
   int status = 1;
   rknn_context ctx = 0;
-  int threads_before = thread_count();
+  int threads_before = 0, workers_before = 0;
+  if (threads) threads_before = thread_count(&workers_before);
   int ret = rknn_init(&ctx, model, model_size, 0);
   if (ret != RKNN_SUCC) {
     free(model);
@@ -291,15 +322,16 @@ int main(int argc, char** argv) {
     goto release_inputs;
   }
   if (threads) {
-    fprintf(stderr, "rknnop-board: threads: %d before rknn_init\n", threads_before);
-    fprintf(stderr, "rknnop-board: threads: %d before rknn_run\n", thread_count());
+    fprintf(stderr, "rknnop-board: threads: %d before rknn_init (rknnop workers: %d)\n", threads_before,
+            workers_before);
+    print_threads("before rknn_run", NULL, 0);
   }
   ret = rknn_run(ctx, NULL);
   if (ret != RKNN_SUCC) {
     call_failed("rknn_run", ret);
     goto release_inputs;
   }
-  if (threads) fprintf(stderr, "rknnop-board: threads: %d after rknn_run\n", thread_count());
+  if (threads) print_threads("after rknn_run", some_worker, 0);
   for (uint32_t i = 0; i < io.n_output; ++i) {
     outputs[i].index = i;
     outputs[i].want_float = (uint8_t)want_float;
@@ -336,7 +368,7 @@ release_inputs:
 destroy:
   ret = rknn_destroy(ctx);
   if (ret != RKNN_SUCC) status = call_failed("rknn_destroy", ret);
-  if (threads) fprintf(stderr, "rknnop-board: threads: %d after rknn_destroy\n", thread_count());
+  if (threads) print_threads("after rknn_destroy", back_to_before, threads_before);
   free(model);
   return status;
 }

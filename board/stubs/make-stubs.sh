@@ -25,7 +25,8 @@ readelf=${READELF:-readelf}
 mkdir -p "$out"
 
 # Every ELF library of the folder (plugins in subfolders included): the importers.
-mapfile -t importers < <(find "$libdir" -name 'lib*.so*' -type f | LC_ALL=C sort)
+# (A file of a few bytes is a symbolic link stored as text by a copy made without links: not an ELF file.)
+mapfile -t importers < <(find "$libdir" -name 'lib*.so*' -type f -size +255c | LC_ALL=C sort)
 [[ ${#importers[@]} -gt 0 ]] || die "$libdir holds no libraries"
 needed() { "$readelf" -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 present() { [[ -n $(find "$libdir" -name "$1" -print -quit) ]]; }

@@ -14,7 +14,8 @@
 #
 # With -o "rknnop/*:tools=True" the package also builds and ships the command-line tools
 # (bin/rknnop-run, bin/rknnop-pack, bin/rknnop-vxcheck, bin/rknnop-parity) and the host OpenVX
-# runtime they load ops through (lib/rknnop/libOpenVX.so, found through the tools' RPATH). Use it as a
+# runtime they load ops through (lib/rknnop/libOpenVX.so, found through the tools' RPATH), and the
+# board runner (bin/rknnop-board-run, share/rknnop/board, lib/rknnop/board: docs/board-emulation.md §2). Use it as a
 # tool requirement:
 #     [tool_requires]                              def build_requirements(self):
 #     rknnop/0.1.0                                     self.tool_requires("rknnop/0.1.0", options={"tools": True})
@@ -127,8 +128,11 @@ class RknnopConan(ConanFile):
         # The files go to <source root>/src, which is layout()'s source folder.
         if self._checkout is not None:
             destination = os.path.join(self.export_sources_folder, "src")
-            # CMakeLists.txt, src/ and tools/ build the tools (option tools).
-            for pattern in ("include/*", "cmake/*", "LICENSE", "CMakeLists.txt", "src/*", "tools/*"):
+            # CMakeLists.txt, src/, tools/ and board/ build the tools (option tools): the top-level
+            # CMakeLists.txt adds board/galcore and board/, and the board runner is installed with the
+            # tools (scripts/board-run.sh as bin/rknnop-board-run, board/runner and board/stubs).
+            for pattern in ("include/*", "cmake/*", "LICENSE", "CMakeLists.txt", "src/*", "tools/*", "board/*",
+                            "scripts/board-run.sh"):
                 copy(self, pattern, self._checkout, destination)
 
     def layout(self):
@@ -205,8 +209,9 @@ class RknnopConan(ConanFile):
         if self.options.tools:
             cmake = CMake(self)
             cmake.configure()
-            for tool in self._tools:
-                cmake.build(target=tool)
+            # Everything of this configuration (tests, examples and benchmarks are off): the tools,
+            # the host runtime and, with the cross compilers, the galcore stand-ins of the board runner.
+            cmake.build()
 
     def package(self):
         copy(self, "LICENSE", self.source_folder, os.path.join(self.package_folder, "licenses"))
@@ -238,7 +243,7 @@ class RknnopConan(ConanFile):
                 rmdir(self, os.path.join(self.package_folder, "include", "rknnop", folder))
             rm(self, "*.a", os.path.join(self.package_folder, "lib"))
             rm(self, "rknnopHostTargets*.cmake", cmake_dir)
-            for tool in self._tools:
+            for tool in self._tools + ("rknnop-board-run",):
                 if not os.path.isfile(os.path.join(self.package_folder, "bin", tool)):
                     raise ConanException(f"rknnop: tools=True but the install made no bin/{tool}")
 

@@ -3,7 +3,7 @@
 // and 7 threads (ResizeArea, Exp, TruncateDiv, shapes from tiny to large, odd sizes), RKNNOP_THREADS,
 // the inline fallbacks (another thread's run; pthread_create failing), and the workers' lifetime: at
 // most cores - 1, joined at the last node's deinitialize and when a kernel library is dlclose()d
-// (threads counted in /proc/self/task). Its own program: it interposes pthread_create.
+// (workers counted by their thread name in /proc/self/task). Its own program: it interposes pthread_create.
 #include "exp/exp.cpp"
 #include "resize_area/resize_area.cpp"
 #include "truncate_div/truncate_div.cpp"
@@ -23,6 +23,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -49,24 +50,37 @@ namespace {
 
 using pool = rknnop::detail::thread_pool;
 
-int threads_in_process() {
+// The pools' workers in this process: threads named thread_pool::worker_name (every pool, this
+// executable's and each loaded kernel library's). The process's own thread count is no measure: qemu-user
+// runs threads of its own, which come and go on a loaded machine.
+int workers_in_process() {
   int n = 0;
   if (DIR* d = opendir("/proc/self/task")) {
-    while (const dirent* e = readdir(d))
-      if (e->d_name[0] != '.') ++n;
+    while (const dirent* e = readdir(d)) {
+      if (e->d_name[0] == '.') continue;
+      const std::string path = std::string("/proc/self/task/") + e->d_name + "/comm";
+      if (FILE* f = std::fopen(path.c_str(), "r")) {
+        char name[32] = {};
+        if (std::fgets(name, sizeof name, f)) {
+          name[std::strcspn(name, "\n")] = '\0';
+          if (std::strcmp(name, pool::worker_name) == 0) ++n;
+        }
+        std::fclose(f);
+      }
+    }
     closedir(d);
   }
   return n;
 }
 
-// The thread count once joined threads have left /proc/self/task, up to 5 s: pthread_join returns
-// when a worker's thread id is cleared, and under qemu-user the host thread that ran it exits a moment
-// later (a joined worker was still listed there once, in the armhf cross run).
-int threads_in_process_after_joins(int expected) {
-  int n = threads_in_process();
+// The worker count once it is `expected`, up to 5 s: a new worker names itself when it starts, and a
+// joined one leaves /proc/self/task a moment after pthread_join returns (under qemu-user the host
+// thread that ran it exits later: a joined worker was still listed there once, in the armhf cross run).
+int workers_in_process_settled(int expected) {
+  int n = workers_in_process();
   for (int waited_ms = 0; n != expected && waited_ms < 5000; ++waited_ms) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    n = threads_in_process();
+    n = workers_in_process();
   }
   return n;
 }
@@ -232,7 +246,7 @@ TEST(ParallelFor, AThreadThatCannotBeCreatedLeavesItsRangesToTheCaller) {
 
 TEST(ParallelFor, NoMoreWorkersThanCoresAndReleaseJoinsThem) {
   pool::release();
-  const int before = threads_in_process();
+  const int before = workers_in_process();
   {
     const thread_count set(7);
     std::atomic<int> sum{0};
@@ -242,10 +256,10 @@ TEST(ParallelFor, NoMoreWorkersThanCoresAndReleaseJoinsThem) {
   }
   const unsigned workers = pool::workers();
   EXPECT_EQ(workers, pool::cores() - 1);  // created lazily, kept between runs, never more
-  EXPECT_EQ(threads_in_process(), before + int(workers));
+  EXPECT_EQ(workers_in_process_settled(before + int(workers)), before + int(workers));
   pool::release();
   EXPECT_EQ(pool::workers(), 0u);
-  EXPECT_EQ(threads_in_process_after_joins(before), before);
+  EXPECT_EQ(workers_in_process_settled(before), before);
 }
 
 TEST(ParallelFor, ConcurrentCallersGetCorrectResults) {
@@ -446,7 +460,7 @@ void run_node(vx_kernel_description_t* d, bool with_initializers, int runs) {
 TEST(ParallelLibrary, WorkersAreJoinedWhenTheDriverInitializesANodeTwice) {
   if (pool::cores() < 2) GTEST_SKIP() << "one online core: a kernel library starts no worker";
   setenv("RKNNOP_THREADS", "2", 1);
-  const int before = threads_in_process();
+  const int before = workers_in_process();
   {
     library lib;
     ASSERT_NE(lib.cpu(), nullptr) << dlerror();
@@ -463,7 +477,7 @@ TEST(ParallelLibrary, WorkersAreJoinedWhenTheDriverInitializesANodeTwice) {
       ASSERT_EQ(vxProcessGraph(h.graph()), VX_SUCCESS);  // initializer again, no deinitializer first
       EXPECT_EQ(float(rknnop::test::harness::read<rknnop::float16>(out)[0]), -2.0f);
     }
-    EXPECT_EQ(threads_in_process_after_joins(before), before) << "a worker outlived the library's last node";
+    EXPECT_EQ(workers_in_process_settled(before), before) << "a worker outlived the library's last node";
     ASSERT_EQ(dlclose(lib.handle), 0);
   }
   unsetenv("RKNNOP_THREADS");
@@ -472,19 +486,19 @@ TEST(ParallelLibrary, WorkersAreJoinedWhenTheDriverInitializesANodeTwice) {
 TEST(ParallelLibrary, WorkersAreJoinedAtTheLastDeinitializeAndAtDlclose) {
   if (pool::cores() < 2) GTEST_SKIP() << "one online core: a kernel library starts no worker";
   setenv("RKNNOP_THREADS", "2", 1);  // read by the library on its first run
-  const int before = threads_in_process();
+  const int before = workers_in_process();
   {
     library lib;
     ASSERT_NE(lib.cpu(), nullptr) << dlerror();
     // Through the runtime with the initializer/deinitializer: the node's going joins the worker.
     run_node(lib.cpu(), true, 3);
-    EXPECT_EQ(threads_in_process_after_joins(before), before) << "a worker outlived the library's last node";
+    EXPECT_EQ(workers_in_process_settled(before), before) << "a worker outlived the library's last node";
     // Without them (a driver that never calls them): the worker stays until the library goes.
     run_node(lib.cpu(), false, 3);
-    EXPECT_EQ(threads_in_process(), before + 1);
+    EXPECT_EQ(workers_in_process_settled(before + 1), before + 1);
     ASSERT_EQ(dlclose(lib.handle), 0);
   }
-  EXPECT_EQ(threads_in_process_after_joins(before), before) << "a worker outlived dlclose";
+  EXPECT_EQ(workers_in_process_settled(before), before) << "a worker outlived dlclose";
   unsetenv("RKNNOP_THREADS");
 }
 #endif

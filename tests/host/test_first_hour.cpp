@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -241,6 +242,55 @@ TEST_F(FirstHourTool, OutOfBoundsKernelIsOneLine) {
   EXPECT_NE(r.err.find("rknnop: WrongInfer: output 'y': the CPU kernel wrote past the end of its buffer"),
             std::string::npos)
       << r.err;
+}
+
+// Outputs converted to a narrower tensor type (docs/running.md §1): the PC library fails the node at
+// the first changed integer or lost float, naming op, output, element and values; --allow-lossy lets it.
+TEST_F(FirstHourTool, LossyOutputConversionNeedsAllowLossy) {
+  const std::string ones = (dir_ / "ones.npy").string();
+  write_npy_file(npy_array::from_floats(std::vector<float>{1, 1, 1}, {3}), ones);
+  const auto op_run = [&](const std::string& param, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{RKNNOP_NARROWING_OUTPUT_RKNNOP, "-i", "x=" + ones, "-p", param};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  };
+  const std::string way_out = "; rknnop-run --allow-lossy (RKNNOP_ALLOW_LOSSY=1) accepts it\n";
+  const auto integer = op_run("offset=2047");  // 2047, 2048, 2049: the last has no float16
+  EXPECT_NE(integer.status, 0);
+  EXPECT_EQ(rknnop_test::line_count(integer.err), 1u) << integer.err;
+  EXPECT_NE(integer.err.find("rknnop: NarrowingOutput: output 'count': element 2 (index [2]) = 2049 becomes 2048 "
+                             "(VX_TYPE_INT32 to VX_TYPE_FLOAT16)"),
+            std::string::npos)
+      << integer.err;
+  EXPECT_NE(integer.err.find(way_out), std::string::npos) << integer.err;
+  EXPECT_EQ(op_run("offset=2046").status, 0);  // 2046, 2047, 2048: exact
+  const auto allowed = op_run("offset=2047", {"--allow-lossy", "-o", "count=" + (dir_ / "count.npy").string()});
+  ASSERT_EQ(allowed.status, 0) << allowed.err;
+  EXPECT_EQ(read_npy_file(dir_ / "count.npy").to_floats(), (std::vector<float>{2047, 2048, 2048}));
+  const std::pair<const char*, const char*> floats[] = {
+      {"scale=100000", "output 'y': element 0 (index [0]) = 100000 becomes inf (overflow) (VX_TYPE_FLOAT32 to"},
+      {"scale=1e-8", "output 'y': element 0 (index [0]) = 1e-08 becomes 0 (flushed to zero)"},
+      {"scale=1e-6", "output 'y': element 0 (index [0]) = 1e-06 becomes 1.01328e-06 (subnormal: bits lost)"}};
+  for (const auto& [param, message] : floats) {
+    const auto r = op_run(param);
+    EXPECT_NE(r.status, 0) << param;
+    EXPECT_NE(r.err.find(message), std::string::npos) << param << ": " << r.err;
+    EXPECT_EQ(op_run(param, {"--allow-lossy"}).status, 0) << param;
+  }
+  EXPECT_EQ(op_run("scale=0.1").status, 0);  // a normal float16 rounded: no loss
+
+  // Model mode: the op wrapped in a model (float16 tensors), run by rknnop-run MODEL.rknn.
+  const std::string model = (dir_ / "narrowing.rknn").string();
+  const auto wrapped = rknnop_test::run_tool(
+      RKNNOP_PACK_EXE,
+      {"wrap", RKNNOP_NARROWING_OUTPUT_RKNNOP, "--input-shape", "x=3", "--param", "offset=2047", "-o", model}, dir_);
+  ASSERT_EQ(wrapped.status, 0) << wrapped.err;
+  const auto in_model = run({model, "-i", "0=" + ones});
+  EXPECT_NE(in_model.status, 0);
+  EXPECT_NE(in_model.err.find("output 'count': element 2 (index [2]) = 2049 becomes 2048"), std::string::npos)
+      << in_model.err;
+  EXPECT_NE(in_model.err.find(way_out), std::string::npos) << in_model.err;
+  EXPECT_EQ(run({model, "-i", "0=" + ones, "--allow-lossy"}).status, 0);
 }
 
 TEST_F(FirstHourTool, LossyInputNeedsAllowLossyAndRoundingIsANote) {

@@ -12,6 +12,9 @@ namespace {
 using rknnop::vx_type;
 
 TEST(parity, Exp) {
+  // e^x overflows float16 past 11.09 and is subnormal or 0 below -9.7: the op's float16 semantics,
+  // tested here, which the PC library's output precision rule (docs/running.md §1) would refuse.
+  setenv("RKNNOP_ALLOW_LOSSY", "1", 1);
   rknnop::parity::checker check(rknnop::parity::op_info_of<Exp>(), vx_kernel_Exp_list.entries,
                                 rknnop::vxc::shader_file(RKNNOP_EXAMPLES_DIR "/exp/exp.vx"));
   std::mt19937_64 rng(31);

@@ -74,7 +74,8 @@ void add_options(CLI::App& app, options& o) {
                  "VX_TYPE_FLOAT32, ..., or npy (each .npy's own dtype)");
   app.add_flag("--allow-lossy", o.allow_lossy,
                "Accept inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a nonzero "
-               "value to zero (an error otherwise)");
+               "value to zero, and outputs whose conversion to a narrower tensor type changes an integer or loses "
+               "a float the same way or as a subnormal (an error otherwise)");
   app.add_flag("--describe", o.describe, "Print inputs, outputs and params with their VX types and exit");
   add_memory_limit_option(app);
   app.add_option("--repeat", o.repeat,
@@ -154,6 +155,9 @@ int run_op(const options& o, std::string& stage) {
   // is refused here, not after the kernel (docs/container.md §5, "Hostile files").
   for (const auto& [name, file] : output_list) check_output_path(file, fmt::format("--output {}", name));
 
+  // Outputs: the PC kernel library checks its conversions itself (docs/running.md §1); it reads the
+  // environment, which the isolated runner started at load inherits.
+  if (o.allow_lossy) setenv("RKNNOP_ALLOW_LOSSY", "1", 1);
   stage = fmt::format("loading '{}'", o.op_path);
   session s = session::load(o.op_path, load);
   if (s.op().port_order_warning) fmt::print(stderr, "rknnop-run: warning: {}\n", *s.op().port_order_warning);

@@ -21,6 +21,7 @@
 #include <charconv>
 #include <array>
 #include <cstdio>
+#include <cstdlib>  // setenv (RKNNOP_ALLOW_LOSSY)
 #include <filesystem>
 #include <random>
 #include <string>
@@ -321,7 +322,7 @@ int model_main(int argc, char** argv) {
   std::string model_path, node_name;
   std::vector<std::string> inputs, outputs;
   std::optional<std::uint64_t> seed;
-  bool describe_flag = false, check_flag = false;
+  bool describe_flag = false, check_flag = false, allow_lossy = false;
   app.add_option("model", model_path, "The .rknn model")->required();
   app.add_flag("--describe", describe_flag, "List every custom op and node: params, tensors, embedded sections");
   app.add_flag("--check", check_flag,
@@ -330,8 +331,13 @@ int model_main(int argc, char** argv) {
   app.add_option("-i,--input", inputs, "PORT=FILE.npy for each input (port name or number)");
   app.add_option("-o,--output", outputs, "PORT=FILE.npy: write this output");
   app.add_option("--random-inputs", seed, "Run with random inputs of the model's shapes from this seed");
+  app.add_flag("--allow-lossy", allow_lossy,
+               "Accept outputs whose conversion to the model's narrower tensor type changes an integer or loses a "
+               "float (overflow, NaN, flushed to zero, subnormal); an error otherwise");
   rknnop::tools::add_memory_limit_option(app);
   if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
+  // Read by the PC kernel library when it converts an output (docs/running.md §1).
+  if (allow_lossy) setenv("RKNNOP_ALLOW_LOSSY", "1", 1);
   try {
     if (describe_flag && check_flag) throw usage_error("--describe and --check: give one of them");
     if ((describe_flag || check_flag) && (!inputs.empty() || !outputs.empty() || seed))

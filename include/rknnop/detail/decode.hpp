@@ -16,6 +16,7 @@
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width types
+#include <cstdlib>      // std::getenv (RKNNOP_ALLOW_LOSSY)
 #include <cstring>      // std::memcpy
 #include <limits>       // address-space bound
 #include <string_view>  // names
@@ -356,31 +357,37 @@ inline unwritten_elements find_unwritten(const field_desc& f, const tensor_info&
 
 // The one line for a float output the kernel left partly (or wholly) unwritten, with the first such
 // element's NumPy index (outermost first).
-RKNNOP_DETAIL_COLD inline outcome unwritten_failure(const field_desc& f, const tensor_info& info,
-                                                    const unwritten_elements& r) noexcept {
-  std::uint32_t at[max_tensor_rank] = {};
-  std::size_t rest = r.first;
-  for (std::uint32_t d = 0; d < info.tensor_rank && d < max_tensor_rank; ++d) {
-    const std::size_t dim = info.dims[d] ? info.dims[d] : 1;
-    at[d] = static_cast<std::uint32_t>(rest % dim);
-    rest /= dim;
-  }
-  char index[80] = {};
+// "1, 0, 3": the NumPy index (outermost first) of flat element `flat` of a tensor (dims innermost first).
+struct numpy_index_text {
+  char text[80] = {};
   std::size_t used = 0;
-  for (std::uint32_t d = info.tensor_rank; d-- > 0 && used + 12 < sizeof index;) {
-    char digits[11] = {};
-    std::size_t n = 0;
-    for (std::uint32_t v = at[d]; n == 0 || v != 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
-    while (n > 0) index[used++] = digits[--n];
-    if (d != 0) {
-      index[used++] = ',';
-      index[used++] = ' ';
+  numpy_index_text(const tensor_info& info, std::size_t flat) noexcept {
+    std::uint32_t at[max_tensor_rank] = {};
+    for (std::uint32_t d = 0; d < info.tensor_rank && d < max_tensor_rank; ++d) {
+      const std::size_t dim = info.dims[d] ? info.dims[d] : 1;
+      at[d] = static_cast<std::uint32_t>(flat % dim);
+      flat /= dim;
+    }
+    for (std::uint32_t d = info.tensor_rank; d-- > 0 && used + 12 < sizeof text;) {
+      char digits[11] = {};
+      std::size_t n = 0;
+      for (std::uint32_t v = at[d]; n == 0 || v != 0; v /= 10) digits[n++] = static_cast<char>('0' + v % 10);
+      while (n > 0) text[used++] = digits[--n];
+      if (d != 0) {
+        text[used++] = ',';
+        text[used++] = ' ';
+      }
     }
   }
+  [[nodiscard]] std::string_view view() const noexcept { return {text, used}; }
+};
+
+RKNNOP_DETAIL_COLD inline outcome unwritten_failure(const field_desc& f, const tensor_info& info,
+                                                    const unwritten_elements& r) noexcept {
   return fail(VX_FAILURE, f,
               "the CPU kernel left {} of {} elements unwritten, the first at element {} (NumPy index [{}]); "
               "`cpu` must write every output element",
-              r.count, info.elements, r.first, std::string_view(index, used));
+              r.count, info.elements, r.first, numpy_index_text(info, r.first).view());
 }
 
 // The one line for a kernel that wrote outside a tensor's buffer (buffer_list::overrun).
@@ -421,10 +428,69 @@ inline outcome check_written(const field_desc& f, const tensor_info& info, const
   return {};
 }
 
+// One element of a tensor of VX type `type` as a double (every dtype's values are exact in a double).
+inline double element_value(std::int32_t type, const void* element) noexcept {
+  double v = 0;
+  visit_dtype(type, [&]<class T>(std::type_identity<T>) {
+    T x;
+    std::memcpy(&x, element, sizeof x);
+    if constexpr (std::is_integral_v<T>)
+      v = static_cast<double>(x);
+    else
+      v = static_cast<double>(static_cast<float>(x));
+  });
+  return v;
+}
+
+// The PC library's precision rule for an output whose kernel type converts to a narrower float
+// tensor (docs/running.md §1), as the host's for inputs: an integer that changes value (int32 2049
+// -> float16 2048), a float that overflows to inf, becomes NaN, is flushed to zero or loses bits as
+// a subnormal fails the node, naming the first such element; a normal float rounded is no loss.
+// RKNNOP_ALLOW_LOSSY=1 (rknnop-run --allow-lossy) accepts it. Boards convert without checking.
+inline bool lossy_output(std::int32_t kernel_type, std::int32_t tensor_type, double v, double c) noexcept {
+  if (v != v || c == v) return false;  // NaN stays NaN; unchanged
+  const bool integer = kernel_type != VX_TYPE_FLOAT16 && kernel_type != VX_TYPE_FLOAT32;
+  const double smallest_normal = tensor_type == VX_TYPE_FLOAT16 ? 6.103515625e-05 : 1.1754943508222875e-38;
+  const double magnitude = c < 0 ? -c : c;
+  return integer || c != c || magnitude > 3.4028234663852886e38 || magnitude < smallest_normal;
+}
+
+RKNNOP_DETAIL_COLD inline outcome check_output_precision(const field_desc& f, const tensor_info& info,
+                                                         const void* kernel_data) noexcept {
+  if (info.dtype != VX_TYPE_FLOAT16 && info.dtype != VX_TYPE_FLOAT32) return {};
+  if (const char* allow = std::getenv("RKNNOP_ALLOW_LOSSY"); allow && allow[0] == '1' && allow[1] == '\0') return {};
+  const convert_fn fn = f.from_kernel[accepted_index(f, info.dtype)];
+  const std::size_t from = dtype_size(f.vx_type);
+  const auto* src = static_cast<const char*>(kernel_data);
+  for (std::size_t i = 0; i < info.elements; ++i) {
+    alignas(8) unsigned char converted[8] = {};
+    fn(src + i * from, converted, 1);
+    const double v = element_value(f.vx_type, src + i * from), c = element_value(info.dtype, converted);
+    if (!lossy_output(f.vx_type, info.dtype, v, c)) continue;
+    const double magnitude = c < 0 ? -c : c;
+    return fail(VX_FAILURE, f,
+                "element {} (index [{}]) = {} becomes {}{} ({} to {}); rknnop-run --allow-lossy "
+                "(RKNNOP_ALLOW_LOSSY=1) accepts it",
+                i, numpy_index_text(info, i).view(), v, c,
+                c != c                              ? std::string_view(" (NaN)")
+                : magnitude > 3.4028234663852886e38 ? std::string_view(" (overflow)")
+                : c == 0                            ? std::string_view(" (flushed to zero)")
+                : f.vx_type == VX_TYPE_FLOAT16 || f.vx_type == VX_TYPE_FLOAT32
+                    ? std::string_view(" (subnormal: bits lost)")
+                    : std::string_view(),
+                vx_type_name(f.vx_type), vx_type_name(info.dtype));
+  }
+  return {};
+}
+
 // Converts the kernel's result to the tensor's dtype and copies it into the tensor.
 inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
                             void* kernel_data) noexcept {
   if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
+  if constexpr (check_every_element) {
+    if (info.dtype != f.vx_type)
+      if (outcome lost = check_output_precision(f, info, kernel_data); !lost.ok()) return lost;
+  }
   void* raw = kernel_data;
   if (info.dtype != f.vx_type) {
     const convert_fn fn = f.from_kernel[accepted_index(f, info.dtype)];

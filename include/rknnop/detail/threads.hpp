@@ -18,7 +18,8 @@
 #include <linux/futex.h>  // FUTEX_WAIT_PRIVATE, FUTEX_WAKE_PRIVATE
 #include <pthread.h>      // pthread_create, pthread_join
 #include <signal.h>       // SIG_SETMASK
-#include <sys/syscall.h>  // SYS_futex, SYS_getpid, SYS_rt_sigprocmask
+#include <sys/prctl.h>    // PR_SET_NAME
+#include <sys/syscall.h>  // SYS_futex, SYS_getpid, SYS_prctl, SYS_rt_sigprocmask
 #include <unistd.h>       // sysconf, syscall
 
 #include <climits>  // INT_MAX
@@ -173,6 +174,10 @@ public:
   // The workers started and not joined (for tests).
   static unsigned workers() noexcept { return __atomic_load_n(&workers_, __ATOMIC_ACQUIRE); }
 
+  // Each worker's thread name (/proc/<pid>/task/<tid>/comm): tests and the board runner count the
+  // pools' own workers by it, not the process's threads (qemu-user and drivers start their own).
+  static constexpr char worker_name[] = "rknnop-worker";
+
   // Stops and joins every worker (the next run starts them again), after a run in progress.
   RKNNOP_DETAIL_COLD static void release() noexcept {
     add(&releasing_, 1);
@@ -239,6 +244,8 @@ private:
   }
 
   static void* worker_main(void*) noexcept {
+    // The system call, not pthread_setname_np (in libpthread before glibc 2.34: one more import).
+    syscall(SYS_prctl, PR_SET_NAME, worker_name, 0, 0, 0);
     for (;;) {
       const int seen = __atomic_load_n(&generation_, __ATOMIC_SEQ_CST);
       add(&active_, 1);
