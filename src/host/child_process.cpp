@@ -5,6 +5,9 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
+#include <sys/stat.h>
+#include <thread>
 #include <fstream>
 #include <poll.h>
 #include <string_view>
@@ -28,6 +31,20 @@ std::uint64_t resident_bytes(pid_t pid) {
   std::uint64_t resident = 0;
   if (!(statm >> size >> resident)) return 0;
   return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+std::uint64_t memory_file_bytes(pid_t pid) {
+  std::uint64_t bytes = 0;
+  std::error_code ec;
+  const std::string folder = fmt::format("/proc/{}/fd", pid);
+  for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code link_error;
+    const std::string target = std::filesystem::read_symlink(it->path(), link_error).string();
+    if (link_error || !target.starts_with("/memfd:")) continue;
+    struct stat st {};
+    if (::stat(it->path().c_str(), &st) == 0) bytes += static_cast<std::uint64_t>(st.st_blocks) * 512;
+  }
+  return bytes;
 }
 
 std::string signal_description(int signal_number) {
@@ -58,7 +75,8 @@ bool read_output(int output_fd, child_outcome& outcome, std::size_t max_output) 
 }  // namespace
 
 child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds deadline, std::uint64_t memory_limit,
-                          std::size_t max_output, int answer_fd, const std::function<std::uint64_t()>& extra_memory) {
+                          std::size_t max_output, int answer_fd, const std::function<std::uint64_t()>& extra_memory,
+                          bool kill_group) {
   child_outcome outcome;
   const bool serving = answer_fd >= 0;
   int output = output_fd;
@@ -70,7 +88,8 @@ child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds 
       break;
     }
     const std::uint64_t limit = memory_limit + (extra_memory ? extra_memory() : 0);
-    if (const std::uint64_t used = resident_bytes(child); used > limit) {
+    // A runner's memory files count too: their pages are not in its resident set unless mapped.
+    if (const std::uint64_t used = resident_bytes(child) + (kill_group ? memory_file_bytes(child) : 0); used > limit) {
       outcome.memory_used = used;
       outcome.memory_limit = limit;
       break;
@@ -94,9 +113,21 @@ child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds 
   }
   // Stopped, or its channel ended: a child that serves may still run (it closed the socket), so it is
   // killed either way; a dead child's status is its own.
-  if (outcome.timed_out || outcome.memory_used != 0 || serving) ::kill(child, SIGKILL);
+  bool waited = false;
+  if (serving && !outcome.timed_out && outcome.memory_used == 0) {
+    // Its channel ended: a runner that died has its own status; one still alive is stopped here, and
+    // that SIGKILL is the tool's, not a crash of the op's code.
+    for (int tries = 0; tries < 20 && !waited; ++tries) {
+      const pid_t got = ::waitpid(child, &outcome.status, WNOHANG);
+      waited = got == child;
+      if (!waited) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    outcome.stopped_by_parent = !waited;
+  }
+  if (kill_group) ::kill(-child, SIGKILL);  // the group's id is the child's until it is waited for
+  if (!waited && (outcome.timed_out || outcome.memory_used != 0 || serving)) ::kill(child, SIGKILL);
   if (!serving) ::close(output_fd);
-  while (::waitpid(child, &outcome.status, 0) < 0 && errno == EINTR) {}
+  while (!waited && ::waitpid(child, &outcome.status, 0) < 0 && errno == EINTR) {}
   // What a dead runner wrote last (glibc's abort message) may still be in the pipe: what is there now.
   for (pollfd p{output, POLLIN, 0}; serving && output >= 0 && ::poll(&p, 1, 0) > 0;)
     if (!read_output(output, outcome, max_output)) break;
