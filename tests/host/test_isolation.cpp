@@ -414,6 +414,10 @@ TEST(Sandbox, AForgedReplyIsRefusedBeforeItIsRead) {
   const fs::path shape = rknnop_test::work_dir("sandbox_forged_shape");
   expect_refused(run_attack(shape, 30, false, false, {"--memory-limit", "1G"}), shape, false,
                  "the node runner's reply is forged: output 'output' holds 134217728 bytes, its shape 70");
+  // A shape the request fixed (--output-shape) is checked before the bytes: the forged (5, 7) is refused.
+  const fs::path fixed = rknnop_test::work_dir("sandbox_forged_fixed_shape");
+  expect_refused(run_attack(fixed, 30, false, false, {"--memory-limit", "1G", "--output-shape", "output=1,8,8"}), fixed,
+                 false, "the node runner's reply is forged: output 'output' has a shape other than the requested one");
 }
 
 // A runner the tool stops itself (its channel closed under it) is said to be stopped by the tool, not
@@ -651,6 +655,29 @@ TEST(Interrupts, SigintDuringACheckLeavesNoFileAndNoRunner) {
     EXPECT_EQ(left, 0) << "a runner outlived its tool";
   }
   EXPECT_GE(interrupted, 5) << "too few runs were interrupted to test anything";
+}
+
+// A node's name from the model goes to the terminal escaped: ESC and CR cannot move the cursor or
+// rewrite a line (before, `--describe` and `--check` printed them raw).
+TEST(Sandbox, NodeNamesFromAModelAreEscapedOnTheTerminal) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_node_name");
+  wrapped_model m = wrap_resize_area(dir);
+  std::string text(m.bytes.begin(), m.bytes.end());
+  const std::string name = "resizearea_0", hostile = "\\u001b[J\\rxy";  // as long, JSON-escaped
+  ASSERT_EQ(hostile.size(), name.size());
+  std::size_t replaced = 0;
+  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1), ++replaced)
+    text.replace(at, name.size(), hostile);
+  ASSERT_GT(replaced, 0u);
+  save(std::vector<std::uint8_t>(text.begin(), text.end()), dir / "escaped.rknn");
+  for (const char* mode : {"--describe", "--check"}) {
+    SCOPED_TRACE(mode);
+    const tool_result r = run_limited(dir, {(dir / "escaped.rknn").string(), mode}, 10);
+    const std::string all = r.out + r.err;
+    EXPECT_EQ(all.find('\x1b'), std::string::npos) << all;
+    EXPECT_EQ(all.find('\r'), std::string::npos) << all;
+    EXPECT_NE(all.find("\\x1b[J\\x0dxy"), std::string::npos) << all;
+  }
 }
 
 TEST(CorruptLibraries, AWildCallbackPointerInAModelIsOneLine) {

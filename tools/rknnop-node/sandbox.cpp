@@ -230,9 +230,10 @@ bool install_seccomp(const rknnop::host::runner_sandbox_request& settings, std::
   // The network, and io_uring (its operations bypass this filter).
   for (const char* name : {"socket", "connect", "io_uring_setup"}) ok &= refuse(filter, name, name);
   // The terminal: no keystrokes pushed into its input, no line discipline or mode changes.
-  for (const unsigned long request :
+  for (const auto request :
        {TIOCSTI, TIOCSETD, TCSETS, TCSETSW, TCSETSF, TCSETA, TCSETAW, TCSETAF, TIOCLINUX, TIOCSCTTY})
-    ok &= ::seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(ioctl), 1, SCMP_A1_32(SCMP_CMP_EQ, request)) == 0;
+    ok &= ::seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(ioctl), 1,
+                             SCMP_A1_32(SCMP_CMP_EQ, static_cast<std::uint32_t>(request))) == 0;
   // TCSETS2, TCSETSW2, TCSETSF2 (struct termios2, whose size the C library's headers do not give):
   // matched without their size field.
   const unsigned long without_size = ~(static_cast<unsigned long>(_IOC_SIZEMASK) << _IOC_SIZESHIFT) & 0xffffffffUL;
