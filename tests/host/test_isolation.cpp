@@ -299,7 +299,7 @@ std::vector<std::string> processes_marked(const std::string& marker) {
 // rknnop-run (op mode) or rknnop-parity (the CPU kernel's case) on the Hostile op in an attack `mode`,
 // as this user or, when `unprivileged`, as nobody (setpriv; the test then runs as root).
 tool_result run_attack(const fs::path& dir, int mode, bool parity, bool unprivileged,
-                       const std::vector<std::string>& options = {}) {
+                       const std::vector<std::string>& options = {}, bool vx = false) {
   write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
   fs::create_directories(dir / "tmp");
   std::vector<std::string> args;
@@ -312,7 +312,8 @@ tool_result run_attack(const fs::path& dir, int mode, bool parity, bool unprivil
     args = {"--reuid=65534", "--regid=65534", "--clear-groups", "env", "POCL_CACHE_DIR=" + cache.string()};
   }
   for (const std::string& a : {"TMPDIR=" + (dir / "tmp").string(), std::string("RKNNOP_NODE_TIME_LIMIT=10"),
-                               std::string("RKNNOP_NODE_MEMORY_LIMIT=64"), "RKNNOP_HOSTILE_MARK=" + dir.string()})
+                               std::string(vx ? "RKNNOP_NODE_MEMORY_LIMIT=256" : "RKNNOP_NODE_MEMORY_LIMIT=64"),
+                               "RKNNOP_HOSTILE_MARK=" + dir.string()})
     args.push_back(a);
   if (parity) {
 #ifdef RKNNOP_PARITY_EXE
@@ -328,6 +329,9 @@ tool_result run_attack(const fs::path& dir, int mode, bool parity, bool unprivil
           std::string(RKNNOP_HOSTILE_YML), std::string("--input"), "input=" + (dir / "in.npy").string(),
           std::string("--output"), "output=" + (dir / "out.npy").string()})
       args.push_back(a);
+#ifdef RKNNOP_PARITY_EXE
+    if (vx) args.insert(args.end(), {"--kernel-index", "1", "--vx", RKNNOP_HOSTILE_VX});
+#endif
   }
   args.insert(args.end(), {"--param", fmt::format("mode={}", mode)});
   args.insert(args.end(), options.begin(), options.end());
@@ -336,12 +340,14 @@ tool_result run_attack(const fs::path& dir, int mode, bool parity, bool unprivil
 
 // One line naming the refused action (rknnop-run's, or rknnop-parity's case ERROR line), a non-zero
 // exit of a tool that was not killed, nothing of the run left running, no file made or changed.
-void expect_refused(const tool_result& r, const fs::path& dir, bool parity, const std::string& what) {
+void expect_refused(const tool_result& r, const fs::path& dir, bool parity, const std::string& what,
+                    const char* side = "CPU kernel") {
   EXPECT_NE(r.status, 0) << r.out << r.err;
   EXPECT_LT(r.status, 128) << "the tool was killed: " << r.err;
   EXPECT_GE(r.status, 0) << "the tool was killed: " << r.err;
   if (parity) {
-    EXPECT_NE(r.out.find("case 'random 1/1 (seed 1)': ERROR: CPU kernel: rknnop: " + what), std::string::npos)
+    EXPECT_NE(r.out.find(fmt::format("case 'random 1/1 (seed 1)': ERROR: {}: rknnop: {}", side, what)),
+              std::string::npos)
         << r.out << r.err;
   } else {
     EXPECT_EQ(line_count(r.err), 1u) << r.err;
@@ -401,6 +407,42 @@ TEST(Sandbox, RunsAttacksAreRefusedAndNamedForAnUnprivilegedUser) { run_attacks(
 #ifdef RKNNOP_PARITY_EXE
 TEST(Sandbox, ParitysAttacksAreRefusedAndNamed) { run_attacks(true, false); }
 TEST(Sandbox, ParitysAttacksAreRefusedAndNamedForAnUnprivilegedUser) { run_attacks(true, true); }
+#endif
+
+// In a VX shader's runner (processes allowed, for POCL's linker) the other layers hold: the attacks
+// from the VX kernel's initializer are refused and named, a file write is refused by Landlock (the
+// initializer fails), and a child process is killed with the runner's process group at the end.
+void run_vx_attacks(bool parity) {
+#if defined(RKNNOP_SANITIZED_BUILD_TESTS)
+  GTEST_SKIP() << "a sanitizer build opens the runner's filter for the sanitizers (docs/isolation.md)";
+#endif
+  for (const attack& a : attacks) {
+    if (a.mode == 24 || a.mode == 25 || a.mode == 27) continue;  // processes and Landlock: below
+    SCOPED_TRACE(a.name);
+    const fs::path dir = rknnop_test::work_dir(fmt::format("sandbox_vx_{}_{}", a.name, parity ? "parity" : "run"));
+    const tool_result r = run_attack(dir, a.mode + 100, parity, false, {}, true);
+    if (r.status == 77 || r.err.find("cannot run the VX shader on the host") != std::string::npos)
+      GTEST_SKIP() << "no OpenCL: " << r.err;
+    expect_refused(r, dir, parity, fmt::format("the initializer of Hostile ({}) {}", RKNNOP_HOSTILE_SO, a.refused),
+                   "VX kernel");
+  }
+  const fs::path write = rknnop_test::work_dir(fmt::format("sandbox_vx_write_file_{}", parity ? "parity" : "run"));
+  expect_refused(run_attack(write, 127, parity, false, {}, true), write, parity,
+                 "op 'Hostile' (kernel 'hostile_vx'): initialize failed with VX_FAILURE", "VX kernel");
+  const fs::path fork = rknnop_test::work_dir(fmt::format("sandbox_vx_fork_{}", parity ? "parity" : "run"));
+  const tool_result forked = run_attack(fork, 124, parity, false, {}, true);
+  EXPECT_EQ(forked.status, 0) << forked.out << forked.err;  // gets through: docs/isolation.md
+  std::vector<std::string> left = processes_marked(fork.string());
+  for (int wait = 0; wait < 100 && !left.empty(); ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    left = processes_marked(fork.string());
+  }
+  EXPECT_TRUE(left.empty()) << "the runner's child outlived the run";
+}
+
+#ifdef RKNNOP_PARITY_EXE
+TEST(Sandbox, RunsVxRunnerAttacksAreRefusedAndItsChildrenEndWithIt) { run_vx_attacks(false); }
+TEST(Sandbox, ParitysVxRunnerAttacksAreRefusedAndItsChildrenEndWithIt) { run_vx_attacks(true); }
 #endif
 
 // A reply the library wrote itself, sent as the runner's: its size is checked before it is read (a

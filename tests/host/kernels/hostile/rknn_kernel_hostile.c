@@ -18,6 +18,8 @@
  *   28 grows a memory file (memfd) to 2 GiB              29 answers with a 1 GiB reply of its own
  *   30 answers with an output whose bytes are not its shape's (5 x 7 FLOAT16, 128 MiB of data)
  *   31 closes the runner's control socket and waits (the tool stops it)
+ * Modes 120-131 make the same attacks (20-31) from the VX kernel's initializer, in a VX shader's runner.
+ * Mode 124's child holds 512 MiB: a VX runner may start processes (POCL's linker), killed with it.
  * Each returns VX_FAILURE when the call fails instead of being stopped, so a run never passes by it.
  * A constructor aborts the process when its name (/proc/self/comm) is RKNNOP_HOSTILE_ABORT_IN: a tool
  * that loads the library in its own process dies, one that loads it in rknnop-node only does not.
@@ -106,7 +108,8 @@ static int attack(int mode) {
     case 24: {
       const pid_t child = fork();
       if (child == 0) {
-        setsid();
+        char* hold = (char*)malloc((size_t)512 << 20);
+        if (hold != NULL) memset(hold, 1, (size_t)512 << 20);
         for (;;) pause();
       }
       return child > 0;
@@ -200,6 +203,7 @@ static vx_status VX_CALLBACK hostile_vx_initializer(vx_node node, const vx_refer
   vx_uint32 dim_num = 0, dims[6] = {1, 1, 1, 1, 1, 1}, i;
   volatile unsigned char sink = 0;
   if (num != _PARAM_NUM) return VX_ERROR_INVALID_PARAMETERS;
+  if (mode_of(parameters[2]) >= 120 && !attack(mode_of(parameters[2]) - 100)) return VX_FAILURE;
   switch (mode_of(parameters[2])) {
     case 12: *(volatile int*)(size_t)0 = 1; break;
     case 13:
