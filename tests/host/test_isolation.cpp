@@ -17,7 +17,12 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstddef>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
@@ -444,6 +449,46 @@ void run_vx_attacks(bool parity) {
 TEST(Sandbox, RunsVxRunnerAttacksAreRefusedAndItsChildrenEndWithIt) { run_vx_attacks(false); }
 TEST(Sandbox, ParitysVxRunnerAttacksAreRefusedAndItsChildrenEndWithIt) { run_vx_attacks(true); }
 #endif
+
+// Where a layer is missing, the tool says so once and the others hold: the tool run under a filter
+// that answers landlock_create_ruleset with ENOSYS (as a kernel without Landlock does), which the
+// runner inherits.
+TEST(Sandbox, AMissingLayerIsSaidOnceAndTheOthersHold) {
+#if defined(RKNNOP_SANITIZED_BUILD_TESTS) || !defined(__NR_landlock_create_ruleset)
+  GTEST_SKIP() << "the native build with Landlock's system call checks this";
+#else
+  const fs::path dir = rknnop_test::work_dir("sandbox_no_landlock");
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_landlock_create_ruleset, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    sock_fprog program{static_cast<unsigned short>(std::size(filter)), filter};
+    if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+      ::_exit(99);
+    ::_exit(run_attack(dir, 20, false, false).status);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 99) << "the test's filter was not installed";
+  tool_result r;
+  r.status = WEXITSTATUS(status);
+  r.err = rknnop_test::slurp(dir / "stderr.txt");
+  EXPECT_EQ(line_count(r.err), 2u) << r.err;
+  EXPECT_TRUE(
+      r.err.starts_with("rknnop: note: the node runner runs without Landlock (the kernel offers none: "
+                        "Function not implemented); its other layers hold (docs/isolation.md)\n"))
+      << r.err;
+  r.err.erase(0, r.err.find('\n') + 1);
+  expect_refused(r, dir, false,
+                 fmt::format("the CPU kernel of Hostile ({}) tried ptrace, which the node runner's sandbox refuses",
+                             RKNNOP_HOSTILE_SO));
+#endif
+}
 
 // A reply the library wrote itself, sent as the runner's: its size is checked before it is read (a
 // 1 GiB reply under --memory-limit 64M), its outputs against their shapes (128 MiB for a 5 x 7 FLOAT16).
