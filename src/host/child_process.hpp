@@ -28,13 +28,16 @@ struct child_outcome {
 /// a byte on it, leaving both descriptors open; the socket's end (the child died, or closed it) kills
 /// and waits for the child; the end of its output alone does not. `kill_group`: the child leads its own
 /// process group (the runner's session), killed whole whenever the child is killed, and the memory
-/// files it holds count with its resident memory.
+/// files it holds and the other processes of its group count with its resident memory.
 child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds deadline, std::uint64_t memory_limit,
                           std::size_t max_output = 2048, int answer_fd = -1,
                           const std::function<std::uint64_t()>& extra_memory = {}, bool kill_group = false);
 
 /// The bytes of the memory files (memfd) a process holds open, allocated pages only (/proc/<pid>/fd).
 std::uint64_t memory_file_bytes(pid_t pid);
+
+/// Resident bytes of the other processes in the process group `leader` leads (/proc/<pid>/stat).
+std::uint64_t group_members_resident_bytes(pid_t leader);
 
 /// Resident bytes of a process (/proc/<pid>/statm); 0 when unreadable.
 std::uint64_t resident_bytes(pid_t pid);

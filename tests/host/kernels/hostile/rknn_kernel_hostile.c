@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -108,8 +109,12 @@ static int attack(int mode) {
     case 24: {
       const pid_t child = fork();
       if (child == 0) {
-        char* hold = (char*)malloc((size_t)512 << 20);
-        if (hold != NULL) memset(hold, 1, (size_t)512 << 20);
+        /* mmap, not malloc: the runner has threads (POCL's), and the child of a fork only calls what
+         * is async-signal-safe */
+        char* hold = (char*)mmap(NULL, (size_t)512 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        size_t at;
+        if (hold != MAP_FAILED)
+          for (at = 0; at < ((size_t)512 << 20); at += 4096) hold[at] = 1;
         for (;;) pause();
       }
       return child > 0;
