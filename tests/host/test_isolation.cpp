@@ -510,6 +510,30 @@ TEST(Sandbox, AForgedReplyIsRefusedBeforeItIsRead) {
                  false, "the node runner's reply is forged: output 'output' has a shape other than the requested one");
 }
 
+// Root in the runner has no capabilities: the op's code finds CapEff empty (before, a root tool's
+// runner had them all, and mode 32 failed).
+TEST(Sandbox, RootInTheRunnerHasNoCapabilities) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_capabilities");
+  const tool_result r = run_attack(dir, 32, false, false);
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+// A load reply the library's constructor forged (numParams 0 for an op.yml of 3) is refused: the tool
+// checks the descriptor against the op.yml it read.
+TEST(Sandbox, AForgedDescriptorIsRefused) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_forged_descriptor");
+  write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
+  const tool_result r =
+      run_limited(dir,
+                  {RKNNOP_HOSTILE_SO, "--op-yml", RKNNOP_HOSTILE_YML, "--input", "input=" + (dir / "in.npy").string(),
+                   "--param", "mode=0", "--output", "output=" + (dir / "out.npy").string()},
+                  10, {"RKNNOP_HOSTILE_FORGE_LOAD=1"});
+  expect_one_line(r, dir,
+                  fmt::format("Hostile ({}): the node runner's reply is forged: kernel 'hostile_cpu' has numParams 0, "
+                              "op.yml declares 3",
+                              RKNNOP_HOSTILE_SO));
+}
+
 // A runner the tool stops itself (its channel closed under it) is said to be stopped by the tool, not
 // to have crashed with SIGKILL (before, "crashed with SIGKILL (Killed)").
 TEST(Sandbox, ARunnerTheToolStoppedIsNotCalledACrash) {

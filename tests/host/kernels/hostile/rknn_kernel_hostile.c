@@ -18,6 +18,7 @@
  *   28 grows a memory file (memfd) to 2 GiB              29 answers with a 1 GiB reply of its own
  *   30 answers with an output whose bytes are not its shape's (5 x 7 FLOAT16, 128 MiB of data)
  *   31 closes the runner's control socket and waits (the tool stops it)
+ *   32 fails when it has any capability (the runner drops root's)
  * Modes 120-131 make the same attacks (20-31) from the VX kernel's initializer, in a VX shader's runner.
  * Mode 124's child holds 512 MiB: a VX runner may start processes (POCL's linker), killed with it.
  * Each returns VX_FAILURE when the call fails instead of being stopped, so a run never passes by it.
@@ -142,6 +143,15 @@ static int attack(int mode) {
     }
     case 29:
     case 30: forge_reply(mode); return 0;
+    case 32: { /* succeeds only without capabilities (root's are dropped in the runner) */
+      char line[128];
+      int none = 0;
+      FILE* status = fopen("/proc/self/status", "r");
+      while (status != NULL && fgets(line, sizeof line, status) != NULL)
+        if (strcmp(line, "CapEff:\t0000000000000000\n") == 0) none = 1;
+      if (status != NULL) fclose(status);
+      return none;
+    }
     case 31:
       close(7); /* the control socket: the tool stops the runner, as its own act */
       for (;;) pause();
@@ -223,10 +233,38 @@ static vx_status VX_CALLBACK hostile_vx_initializer(vx_node node, const vx_refer
   return vxSetNodeAttribute(node, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &shader, sizeof shader);
 }
 
+/* RKNNOP_HOSTILE_FORGE_LOAD=1: in rknnop-node, the constructor answers the load request itself with a
+ * descriptor of 0 parameters (op.yml declares 3), and never returns. */
+static void forge_load_reply(void) {
+  const uint32_t magic = 0x524e4b52, zero32 = 0;
+  const uint8_t ok = 1, flags[4] = {0, 1, 0, 0};
+  const char go = 1;
+  if (ftruncate(5, 0) != 0 || lseek(5, 0, SEEK_SET) != 0) _exit(9);
+  put_bytes(5, &magic, 4);
+  put_bytes(5, &ok, 1);
+  put_string(5, "vx_kernel_Hostile_list");
+  put_u64(5, 2);
+  put_bytes(5, &zero32, 4);
+  put_string(5, "hostile_cpu");
+  put_bytes(5, &zero32, 4);
+  put_bytes(5, flags, 4);
+  put_bytes(5, &zero32, 4); /* numParams 0, and an empty table */
+  put_u64(5, 0);
+  if (send(7, &go, 1, MSG_NOSIGNAL) != 1) _exit(9);
+  for (;;) pause();
+}
+
 __attribute__((constructor)) static void hostile_constructor(void) {
   const char* victim = getenv("RKNNOP_HOSTILE_ABORT_IN");
+  const char* forge = getenv("RKNNOP_HOSTILE_FORGE_LOAD");
   char name[64] = {0};
   FILE* comm;
+  if (forge != NULL && strcmp(forge, "1") == 0) {
+    comm = fopen("/proc/self/comm", "r");
+    if (comm != NULL && fgets(name, sizeof name, comm) != NULL && strncmp(name, "rknnop-node", 11) == 0)
+      forge_load_reply();
+    if (comm != NULL) fclose(comm);
+  }
   if (victim == NULL || *victim == '\0') return;
   comm = fopen("/proc/self/comm", "r");
   if (comm == NULL) return;
