@@ -160,6 +160,20 @@ extern "C" void on_refused(int, siginfo_t* info, void*) {
   ::raise(SIGSYS);
 }
 
+// An argument comparison, as libseccomp's SCMP_A<n>_64 and SCMP_A<n>_32 macros build it (they are C
+// compound literals, which C++ compilers warn about).
+scmp_arg_cmp arg64(unsigned arg, scmp_compare op, scmp_datum_t a, scmp_datum_t b = 0) {
+  scmp_arg_cmp compare{};
+  compare.arg = arg;
+  compare.op = op;
+  compare.datum_a = a;
+  compare.datum_b = b;
+  return compare;
+}
+scmp_arg_cmp arg32(unsigned arg, scmp_compare op, scmp_datum_t a, scmp_datum_t b = 0) {
+  return arg64(arg, op, static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b));
+}
+
 // One rule: `name` refused (trapped) when the comparisons hold; false when libseccomp refuses the rule.
 template <class... Compare>
 bool refuse(scmp_filter_ctx filter, const char* name, const char* shown, Compare... compare) {
@@ -194,25 +208,27 @@ bool install_seccomp(const rknnop::host::runner_sandbox_request& settings, std::
 #endif
   ok &= refuse(filter, "process_vm_readv", "process_vm_readv");
   ok &= refuse(filter, "process_vm_writev", "process_vm_writev");
-  ok &= refuse(filter, "kill", "kill (of a process other than itself)", SCMP_A0_32(SCMP_CMP_NE, self));
-  ok &= refuse(filter, "tgkill", "tgkill (of a process other than itself)", SCMP_A0_32(SCMP_CMP_NE, self));
+  ok &= refuse(filter, "kill", "kill (of a process other than itself)", arg32(0, SCMP_CMP_NE, self));
+  ok &= refuse(filter, "tgkill", "tgkill (of a process other than itself)", arg32(0, SCMP_CMP_NE, self));
   ok &= refuse(filter, "tkill", "tkill");
-  ok &= refuse(filter, "rt_sigqueueinfo", "rt_sigqueueinfo (to another process)", SCMP_A0_32(SCMP_CMP_NE, self));
-  ok &= refuse(filter, "rt_tgsigqueueinfo", "rt_tgsigqueueinfo (to another process)", SCMP_A0_32(SCMP_CMP_NE, self));
+  ok &= refuse(filter, "rt_sigqueueinfo", "rt_sigqueueinfo (to another process)", arg32(0, SCMP_CMP_NE, self));
+  ok &= refuse(filter, "rt_tgsigqueueinfo", "rt_tgsigqueueinfo (to another process)", arg32(0, SCMP_CMP_NE, self));
   for (const char* name : {"pidfd_open", "pidfd_send_signal", "pidfd_getfd"}) ok &= refuse(filter, name, name);
   // Its own session and process group, which the parent kills whole; its SIGSYS handler stays.
   ok &= refuse(filter, "setsid", "setsid");
   ok &= refuse(filter, "setpgid", "setpgid");
-  ok &= refuse(filter, "prctl", "prctl(PR_SET_PDEATHSIG)", SCMP_A0_32(SCMP_CMP_EQ, PR_SET_PDEATHSIG));
+  ok &= refuse(filter, "prctl", "prctl(PR_SET_PDEATHSIG)", arg32(0, SCMP_CMP_EQ, unsigned{PR_SET_PDEATHSIG}));
   // The SIGSYS handler stays: a later sigaction for SIGSYS (LLVM's crash handlers in POCL install one;
   // a library could, to hide a refusal) succeeds without effect.
-  ok &= ::seccomp_rule_add(filter, SCMP_ACT_ERRNO(0), SCMP_SYS(rt_sigaction), 1, SCMP_A0_32(SCMP_CMP_EQ, SIGSYS)) == 0;
+  ok &= ::seccomp_rule_add(filter, SCMP_ACT_ERRNO(0), SCMP_SYS(rt_sigaction), 1,
+                           arg32(0, SCMP_CMP_EQ, unsigned{SIGSYS})) == 0;
   // Processes and programs: threads only (clone with CLONE_THREAD). A VX shader's runner keeps them:
   // POCL links each compiled kernel with the system linker (vfork + execve); its children inherit
   // this filter and the Landlock domain.
 #if !RKNNOP_SANITIZED_BUILD
   if (!settings.processes) {
-    ok &= refuse(filter, "clone", "clone (a process, not a thread)", SCMP_A0_64(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+    ok &= refuse(filter, "clone", "clone (a process, not a thread)",
+                 arg64(0, SCMP_CMP_MASKED_EQ, unsigned{CLONE_THREAD}, 0));
     ok &= ::seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0) == 0;  // glibc falls back to clone
     for (const char* name : {"fork", "vfork", "execve", "execveat"}) ok &= refuse(filter, name, name);
   }
@@ -221,8 +237,8 @@ bool install_seccomp(const rknnop::host::runner_sandbox_request& settings, std::
   // is named here; Landlock refuses it in a VX shader's runner, beyond its own folder, with EACCES.
   if (!settings.processes) {
     for (const unsigned flag : {unsigned{O_WRONLY}, unsigned{O_RDWR}, unsigned{O_CREAT}, unsigned{O_TRUNC}}) {
-      ok &= refuse(filter, "open", "open (a file to write)", SCMP_A1_32(SCMP_CMP_MASKED_EQ, flag, flag));
-      ok &= refuse(filter, "openat", "open (a file to write)", SCMP_A2_32(SCMP_CMP_MASKED_EQ, flag, flag));
+      ok &= refuse(filter, "open", "open (a file to write)", arg32(1, SCMP_CMP_MASKED_EQ, flag, flag));
+      ok &= refuse(filter, "openat", "open (a file to write)", arg32(2, SCMP_CMP_MASKED_EQ, flag, flag));
     }
     ok &= refuse(filter, "creat", "creat");
     ok &= ::seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0) == 0;
@@ -233,13 +249,13 @@ bool install_seccomp(const rknnop::host::runner_sandbox_request& settings, std::
   for (const auto request :
        {TIOCSTI, TIOCSETD, TCSETS, TCSETSW, TCSETSF, TCSETA, TCSETAW, TCSETAF, TIOCLINUX, TIOCSCTTY})
     ok &= ::seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(ioctl), 1,
-                             SCMP_A1_32(SCMP_CMP_EQ, static_cast<std::uint32_t>(request))) == 0;
+                             arg32(1, SCMP_CMP_EQ, static_cast<std::uint32_t>(request))) == 0;
   // TCSETS2, TCSETSW2, TCSETSF2 (struct termios2, whose size the C library's headers do not give):
   // matched without their size field.
   const unsigned long without_size = ~(static_cast<unsigned long>(_IOC_SIZEMASK) << _IOC_SIZESHIFT) & 0xffffffffUL;
   for (const unsigned number : {0x2BU, 0x2CU, 0x2DU})
     ok &= ::seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(ioctl), 1,
-                             SCMP_A1_32(SCMP_CMP_MASKED_EQ, without_size, _IOC(_IOC_WRITE, 'T', number, 0))) == 0;
+                             arg32(1, SCMP_CMP_MASKED_EQ, without_size, _IOC(_IOC_WRITE, 'T', number, 0))) == 0;
   remember(SCMP_SYS(ioctl), "a terminal ioctl (TIOCSTI, TCSETS, TIOCSETD...)");
   // The kernel's own state.
   for (const char* name : {"mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "bpf", "perf_event_open",
