@@ -518,6 +518,21 @@ TEST(Sandbox, RootInTheRunnerHasNoCapabilities) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
+// A memory file the library's constructor filled (before memfd_create is refused) counts with the
+// runner's memory: 256 MiB in it stop a runner limited to 64 MiB (before, the run passed).
+TEST(Sandbox, AConstructorsMemoryFileCountsWithTheRunnersMemory) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_constructor_memfd");
+  write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
+  fs::create_directories(dir / "tmp");
+  const tool_result r = run_tool(
+      "env",
+      {"TMPDIR=" + (dir / "tmp").string(), "RKNNOP_NODE_TIME_LIMIT=10", "RKNNOP_NODE_MEMORY_LIMIT=64",
+       "RKNNOP_HOSTILE_MEMFD_MIB=256", RKNNOP_RUN_EXE, RKNNOP_HOSTILE_SO, "--op-yml", RKNNOP_HOSTILE_YML, "--input",
+       "input=" + (dir / "in.npy").string(), "--param", "mode=0", "--output", "output=" + (dir / "out.npy").string()},
+      dir);
+  expect_one_line(r, dir, "used more than 64 MiB of memory");
+}
+
 // A load reply the library's constructor forged (numParams 0 for an op.yml of 3) is refused: the tool
 // checks the descriptor against the op.yml it read.
 TEST(Sandbox, AForgedDescriptorIsRefused) {
