@@ -301,7 +301,8 @@ std::vector<std::string> processes_marked(const std::string& marker) {
   return found;
 }
 
-// rknnop-run (op mode) or rknnop-parity (the CPU kernel's case) on the Hostile op in an attack `mode`,
+// rknnop-run (op mode) or rknnop-parity (the CPU kernel's case) on the Hostile op in an attack `mode`
+// (a runner limited to 256 MiB: a VX runner holds POCL and LLVM, a sanitized one its runtime),
 // as this user or, when `unprivileged`, as nobody (setpriv; the test then runs as root).
 tool_result run_attack(const fs::path& dir, int mode, bool parity, bool unprivileged,
                        const std::vector<std::string>& options = {}, bool vx = false) {
@@ -317,8 +318,7 @@ tool_result run_attack(const fs::path& dir, int mode, bool parity, bool unprivil
     args = {"--reuid=65534", "--regid=65534", "--clear-groups", "env", "POCL_CACHE_DIR=" + cache.string()};
   }
   for (const std::string& a : {"TMPDIR=" + (dir / "tmp").string(), std::string("RKNNOP_NODE_TIME_LIMIT=10"),
-                               std::string(vx ? "RKNNOP_NODE_MEMORY_LIMIT=256" : "RKNNOP_NODE_MEMORY_LIMIT=64"),
-                               "RKNNOP_HOSTILE_MARK=" + dir.string()})
+                               std::string("RKNNOP_NODE_MEMORY_LIMIT=256"), "RKNNOP_HOSTILE_MARK=" + dir.string()})
     args.push_back(a);
   if (parity) {
 #ifdef RKNNOP_PARITY_EXE
