@@ -13,6 +13,7 @@ export DEBIAN_FRONTEND=noninteractive
 packages=(
   build-essential cmake ninja-build pkg-config git python3 python3-numpy  # numpy: the RKNPU2 and toolkit2 checks
   libboost1.81-dev libfmt-dev                 # the SDK's two dependencies (Boost.PFR, {fmt})
+  libseccomp-dev                              # rknnop-node's seccomp filter (docs/isolation.md)
   libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev  # host tools
   g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user  # board libraries and their tests

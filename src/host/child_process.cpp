@@ -5,7 +5,11 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
+#include <sys/stat.h>
+#include <thread>
 #include <fstream>
+#include <sstream>
 #include <poll.h>
 #include <string_view>
 #include <sys/socket.h>
@@ -28,6 +32,42 @@ std::uint64_t resident_bytes(pid_t pid) {
   std::uint64_t resident = 0;
   if (!(statm >> size >> resident)) return 0;
   return resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+std::uint64_t memory_file_bytes(pid_t pid) {
+  std::uint64_t bytes = 0;
+  std::error_code ec;
+  const std::string folder = fmt::format("/proc/{}/fd", pid);
+  for (std::filesystem::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code link_error;
+    const std::string target = std::filesystem::read_symlink(it->path(), link_error).string();
+    if (link_error || !target.starts_with("/memfd:")) continue;
+    struct stat st {};
+    if (::stat(it->path().c_str(), &st) == 0) bytes += static_cast<std::uint64_t>(st.st_blocks) * 512;
+  }
+  return bytes;
+}
+
+std::uint64_t group_members_resident_bytes(pid_t leader) {
+  std::uint64_t bytes = 0;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos || name == std::to_string(leader))
+      continue;
+    std::ifstream stat(it->path() / "stat");
+    std::string text;
+    std::getline(stat, text);
+    // pid (comm) state ppid pgrp ...: the command may hold spaces and parentheses; fields follow the last ')'.
+    const auto close = text.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(text.substr(close + 1));
+    std::string state;
+    long parent = 0, group = 0;
+    if (fields >> state >> parent >> group && group == leader)
+      bytes += resident_bytes(static_cast<pid_t>(std::stol(name)));
+  }
+  return bytes;
 }
 
 std::string signal_description(int signal_number) {
@@ -58,19 +98,24 @@ bool read_output(int output_fd, child_outcome& outcome, std::size_t max_output) 
 }  // namespace
 
 child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds deadline, std::uint64_t memory_limit,
-                          std::size_t max_output, int answer_fd, const std::function<std::uint64_t()>& extra_memory) {
+                          std::size_t max_output, int answer_fd, const std::function<std::uint64_t()>& extra_memory,
+                          bool kill_group) {
   child_outcome outcome;
   const bool serving = answer_fd >= 0;
   int output = output_fd;
   const auto end = std::chrono::steady_clock::now() + deadline;
-  for (;;) {
+  std::uint64_t members = 0;  // a runner's other processes (a VX runner's), looked at every tenth check
+  for (int check = 0;; ++check) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       outcome.timed_out = true;
       break;
     }
     const std::uint64_t limit = memory_limit + (extra_memory ? extra_memory() : 0);
-    if (const std::uint64_t used = resident_bytes(child); used > limit) {
+    // A runner's memory files count too: their pages are not in its resident set unless mapped.
+    if (kill_group && check % 10 == 0) members = group_members_resident_bytes(child);
+    if (const std::uint64_t used = resident_bytes(child) + (kill_group ? memory_file_bytes(child) + members : 0);
+        used > limit) {
       outcome.memory_used = used;
       outcome.memory_limit = limit;
       break;
@@ -94,9 +139,21 @@ child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds 
   }
   // Stopped, or its channel ended: a child that serves may still run (it closed the socket), so it is
   // killed either way; a dead child's status is its own.
-  if (outcome.timed_out || outcome.memory_used != 0 || serving) ::kill(child, SIGKILL);
+  bool waited = false;
+  if (serving && !outcome.timed_out && outcome.memory_used == 0) {
+    // Its channel ended: a runner that died has its own status; one still alive is stopped here, and
+    // that SIGKILL is the tool's, not a crash of the op's code.
+    for (int tries = 0; tries < 20 && !waited; ++tries) {
+      const pid_t got = ::waitpid(child, &outcome.status, WNOHANG);
+      waited = got == child;
+      if (!waited) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    outcome.stopped_by_parent = !waited;
+  }
+  if (kill_group) ::kill(-child, SIGKILL);  // the group's id is the child's until it is waited for
+  if (!waited && (outcome.timed_out || outcome.memory_used != 0 || serving)) ::kill(child, SIGKILL);
   if (!serving) ::close(output_fd);
-  while (::waitpid(child, &outcome.status, 0) < 0 && errno == EINTR) {}
+  while (!waited && ::waitpid(child, &outcome.status, 0) < 0 && errno == EINTR) {}
   // What a dead runner wrote last (glibc's abort message) may still be in the pipe: what is there now.
   for (pollfd p{output, POLLIN, 0}; serving && output >= 0 && ::poll(&p, 1, 0) > 0;)
     if (!read_output(output, outcome, max_output)) break;

@@ -9,8 +9,10 @@
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/isolation.hpp"
 #include "rknnop/host/memory_budget.hpp"
+#include "rknnop/vx_type.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -23,6 +25,7 @@
 #include <spawn.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -78,7 +81,13 @@ node_limits current_node_limits() {
       throw error(fmt::format("{}='{}': expected a positive whole number", name, text));
     return value;
   };
-  if (const auto seconds = number("RKNNOP_NODE_TIME_LIMIT")) limits.time = std::chrono::seconds(*seconds);
+  // A year at most: the deadline is counted in the steady clock's nanoseconds, which a larger number overflows.
+  constexpr std::uint64_t max_seconds = 365ULL * 24 * 3600;
+  if (const auto seconds = number("RKNNOP_NODE_TIME_LIMIT")) {
+    if (*seconds > max_seconds)
+      throw error(fmt::format("RKNNOP_NODE_TIME_LIMIT='{}': at most {} (a year)", *seconds, max_seconds));
+    limits.time = std::chrono::seconds(*seconds);
+  }
   if (const auto mib = number("RKNNOP_NODE_MEMORY_LIMIT")) limits.memory = *mib << 20;
   return limits;
 }
@@ -140,6 +149,9 @@ private:
   int fd_;
 };
 
+// A reply's bytes beyond its outputs: the descriptor, the steps and their log lines.
+constexpr std::uint64_t max_reply_text = std::uint64_t{16} << 20;
+
 // Lowest number a memory file is moved to: never one of the runner's fixed descriptors (3-6), so each
 // posix_spawn dup2 really copies (dup2 of a descriptor onto itself would keep its close-on-exec flag).
 constexpr int high_descriptor = 16;
@@ -164,6 +176,19 @@ owned_fd memory_file(const char* name, std::span<const std::uint8_t> bytes, std:
   if (size != 0 && ::ftruncate(fd, static_cast<off_t>(size)) != 0)
     throw error(fmt::format("cannot size a memory file for the node runner: {}", std::strerror(errno)));
   return owned;
+}
+
+// A runner's text for the user's terminal: control bytes (ESC, CR, NUL...) escaped.
+std::string printable(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f)
+      out += fmt::format("\\x{:02x}", byte);
+    else
+      out += c;
+  }
+  return out;
 }
 
 std::vector<std::uint8_t> read_memory_file(int fd) {
@@ -213,14 +238,23 @@ std::string with_path(std::string text, const child_library& library) {
 struct runner_process {
   pid_t pid = -1;
   owned_fd request, reply, status, control, output;
+  bool processes = false;    ///< it may start processes (a VX shader's runner)
+  std::string cache_folder;  ///< its own writable folder (POCL's kernel cache), removed after it
 
   runner_process() = default;
   runner_process(const runner_process&) = delete;
   runner_process& operator=(const runner_process&) = delete;
-  ~runner_process() { stop(); }
+  ~runner_process() {
+    stop();
+    if (!cache_folder.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(cache_folder, ignored);
+    }
+  }
   void stop() noexcept {
     if (pid <= 0) return;
-    ::kill(pid, SIGKILL);  // idle, or being given up: nothing of it is needed
+    ::kill(-pid, SIGKILL);  // idle, or being given up: nothing of it, nor of its process group, is needed
+    ::kill(pid, SIGKILL);
     int ignored = 0;
     while (::waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {}
     pid = -1;
@@ -250,10 +284,31 @@ std::pair<owned_fd, owned_fd> high_pair(bool socket) {
   return {std::move(first), std::move(second)};
 }
 
-// Starts a runner for `library`: its memory files, its output pipe and its control socket.
-std::unique_ptr<runner_process> start_runner(const child_library& library) {
+// A folder of its own in TMPDIR for a runner that runs a VX shader: POCL's kernel cache, the only place
+// its sandbox lets it write (a shared cache would let one library's runner plant code for another's).
+std::string runner_cache_folder() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/rknnop-node-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw error(fmt::format("cannot create a folder for the node runner's kernel cache in {}: {}",
+                            pattern.substr(0, pattern.rfind('/')), std::strerror(errno)));
+  return pattern;
+}
+
+// Starts a runner for `library`: its memory files, its output pipe and its control socket. The runner
+// leads its own session (no controlling terminal; its process group is killed whole) and reads
+// /dev/null; `processes`: a runner that may start processes (POCL's linker, for a VX shader).
+std::unique_ptr<runner_process> start_runner(const child_library& library, bool processes) {
   const std::filesystem::path runner = node_runner_path();
+  // A process that runs a library it does not trust cannot be traced by the same user (without Yama,
+  // a library could otherwise attach to its tool and inject code); under AddressSanitizer
+  // LeakSanitizer's tracer needs it (docs/isolation.md).
+#if !defined(__SANITIZE_ADDRESS__)
+  (void)::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
   auto process = std::make_unique<runner_process>();
+  process->processes = processes;
+  if (processes) process->cache_folder = runner_cache_folder();
   const owned_fd library_file = memory_file("rknnop-node-library", library.file);
   process->request = memory_file("rknnop-node-request", {});
   process->reply = memory_file("rknnop-node-reply", {});
@@ -272,6 +327,7 @@ std::unique_ptr<runner_process> start_runner(const child_library& library) {
   ::posix_spawn_file_actions_adddup2(&actions, control_end.get(), runner_control_fd);
   ::posix_spawn_file_actions_adddup2(&actions, output_end.get(), STDOUT_FILENO);
   ::posix_spawn_file_actions_adddup2(&actions, output_end.get(), STDERR_FILENO);
+  ::posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   // The runner starts with no signal blocked and the interrupt signals at their default action (the
   // parent's cleanup handler removes the parent's files, not the runner's job).
   sigset_t none;
@@ -281,12 +337,24 @@ std::unique_ptr<runner_process> start_runner(const child_library& library) {
   for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) sigaddset(&defaults, signal_number);
   ::posix_spawnattr_setsigmask(&attributes, &none);
   ::posix_spawnattr_setsigdefault(&attributes, &defaults);
-  ::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  ::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSID);
   const std::string parent = std::to_string(::getpid());
   std::string program = runner.string();
   std::string flag = "--rknnop-node";
-  std::vector<char*> argv = {program.data(), flag.data(), const_cast<char*>(parent.c_str()), nullptr};
-  const int spawned = ::posix_spawn(&process->pid, program.c_str(), &actions, &attributes, argv.data(), environ);
+  std::string processes_flag(runner_processes_flag);
+  std::vector<char*> argv = {program.data(), flag.data(), const_cast<char*>(parent.c_str())};
+  if (processes) argv.push_back(processes_flag.data());
+  argv.push_back(nullptr);
+  // The environment, POCL's kernel cache in the runner's own folder.
+  std::vector<std::string> environment_text;
+  for (char** e = environ; *e != nullptr; ++e)
+    if (!std::string_view(*e).starts_with("POCL_CACHE_DIR=")) environment_text.emplace_back(*e);
+  if (processes) environment_text.push_back("POCL_CACHE_DIR=" + process->cache_folder);
+  std::vector<char*> environment;
+  for (std::string& e : environment_text) environment.push_back(e.data());
+  environment.push_back(nullptr);
+  const int spawned =
+      ::posix_spawn(&process->pid, program.c_str(), &actions, &attributes, argv.data(), environment.data());
   ::posix_spawn_file_actions_destroy(&actions);
   ::posix_spawnattr_destroy(&attributes);
   if (spawned != 0) {
@@ -313,6 +381,32 @@ void send_request(runner_process& process, const wire_writer& request) {
   (void)::send(process.control.get(), &go, 1, MSG_NOSIGNAL);  // a dead runner is found by the watch
 }
 
+// The sandbox's layers a runner could not set up, said once per process (docs/isolation.md).
+void note_missing_layers(const runner_process& process) {
+  static std::atomic<bool> said{false};
+  runner_status status{};
+  if (::pread(process.status.get(), &status, sizeof status, 0) != static_cast<ssize_t>(sizeof status)) return;
+  const std::string missing(status.missing_layers, ::strnlen(status.missing_layers, sizeof status.missing_layers));
+  if (missing.empty() || said.exchange(true)) return;
+  fmt::print(stderr, "rknnop: note: the node runner runs without {}; its other layers hold (docs/isolation.md)\n",
+             printable(missing));
+}
+
+// The reply file, its size checked before it is read: the outputs the memory budget allows and their
+// steps' text, never more (a runner's reply is not trusted).
+std::vector<std::uint8_t> read_reply(const runner_process& process, const child_library& library) {
+  struct stat st {};
+  if (::fstat(process.reply.get(), &st) != 0)
+    throw error(fmt::format("cannot read the node runner's reply: {}", std::strerror(errno)));
+  const std::uint64_t bound = memory_budget() + max_reply_text;
+  if (static_cast<std::uint64_t>(st.st_size) > bound)
+    throw error(
+        fmt::format("{} ({}): the node runner's reply is {} bytes, more than the memory budget and {} MiB "
+                    "of text allow ({} bytes); it was not read",
+                    library.op_name, library.origin, st.st_size, max_reply_text >> 20, bound));
+  return read_memory_file(process.reply.get());
+}
+
 // One request to a started runner, watched: its reply, or (the runner dead and waited for) the one line
 // of what ended it, thrown.
 std::vector<std::uint8_t> call(runner_process& process, const child_library& library, const wire_writer& request,
@@ -330,8 +424,11 @@ std::vector<std::uint8_t> call(runner_process& process, const child_library& lib
     return got == static_cast<ssize_t>(sizeof status) ? 4 * status.tensor_bytes : std::uint64_t{0};
   };
   const child_outcome outcome = watch_child(process.pid, process.output.get(), limits.time, memory_limit, 8192,
-                                            process.control.get(), reported_tensors);
-  if (outcome.answered) return read_memory_file(process.reply.get());
+                                            process.control.get(), reported_tensors, true);
+  if (outcome.answered) {
+    note_missing_layers(process);
+    return read_reply(process, library);
+  }
   process.pid = -1;  // waited for
   runner_status status{};
   (void)::pread(process.status.get(), &status, sizeof status, 0);
@@ -346,6 +443,16 @@ std::vector<std::uint8_t> call(runner_process& process, const child_library& lib
                     "run's tensors, RKNNOP_NODE_MEMORY_LIMIT)",
                     what, outcome.memory_limit >> 20, outcome.memory_used >> 20, limits.memory >> 20));
   const std::string said = last_line(outcome.output);
+  if (outcome.stopped_by_parent)
+    throw error(
+        fmt::format("{} closed the node runner's channel to the tool without an answer; the tool stopped "
+                    "it (SIGKILL){}",
+                    what, said.empty() ? "" : "; it said: " + printable(said)));
+  if (WIFSIGNALED(outcome.status) && WTERMSIG(outcome.status) == SIGSYS) {
+    const std::string refused(status.refused, ::strnlen(status.refused, sizeof status.refused));
+    throw error(fmt::format("{} tried {}, which the node runner's sandbox refuses (stopped)", what,
+                            refused.empty() ? "a system call" : printable(refused)));
+  }
   if (WIFSIGNALED(outcome.status)) {
     const std::string fault(status.fault, std::min<std::size_t>(status.fault_length, sizeof status.fault));
     throw error(fmt::format("{} crashed with {}{}{}", what, signal_description(WTERMSIG(outcome.status)),
@@ -360,8 +467,11 @@ std::vector<std::uint8_t> call(runner_process& process, const child_library& lib
 // died in the request is dropped, the next request starts a fresh one. The runner's failure reply
 // becomes the error thrown.
 std::vector<std::uint8_t> call_runner(const child_library& library, runner_slot& runner, const wire_writer& request,
-                                      std::uint64_t tensor_bytes) {
-  if (!runner || !runner->alive()) runner = start_runner(library);
+                                      std::uint64_t tensor_bytes, bool processes = false) {
+  // A VX shader needs a runner that may start processes: the strict one is replaced (and the library
+  // loaded again there) the first time a request carries a shader.
+  if (runner && processes && !runner->processes) runner.reset();
+  if (!runner || !runner->alive()) runner = start_runner(library, processes);
   std::vector<std::uint8_t> reply;
   try {
     reply = call(*runner, library, request, tensor_bytes);
@@ -401,6 +511,11 @@ kernel_descriptor_info read_descriptor(wire_reader& r) {
   k.has_deinitialize = r.get<std::uint8_t>() != 0;
   k.num_params = r.get<std::uint32_t>();
   k.parameters = r.get_vector<kernel_parameter>();
+  if (k.parameters.size() != k.num_params)
+    throw error(
+        fmt::format("the node runner's reply is forged: kernel '{}' has {} parameter(s) in its table and "
+                    "says {}",
+                    printable(k.name), k.parameters.size(), k.num_params));
   return k;
 }
 
@@ -451,7 +566,7 @@ node_result run_in_child(const child_library& library, runner_slot& runner, cons
     request.put_string(spec.shader->file_name);
     request.put_string(spec.shader->error);
   }
-  const std::vector<std::uint8_t> reply = call_runner(library, runner, request, tensor_bytes);
+  const std::vector<std::uint8_t> reply = call_runner(library, runner, request, tensor_bytes, spec.shader.has_value());
   wire_reader r(reply);
   (void)r.get<std::uint32_t>();
   (void)r.get<std::uint8_t>();
@@ -467,9 +582,37 @@ node_result run_in_child(const child_library& library, runner_slot& runner, cons
     for (std::uint64_t j = 0; j < lines && j < 4096; ++j) s.log.push_back(r.get_string());
     result.report.steps.push_back(std::move(s));
   }
+  // The outputs as requested: each named, typed and shaped as asked (what the request fixed), its bytes
+  // exactly its shape's, all of them within the memory budget; anything else is a forged reply.
+  const auto forged = [&](const std::string& why) {
+    return error(fmt::format("{}: the node runner's reply is forged: {} ({}, {})", spec.label, why, library.op_name,
+                             library.origin));
+  };
   const auto outputs = r.get<std::uint64_t>();
-  for (std::uint64_t i = 0; i < outputs && i < spec.outputs.size(); ++i) {
+  if (outputs != spec.outputs.size())
+    throw forged(fmt::format("{} output(s) for the {} requested", outputs, spec.outputs.size()));
+  std::uint64_t output_bytes = 0;
+  for (std::uint64_t i = 0; i < outputs; ++i) {
     node_input t = r.get_tensor();
+    const node_output_request& asked = spec.outputs[i];
+    if (t.name != asked.name)
+      throw forged(fmt::format("output {} is named '{}', not '{}'", i, printable(t.name), asked.name));
+    if (asked.type != 0 && t.type != asked.type)
+      throw forged(fmt::format("output '{}' has type {}, not the requested {}", asked.name, t.type, asked.type));
+    if (asked.dims && t.dims != *asked.dims)
+      throw forged(fmt::format("output '{}' has a shape other than the requested one", asked.name));
+    std::uint64_t expected = vx_tensor_element_size(t.type);
+    if (expected == 0 || t.dims.empty() || t.dims.size() > 6)
+      throw forged(fmt::format("output '{}' has type {} and {} dimension(s)", asked.name, t.type, t.dims.size()));
+    for (const std::uint32_t d : t.dims)
+      expected = d == 0 || expected <= std::numeric_limits<std::uint64_t>::max() / d
+                     ? expected * d
+                     : std::numeric_limits<std::uint64_t>::max();
+    if (t.bytes.size() != expected)
+      throw forged(fmt::format("output '{}' holds {} bytes, its shape {}", asked.name, t.bytes.size(), expected));
+    output_bytes += expected;
+    if (output_bytes > memory_budget())
+      throw forged(fmt::format("its outputs hold more than the memory budget ({} bytes)", memory_budget()));
     node_output o;
     o.name = std::move(t.name);
     o.dims = std::move(t.dims);

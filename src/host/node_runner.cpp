@@ -15,6 +15,7 @@
 #include <rknnop/host/openvx_host.h>
 #include <rknnop/openvx.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -240,6 +241,8 @@ node_spec read_node_spec(child_io::wire_reader& r, std::optional<node_shader>& s
 
 // The library, loaded by the first request and kept for the next ones (all name the same file).
 std::optional<op_library> loaded;
+// The sandbox's second call, once the library is loaded (runner_sandbox_request::library_loaded).
+std::function<void()> after_load;
 
 void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) {
   const std::vector<std::uint8_t> request = read_request();
@@ -261,6 +264,7 @@ void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) 
     set_step(runner_step::load);
     child_io::set_load_probe(false);  // this process is the probe
     loaded = op_library::open(fmt::format("/proc/self/fd/{}", child_io::runner_library_fd), options);
+    if (after_load) after_load();
   }
   const op_library& library = *loaded;
   if (command == child_io::runner_command::load) {
@@ -355,10 +359,48 @@ bool next_request() noexcept {
   }
 }
 
+// The sandbox, set up once at the first request (the tool cleared the status page before it): before
+// the library is loaded. What it lacks goes into the status page for the tool's one note.
+void confine(const runner_sandbox& sandbox, bool processes) noexcept {
+  std::string missing = "all of it (this rknnop-node has no sandbox)";
+  try {
+    runner_sandbox_request request;
+    request.processes = processes;
+    if (const char* folder = std::getenv("POCL_CACHE_DIR"); processes && folder != nullptr)
+      request.writable_folder = folder;
+    request.refused = status_page->refused;
+    request.refused_capacity = sizeof status_page->refused;
+    if (sandbox) missing = sandbox(request);
+  } catch (...) {
+    missing = "the sandbox (it failed to set up)";
+  }
+  const auto note = [](const std::string& text) {
+    const std::size_t at = ::strnlen(status_page->missing_layers, sizeof status_page->missing_layers);
+    const std::size_t n = std::min(text.size(), sizeof status_page->missing_layers - 1 - at);
+    std::memcpy(status_page->missing_layers + at, text.data(), n);
+    status_page->missing_layers[at + n] = '\0';
+  };
+  note(missing);
+  if (sandbox)
+    after_load = [sandbox, note] {
+      runner_sandbox_request request;
+      request.library_loaded = true;
+      std::string more;
+      try {
+        more = sandbox(request);
+      } catch (...) {
+        more = "the sandbox's memfd_create rule";
+      }
+      if (!more.empty()) note((status_page->missing_layers[0] != '\0' ? "; " : "") + more);
+    };
+}
+
 }  // namespace
 
-int node_runner_main(int argc, char** argv, const runner_shader_executor& shaders) noexcept {
-  if (argc != 3 || std::strcmp(argv[1], "--rknnop-node") != 0) {
+int node_runner_main(int argc, char** argv, const runner_shader_executor& shaders,
+                     const runner_sandbox& sandbox) noexcept {
+  const bool processes = argc == 4 && argv[3] == child_io::runner_processes_flag;
+  if ((argc != 3 && !processes) || std::strcmp(argv[1], "--rknnop-node") != 0) {
     static constexpr char usage[] =
         "rknnop-node: the node runner of the rknnop tools; it is started by them, not by hand\n";
     (void)!::write(STDERR_FILENO, usage, sizeof usage - 1);
@@ -375,7 +417,11 @@ int node_runner_main(int argc, char** argv, const runner_shader_executor& shader
   // Requests until the parent closes the control socket (or stops this runner): the library stays
   // loaded, each run's tensors are created for it. No library destructor or static destructor runs
   // at the end: the parent has what it needs.
-  while (next_request()) {
+  for (bool confined = false; next_request();) {
+    if (!confined) {
+      confine(sandbox, processes);
+      confined = true;
+    }
     try {
       write_reply(answer(shaders));
     } catch (...) {

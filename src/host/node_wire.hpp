@@ -52,7 +52,7 @@ inline bool replace_whole_file(int fd, std::span<const std::uint8_t> bytes) {
 
 inline constexpr std::uint32_t node_wire_magic = 0x524e4b52;  // "RKNR"
 inline constexpr std::uint32_t node_wire_version =
-    5;  // 4: a runner serves requests; 5: the status page reports tensor bytes
+    6;  // 4: a runner serves requests; 5: the status page reports tensor bytes; 6: the sandbox's fields
 
 // The descriptors the runner is given: the library, the request, the reply, the status page, and the
 // control socket: the parent sends a byte when a request is in the request file, the runner one back
@@ -75,8 +75,14 @@ struct runner_status {
   std::uint32_t fault_length = 0;
   char fault[1024] = {};
   std::uint64_t tensor_bytes =
-      0;  ///< the run's tensors (outputs included) once verified: the memory limit grows by them
+      0;                  ///< the run's tensors (outputs included) once verified: the memory limit grows by them
+  char refused[96] = {};  ///< the system call the sandbox refused (the runner then ends with SIGSYS)
+  char missing_layers[512] = {};  ///< the sandbox's layers this runner lacks, for the tool's one note
 };
+
+// The runner's arguments: `--rknnop-node PARENT_PID`, and `--processes` for a runner that may start
+// processes (it is sent a VX shader: POCL links each compiled kernel with the system linker).
+inline constexpr std::string_view runner_processes_flag = "--processes";
 
 class wire_writer {
 public:

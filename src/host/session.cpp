@@ -208,6 +208,12 @@ session session::load(const std::filesystem::path& op, const load_options& optio
   child.op_name = inspected.op.name;
   child_io::runner_slot runner;
   kernel_descriptor_info kernel = child_io::load_in_child(child, runner);
+  // The runner's loader checked the table against op.yml; a reply that says otherwise was forged.
+  if (kernel.num_params != inspected.op.parameter_count())
+    throw error(
+        fmt::format("{} ({}): the node runner's reply is forged: kernel '{}' has numParams {}, op.yml "
+                    "declares {}",
+                    child.op_name, child.origin, kernel.name, kernel.num_params, inspected.op.parameter_count()));
   return session(
       std::make_unique<state>(std::move(child), std::move(runner), std::move(inspected.op), std::move(kernel)));
 }

@@ -17,7 +17,12 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstddef>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
@@ -104,7 +109,8 @@ TEST(Isolation, AKernelThatSegfaultsIsOneLine) {
 #ifdef RKNNOP_PARITY_EXE
 // rknnop-parity on the Hostile op with `mode`, one random case, TMPDIR in `dir`/tmp and the runner's
 // time limit: 2 s for the hang tests (whose message names it); 60 s otherwise, since the VX side's
-// POCL start-up and shader compile took over 2 s on a loaded 2-core machine (a crash then read as a hang).
+// POCL start-up and shader compile (the linker, in the runner's own kernel cache) took over 2 s on a loaded
+// 2-core machine (a crash then read as a hang).
 tool_result run_parity(const fs::path& dir, int mode, const std::vector<std::string>& environment = {},
                        int time_limit = 60) {
   fs::create_directories(dir / "tmp");
@@ -201,13 +207,14 @@ TEST(Isolation, ParityNeverLoadsTheLibraryItself) {
 
 // rknnop-run's VX kernel (--kernel-index 1) with its .vx on the Hostile op with `mode`: in the runner
 // too, its callbacks and shader as rknnop-parity runs them.
-tool_result run_hostile_vx(const fs::path& dir, int mode, const std::vector<std::string>& environment = {}) {
+tool_result run_hostile_vx(const fs::path& dir, int mode, const std::vector<std::string>& environment = {},
+                           int seconds = 10) {
   write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
   return run_limited(dir,
                      {RKNNOP_HOSTILE_SO, "--op-yml", RKNNOP_HOSTILE_YML, "--kernel-index", "1", "--vx",
                       RKNNOP_HOSTILE_VX, "--input", "input=" + (dir / "in.npy").string(), "--param",
                       fmt::format("mode={}", mode), "--output", "output=" + (dir / "out.npy").string()},
-                     2, environment);
+                     seconds, environment);
 }
 
 // A crash of the VX kernel's initializer is rknnop-run's one line (on 6df9fb6 it killed the tool: the
@@ -232,7 +239,7 @@ TEST(Isolation, RunsVxShaderCrashIsOneLine) {
 TEST(Isolation, RunsVxInitializerThatNeverReturnsIsStopped) {
   const fs::path dir = rknnop_test::work_dir("isolation_run_vx_loop");
   expect_one_line(
-      run_hostile_vx(dir, 13), dir,
+      run_hostile_vx(dir, 13, {}, 2), dir,
       fmt::format("the initializer of Hostile ({}) did not finish within 2 s (stopped)", RKNNOP_HOSTILE_SO));
 }
 
@@ -281,6 +288,289 @@ TEST(Isolation, AnOverrunFaultsAtTheFirstByteOutAndNamesTheTensor) {
                   "byte(s) past its end (it holds 8192 bytes)");
   const fs::path under = rknnop_test::work_dir("isolation_underrun");
   expect_one_line(run_hostile(under, 6), under, "the access at byte -1 of input 'input' is before its start");
+}
+
+// --- the hostile-library suite: what the node runner's sandbox refuses (docs/isolation.md) -----------
+
+// The processes that still carry `marker` in their environment (a run's runner and anything it started).
+std::vector<std::string> processes_marked(const std::string& marker) {
+  std::vector<std::string> found;
+  for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
+    const std::string environment = rknnop_test::slurp(e.path() / "environ");
+    if (environment.find(marker) != std::string::npos) found.push_back(e.path().filename().string());
+  }
+  return found;
+}
+
+// rknnop-run (op mode) or rknnop-parity (the CPU kernel's case) on the Hostile op in an attack `mode`
+// (a runner limited to 256 MiB: a VX runner holds POCL and LLVM, a sanitized one its runtime),
+// as this user or, when `unprivileged`, as nobody (setpriv; the test then runs as root).
+tool_result run_attack(const fs::path& dir, int mode, bool parity, bool unprivileged,
+                       const std::vector<std::string>& options = {}, bool vx = false) {
+  write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
+  fs::create_directories(dir / "tmp");
+  std::vector<std::string> args;
+  if (unprivileged) {
+    for (const fs::path& p : {dir, dir / "tmp", dir / "in.npy"}) EXPECT_EQ(::chown(p.c_str(), 65534, 65534), 0) << p;
+    // POCL in the tool (rknnop-parity's OpenCL probe) needs a cache folder nobody may write.
+    const fs::path cache = fs::path(RKNNOP_TEST_WORK_DIR) / "sandbox_nobody_pocl_cache";
+    fs::create_directories(cache);
+    EXPECT_EQ(::chown(cache.c_str(), 65534, 65534), 0);
+    args = {"--reuid=65534", "--regid=65534", "--clear-groups", "env", "POCL_CACHE_DIR=" + cache.string()};
+  }
+  for (const std::string& a : {"TMPDIR=" + (dir / "tmp").string(), std::string("RKNNOP_NODE_TIME_LIMIT=10"),
+                               std::string("RKNNOP_NODE_MEMORY_LIMIT=256"), "RKNNOP_HOSTILE_MARK=" + dir.string()})
+    args.push_back(a);
+  if (parity) {
+#ifdef RKNNOP_PARITY_EXE
+    for (const std::string& a :
+         {std::string(RKNNOP_PARITY_EXE), std::string(RKNNOP_HOSTILE_SO), std::string("--op-yml"),
+          std::string(RKNNOP_HOSTILE_YML), std::string("--vx"), std::string(RKNNOP_HOSTILE_VX), std::string("--random"),
+          std::string("1"), std::string("--shape"), std::string("input=1,8,8")})
+      args.push_back(a);
+#endif
+  } else {
+    for (const std::string& a :
+         {std::string(RKNNOP_RUN_EXE), std::string(RKNNOP_HOSTILE_SO), std::string("--op-yml"),
+          std::string(RKNNOP_HOSTILE_YML), std::string("--input"), "input=" + (dir / "in.npy").string(),
+          std::string("--output"), "output=" + (dir / "out.npy").string()})
+      args.push_back(a);
+#ifdef RKNNOP_PARITY_EXE
+    if (vx) args.insert(args.end(), {"--kernel-index", "1", "--vx", RKNNOP_HOSTILE_VX});
+#endif
+  }
+  args.insert(args.end(), {"--param", fmt::format("mode={}", mode)});
+  args.insert(args.end(), options.begin(), options.end());
+  return run_tool(unprivileged ? "setpriv" : "env", args, dir);
+}
+
+// One line naming the refused action (rknnop-run's, or rknnop-parity's case ERROR line), a non-zero
+// exit of a tool that was not killed, nothing of the run left running, no file made or changed.
+void expect_refused(const tool_result& r, const fs::path& dir, bool parity, const std::string& what,
+                    const char* side = "CPU kernel") {
+  EXPECT_NE(r.status, 0) << r.out << r.err;
+  EXPECT_LT(r.status, 128) << "the tool was killed: " << r.err;
+  EXPECT_GE(r.status, 0) << "the tool was killed: " << r.err;
+  if (parity) {
+    EXPECT_NE(r.out.find(fmt::format("case 'random 1/1 (seed 1)': ERROR: {}: rknnop: {}", side, what)),
+              std::string::npos)
+        << r.out << r.err;
+  } else {
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
+    EXPECT_TRUE(r.err.starts_with("rknnop-run: ")) << r.err;
+    EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+  }
+  std::vector<std::string> left = processes_marked(dir.string());
+  for (int wait = 0; wait < 100 && !left.empty(); ++wait) {  // a SIGKILL is delivered asynchronously
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    left = processes_marked(dir.string());
+  }
+  EXPECT_TRUE(left.empty()) << "still running: " << fmt::format("{}", fmt::join(left, " "));
+  std::vector<std::string> files;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"in.npy", "stderr.txt", "stdout.txt", "tmp"}));
+  EXPECT_TRUE(empty_folder(dir / "tmp"));
+}
+
+struct attack {
+  int mode;
+  const char* name;
+  const char* refused;  // the one line's words
+};
+
+// Each attack of the Hostile op (its modes 20-28), refused by the seccomp filter with its name.
+constexpr attack attacks[] = {
+    {20, "ptrace", "tried ptrace, which the node runner's sandbox refuses (stopped)"},
+    {21, "tiocsti", "tried a terminal ioctl (TIOCSTI, TCSETS, TIOCSETD...), which the node runner's sandbox refuses"},
+    {22, "kill_parent", "tried kill (of a process other than itself), which the node runner's sandbox refuses"},
+    {23, "kill_group", "tried kill (of a process other than itself), which the node runner's sandbox refuses"},
+    {24, "fork", "tried clone (a process, not a thread), which the node runner's sandbox refuses"},
+    {25, "execve", "tried execve, which the node runner's sandbox refuses"},
+    {26, "connect", "tried socket, which the node runner's sandbox refuses"},
+    {27, "write_file", "tried open (a file to write), which the node runner's sandbox refuses"},
+    {28, "memfd", "tried memfd_create, which the node runner's sandbox refuses"},
+};
+
+void run_attacks(bool parity, bool unprivileged) {
+#if defined(RKNNOP_SANITIZED_BUILD_TESTS)
+  GTEST_SKIP() << "a sanitizer build opens the runner's filter for the sanitizers (docs/isolation.md); the native "
+                  "build checks the sandbox";
+#endif
+  if (unprivileged && ::geteuid() != 0) GTEST_SKIP() << "setpriv to nobody needs root";
+  for (const attack& a : attacks) {
+    SCOPED_TRACE(a.name);
+    const fs::path dir = rknnop_test::work_dir(
+        fmt::format("sandbox_{}_{}{}", a.name, parity ? "parity" : "run", unprivileged ? "_nobody" : ""));
+    const tool_result r = run_attack(dir, a.mode, parity, unprivileged);
+    if (parity && r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
+    expect_refused(r, dir, parity, fmt::format("the CPU kernel of Hostile ({}) {}", RKNNOP_HOSTILE_SO, a.refused));
+  }
+}
+
+TEST(Sandbox, RunsAttacksAreRefusedAndNamed) { run_attacks(false, false); }
+TEST(Sandbox, RunsAttacksAreRefusedAndNamedForAnUnprivilegedUser) { run_attacks(false, true); }
+#ifdef RKNNOP_PARITY_EXE
+TEST(Sandbox, ParitysAttacksAreRefusedAndNamed) { run_attacks(true, false); }
+TEST(Sandbox, ParitysAttacksAreRefusedAndNamedForAnUnprivilegedUser) { run_attacks(true, true); }
+#endif
+
+// In a VX shader's runner (processes allowed, for POCL's linker) the other layers hold: the attacks
+// from the VX kernel's initializer are refused and named, a file write is refused by Landlock (the
+// initializer fails), and a child process counts with the runner's memory and is killed with its group.
+void run_vx_attacks(bool parity) {
+#if defined(RKNNOP_SANITIZED_BUILD_TESTS)
+  GTEST_SKIP() << "a sanitizer build opens the runner's filter for the sanitizers (docs/isolation.md)";
+#endif
+  for (const attack& a : attacks) {
+    if (a.mode == 24 || a.mode == 25 || a.mode == 27) continue;  // processes and Landlock: below
+    SCOPED_TRACE(a.name);
+    const fs::path dir = rknnop_test::work_dir(fmt::format("sandbox_vx_{}_{}", a.name, parity ? "parity" : "run"));
+    const tool_result r = run_attack(dir, a.mode + 100, parity, false, {}, true);
+    if (r.status == 77 || r.err.find("cannot run the VX shader on the host") != std::string::npos)
+      GTEST_SKIP() << "no OpenCL: " << r.err;
+    expect_refused(r, dir, parity, fmt::format("the initializer of Hostile ({}) {}", RKNNOP_HOSTILE_SO, a.refused),
+                   "VX kernel");
+  }
+  const fs::path write = rknnop_test::work_dir(fmt::format("sandbox_vx_write_file_{}", parity ? "parity" : "run"));
+  expect_refused(run_attack(write, 127, parity, false, {}, true), write, parity,
+                 "op 'Hostile' (kernel 'hostile_vx'): initialize failed with VX_FAILURE", "VX kernel");
+  const fs::path fork = rknnop_test::work_dir(fmt::format("sandbox_vx_fork_{}", parity ? "parity" : "run"));
+  const tool_result forked = run_attack(fork, 124, parity, false, {}, true);
+  // The child holds 512 MiB: it counts with the runner's memory (its process group), past 256 MiB.
+  EXPECT_EQ(forked.status, 1) << forked.out << forked.err;
+  EXPECT_NE((forked.out + forked.err).find("used more than 256 MiB of memory"), std::string::npos)
+      << forked.out << forked.err;
+  std::vector<std::string> left = processes_marked(fork.string());
+  for (int wait = 0; wait < 100 && !left.empty(); ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    left = processes_marked(fork.string());
+  }
+  EXPECT_TRUE(left.empty()) << "the runner's child outlived the run";
+}
+
+#ifdef RKNNOP_PARITY_EXE
+TEST(Sandbox, RunsVxRunnerAttacksAreRefusedAndItsChildrenEndWithIt) { run_vx_attacks(false); }
+TEST(Sandbox, ParitysVxRunnerAttacksAreRefusedAndItsChildrenEndWithIt) { run_vx_attacks(true); }
+#endif
+
+// Where a layer is missing, the tool says so once and the others hold: the tool run under a filter
+// that answers landlock_create_ruleset with ENOSYS (as a kernel without Landlock does), which the
+// runner inherits.
+TEST(Sandbox, AMissingLayerIsSaidOnceAndTheOthersHold) {
+#if defined(RKNNOP_SANITIZED_BUILD_TESTS) || !defined(__NR_landlock_create_ruleset)
+  GTEST_SKIP() << "the native build with Landlock's system call checks this";
+#else
+  const fs::path dir = rknnop_test::work_dir("sandbox_no_landlock");
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_landlock_create_ruleset, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    sock_fprog program{static_cast<unsigned short>(std::size(filter)), filter};
+    if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+      ::_exit(99);
+    ::_exit(run_attack(dir, 20, false, false).status);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 99) << "the test's filter was not installed";
+  tool_result r;
+  r.status = WEXITSTATUS(status);
+  r.err = rknnop_test::slurp(dir / "stderr.txt");
+  EXPECT_EQ(line_count(r.err), 2u) << r.err;
+  EXPECT_TRUE(
+      r.err.starts_with("rknnop: note: the node runner runs without Landlock (the kernel offers none: "
+                        "Function not implemented); its other layers hold (docs/isolation.md)\n"))
+      << r.err;
+  r.err.erase(0, r.err.find('\n') + 1);
+  expect_refused(r, dir, false,
+                 fmt::format("the CPU kernel of Hostile ({}) tried ptrace, which the node runner's sandbox refuses",
+                             RKNNOP_HOSTILE_SO));
+#endif
+}
+
+// A reply the library wrote itself, sent as the runner's: its size is checked before it is read (a
+// 1 GiB reply under --memory-limit 64M), its outputs against their shapes (128 MiB for a 5 x 7 FLOAT16).
+TEST(Sandbox, AForgedReplyIsRefusedBeforeItIsRead) {
+  const fs::path big = rknnop_test::work_dir("sandbox_forged_big");
+  expect_refused(run_attack(big, 29, false, false, {"--memory-limit", "64M"}), big, false,
+                 fmt::format("Hostile ({}): the node runner's reply is 1073741824 bytes, more than the memory budget "
+                             "and 16 MiB of text allow (83886080 bytes); it was not read",
+                             RKNNOP_HOSTILE_SO));
+  const fs::path shape = rknnop_test::work_dir("sandbox_forged_shape");
+  expect_refused(run_attack(shape, 30, false, false, {"--memory-limit", "1G"}), shape, false,
+                 "the node runner's reply is forged: output 'output' holds 134217728 bytes, its shape 70");
+  // A shape the request fixed (--output-shape) is checked before the bytes: the forged (5, 7) is refused.
+  const fs::path fixed = rknnop_test::work_dir("sandbox_forged_fixed_shape");
+  expect_refused(run_attack(fixed, 30, false, false, {"--memory-limit", "1G", "--output-shape", "output=1,8,8"}), fixed,
+                 false, "the node runner's reply is forged: output 'output' has a shape other than the requested one");
+}
+
+// Root in the runner has no capabilities: the op's code finds CapEff empty (before, a root tool's
+// runner had them all, and mode 32 failed).
+TEST(Sandbox, RootInTheRunnerHasNoCapabilities) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_capabilities");
+  const tool_result r = run_attack(dir, 32, false, false);
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+// A memory file the library's constructor filled (before memfd_create is refused) counts with the
+// runner's memory: 256 MiB in it stop a runner limited to 64 MiB (before, the run passed).
+TEST(Sandbox, AConstructorsMemoryFileCountsWithTheRunnersMemory) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_constructor_memfd");
+  write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
+  fs::create_directories(dir / "tmp");
+  const tool_result r = run_tool(
+      "env",
+      {"TMPDIR=" + (dir / "tmp").string(), "RKNNOP_NODE_TIME_LIMIT=10", "RKNNOP_NODE_MEMORY_LIMIT=64",
+       "RKNNOP_HOSTILE_MEMFD_MIB=256", RKNNOP_RUN_EXE, RKNNOP_HOSTILE_SO, "--op-yml", RKNNOP_HOSTILE_YML, "--input",
+       "input=" + (dir / "in.npy").string(), "--param", "mode=0", "--output", "output=" + (dir / "out.npy").string()},
+      dir);
+  expect_one_line(r, dir, "used more than 64 MiB of memory");
+}
+
+// A load reply the library's constructor forged (numParams 0 for an op.yml of 3) is refused: the tool
+// checks the descriptor against the op.yml it read.
+TEST(Sandbox, AForgedDescriptorIsRefused) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_forged_descriptor");
+  write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
+  const tool_result r =
+      run_limited(dir,
+                  {RKNNOP_HOSTILE_SO, "--op-yml", RKNNOP_HOSTILE_YML, "--input", "input=" + (dir / "in.npy").string(),
+                   "--param", "mode=0", "--output", "output=" + (dir / "out.npy").string()},
+                  10, {"RKNNOP_HOSTILE_FORGE_LOAD=1"});
+  expect_one_line(r, dir,
+                  fmt::format("Hostile ({}): the node runner's reply is forged: kernel 'hostile_cpu' has numParams 0, "
+                              "op.yml declares 3",
+                              RKNNOP_HOSTILE_SO));
+}
+
+// A runner the tool stops itself (its channel closed under it) is said to be stopped by the tool, not
+// to have crashed with SIGKILL (before, "crashed with SIGKILL (Killed)").
+TEST(Sandbox, ARunnerTheToolStoppedIsNotCalledACrash) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_closed_channel");
+  const tool_result r = run_attack(dir, 31, false, false);
+  expect_refused(r, dir, false,
+                 fmt::format("the CPU kernel of Hostile ({}) closed the node runner's channel to the tool without an "
+                             "answer; the tool stopped it (SIGKILL)",
+                             RKNNOP_HOSTILE_SO));
+  EXPECT_EQ(r.err.find("crashed"), std::string::npos) << r.err;
+}
+
+// RKNNOP_NODE_TIME_LIMIT is bounded: a number of seconds the steady clock cannot add is refused, not
+// an instant "did not finish within 9223372037 s".
+TEST(Sandbox, ATimeLimitBeyondAYearIsRefused) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_time_limit");
+  const tool_result r = run_limited(dir, {RKNNOP_HOSTILE_SO, "--op-yml", RKNNOP_HOSTILE_YML, "--describe"}, 2,
+                                    {"RKNNOP_NODE_TIME_LIMIT=9223372037"});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("RKNNOP_NODE_TIME_LIMIT='9223372037': at most 31536000 (a year)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("did not finish"), std::string::npos) << r.err;
 }
 
 // The runners whose parent was `pid` (their argv[2]) and still exist.
@@ -495,6 +785,29 @@ TEST(Interrupts, SigintDuringACheckLeavesNoFileAndNoRunner) {
     EXPECT_EQ(left, 0) << "a runner outlived its tool";
   }
   EXPECT_GE(interrupted, 5) << "too few runs were interrupted to test anything";
+}
+
+// A node's name from the model goes to the terminal escaped: ESC and CR cannot move the cursor or
+// rewrite a line (before, `--describe` and `--check` printed them raw).
+TEST(Sandbox, NodeNamesFromAModelAreEscapedOnTheTerminal) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_node_name");
+  wrapped_model m = wrap_resize_area(dir);
+  std::string text(m.bytes.begin(), m.bytes.end());
+  const std::string name = "resizearea_0", hostile = "\\u001b[J\\rxy";  // as long, JSON-escaped
+  ASSERT_EQ(hostile.size(), name.size());
+  std::size_t replaced = 0;
+  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1), ++replaced)
+    text.replace(at, name.size(), hostile);
+  ASSERT_GT(replaced, 0u);
+  save(std::vector<std::uint8_t>(text.begin(), text.end()), dir / "escaped.rknn");
+  for (const char* mode : {"--describe", "--check"}) {
+    SCOPED_TRACE(mode);
+    const tool_result r = run_limited(dir, {(dir / "escaped.rknn").string(), mode}, 10);
+    const std::string all = r.out + r.err;
+    EXPECT_EQ(all.find('\x1b'), std::string::npos) << all;
+    EXPECT_EQ(all.find('\r'), std::string::npos) << all;
+    EXPECT_NE(all.find("\\x1b[J\\x0dxy"), std::string::npos) << all;
+  }
 }
 
 TEST(CorruptLibraries, AWildCallbackPointerInAModelIsOneLine) {

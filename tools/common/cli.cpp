@@ -47,20 +47,33 @@ void add_memory_limit_option(CLI::App& app) {
       ->type_name("SIZE");
 }
 
+std::string terminal_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7f)
+      out += fmt::format("\\x{:02x}", byte);
+    else
+      out += c;
+  }
+  return out;
+}
+
 int tool_failure(const char* tool, std::string_view stage) noexcept {
   std::fflush(stdout);
   try {
     throw;  // the exception being handled by the caller's catch (...)
   } catch (const usage_error& e) {
-    std::fprintf(stderr, "%s: %s\n", tool, e.detail().c_str());
+    std::fprintf(stderr, "%s: %s\n", tool, terminal_text(e.detail()).c_str());
     return exit_usage;
   } catch (const host::error& e) {
-    std::fprintf(stderr, "%s: %s\n", tool, e.detail().c_str());
+    std::fprintf(stderr, "%s: %s\n", tool, terminal_text(e.detail()).c_str());
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: out of memory%s%.*s\n", tool, stage.empty() ? "" : " while ",
                  static_cast<int>(stage.size()), stage.data());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", tool, e.what());
+    std::fprintf(stderr, "%s: %s\n", tool, terminal_text(e.what()).c_str());
   } catch (...) {
     std::fprintf(stderr, "%s: an exception that is not a std::exception\n", tool);
   }

@@ -33,6 +33,11 @@ public:
 /// status to return (0 after --help; exit_usage after one line "<tool>: <CLI11's message>" on stderr).
 [[nodiscard]] std::optional<int> parse_or_exit(CLI::App& app, int argc, char** argv);
 
+/// `text` (a name from a file: a node, an op, a port) as it may reach a terminal: control bytes but
+/// a newline and a tab (ESC, CR, NUL, ...) written as \xHH, so a file cannot move the cursor, rewrite a
+/// line or set the terminal's state.
+[[nodiscard]] std::string terminal_text(std::string_view text);
+
 /// The one handler after a tool's work, in its catch (...): prints one line "<tool>: <detail>" for
 /// what escaped (a usage_error or rknnop::host::error: its detail(); std::bad_alloc: "out of memory
 /// while <stage>"; another exception: its what()) after flushing stdout, and returns exit_usage for a usage_error,

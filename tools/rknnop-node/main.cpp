@@ -4,6 +4,8 @@
 // rknnop::vxc (OpenCL), it runs a VX kernel's .vx too, through the shader bridge.
 #include <rknnop/host/isolation.hpp>
 
+#include "sandbox.hpp"
+
 #if RKNNOP_VXC_HAS_BRIDGE
 #include <rknnop/vxc/vxc.hpp>
 
@@ -34,7 +36,9 @@ std::shared_ptr<void> attach_shader_bridge(
 
 }  // namespace
 
-int main(int argc, char** argv) { return rknnop::host::node_runner_main(argc, argv, attach_shader_bridge); }
+int main(int argc, char** argv) {
+  return rknnop::host::node_runner_main(argc, argv, attach_shader_bridge, rknnop_node::confine_runner);
+}
 #else
-int main(int argc, char** argv) { return rknnop::host::node_runner_main(argc, argv); }
+int main(int argc, char** argv) { return rknnop::host::node_runner_main(argc, argv, {}, rknnop_node::confine_runner); }
 #endif

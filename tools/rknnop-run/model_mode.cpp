@@ -125,11 +125,12 @@ int describe(const model& m) {
   }
   for (const model_node& node : m.nodes) {
     if (!node.custom_op) {
-      fmt::print("node {} '{}' ({}): built-in\n", node.index, node.name, node.op);
+      fmt::print("node {} '{}' ({}): built-in\n", node.index, terminal_text(node.name), terminal_text(node.op));
       continue;
     }
     const model_op& op = m.ops[*node.custom_op];
-    fmt::print("node {} '{}' ({}, custom op {})\n", node.index, node.name, node.op, op.name);
+    fmt::print("node {} '{}' ({}, custom op {})\n", node.index, terminal_text(node.name), terminal_text(node.op),
+               terminal_text(op.name));
     for (const model_param& p : node.params) {
       const auto e = std::find_if(op.params.begin(), op.params.end(),
                                   [&](const op_yml_entry& entry) { return entry.name == p.name; });
@@ -158,7 +159,7 @@ int check(const model& m) {
   std::size_t failed = 0;
   for (const std::size_t i : custom) {
     const model_node_check r = check_model_node(m, m.nodes[i]);
-    fmt::print("{}\n", r.line);
+    fmt::print("{}\n", terminal_text(r.line));
     failed += r.passed ? 0 : 1;
   }
   std::fflush(stdout);
@@ -268,8 +269,8 @@ int run(const model& m, const std::string& node_name, const std::vector<std::str
     s.set_input(op.inputs[i].name, data, static_cast<vx_type>(input_types[i]));
   }
   const run_report report = s.run();
-  fmt::print("{}: node '{}' (op {}, kernel '{}', kernel_index {})\n", m.source, node.name, op.name, s.kernel().name,
-             s.kernel().kernel_index);
+  fmt::print("{}: node '{}' (op {}, kernel '{}', kernel_index {})\n", m.source, terminal_text(node.name),
+             terminal_text(op.name), terminal_text(s.kernel().name), s.kernel().kernel_index);
   for (const step_report& step : report.steps) {
     if (!step.called)
       fmt::print("  {:<13} not called (no callback)\n", step.step);

@@ -15,6 +15,7 @@
 #include <filesystem>  // std::filesystem::path
 #include <functional>  // std::function
 #include <memory>      // std::shared_ptr
+#include <string>      // runner_sandbox_request
 #include <string_view>
 
 #include <rknnop/host/engine.hpp>  // node_shader
@@ -56,7 +57,24 @@ void set_node_runner(const std::filesystem::path& runner);
 using runner_shader_executor = std::function<std::shared_ptr<void>(
     void* vx_context, std::function<node_shader(std::string_view kernel_name)> source)>;
 
+/// What the runner asks of its sandbox, once, before it loads the op's library (docs/isolation.md):
+/// `processes`: it may start processes (a VX shader's runner: POCL links each compiled kernel with
+/// the system linker); `writable_folder`: the one folder it may write beneath (POCL's kernel cache),
+/// or empty; `refused`: where a refused system call's name is written (the status page). Asked again
+/// with `library_loaded` once the library is loaded, for what only the load needed (memory files).
+struct runner_sandbox_request {
+  bool library_loaded = false;
+  bool processes = false;
+  std::string writable_folder;
+  char* refused = nullptr;
+  std::size_t refused_capacity = 0;
+};
+/// Confines the runner; returns the layers it could not set up, empty when all hold (rknnop-node's
+/// sandbox.cpp). Without one the runner says it runs unconfined.
+using runner_sandbox = std::function<std::string(const runner_sandbox_request&)>;
+
 /// The main() of rknnop-node (the runner): not for other programs.
-int node_runner_main(int argc, char** argv, const runner_shader_executor& shaders = {}) noexcept;
+int node_runner_main(int argc, char** argv, const runner_shader_executor& shaders = {},
+                     const runner_sandbox& sandbox = {}) noexcept;
 
 }  // namespace rknnop::host

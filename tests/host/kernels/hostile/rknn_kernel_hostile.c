@@ -10,10 +10,35 @@
  * List index 1 is a VX kernel (hostile.vx beside this file: it copies the input to the output, as the
  * CPU kernel does with mode 0), so that rknnop-parity takes the op. Modes of the VX kernel's own
  * initializer: 12 writes through a null pointer, 13 never returns; with 14 the shader writes through one.
+ * Attacks on the tool and the machine, each of which the node runner's sandbox refuses (docs/isolation.md):
+ *   20 ptrace-attaches its parent (the tool)             21 pushes a keystroke into the terminal (TIOCSTI)
+ *   22 kills its parent                                  23 kills its process group (kill(0))
+ *   24 forks a child that outlives the run               25 runs /bin/sh (execve)
+ *   26 connects to 127.0.0.1                             27 creates a file in the current folder
+ *   28 grows a memory file (memfd) to 2 GiB              29 answers with a 1 GiB reply of its own
+ *   30 answers with an output whose bytes are not its shape's (5 x 7 FLOAT16, 128 MiB of data)
+ *   31 closes the runner's control socket and waits (the tool stops it)
+ *   32 fails when it has any capability (the runner drops root's)
+ * Modes 120-131 make the same attacks (20-31) from the VX kernel's initializer, in a VX shader's runner.
+ * Mode 124's child holds 512 MiB: a VX runner may start processes (POCL's linker), killed with it.
+ * Each returns VX_FAILURE when the call fails instead of being stopped, so a run never passes by it.
  * A constructor aborts the process when its name (/proc/self/comm) is RKNNOP_HOSTILE_ABORT_IN: a tool
  * that loads the library in its own process dies, one that loads it in rknnop-node only does not.
  */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "VX/vx.h"
@@ -32,6 +57,106 @@ static vx_int32 mode_of(vx_reference scalar) {
   vx_int32 mode = 0;
   if (vxCopyScalar((vx_scalar)scalar, &mode, VX_READ_ONLY, VX_MEMORY_TYPE_HOST) != VX_SUCCESS) return -1;
   return mode;
+}
+
+/* The node runner's reply file and control socket (src/host/node_wire.hpp): a forged reply, sent as
+ * the runner's own, then never an answer of the runner's. */
+static void put_bytes(int fd, const void* data, size_t size) {
+  if (write(fd, data, size) != (ssize_t)size) _exit(9);
+}
+static void put_u64(int fd, uint64_t v) { put_bytes(fd, &v, sizeof v); }
+static void put_string(int fd, const char* text) {
+  put_u64(fd, strlen(text));
+  put_bytes(fd, text, strlen(text));
+}
+static void forge_reply(int mode) {
+  const uint32_t magic = 0x524e4b52, zero32 = 0, dims[2] = {5, 7};
+  const int32_t type = VX_TYPE_FLOAT16;
+  const uint8_t ok = 1, flags[4] = {0, 1, 0, 0};
+  const char go = 1;
+  if (ftruncate(5, 0) != 0 || lseek(5, 0, SEEK_SET) != 0) _exit(9);
+  if (mode == 29) {
+    if (ftruncate(5, (off_t)1 << 30) != 0) _exit(9);
+  } else {
+    put_bytes(5, &magic, 4);
+    put_bytes(5, &ok, 1);
+    put_string(5, "vx_kernel_Hostile_list"); /* the descriptor */
+    put_u64(5, 2);
+    put_bytes(5, &zero32, 4);
+    put_string(5, "hostile_cpu");
+    put_bytes(5, &zero32, 4);
+    put_bytes(5, flags, 4);
+    put_bytes(5, &zero32, 4);
+    put_u64(5, 0);
+    put_u64(5, 0); /* steps */
+    put_u64(5, 1); /* outputs */
+    put_string(5, "output");
+    put_bytes(5, &type, 4);
+    put_u64(5, 2);
+    put_bytes(5, dims, sizeof dims);
+    put_u64(5, (uint64_t)128 << 20);
+    if (ftruncate(5, lseek(5, 0, SEEK_CUR) + ((off_t)128 << 20)) != 0) _exit(9);
+  }
+  if (send(7, &go, 1, MSG_NOSIGNAL) != 1) _exit(9);
+  for (;;) pause();
+}
+
+static int attack(int mode) {
+  switch (mode) {
+    case 20: return ptrace(PTRACE_ATTACH, getppid(), NULL, NULL) == 0;
+    case 21: return ioctl(0, TIOCSTI, "x") == 0;
+    case 22: return kill(getppid(), SIGKILL) == 0;
+    case 23: return kill(0, SIGKILL) == 0;
+    case 24: {
+      const pid_t child = fork();
+      if (child == 0) {
+        /* mmap, not malloc: the runner has threads (POCL's), and the child of a fork only calls what
+         * is async-signal-safe */
+        char* hold = (char*)mmap(NULL, (size_t)512 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        size_t at;
+        if (hold != MAP_FAILED)
+          for (at = 0; at < ((size_t)512 << 20); at += 4096) hold[at] = 1;
+        for (;;) pause();
+      }
+      return child > 0;
+    }
+    case 25: {
+      char* const argv[] = {(char*)"sh", (char*)"-c", (char*)"exit 0", NULL};
+      return execv("/bin/sh", argv) == 0;
+    }
+    case 26: {
+      struct sockaddr_in to;
+      const int s = socket(AF_INET, SOCK_STREAM, 0);
+      memset(&to, 0, sizeof to);
+      to.sin_family = AF_INET;
+      to.sin_port = htons(9);
+      to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      return s >= 0 && (connect(s, (struct sockaddr*)&to, sizeof to) == 0 || errno == ECONNREFUSED);
+    }
+    case 27: {
+      const int fd = open("hostile-was-here", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      return fd >= 0 && write(fd, "x", 1) == 1;
+    }
+    case 28: {
+      const int fd = (int)syscall(SYS_memfd_create, "hostile", 0);
+      return fd >= 0 && ftruncate(fd, (off_t)2 << 30) == 0 && fallocate(fd, 0, 0, (off_t)2 << 30) == 0;
+    }
+    case 29:
+    case 30: forge_reply(mode); return 0;
+    case 32: { /* succeeds only without capabilities (root's are dropped in the runner) */
+      char line[128];
+      int none = 0;
+      FILE* status = fopen("/proc/self/status", "r");
+      while (status != NULL && fgets(line, sizeof line, status) != NULL)
+        if (strcmp(line, "CapEff:\t0000000000000000\n") == 0) none = 1;
+      if (status != NULL) fclose(status);
+      return none;
+    }
+    case 31:
+      close(7); /* the control socket: the tool stops the runner, as its own act */
+      for (;;) pause();
+    default: return 1;
+  }
 }
 
 static vx_status VX_CALLBACK hostile_kernel(vx_node node, const vx_reference* parameters, uint32_t num) {
@@ -56,7 +181,9 @@ static vx_status VX_CALLBACK hostile_kernel(vx_node node, const vx_reference* pa
       break;
     case 5: ((volatile unsigned char*)out.data)[out.size_in_bytes] = 1; break;
     case 6: sink = ((volatile unsigned char*)in.data)[-1]; break;
-    default: break;
+    default:
+      if (!attack(mode_of(parameters[2]))) return VX_FAILURE;
+      break;
   }
   memcpy(out.data, in.data, in.size_in_bytes < out.size_in_bytes ? in.size_in_bytes : out.size_in_bytes);
   return sink == 255 ? VX_FAILURE : VX_SUCCESS;
@@ -91,6 +218,7 @@ static vx_status VX_CALLBACK hostile_vx_initializer(vx_node node, const vx_refer
   vx_uint32 dim_num = 0, dims[6] = {1, 1, 1, 1, 1, 1}, i;
   volatile unsigned char sink = 0;
   if (num != _PARAM_NUM) return VX_ERROR_INVALID_PARAMETERS;
+  if (mode_of(parameters[2]) >= 120 && !attack(mode_of(parameters[2]) - 100)) return VX_FAILURE;
   switch (mode_of(parameters[2])) {
     case 12: *(volatile int*)(size_t)0 = 1; break;
     case 13:
@@ -105,10 +233,45 @@ static vx_status VX_CALLBACK hostile_vx_initializer(vx_node node, const vx_refer
   return vxSetNodeAttribute(node, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &shader, sizeof shader);
 }
 
+/* RKNNOP_HOSTILE_MEMFD_MIB=N: the constructor fills a memory file of N MiB (before the runner refuses
+ * memfd_create), which counts with the runner's memory.
+ * RKNNOP_HOSTILE_FORGE_LOAD=1: in rknnop-node, the constructor answers the load request itself with a
+ * descriptor of 0 parameters (op.yml declares 3), and never returns. */
+static void forge_load_reply(void) {
+  const uint32_t magic = 0x524e4b52, zero32 = 0;
+  const uint8_t ok = 1, flags[4] = {0, 1, 0, 0};
+  const char go = 1;
+  if (ftruncate(5, 0) != 0 || lseek(5, 0, SEEK_SET) != 0) _exit(9);
+  put_bytes(5, &magic, 4);
+  put_bytes(5, &ok, 1);
+  put_string(5, "vx_kernel_Hostile_list");
+  put_u64(5, 2);
+  put_bytes(5, &zero32, 4);
+  put_string(5, "hostile_cpu");
+  put_bytes(5, &zero32, 4);
+  put_bytes(5, flags, 4);
+  put_bytes(5, &zero32, 4); /* numParams 0, and an empty table */
+  put_u64(5, 0);
+  if (send(7, &go, 1, MSG_NOSIGNAL) != 1) _exit(9);
+  for (;;) pause();
+}
+
 __attribute__((constructor)) static void hostile_constructor(void) {
   const char* victim = getenv("RKNNOP_HOSTILE_ABORT_IN");
+  const char* forge = getenv("RKNNOP_HOSTILE_FORGE_LOAD");
   char name[64] = {0};
   FILE* comm;
+  const char* hold = getenv("RKNNOP_HOSTILE_MEMFD_MIB");
+  if (hold != NULL && *hold != '\0') { /* a memory file made while loading, kept open and filled */
+    const int fd = (int)syscall(SYS_memfd_create, "hostile-constructor", 0);
+    if (fd >= 0 && fallocate(fd, 0, 0, (off_t)atoi(hold) << 20) != 0) close(fd);
+  }
+  if (forge != NULL && strcmp(forge, "1") == 0) {
+    comm = fopen("/proc/self/comm", "r");
+    if (comm != NULL && fgets(name, sizeof name, comm) != NULL && strncmp(name, "rknnop-node", 11) == 0)
+      forge_load_reply();
+    if (comm != NULL) fclose(comm);
+  }
   if (victim == NULL || *victim == '\0') return;
   comm = fopen("/proc/self/comm", "r");
   if (comm == NULL) return;
