@@ -10,10 +10,10 @@ with the first failure line, or `crash` (a signal). Equal: both ok with identica
 or both not ok. Exit status 1 when a cell's answers differ and KNOWN does not explain the difference,
 77 when the board stack is absent.
 
-  matrix.py --run RKNNOP_RUN --pack RKNNOP_PACK --op-dir DIR [--set ci|full] [--variant V]...
+  matrix.py --run RKNNOP_RUN --pack RKNNOP_PACK --op NAME=OP.rknnop... [--set ci|full] [--variant V]...
             [--table OUT.md] [--docs docs/board-rules.md] [--only CELL_ID]... [--list]
 
---op-dir: a folder holding <Op>.rknnop for the matrix's ops (the build's tests/board/matrix).
+--op: each of the matrix's ops (tests/board/matrix: MatrixAffine, MatrixHalf, MatrixIo23/34/42) and its container.
 --docs rewrites the part of that file between its markers with the table (docs/board-rules.md is
 generated so; never by hand).
 """
@@ -27,7 +27,11 @@ import sys
 import tempfile
 import time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    print("matrix.py: skipped: NumPy not found for %s (CMake: RKNNOP_NUMPY_PYTHON)" % sys.executable)
+    sys.exit(77)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 VARIANTS = ["linux-aarch64", "linux-armhf", "linux-armhf-puma"]
@@ -45,12 +49,16 @@ RANGES = {"INT8": (-100, 100), "UINT8": (0, 200), "INT16": (-3000, 3000), "UINT1
 # an entry when every key given equals the cell's and the two answers are as stated.
 KNOWN = [
     {"rule": "int32-graph-output",
-     "match": {"graph_out": "INT32"}, "board": "refused", "ours": "ok",
+     "when": lambda c: "INT32" in c["out"], "board": "refused", "ours": "ok",
      "why": "librknn_runtime cannot hand out an INT32 graph output (rknn_outputs_get: "
             "'Convert2RKNNTensorDataType: Unknow data type:6'); rknnop-run accepts it. The refusal is being "
             "added to rknnop's tools in parallel (issue 41)."},
+    {"rule": "lossy-output-refused",
+     "when": lambda c: True, "board": "ok", "ours": "refused", "ours_message": r"becomes .*rknnop-run --allow-lossy",
+     "why": "rknnop's PC library refuses an output its conversion to the tensor's narrower type changes "
+            "(docs/running.md §1); the board's libraries convert without a word. Deliberate: the user is told."},
     {"rule": "pass-through-0-crash",
-     "match": {"pass_through": 0}, "board": "crash", "ours": "ok",
+     "when": lambda c: c["pass_through"] == 0, "board": "crash", "ours": "ok",
      "why": "rknn_inputs_set with pass_through 0 (the runtime converting the input) dies with SIGSEGV in "
             "librknn_runtime under the emulation (docs/board-emulation.md §8 item 4); whether a board does "
             "the same is being investigated."},
@@ -70,25 +78,34 @@ def cell_id(c):
 
 def case(op="MatrixAffine", n_in=1, n_out=1, dtype="FLOAT16", in_dtype=None, out_dtype=None, shape=(2, 3, 4),
          params=(), chain=1, mid="FLOAT16", pass_through=1, want_float=0, op_version=2, rule=""):
+    if op == "MatrixAffine" and not any(k == "arr" for k, _ in params):
+        params = list(params) + [("arr", "0")]  # wrap writes an array's default {} as [] (a cell of its own)
     return {"op": op, "in": [in_dtype or dtype] * n_in, "out": [out_dtype or dtype] * n_out, "shape": list(shape),
             "params": list(params), "chain": chain, "mid": mid, "pass_through": pass_through,
             "want_float": want_float, "op_version": op_version, "axis": rule}
 
 
+# Values past each narrower type; together they cancel to -90.875 (float16 outputs stay exact).
 AFFINE_PARAMS = [("i8", "-3"), ("u8", "200"), ("i16", "-300"), ("u16", "40000"), ("i32", "-70000"),
-                 ("u32", "3000000000"), ("i64", "-5000000000"), ("u64", "5000000001"), ("ch", "7"),
+                 ("u32", "3000000000"), ("i64", "-3000000001"), ("u64", "30000"), ("ch", "7"),
                  ("f32", "0.25"), ("f64", "-0.125"), ("flag", "true"), ("arr", "1,2,3")]
 IO_OPS = {(2, 3): "MatrixIo23", (3, 4): "MatrixIo34", (4, 2): "MatrixIo42"}
 
 
 def cases(which):
-    """The covering design: every value of every axis, and the pairs of axes that interact."""
+    """The covering design: every value of every axis, and the pairs of axes that interact.
+
+    Not covered: a custom op's output consumed by a second custom op (chains of two and three nodes).
+    edit_model writes such models (--chain on the command line runs them), but librknn_runtime 1.7.5
+    crashes on them (SIGSEGV in rknn_init after 'Virtual tensor initialize'; a connection's right_tensor
+    of type virtual_tensor is refused first: 'invalid connection right_tensor_type'), and rknnop-run
+    runs one node and cannot take a tensor between two nodes (the model stores no dims for it). Until
+    the toolkit's own form of such a graph is known, the axis is left out rather than guessed."""
     ci, more = [], []
     # dtype x side (input / graph output / intermediate of a chain): every dtype the model format names.
     for d in DTYPES:
         more.append(case(in_dtype=d, out_dtype="FLOAT16", rule="dtype x input"))
         more.append(case(in_dtype="FLOAT16", out_dtype=d, rule="dtype x graph output"))
-        more.append(case(chain=2, mid=d, rule="dtype x intermediate (consumed by a 2nd op)"))
     # dtype x pass_through / want_float, on the dtypes rknnop's tensors take.
     for d in DTYPES[:7]:
         more.append(case(dtype=d, pass_through=0, rule="dtype x pass_through 0"))
@@ -100,16 +117,14 @@ def cases(which):
             more.append(case(dtype=DTYPES[(r + 3 * k) % 6], shape=s, rule="rank x dtype"))
     # Params: every scalar type at once (values past each narrower type), one at a time, the float16 scalar.
     more.append(case(params=AFFINE_PARAMS, rule="every scalar param type and an int32 array"))
-    for p in AFFINE_PARAMS:
-        more.append(case(params=[p], rule="param " + p[0]))
+    for p in AFFINE_PARAMS:  # float32 tensors: 3000000000 would overflow float16
+        more.append(case(dtype="FLOAT32", params=[p], rule="param " + p[0]))
+    more.append(case(params=[("arr", "")], rule="empty int32 array param"))
     more.append(case(op="MatrixHalf", params=[("h", "1.5")], rule="float16 scalar param"))
     # 1 to 4 inputs and outputs, with a dtype each.
     for (n, m), op in IO_OPS.items():
         for d in ("FLOAT16", "INT16", "UINT8"):
             more.append(case(op=op, n_in=n, n_out=m, dtype=d, params=[("offset", "0.5")], rule="inputs x outputs"))
-    # Chains of two and three nodes.
-    for d in ("FLOAT16", "FLOAT32", "INT8", "INT32"):
-        more.append(case(chain=3, mid=d, rule="three chained nodes"))
     # op_version 1 (the armhf runtimes then find no library) and 2.
     for d in ("FLOAT16", "INT8"):
         more.append(case(dtype=d, op_version=1, rule="op_version 1"))
@@ -117,13 +132,20 @@ def cases(which):
     ci.append(case(rule="baseline"))
     ci.append(case(in_dtype="INT8", out_dtype="FLOAT16", rule="dtype x input"))
     ci.append(case(in_dtype="FLOAT16", out_dtype="INT32", rule="dtype x graph output"))
-    ci.append(case(chain=2, mid="INT32", rule="dtype x intermediate (consumed by a 2nd op)"))
     ci.append(case(dtype="UINT8", want_float=1, rule="dtype x want_float 1"))
     ci.append(case(dtype="FLOAT32", shape=(1, 2, 1, 2, 3, 2), rule="rank x dtype"))
     ci.append(case(params=AFFINE_PARAMS, rule="every scalar param type and an int32 array"))
     ci.append(case(op="MatrixIo34", n_in=3, n_out=4, dtype="INT16", params=[("offset", "0.5")],
                    rule="inputs x outputs"))
-    return ci if which == "ci" else ci + more
+    if which == "ci":
+        return ci
+    seen, out = set(), []
+    for c in ci + more:  # the CI cells first, each cell once
+        key = json.dumps(c, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
 
 
 # --- the model: wrap, then edit its graph JSON ----------------------------------------------------------------
@@ -156,6 +178,9 @@ def edit_model(path, c):
         op["op_version"] = c["op_version"]
     tensors = {t["tensor_id"]: t for t in graph["norm_tensor"]}
     node_ports = {(e["left"], e["left_tensor_id"]): e["right_tensor"]["tensor_id"] for e in graph["connection"]}
+    if len(c["shape"]) > 6:  # wrap refuses rank 7 (OpenVX's limit is 6): the model says it anyway
+        for t in tensors.values():
+            t["size"], t["dim_num"] = list(reversed(c["shape"])), len(c["shape"])
     for i, d in enumerate(c["in"]):
         tensors[node_ports[("input", i)]]["dtype"]["vx_type"] = "VSI_NN_TYPE_" + d
     for i, d in enumerate(c["out"]):
@@ -167,14 +192,16 @@ def edit_model(path, c):
         for k in range(c["chain"]):
             n = dict(node, lid="%s_%d" % (base, k), name="%s_%d" % (base, k), uid=k)
             graph["nodes"].append(n)
-            source = ({"type": "norm_tensor", "tensor_id": node_ports[("input", 0)]} if k == 0 else
-                      {"type": "virtual_tensor", "tensor_id": 100 + k - 1})
-            sink = ({"type": "norm_tensor", "tensor_id": node_ports[("output", 0)]} if k == c["chain"] - 1 else
-                    {"type": "virtual_tensor", "tensor_id": 100 + k})
-            graph["connection"].append({"node_id": k, "left": "input", "left_tensor_id": 0, "right_tensor": source})
-            graph["connection"].append({"node_id": k, "left": "output", "left_tensor_id": 0, "right_tensor": sink})
+            # Between two nodes: right_node both ways (the runtime refuses a virtual_tensor as a
+            # connection's right_tensor); the virtual_tensor entry names its producer and carries the dtype.
+            source = ({"right_tensor": {"type": "norm_tensor", "tensor_id": node_ports[("input", 0)]}} if k == 0 else
+                      {"right_node": {"node_id": k - 1, "tensor_id": 0}})
+            sink = ({"right_tensor": {"type": "norm_tensor", "tensor_id": node_ports[("output", 0)]}}
+                    if k == c["chain"] - 1 else {"right_node": {"node_id": k + 1, "tensor_id": 0}})
+            graph["connection"].append(dict({"node_id": k, "left": "input", "left_tensor_id": 0}, **source))
+            graph["connection"].append(dict({"node_id": k, "left": "output", "left_tensor_id": 0}, **sink))
             if k < c["chain"] - 1:
-                graph["virtual_tensor"].append({"tensor_id": 100 + k, "size": dims, "dim_num": len(dims),
+                graph["virtual_tensor"].append({"tensor_id": 100 + k, "node_id": k, "output_port": 0, "size": dims, "dim_num": len(dims),
                                                 "dtype": {"qnt_type": "VSI_NN_QNT_TYPE_NONE",
                                                           "vx_type": "VSI_NN_TYPE_" + c["mid"]}})
         graph["node_num"] = c["chain"]
@@ -279,20 +306,28 @@ def compare(board, ours):
 
 
 def known(c, board, ours):
-    facts = dict(c, graph_out=c["out"][0])
     for k in KNOWN:
-        if all(facts.get(key) == v for key, v in k["match"].items()) and board["answer"] == k["board"] and \
-                ours["answer"] == k["ours"]:
+        if k["when"](c) and board["answer"] == k["board"] and \
+                ours["answer"] == k["ours"] and re.search(k.get("ours_message", ""), ours["message"]):
             return k["rule"]
     return None
+
+
+def wrap_shape(shape):
+    """The shape wrap is given: at most rank 6 (edit_model writes a rank-7 shape into the model)."""
+    shape = list(shape)
+    while len(shape) > 6:
+        shape[:2] = [shape[0] * shape[1]]
+    return shape
 
 
 def run_cell(args, c, index):
     with tempfile.TemporaryDirectory(prefix="rknnop-matrix.") as work:
         model = os.path.join(work, "model.rknn")
-        wrap = [args.pack, "wrap", os.path.join(args.op_dir, c["op"] + ".rknnop"), "-o", model]
+        wrap = [args.pack, "wrap", args.containers[c["op"]], "-o", model]
         wrap += sum((["--input-shape", "x%s=%s" % ("" if c["op"] in ("MatrixAffine", "MatrixHalf") else i,
-                                                     ",".join(map(str, c["shape"])))] for i in range(len(c["in"]))), [])
+                                                     ",".join(map(str, wrap_shape(c["shape"]))))]
+                     for i in range(len(c["in"]))), [])
         wrap += sum((["-p", "%s=%s" % kv] for kv in c["params"]), [])
         p = subprocess.run(wrap, capture_output=True, text=True)
         if p.returncode != 0:
@@ -339,7 +374,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--run", required=True)
     ap.add_argument("--pack", required=True)
-    ap.add_argument("--op-dir", required=True)
+    ap.add_argument("--op", action="append", required=True, help="NAME=OP.rknnop")
     ap.add_argument("--board-run", default=os.path.join(ROOT, "scripts", "board-run.sh"))
     ap.add_argument("--set", choices=["ci", "full"], default="ci")
     ap.add_argument("--variant", action="append", choices=VARIANTS)
@@ -347,13 +382,18 @@ def main():
     ap.add_argument("--table")
     ap.add_argument("--docs")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--chain", type=int, help="run the MatrixAffine cells as N chained nodes (not part of the sets)")
     args = ap.parse_args()
+    args.containers = dict(o.split("=", 1) for o in args.op)
     if not os.environ.get("RKNNOP_BOARD_DRIVERS"):
         print("matrix.py: skipped: set RKNNOP_BOARD_DRIVERS to an rknpu checkout")
         return 77
     cells = [dict(c, variant=v) for v in (args.variant or VARIANTS) for c in cases(args.set)]
+    if args.chain:
+        cells = [dict(c, chain=args.chain, mid=c["out"][0], axis="%d chained nodes" % args.chain)
+                 for c in cells if c["op"] == "MatrixAffine"]
     if args.only:
-        cells = [c for c in cells if any(o in cell_id(c) for o in args.only)]
+        cells = [c for c in cells if any(o in cell_id(c) or o == c["axis"] for o in args.only)]
     if args.list:
         print("\n".join(cell_id(c) for c in cells))
         print("%d cells" % len(cells))
