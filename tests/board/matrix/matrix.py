@@ -53,6 +53,22 @@ KNOWN = [
      "why": "librknn_runtime cannot hand out an INT32 graph output (rknn_outputs_get: "
             "'Convert2RKNNTensorDataType: Unknow data type:6'); rknnop-run accepts it. The refusal is being "
             "added to rknnop's tools in parallel (issue 41)."},
+    {"rule": "edge-dtype-outside-rknn_tensor_type",
+     "when": lambda c: "UINT16" in c["in"] + c["out"] or "INT32" in c["in"], "board": "refused", "ours": "ok",
+     "why": "new, found by this matrix: the same table refuses a UINT16 graph input or output (data type 5) "
+            "and an INT32 graph input (6): 'Convert2RKNNTensorDataType: Unknow data type', as for every type "
+            "outside the v1 API's rknn_tensor_type (FLOAT32, FLOAT16, INT8, UINT8, INT16). rknnop-run accepts "
+            "them; its refusal belongs with int32-graph-output's."},
+    {"rule": "float16-scalar-param",
+     "when": lambda c: c["op"] == "MatrixHalf", "board": "refused", "ours": "ok",
+     "why": "librknn_runtime creates no VX_TYPE_FLOAT16 scalar ('error parse param ..., type invalid', rknn_init "
+            "-6; docs/board-emulation.md §8 item 1); the SDK and rknnop-run accept a float16 param. Not refused "
+            "by rknnop yet."},
+    {"rule": "armhf-op-version-1",
+     "when": lambda c: c["op_version"] == 1 and c["variant"] != "linux-aarch64", "board": "crash", "ours": "ok",
+     "why": "the armhf runtimes read op_lib_armhf only when op_version > 1, dlopen an empty file and crash "
+            "(docs/board-emulation.md §4, pinned by board.rknn.Exp.<armhf>.op_version_1); rknnop-pack writes 2, "
+            "and rknnop-run runs the x86-64 library, which op_version does not gate."},
     {"rule": "lossy-output-refused",
      "when": lambda c: True, "board": "ok", "ours": "refused", "ours_message": r"becomes .*rknnop-run --allow-lossy",
      "why": "rknnop's PC library refuses an output its conversion to the tensor's narrower type changes "
@@ -137,6 +153,15 @@ def cases(which):
     ci.append(case(params=AFFINE_PARAMS, rule="every scalar param type and an int32 array"))
     ci.append(case(op="MatrixIo34", n_in=3, n_out=4, dtype="INT16", params=[("offset", "0.5")],
                    rule="inputs x outputs"))
+    ci.append(case(in_dtype="UINT16", out_dtype="FLOAT16", rule="dtype x input"))
+    ci.append(case(in_dtype="FLOAT16", out_dtype="FLOAT64", rule="dtype x graph output"))
+    ci.append(case(in_dtype="BOOL8", out_dtype="FLOAT16", rule="dtype x input"))
+    ci.append(case(dtype="INT8", pass_through=0, rule="dtype x pass_through 0"))
+    ci.append(case(dtype="INT16", shape=(5,), rule="rank x dtype"))
+    ci.append(case(shape=(1, 1, 2, 1, 2, 3, 2), rule="rank x dtype"))
+    ci.append(case(params=[("arr", "")], rule="empty int32 array param"))
+    ci.append(case(op="MatrixHalf", params=[("h", "1.5")], rule="float16 scalar param"))
+    ci.append(case(dtype="INT8", op_version=1, rule="op_version 1"))
     if which == "ci":
         return ci
     seen, out = set(), []
@@ -280,7 +305,7 @@ def run_ours(args, c, model, inputs, work):
         p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=600)
         if p.returncode != 0:
             return {"answer": "crash" if p.returncode < 0 else "refused", "outputs": [],
-                    "message": first_failure(p.stdout + p.stderr)}
+                    "message": first_failure(p.stdout + p.stderr).replace(work + os.sep, "")}
         current = outs
     if c["want_float"]:  # rknnop-run has no want_float: the exact float32 value of each element
         for f in current:
@@ -359,6 +384,8 @@ def rule_text(c, r):
         return "**differs**: " + (r["note"] or "one side refuses")
     if r["board"]["answer"] == "ok":
         return "%s: accepted, identical bytes" % c["axis"]
+    if r["board"]["answer"] == "crash":
+        return "%s: ours refuses, the board crashes" % c["axis"]
     return "%s: refused by both" % c["axis"]
 
 
