@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// 4 inputs, 2 outputs of the same shape: y_j = x_0 + ... + x_3 + offset + j.
+#include "matrix_op.hpp"
+
+struct MatrixIo42 {
+  static constexpr std::string_view name = "MatrixIo42";
+  struct inputs {
+    rknnop_matrix::any_tensor x0;
+    rknnop_matrix::any_tensor x1;
+    rknnop_matrix::any_tensor x2;
+    rknnop_matrix::any_tensor x3;
+  };
+  struct outputs {
+    rknnop_matrix::any_tensor y0;
+    rknnop_matrix::any_tensor y1;
+  };
+  struct params {
+    float offset = 0.0f;
+  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, const params&) {
+    rknnop_matrix::infer_like(in.x0, out.y0, out.y1);
+    return rknnop::ok;
+  };
+  static constexpr auto cpu = [](const inputs& in, outputs& out, const params& p) {
+    const rknnop_matrix::any_tensor* const ins[] = {&in.x0, &in.x1, &in.x2, &in.x3};
+    rknnop_matrix::any_tensor* const outs[] = {&out.y0, &out.y1};
+    rknnop_matrix::sum_plus_index(ins, outs, p.offset);
+    return rknnop::ok;
+  };
+};
+
+RKNNOP_EXPORT_OP(MatrixIo42);
