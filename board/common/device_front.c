@@ -46,7 +46,8 @@ static int open_device(const char* path) {
     return -1;
   }
   mark(fd, 1);
-  if (rknnop_device.logging()) fprintf(stderr, "%s: open %s -> fd %d (user-space stand-in)\n", rknnop_device.tag, path, fd);
+  if (rknnop_device.logging())
+    fprintf(stderr, "%s: open %s -> fd %d (user-space stand-in)\n", rknnop_device.tag, path, fd);
   return fd;
 }
 

@@ -11,10 +11,10 @@
 #include <stddef.h>
 
 struct rknnop_device_description {
-  const char* tag;                           /* log prefix, e.g. "rknnop-galcore" */
-  int (*is_path)(const char* path);          /* 1: this path opens the device */
+  const char* tag;                  /* log prefix, e.g. "rknnop-galcore" */
+  int (*is_path)(const char* path); /* 1: this path opens the device */
   int (*ioctl)(unsigned long request, void* argument);
-  int (*logging)(void);                      /* 1: log opens */
+  int (*logging)(void); /* 1: log opens */
 };
 extern const struct rknnop_device_description rknnop_device; /* defined by the device's preload file */
 
@@ -23,9 +23,9 @@ int rknnop_device_fd(int fd);
 
 /* Looks up the C library's next definition of `name` into a function pointer, or exits 127 naming it. */
 void rknnop_device_next(const char* name, void* function_pointer, size_t size);
-#define RKNNOP_LOAD_NEXT(variable, name)                                               \
-  do {                                                                                 \
-    if (!(variable)) rknnop_device_next(name, &(variable), sizeof(variable));          \
+#define RKNNOP_LOAD_NEXT(variable, name)                                      \
+  do {                                                                        \
+    if (!(variable)) rknnop_device_next(name, &(variable), sizeof(variable)); \
   } while (0)
 
 #endif

@@ -269,8 +269,7 @@ int rknpu_standin_ioctl(unsigned long request, void* argument) {
 
 /* ---- the C library front (open/close/dup/ioctl: board/common/device_front.c) ---- */
 
-const struct rknnop_device_description rknnop_device = {"rknnop-rknpu", is_device_path, rknpu_standin_ioctl,
-                                                        logging};
+const struct rknnop_device_description rknnop_device = {"rknnop-rknpu", is_device_path, rknpu_standin_ioctl, logging};
 
 /* mmap of the device at an offset MEM_MAP gave maps that object's memfd (the DRM-style path); mmap
  * of a handle (the memfd itself) needs nothing from here. */

@@ -223,9 +223,8 @@ outcome bind_inputs(const op_tensor* inputs, std::uint32_t n_inputs, invocation<
 template <class Op>
 outcome run_infer(invocation<Op>& call, const vx_enum* output_dtypes) noexcept {
   using model = op_model<Op>;
-  for_each_field_index<typename model::outputs>([&](auto i) {
-    field<i>(call.out).bind(nullptr, nullptr, 0, output_dtypes[i]);
-  });
+  for_each_field_index<typename model::outputs>(
+      [&](auto i) { field<i>(call.out).bind(nullptr, nullptr, 0, output_dtypes[i]); });
   outcome result = call_user("shape inference (infer)", [&] { return Op::infer(call.in, call.out, call.par); });
   for_each_field_index<typename model::outputs>([&](auto i) {
     if (!result.ok()) return;
@@ -238,7 +237,8 @@ outcome run_infer(invocation<Op>& call, const vx_enum* output_dtypes) noexcept {
 }
 
 RKNNOP_DETAIL_COLD inline outcome output_shape_mismatch(const field_desc& f, const std::uint32_t* inferred,
-                                                        std::uint32_t inferred_rank, const tensor_info& model) noexcept {
+                                                        std::uint32_t inferred_rank,
+                                                        const tensor_info& model) noexcept {
   status s = error("{} '{}': infer gives ", role_name(f.kind), f.name);
   append_numpy_shape(s, inferred, inferred_rank);
   s.append(", the model's output is ");
@@ -278,8 +278,8 @@ struct refused_nodes {
   static void remove(internal_context node) noexcept {
     for (internal_context& slot : slots) {
       internal_context expected = node;
-      if (node) __atomic_compare_exchange_n(&slot, &expected, internal_context{0}, false, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE);
+      if (node)
+        __atomic_compare_exchange_n(&slot, &expected, internal_context{0}, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     }
   }
 };
@@ -334,8 +334,8 @@ int destroy(op_context* ctx) noexcept {
 // One call of the op: inputs read, `infer` checked against the outputs the runtime gives, the CPU
 // kernel run, its outputs written back.
 template <class Op>
-outcome run(const typename op_model<Op>::params& params, op_tensor* inputs, std::uint32_t n_inputs,
-            op_tensor* outputs, std::uint32_t n_outputs) noexcept {
+outcome run(const typename op_model<Op>::params& params, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* outputs,
+            std::uint32_t n_outputs) noexcept {
   using model = op_model<Op>;
   if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
   if (!outputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("the runtime handed no output tensors"));
@@ -382,8 +382,8 @@ int compute(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tenso
   if (ctx && !ctx->priv_data && refused_nodes<Op>::contains(ctx->internal_ctx)) return -1;  // init said why
   return firewall<Op>({}, [&]() -> outcome {
     if (!ctx) return outcome(VX_ERROR_INVALID_REFERENCE, error("compute got no op context"));
-    if (ctx->priv_data) return run<Op>(static_cast<node_state<Op>*>(ctx->priv_data)->params, inputs, n_inputs, outputs,
-                                       n_outputs);
+    if (ctx->priv_data)
+      return run<Op>(static_cast<node_state<Op>*>(ctx->priv_data)->params, inputs, n_inputs, outputs, n_outputs);
     // init was not called (or not for this context): the attributes are read now.
     if (!rknnop_detail_rknn_get_op_attr)
       return outcome(VX_FAILURE, error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
@@ -486,40 +486,41 @@ inline constinit custom_op the_custom_op = make_custom_op<Op>();
 RKNNOP_DETAIL_END_HIDDEN
 
 // Defines the plugin's exports for op struct Name (namespace scope, once per library).
-#define RKNNOP_RKNPU2_EXPORT_OP(Name)                                                                                \
-  static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)");              \
-  static_assert(::rknnop::detail::rknpu2::feedable<Name>(),                                                          \
-                "rknnop: " #Name " has a tensor that accepts neither float32 nor float16: librknnrt hands a CPU "    \
-                "custom op float32 (or float16) tensors, so it cannot be an RKNPU2 plugin");                         \
-  namespace {                                                                                                        \
-  [[gnu::destructor]] void rknnop_detail_rknpu2_unload_##Name() {                                                    \
-    ::rknnop::detail::thread_hooks::unload(); /* joins parallel_for's workers */                                     \
-    ::rknnop::detail::scratch_cache::drain();                                                                        \
-  }                                                                                                                  \
-  }                                                                                                                  \
-  extern "C" {                                                                                                       \
-  RKNNOP_EXPORT ::rknnop::detail::rknpu2::custom_op* get_rknn_custom_op() {                                          \
-    return &::rknnop::detail::rknpu2::the_custom_op<Name>;                                                           \
-  }                                                                                                                  \
-  RKNNOP_EXPORT const ::rknnop::detail::rknpu2::custom_op* rknnop_rknpu2_ops(std::uint32_t* count) {                 \
-    if (count) *count = 1;                                                                                           \
-    return &::rknnop::detail::rknpu2::the_custom_op<Name>;                                                           \
-  }                                                                                                                  \
-  RKNNOP_EXPORT int rknnop_rknpu2_infer(const ::rknnop::detail::rknpu2::op_attr* attrs, std::uint32_t n_attrs,       \
-                                        const ::rknnop::detail::rknpu2::tensor_attr* inputs, std::uint32_t n_inputs, \
-                                        ::rknnop::detail::rknpu2::tensor_attr* outputs, std::uint32_t n_outputs,     \
-                                        char* error, std::uint32_t error_size) {                                     \
-    return ::rknnop::detail::rknpu2::infer_entry<Name>(attrs, n_attrs, inputs, n_inputs, outputs, n_outputs, error,  \
-                                                       error_size);                                                  \
-  }                                                                                                                  \
-  RKNNOP_EXPORT int rknnop_rknpu2_compute(const ::rknnop::detail::rknpu2::op_attr* attrs, std::uint32_t n_attrs,     \
-                                          ::rknnop::detail::rknpu2::op_tensor* inputs, std::uint32_t n_inputs,       \
-                                          ::rknnop::detail::rknpu2::op_tensor* outputs, std::uint32_t n_outputs,     \
-                                          char* error, std::uint32_t error_size) {                                   \
-    return ::rknnop::detail::rknpu2::compute_entry<Name>(attrs, n_attrs, inputs, n_inputs, outputs, n_outputs,       \
-                                                         error, error_size);                                         \
-  }                                                                                                                  \
-  }                                                                                                                  \
+#define RKNNOP_RKNPU2_EXPORT_OP(Name)                                                                                 \
+  static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)");               \
+  static_assert(::rknnop::detail::rknpu2::feedable<Name>(),                                                           \
+                "rknnop: " #Name                                                                                      \
+                " has a tensor that accepts neither float32 nor float16: librknnrt hands a CPU "                      \
+                "custom op float32 (or float16) tensors, so it cannot be an RKNPU2 plugin");                          \
+  namespace {                                                                                                         \
+  [[gnu::destructor]] void rknnop_detail_rknpu2_unload_##Name() {                                                     \
+    ::rknnop::detail::thread_hooks::unload(); /* joins parallel_for's workers */                                      \
+    ::rknnop::detail::scratch_cache::drain();                                                                         \
+  }                                                                                                                   \
+  }                                                                                                                   \
+  extern "C" {                                                                                                        \
+  RKNNOP_EXPORT ::rknnop::detail::rknpu2::custom_op* get_rknn_custom_op() {                                           \
+    return &::rknnop::detail::rknpu2::the_custom_op<Name>;                                                            \
+  }                                                                                                                   \
+  RKNNOP_EXPORT const ::rknnop::detail::rknpu2::custom_op* rknnop_rknpu2_ops(std::uint32_t* count) {                  \
+    if (count) *count = 1;                                                                                            \
+    return &::rknnop::detail::rknpu2::the_custom_op<Name>;                                                            \
+  }                                                                                                                   \
+  RKNNOP_EXPORT int rknnop_rknpu2_infer(const ::rknnop::detail::rknpu2::op_attr* attrs, std::uint32_t n_attrs,        \
+                                        const ::rknnop::detail::rknpu2::tensor_attr* inputs, std::uint32_t n_inputs,  \
+                                        ::rknnop::detail::rknpu2::tensor_attr* outputs, std::uint32_t n_outputs,      \
+                                        char* error, std::uint32_t error_size) {                                      \
+    return ::rknnop::detail::rknpu2::infer_entry<Name>(attrs, n_attrs, inputs, n_inputs, outputs, n_outputs, error,   \
+                                                       error_size);                                                   \
+  }                                                                                                                   \
+  RKNNOP_EXPORT int rknnop_rknpu2_compute(const ::rknnop::detail::rknpu2::op_attr* attrs, std::uint32_t n_attrs,      \
+                                          ::rknnop::detail::rknpu2::op_tensor* inputs, std::uint32_t n_inputs,        \
+                                          ::rknnop::detail::rknpu2::op_tensor* outputs, std::uint32_t n_outputs,      \
+                                          char* error, std::uint32_t error_size) {                                    \
+    return ::rknnop::detail::rknpu2::compute_entry<Name>(attrs, n_attrs, inputs, n_inputs, outputs, n_outputs, error, \
+                                                         error_size);                                                 \
+  }                                                                                                                   \
+  }                                                                                                                   \
   static_assert(true, "RKNNOP_RKNPU2_EXPORT_OP(Name) takes a trailing semicolon")
 
 // In librkcst_<lower>.so builds (rknnop_add_op), the op's own RKNNOP_EXPORT_OP(Name) defines the
@@ -536,6 +537,7 @@ RKNNOP_DETAIL_END_HIDDEN
 #define RKNNOP_EXPORT_OP(Name)                                                                          \
   static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)"); \
   static_assert(::rknnop::detail::rknpu2::feedable<Name>(),                                             \
-                "rknnop: " #Name " has a tensor that accepts neither float32 nor float16: librknnrt "     \
+                "rknnop: " #Name                                                                        \
+                " has a tensor that accepts neither float32 nor float16: librknnrt "                    \
                 "hands a CPU custom op float32 (or float16) tensors, so it cannot be an RKNPU2 op")
 #endif

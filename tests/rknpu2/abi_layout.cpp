@@ -13,7 +13,7 @@
 
 namespace r = rknnop::detail::rknpu2;
 
-#define RKNNOP_SAME_FIELD(ours, theirs, field)                                                        \
+#define RKNNOP_SAME_FIELD(ours, theirs, field)                                                           \
   static_assert(offsetof(ours, field) == offsetof(theirs, field), #ours "::" #field ": offset differs"); \
   static_assert(sizeof(ours::field) == sizeof(theirs::field), #ours "::" #field ": size differs")
 
@@ -22,13 +22,17 @@ static_assert(int(r::type_float32) == int(RKNN_TENSOR_FLOAT32) && int(r::type_fl
               int(r::type_int8) == int(RKNN_TENSOR_INT8) && int(r::type_uint8) == int(RKNN_TENSOR_UINT8) &&
               int(r::type_int16) == int(RKNN_TENSOR_INT16) && int(r::type_uint16) == int(RKNN_TENSOR_UINT16) &&
               int(r::type_int32) == int(RKNN_TENSOR_INT32) && int(r::type_uint32) == int(RKNN_TENSOR_UINT32) &&
-              int(r::type_int64) == int(RKNN_TENSOR_INT64) && int(r::type_bool) == int(RKNN_TENSOR_BOOL) && int(r::type_int4) == int(RKNN_TENSOR_INT4));
+              int(r::type_int64) == int(RKNN_TENSOR_INT64) && int(r::type_bool) == int(RKNN_TENSOR_BOOL) &&
+              int(r::type_int4) == int(RKNN_TENSOR_INT4));
 static_assert(int(r::format_nchw) == int(RKNN_TENSOR_NCHW) && int(r::format_nhwc) == int(RKNN_TENSOR_NHWC) &&
-              int(r::format_nc1hwc2) == int(RKNN_TENSOR_NC1HWC2) && int(r::format_undefined) == int(RKNN_TENSOR_UNDEFINED));
+              int(r::format_nc1hwc2) == int(RKNN_TENSOR_NC1HWC2) &&
+              int(r::format_undefined) == int(RKNN_TENSOR_UNDEFINED));
 static_assert(int(r::target_cpu) == int(RKNN_TARGET_TYPE_CPU) && int(r::target_gpu) == int(RKNN_TARGET_TYPE_GPU));
-static_assert(sizeof(r::tensor_type) == sizeof(rknn_tensor_type) && sizeof(r::tensor_format) == sizeof(rknn_tensor_format));
+static_assert(sizeof(r::tensor_type) == sizeof(rknn_tensor_type) &&
+              sizeof(r::tensor_format) == sizeof(rknn_tensor_format));
 
-static_assert(sizeof(r::tensor_attr) == sizeof(rknn_tensor_attr) && alignof(r::tensor_attr) == alignof(rknn_tensor_attr));
+static_assert(sizeof(r::tensor_attr) == sizeof(rknn_tensor_attr) &&
+              alignof(r::tensor_attr) == alignof(rknn_tensor_attr));
 RKNNOP_SAME_FIELD(r::tensor_attr, rknn_tensor_attr, index);
 RKNNOP_SAME_FIELD(r::tensor_attr, rknn_tensor_attr, n_dims);
 RKNNOP_SAME_FIELD(r::tensor_attr, rknn_tensor_attr, dims);
@@ -90,7 +94,7 @@ RKNNOP_SAME_FIELD(r::custom_op, rknn_custom_op, destroy);
 // The callbacks' types: an rknnop callback is assignable to Rockchip's field through a pointer cast
 // only because the parameter types lay out the same (checked above); the counts and returns agree.
 static_assert(std::is_same_v<decltype(rknn_custom_op::compute), int (*)(rknn_custom_op_context*, rknn_custom_op_tensor*,
-                                                                          uint32_t, rknn_custom_op_tensor*, uint32_t)>);
+                                                                        uint32_t, rknn_custom_op_tensor*, uint32_t)>);
 static_assert(std::is_same_v<decltype(rknn_custom_op::destroy), int (*)(rknn_custom_op_context*)>);
 static_assert(std::is_same_v<get_custom_op_func, rknn_custom_op* (*)()>);
 

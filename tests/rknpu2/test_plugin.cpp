@@ -23,7 +23,7 @@ struct fake_attr {
   std::uint32_t count;
 };
 std::map<std::string, fake_attr> g_attrs;  // the node's attributes
-std::vector<std::string> g_lines;         // what the plugin logged
+std::vector<std::string> g_lines;          // what the plugin logged
 
 void capture(const char* line, void*) noexcept { g_lines.emplace_back(line); }
 
@@ -131,9 +131,17 @@ struct Params {  // every param kind; the kernel writes the decoded values out
     return rknnop::ok;
   };
   static constexpr auto cpu = [](const inputs&, outputs& out, const params& p) {
-    const float v[12] = {float(p.small), float(p.unsigned_value), p.flag ? 1.f : 0.f, p.scale,
-                         float(p.precise), float(p.half), float(int(p.m)), float(p.pair[0]),
-                         float(p.pair[1]), float(p.list.size()), p.list.size() ? float(p.list[0]) : -1.f,
+    const float v[12] = {float(p.small),
+                         float(p.unsigned_value),
+                         p.flag ? 1.f : 0.f,
+                         p.scale,
+                         float(p.precise),
+                         float(p.half),
+                         float(int(p.m)),
+                         float(p.pair[0]),
+                         float(p.pair[1]),
+                         float(p.list.size()),
+                         p.list.size() ? float(p.list[0]) : -1.f,
                          float(p.required)};
     for (int i = 0; i < 12; ++i) out.y[i] = v[i];
     return rknnop::ok;
@@ -256,7 +264,8 @@ TEST_F(Rknpu2Plugin, NhwcOpOnNchwTensorsIsConvertedAtTheBoundary) {
   for (int c = 0; c < 3; ++c)
     for (int h = 0; h < 2; ++h)
       for (int w = 0; w < 8; ++w)
-        ASSERT_EQ(out_t.f32()[(c * 2 + h) * 8 + w], float((c * 2 + h) * 4 + w / 2) + 1000.f * float(c) + 100.f * float(h))
+        ASSERT_EQ(out_t.f32()[(c * 2 + h) * 8 + w],
+                  float((c * 2 + h) * 4 + w / 2) + 1000.f * float(c) + 100.f * float(h))
             << c << "," << h << "," << w;
   // NHWC tensors pass through unconverted.
   tensor_buffer nin(r::type_float32, {1, 2, 4, 3}, r::format_nhwc), nout(r::type_float32, {1, 2, 8, 3}, r::format_nhwc);
@@ -267,7 +276,8 @@ TEST_F(Rknpu2Plugin, NhwcOpOnNchwTensorsIsConvertedAtTheBoundary) {
   for (int h = 0; h < 2; ++h)
     for (int w = 0; w < 8; ++w)
       for (int c = 0; c < 3; ++c)
-        ASSERT_EQ(nout.f32()[(h * 8 + w) * 3 + c], float((h * 4 + w / 2) * 3 + c) + 1000.f * float(c) + 100.f * float(h));
+        ASSERT_EQ(nout.f32()[(h * 8 + w) * 3 + c],
+                  float((h * 4 + w / 2) * 3 + c) + 1000.f * float(c) + 100.f * float(h));
 }
 
 TEST_F(Rknpu2Plugin, AnInferThatDisagreesWithTheModelsOutputIsOneLine) {
@@ -354,9 +364,10 @@ TEST_F(Rknpu2Plugin, TensorsTheOpCannotTakeAreOneLine) {
   x.t.attr.type = r::type_int64;
   std::vector<r::op_tensor> in{x.t, y.t}, out{o0.t, o1.t};
   EXPECT_EQ(run_node<Dual>(in, out), -1);
-  EXPECT_EQ(only_line(),
-            "rknnop: Dual (cstDualResidual): input 'x': rknnop has no element type for this dtype (the runtime's tensor: "
-            "INT64 NCHW [4])");
+  EXPECT_EQ(
+      only_line(),
+      "rknnop: Dual (cstDualResidual): input 'x': rknnop has no element type for this dtype (the runtime's tensor: "
+      "INT64 NCHW [4])");
 }
 
 TEST_F(Rknpu2Plugin, ShortBuffersKernelErrorsAndWrongCountsAreOneLineEach) {
@@ -365,9 +376,10 @@ TEST_F(Rknpu2Plugin, ShortBuffersKernelErrorsAndWrongCountsAreOneLineEach) {
   y.t.mem.size = 12;  // one element short
   std::vector<r::op_tensor> in{x.t, y.t}, out{o0.t, o1.t};
   EXPECT_EQ(run_node<Dual>(in, out), -1);
-  EXPECT_EQ(only_line(),
-            "rknnop: Dual (cstDualResidual): input 'y': 16 bytes at offset 0 of a 12-byte buffer (the runtime's tensor: "
-            "FLOAT32 NCHW [4])");
+  EXPECT_EQ(
+      only_line(),
+      "rknnop: Dual (cstDualResidual): input 'y': 16 bytes at offset 0 of a 12-byte buffer (the runtime's tensor: "
+      "FLOAT32 NCHW [4])");
   SetUp();
   g_attrs["alpha"] = attr_of<float>(r::type_float32, {500.f});
   in = {x.t, x.t};
@@ -402,8 +414,9 @@ TEST_F(Rknpu2Plugin, InferAndComputeEntriesTakeAttributesFromTheCaller) {
   ASSERT_EQ(r::compute_entry<Dual>(&alpha, 1, in, 2, out, 2, line, sizeof line), 0) << line;
   for (int i = 0; i < 4; ++i) EXPECT_EQ(o0.f32()[i], float(i) * 2.f - float(i));
   ASSERT_EQ(r::compute_entry<Dual>(nullptr, 0, in, 2, out, 2, line, sizeof line), -1);
-  EXPECT_STREQ(line,
-               "rknnop: Dual (cstDualResidual): param 'alpha': the node has no attribute 'alpha' and the param has no default "
-               "(give the ONNX node the attribute, or the field a default member initializer)");
+  EXPECT_STREQ(
+      line,
+      "rknnop: Dual (cstDualResidual): param 'alpha': the node has no attribute 'alpha' and the param has no default "
+      "(give the ONNX node the attribute, or the field a default member initializer)");
   EXPECT_TRUE(g_lines.empty());  // into the caller's buffer, not the log
 }

@@ -232,9 +232,7 @@ consteval std::string_view op_model_name() {
 }
 
 // RKNN_MAX_NAME_LEN is 256 with the terminating NUL; an ONNX op type is a non-empty identifier.
-consteval bool valid_rknpu2_type(std::string_view type) {
-  return type.size() < 256 && valid_op_name(type);
-}
+consteval bool valid_rknpu2_type(std::string_view type) { return type.size() < 256 && valid_op_name(type); }
 
 template <class Op>
 consteval std::string_view op_model_rknpu2_type() {
@@ -257,7 +255,8 @@ consteval bool check_op() {
                   "1..200 characters (it names the symbol vx_kernel_<Name>_list); a struct named otherwise (a "
                   "template, an alias) declares `static constexpr std::string_view name = \"TfOpName\";`");
     return false;
-  } else if constexpr (declares_rknpu2_type<Op> && (!has_rknpu2_type<Op> || !valid_rknpu2_type(op_model_rknpu2_type<Op>()))) {
+  } else if constexpr (declares_rknpu2_type<Op> &&
+                       (!has_rknpu2_type<Op> || !valid_rknpu2_type(op_model_rknpu2_type<Op>()))) {
     static_assert(always_false_v<Op>,
                   "rknnop: an op's `rknpu2_type`, when given, is `static constexpr std::string_view rknpu2_type = "
                   "\"cstMyOp\";`: the RKNPU2 (ONNX) op type, a C identifier of 1..255 characters");

@@ -25,7 +25,7 @@ namespace rknnop {
 /// generators are plain functions, compiled once.
 struct op_schema {
   std::string_view name;
-  std::string_view rknpu2_type;  ///< the RKNPU2 (ONNX) op type: Op::rknpu2_type, else name
+  std::string_view rknpu2_type;        ///< the RKNPU2 (ONNX) op type: Op::rknpu2_type, else name
   std::span<const field_desc> fields;  ///< inputs, outputs, params, in declaration order
   std::size_t input_count = 0;
   std::size_t output_count = 0;

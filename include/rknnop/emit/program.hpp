@@ -192,8 +192,7 @@ inline emit_result parse_emitter_args(int argc, char** argv, emitter_args& a) {
   if (!a.pack) {
     for (const text_option& o : text_options)
       if (o.flag != "--yml" && o.flag != "--py" && o.flag != "--toolkit2-py" && o.flag != "--pack" &&
-          o.flag != "--rknpu2-support" &&
-          (a.*o.target).has_value())
+          o.flag != "--rknpu2-support" && (a.*o.target).has_value())
         return {fmt::format("{} only applies to --pack", o.flag)};
     if (seen_version) return {"--version only applies to --pack"};
   }
@@ -308,8 +307,8 @@ inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& 
       if (emit_result r = {files::check_output_path(**file, option).error}; !r) return r;
   if (a.describe) std::fputs(emit_description(op, a.options).c_str(), stdout);
   if (a.rknpu2_support)
-    if (emit_result r = container_format::write_file_atomically(*a.rknpu2_support,
-                                                                 bytes_of_text(rknpu2_support(op) + "\n"));
+    if (emit_result r =
+            container_format::write_file_atomically(*a.rknpu2_support, bytes_of_text(rknpu2_support(op) + "\n"));
         !r)
       return r;
   const std::string yml = emit_op_yml(op, a.options);

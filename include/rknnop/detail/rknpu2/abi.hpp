@@ -129,8 +129,8 @@ struct custom_op {  // rknn_custom_op
 // (librknnrt, which loaded the plugin) at load time, null where no librknnrt is loaded (a plugin
 // opened by Python's ctypes, which passes attributes through rknnop_rknpu2_compute instead).
 // Default visibility: a hidden undefined reference could never bind to librknnrt's definition.
-extern "C" [[gnu::weak, gnu::visibility("default")]] void rknnop_detail_rknn_get_op_attr(op_context*, const char*, op_attr*) __asm__(
-    "rknn_custom_op_get_op_attr");
+extern "C" [[gnu::weak, gnu::visibility("default")]] void rknnop_detail_rknn_get_op_attr(
+    op_context*, const char*, op_attr*) __asm__("rknn_custom_op_get_op_attr");
 
 }  // namespace rknnop::detail::rknpu2
 

@@ -283,8 +283,7 @@ RKNNOP_DETAIL_COLD inline outcome attr_value_failure(const field_desc& f, const 
 template <class T>
 outcome attr_to_float(const field_desc& f, const attr_item& v, std::uint32_t k, T& out) noexcept {
   const double d = v.integer ? double(v.i) : v.d;
-  if (v.integer && double(std::int64_t(d)) != d)
-    return attr_value_failure(f, v, k, "an integer a float holds exactly");
+  if (v.integer && double(std::int64_t(d)) != d) return attr_value_failure(f, v, k, "an integer a float holds exactly");
   T converted{};
   double back = 0;
   if constexpr (std::is_same_v<T, float16>) {
@@ -295,8 +294,9 @@ outcome attr_to_float(const field_desc& f, const attr_item& v, std::uint32_t k, 
     back = double(converted);
   }
   if (back != d && !(d != d && back != back))  // NaN stays NaN
-    return attr_value_failure(f, v, k, std::is_same_v<T, float16> ? "a value float16 holds exactly"
-                                                                   : "a value the param's float type holds exactly");
+    return attr_value_failure(
+        f, v, k,
+        std::is_same_v<T, float16> ? "a value float16 holds exactly" : "a value the param's float type holds exactly");
   out = converted;
   return {};
 }
