@@ -684,6 +684,30 @@ TEST(HostileMessages, VxcheckOnABinaryIsCappedAndEscaped) {
   EXPECT_LE(line_count(r.err), 21u);
   for (const char ch : r.err) EXPECT_TRUE(ch == '\n' || static_cast<unsigned char>(ch) >= 0x20) << r.err;
 }
+
+// A shader is read up to its bound and no further (before, any file up to 1 GiB was read whole and
+// parsed): one line naming the file and the bound. An op.yml likewise.
+TEST(HostileMessages, VxcheckRefusesAShaderOverItsBound) {
+  const fs::path scratch = work_dir("hostile_vxcheck_bound");
+  const fs::path yml = scratch / "op.yml";
+  write_bytes(yml, text_of(read_container_file(resize_area).op_yml));
+  const fs::path big = scratch / "big.vx";
+  fs::resize_file((std::ofstream(big), big), 16 * 1024 * 1024 + 1);  // sparse: nothing to write
+  const auto r = run_tool(RKNNOP_VXCHECK_EXE, {"--op-yml", yml.string(), "--vx", big.string()}, scratch);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(line_count(r.err), 1u) << r.err.substr(0, 2000);
+  EXPECT_NE(r.err.find("rknnop: op 'ResizeArea': cannot read the shader '" + big.string() + "'"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("16777216-byte limit"), std::string::npos) << r.err;
+  fs::resize_file(big, 16 * 1024 * 1024 + 1);
+  fs::resize_file((std::ofstream(scratch / "big.yml"), scratch / "big.yml"), 16 * 1024 * 1024 + 1);
+  const auto y =
+      run_tool(RKNNOP_VXCHECK_EXE, {"--op-yml", (scratch / "big.yml").string(), "--vx", big.string()}, scratch);
+  EXPECT_EQ(y.status, 1);
+  EXPECT_EQ(line_count(y.err), 1u) << y.err.substr(0, 2000);
+  EXPECT_NE(y.err.find("big.yml"), std::string::npos) << y.err;
+  EXPECT_NE(y.err.find("16777216-byte limit"), std::string::npos) << y.err;
+}
 #endif
 
 }  // namespace
