@@ -182,6 +182,34 @@ TEST(HostileNames, UnpackVerifyAndRunRefuseAPathInOpPyFile) {
   }
 }
 
+// op_py_file naming another section's file made unpack write it twice (the .py over op.yml); naming a
+// section's folder, a file where the folder goes. Refused before anything is written, naming both roles.
+TEST(HostileNames, UnpackNeverWritesOneFileTwice) {
+  const fs::path scratch = work_dir("hostile_unpack_twice");
+  const container good = read_container_file(resize_area);
+  const struct {
+    std::string_view name, first, second;
+  } cases[] = {
+      {"op.yml", "the op.yml and the Python op (op_py_file)", "op.yml'"},
+      {"x86_64", "the x86_64 library and the Python op (op_py_file)", "x86_64' (a file and a folder)"},
+  };
+  for (const auto& [name, roles, where] : cases) {
+    SCOPED_TRACE(name);
+    const fs::path file = save(with_yml(good, "op_py_file: rknn_op_resizearea.py", "op_py_file: " + std::string(name)),
+                               scratch / "twice.rknnop");
+    const fs::path out = scratch / "out";
+    fs::remove_all(out);
+    const auto r = run_tool(RKNNOP_PACK_EXE, {"unpack", file.string(), "-d", out.string()}, scratch);
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("rknnop-pack: unpack '" + file.string() + "': " + std::string(roles) +
+                         " would both be written to '" + (out / where).string()),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(out)) << "unpack wrote before it refused";
+  }
+}
+
 // --- 2. outputs never replace what is not a regular file --------------------------------------
 
 TEST(HostileOutputs, RunRefusesNonRegularOutputsBeforeTheKernelRuns) {
