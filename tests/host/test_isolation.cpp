@@ -494,6 +494,14 @@ TEST(Sandbox, AMissingLayerIsSaidOnceAndTheOthersHold) {
 #endif
 }
 
+// A truncated reply (a string running past the reply's end) is one line naming the op and its library,
+// not "node runner message: truncated" alone.
+TEST(Sandbox, ATruncatedReplyNamesTheOpAndItsLibrary) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_truncated_reply");
+  expect_refused(run_attack(dir, 33, false, false), dir, false,
+                 fmt::format("Hostile ({}): node runner message: truncated", RKNNOP_HOSTILE_SO));
+}
+
 // A reply the library wrote itself, sent as the runner's: its size is checked before it is read (a
 // 1 GiB reply under --memory-limit 64M), its outputs against their shapes (128 MiB for a 5 x 7 FLOAT16).
 TEST(Sandbox, AForgedReplyIsRefusedBeforeItIsRead) {
@@ -807,6 +815,44 @@ TEST(Sandbox, NodeNamesFromAModelAreEscapedOnTheTerminal) {
     EXPECT_EQ(all.find('\x1b'), std::string::npos) << all;
     EXPECT_EQ(all.find('\r'), std::string::npos) << all;
     EXPECT_NE(all.find("\\x1b[J\\x0dxy"), std::string::npos) << all;
+  }
+}
+
+// A library needing a symbol version the host's glibc lacks: ld.so's message named the memory file the
+// runner loads it from ("required by /proc/self/fd/8"); now the op and the model or container file.
+TEST(CorruptLibraries, AMissingSymbolVersionNamesTheOpAndTheFile) {
+  const fs::path dir = rknnop_test::work_dir("isolation_symbol_version");
+  const auto needing_glibc_9 = [](std::vector<std::uint8_t> bytes, std::size_t from, std::size_t size) {
+    const std::string_view have = "GLIBC_2.14", want = "GLIBC_9.99";  // as long: the string table keeps its layout
+    std::size_t replaced = 0;
+    for (std::size_t at = from; at + have.size() <= from + size; ++at)
+      if (std::equal(have.begin(), have.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at))) {
+        std::copy(want.begin(), want.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at));
+        ++replaced;
+      }
+    EXPECT_GT(replaced, 0u) << "the library needs no GLIBC_2.14";
+    return bytes;
+  };
+  const wrapped_model m = wrap_resize_area(dir);
+  const fs::path model = dir / "glibc9.rknn";
+  save(needing_glibc_9(m.bytes, m.library_at, m.library_size), model);
+  const container packed = read_container_file(RKNNOP_TEST_RESIZEAREA_RKNNOP);
+  container changed = packed;
+  changed.lib_x86_64 = needing_glibc_9(packed.lib_x86_64, 0, packed.lib_x86_64.size());
+  const fs::path op = dir / "glibc9.rknnop";
+  write_container_file(changed, op);
+  for (const auto& [args, file] : {std::pair{std::vector<std::string>{model.string(), "--check"}, model},
+                                   std::pair{std::vector<std::string>{op.string(), "--describe"}, op}}) {
+    SCOPED_TRACE(file.string());
+    const tool_result r = run_limited(dir, args, 10);
+    const std::string all = r.out + r.err;
+    EXPECT_EQ(r.status, 1) << all;
+    EXPECT_NE(all.find("version `GLIBC_9.99' not found (required by the x86-64 library of op 'ResizeArea' in " +
+                       file.string()),
+              std::string::npos)
+        << all;
+    EXPECT_EQ(all.find("/proc/self/fd"), std::string::npos) << all;
+    EXPECT_TRUE(empty_folder(dir / "tmp"));
   }
 }
 
