@@ -795,6 +795,38 @@ TEST(Interrupts, SigintDuringACheckLeavesNoFileAndNoRunner) {
   EXPECT_GE(interrupted, 5) << "too few runs were interrupted to test anything";
 }
 
+// What a library can do to its tool, a runner does here (RKNNOP_NODE_RUNNER is a script that SIGKILLs
+// the tool, as the Hostile op's mode 22 would unconfined): `rknnop-pack update` leaves no temporary
+// container (before, $TMPDIR/rknnop-model-op-XXXXXX.rknnop stayed) and no partial output. SIGKILL at
+// 0-40 ms into `rknnop-run --check` leaves nothing either.
+TEST(Sandbox, AToolKilledWhileItsRunnerRunsLeavesNoTemporaryFile) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_killed_tool");
+  const fs::path tmp = dir / "tmp", out = dir / "out";
+  (void)wrap_resize_area(dir);
+  fs::create_directories(tmp);
+  fs::create_directories(out);
+  const fs::path killer = dir / "kill-the-tool.sh";
+  std::ofstream(killer) << "#!/bin/sh\nkill -KILL $PPID\n";
+  fs::permissions(killer, fs::perms::owner_all);
+  const tool_result r = run_tool(
+      "env",
+      {"TMPDIR=" + tmp.string(), "RKNNOP_NODE_RUNNER=" + killer.string(), RKNNOP_PACK_EXE, "update",
+       (dir / "resize_area.rknn").string(), RKNNOP_TEST_RESIZEAREA_RKNNOP, "-o", (out / "updated.rknn").string()},
+      dir);
+  EXPECT_EQ(r.status, 128 + SIGKILL) << "the runner did not kill the tool: " << r.out << r.err;
+  EXPECT_TRUE(empty_folder(tmp)) << "a file was left in TMPDIR";
+  EXPECT_TRUE(empty_folder(out)) << "a file was left beside the output";
+  for (int ms = 0; ms <= 40; ms += 4) {
+    SCOPED_TRACE(fmt::format("SIGKILL after {} ms", ms));
+    const pid_t pid = spawn_quiet({RKNNOP_RUN_EXE, (dir / "resize_area.rknn").string(), "--check"}, tmp);
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(empty_folder(tmp)) << "TMPDIR is not empty";
+  }
+}
+
 // A node's name from the model goes to the terminal escaped: ESC and CR cannot move the cursor or
 // rewrite a line (before, `--describe` and `--check` printed them raw).
 TEST(Sandbox, NodeNamesFromAModelAreEscapedOnTheTerminal) {
