@@ -415,7 +415,7 @@ auto naming_the_op(const child_library& library, Read&& read) -> decltype(read()
   try {
     return read();
   } catch (const error& e) {
-    const std::string detail = e.detail();
+    const std::string& detail = e.detail();
     if (!detail.starts_with("node runner message: ") && !detail.starts_with("the node runner's reply is ")) throw;
     throw error(fmt::format("{} ({}): {}", library.op_name, library.origin, detail));
   }
