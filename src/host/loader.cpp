@@ -100,7 +100,27 @@ constexpr std::uint64_t probe_memory_budget = std::uint64_t{1} << 30;
 // dlopens and dlcloses `path` in a forked child first: a corrupt library that crashes the dynamic
 // loader (or its constructors or destructors) kills the child, not this process, and becomes one line naming `label`.
 // The child's stderr (ld.so's "Inconsistency detected" lines) is captured, not shown. Empty on success.
-std::string probe_load(const std::string& path, const std::string& label, std::string_view what) {
+// ld.so's and dlerror's text name the file dlopen was given; a memory file's /proc/self/fd/N says
+// nothing ("version `GLIBC_2.99' not found (required by /proc/self/fd/8)"): its leading name is
+// dropped and every other one becomes the library as the user knows it (the container or model file).
+std::string named_as_user_knows_it(std::string text, const std::string& path, const std::string& label,
+                                   std::string_view what, std::string_view op) {
+  if (text.starts_with(path + ": ")) text.erase(0, path.size() + 2);
+  if (!path.starts_with("/proc/self/fd/")) return text;
+  const std::string instead = fmt::format("the {} of op '{}' in {}", what, op, label);
+  for (std::size_t from = 0, at = 0; (at = text.find(path, from)) != std::string::npos;) {
+    const std::size_t end = at + path.size();
+    if (end < text.size() && text[end] >= '0' && text[end] <= '9') {  // /proc/self/fd/80 is not /proc/self/fd/8
+      from = end;
+      continue;
+    }
+    text.replace(at, path.size(), instead);
+    from = at + instead.size();
+  }
+  return text;
+}
+
+std::string probe_load(const std::string& path, const std::string& label, std::string_view what, std::string_view op) {
   if (!child_io::load_probe_enabled()) return {};  // already in a child process (rknnop-node)
   int channel[2];
   if (::pipe2(channel, O_CLOEXEC) != 0)
@@ -148,7 +168,7 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
   if (WIFSIGNALED(status))
     return fmt::format("the {} is corrupt: loading it killed a probe process with {}{}", what,
                        child_io::signal_description(WTERMSIG(status)), report.empty() ? "" : "; " + report);
-  if (report.starts_with(path + ": ")) report.erase(0, path.size() + 2);  // /proc/self/fd/N says nothing
+  report = named_as_user_knows_it(std::move(report), path, label, what, op);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 2) return fmt::format("dlopen of the {} failed: {}", what, report);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return fmt::format("the {} is corrupt: loading it stopped a probe process with exit status {}{}", what,
@@ -213,14 +233,15 @@ private:
 
 // Loads the library section: its structure is checked first (check_elf_structure), then it is
 // loaded in a probe process, then here. The file holding it is gone when this returns.
-void* dlopen_bytes(const std::vector<std::uint8_t>& bytes, const std::string& label, std::string_view what) {
+void* dlopen_bytes(const std::vector<std::uint8_t>& bytes, const std::string& label, std::string_view what,
+                   std::string_view op) {
   library_file file(bytes, label, what);
-  if (const std::string problem = probe_load(file.path(), label, what); !problem.empty())
+  if (const std::string problem = probe_load(file.path(), label, what, op); !problem.empty())
     throw error(fmt::format("{}: {}", label, problem));
   void* handle = ::dlopen(file.path().c_str(), RTLD_NOW | RTLD_LOCAL);
   const char* why = handle ? nullptr : ::dlerror();
   std::string reason = why ? why : "";
-  if (reason.starts_with(file.path() + ": ")) reason.erase(0, file.path().size() + 2);  // /proc/self/fd/N
+  reason = named_as_user_knows_it(std::move(reason), file.path(), label, what, op);
   file.remove();
   if (!handle) throw error(fmt::format("{}: dlopen of the {} failed: {}", label, what, reason));
   return handle;
@@ -288,11 +309,11 @@ library_file_bytes read_library_file(const std::filesystem::path& path) {
 
 // Step 4, load: after the load probe, dlopen the container's section from memory or the library file.
 // The caller holds open_mutex().
-void* load_library(const std::filesystem::path& path, const library_file_bytes& read) {
+void* load_library(const std::filesystem::path& path, const library_file_bytes& read, std::string_view op) {
   const std::string label = path.string();
-  if (read.packed) return dlopen_bytes(read.library(), label, section_description(read.packed_kind));
+  if (read.packed) return dlopen_bytes(read.library(), label, section_description(read.packed_kind), op);
   const std::string absolute = std::filesystem::absolute(path).string();
-  if (const std::string problem = probe_load(absolute, label, "library"); !problem.empty())
+  if (const std::string problem = probe_load(absolute, label, "library", op); !problem.empty())
     throw error(fmt::format("{}: {}", label, problem));
   void* handle = ::dlopen(absolute.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
@@ -456,7 +477,7 @@ op_library op_library::open(const std::filesystem::path& path, const load_option
   check_library_for_op(read.library(), s->op, options.kernel_index, read.label);
   // 4. Load.
   const std::lock_guard lock(open_mutex());
-  s->handle = load_library(path, read);
+  s->handle = load_library(path, read, s->op.name);
   // 5. Find the kernel list.
   const std::span list = find_kernel_list(s->handle, info, s->op, read.label);
   // 6. Select the descriptor.

@@ -407,6 +407,20 @@ std::vector<std::uint8_t> read_reply(const runner_process& process, const child_
   return read_memory_file(process.reply.get());
 }
 
+// Reads a reply with `read`: a reply the reader finds short ("node runner message: truncated", a runner's
+// or a forged reply) or garbled is one line naming the op and where its code comes from; the errors
+// that name them already pass through.
+template <class Read>
+auto naming_the_op(const child_library& library, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const error& e) {
+    const std::string& detail = e.detail();
+    if (!detail.starts_with("node runner message: ") && !detail.starts_with("the node runner's reply is ")) throw;
+    throw error(fmt::format("{} ({}): {}", library.op_name, library.origin, detail));
+  }
+}
+
 // One request to a started runner, watched: its reply, or (the runner dead and waited for) the one line
 // of what ended it, thrown.
 std::vector<std::uint8_t> call(runner_process& process, const child_library& library, const wire_writer& request,
@@ -479,10 +493,11 @@ std::vector<std::uint8_t> call_runner(const child_library& library, runner_slot&
     runner.reset();
     throw;
   }
-  wire_reader head(reply);
-  if (head.get<std::uint32_t>() != node_wire_magic)
-    throw error(fmt::format("{} ({}): the node runner's reply is garbled", library.op_name, library.origin));
-  if (head.get<std::uint8_t>() == 0) throw error(with_path(head.get_string(), library));
+  naming_the_op(library, [&] {
+    wire_reader head(reply);
+    if (head.get<std::uint32_t>() != node_wire_magic) throw error("the node runner's reply is garbled");
+    if (head.get<std::uint8_t>() == 0) throw error(with_path(head.get_string(), library));
+  });
   return reply;
 }
 
@@ -525,10 +540,12 @@ kernel_descriptor_info load_in_child(const child_library& library, runner_slot& 
   wire_writer request;
   write_request_head(request, runner_command::load, library);
   const std::vector<std::uint8_t> reply = call_runner(library, runner, request, 0);
-  wire_reader r(reply);
-  (void)r.get<std::uint32_t>();
-  (void)r.get<std::uint8_t>();
-  return read_descriptor(r);
+  return naming_the_op(library, [&] {
+    wire_reader r(reply);
+    (void)r.get<std::uint32_t>();
+    (void)r.get<std::uint8_t>();
+    return read_descriptor(r);
+  });
 }
 
 node_result run_in_child(const child_library& library, runner_slot& runner, const node_spec& spec) {
@@ -567,60 +584,62 @@ node_result run_in_child(const child_library& library, runner_slot& runner, cons
     request.put_string(spec.shader->error);
   }
   const std::vector<std::uint8_t> reply = call_runner(library, runner, request, tensor_bytes, spec.shader.has_value());
-  wire_reader r(reply);
-  (void)r.get<std::uint32_t>();
-  (void)r.get<std::uint8_t>();
-  (void)read_descriptor(r);
-  node_result result;
-  const auto steps = r.get<std::uint64_t>();
-  for (std::uint64_t i = 0; i < steps && i < 16; ++i) {
-    step_report s;
-    s.step = r.get_string();
-    s.called = r.get<std::uint8_t>() != 0;
-    s.status = r.get<std::int32_t>();
-    const auto lines = r.get<std::uint64_t>();
-    for (std::uint64_t j = 0; j < lines && j < 4096; ++j) s.log.push_back(r.get_string());
-    result.report.steps.push_back(std::move(s));
-  }
-  // The outputs as requested: each named, typed and shaped as asked (what the request fixed), its bytes
-  // exactly its shape's, all of them within the memory budget; anything else is a forged reply.
-  const auto forged = [&](const std::string& why) {
-    return error(fmt::format("{}: the node runner's reply is forged: {} ({}, {})", spec.label, why, library.op_name,
-                             library.origin));
-  };
-  const auto outputs = r.get<std::uint64_t>();
-  if (outputs != spec.outputs.size())
-    throw forged(fmt::format("{} output(s) for the {} requested", outputs, spec.outputs.size()));
-  std::uint64_t output_bytes = 0;
-  for (std::uint64_t i = 0; i < outputs; ++i) {
-    node_input t = r.get_tensor();
-    const node_output_request& asked = spec.outputs[i];
-    if (t.name != asked.name)
-      throw forged(fmt::format("output {} is named '{}', not '{}'", i, printable(t.name), asked.name));
-    if (asked.type != 0 && t.type != asked.type)
-      throw forged(fmt::format("output '{}' has type {}, not the requested {}", asked.name, t.type, asked.type));
-    if (asked.dims && t.dims != *asked.dims)
-      throw forged(fmt::format("output '{}' has a shape other than the requested one", asked.name));
-    std::uint64_t expected = vx_tensor_element_size(t.type);
-    if (expected == 0 || t.dims.empty() || t.dims.size() > 6)
-      throw forged(fmt::format("output '{}' has type {} and {} dimension(s)", asked.name, t.type, t.dims.size()));
-    for (const std::uint32_t d : t.dims)
-      expected = d == 0 || expected <= std::numeric_limits<std::uint64_t>::max() / d
-                     ? expected * d
-                     : std::numeric_limits<std::uint64_t>::max();
-    if (t.bytes.size() != expected)
-      throw forged(fmt::format("output '{}' holds {} bytes, its shape {}", asked.name, t.bytes.size(), expected));
-    output_bytes += expected;
-    if (output_bytes > memory_budget())
-      throw forged(fmt::format("its outputs hold more than the memory budget ({} bytes)", memory_budget()));
-    node_output o;
-    o.name = std::move(t.name);
-    o.dims = std::move(t.dims);
-    o.type = t.type;
-    o.bytes.assign(t.bytes.begin(), t.bytes.end());
-    result.outputs.push_back(std::move(o));
-  }
-  return result;
+  return naming_the_op(library, [&] {
+    wire_reader r(reply);
+    (void)r.get<std::uint32_t>();
+    (void)r.get<std::uint8_t>();
+    (void)read_descriptor(r);
+    node_result result;
+    const auto steps = r.get<std::uint64_t>();
+    for (std::uint64_t i = 0; i < steps && i < 16; ++i) {
+      step_report s;
+      s.step = r.get_string();
+      s.called = r.get<std::uint8_t>() != 0;
+      s.status = r.get<std::int32_t>();
+      const auto lines = r.get<std::uint64_t>();
+      for (std::uint64_t j = 0; j < lines && j < 4096; ++j) s.log.push_back(r.get_string());
+      result.report.steps.push_back(std::move(s));
+    }
+    // The outputs as requested: each named, typed and shaped as asked (what the request fixed), its bytes
+    // exactly its shape's, all of them within the memory budget; anything else is a forged reply.
+    const auto forged = [&](const std::string& why) {
+      return error(fmt::format("{}: the node runner's reply is forged: {} ({}, {})", spec.label, why, library.op_name,
+                               library.origin));
+    };
+    const auto outputs = r.get<std::uint64_t>();
+    if (outputs != spec.outputs.size())
+      throw forged(fmt::format("{} output(s) for the {} requested", outputs, spec.outputs.size()));
+    std::uint64_t output_bytes = 0;
+    for (std::uint64_t i = 0; i < outputs; ++i) {
+      node_input t = r.get_tensor();
+      const node_output_request& asked = spec.outputs[i];
+      if (t.name != asked.name)
+        throw forged(fmt::format("output {} is named '{}', not '{}'", i, printable(t.name), asked.name));
+      if (asked.type != 0 && t.type != asked.type)
+        throw forged(fmt::format("output '{}' has type {}, not the requested {}", asked.name, t.type, asked.type));
+      if (asked.dims && t.dims != *asked.dims)
+        throw forged(fmt::format("output '{}' has a shape other than the requested one", asked.name));
+      std::uint64_t expected = vx_tensor_element_size(t.type);
+      if (expected == 0 || t.dims.empty() || t.dims.size() > 6)
+        throw forged(fmt::format("output '{}' has type {} and {} dimension(s)", asked.name, t.type, t.dims.size()));
+      for (const std::uint32_t d : t.dims)
+        expected = d == 0 || expected <= std::numeric_limits<std::uint64_t>::max() / d
+                       ? expected * d
+                       : std::numeric_limits<std::uint64_t>::max();
+      if (t.bytes.size() != expected)
+        throw forged(fmt::format("output '{}' holds {} bytes, its shape {}", asked.name, t.bytes.size(), expected));
+      output_bytes += expected;
+      if (output_bytes > memory_budget())
+        throw forged(fmt::format("its outputs hold more than the memory budget ({} bytes)", memory_budget()));
+      node_output o;
+      o.name = std::move(t.name);
+      o.dims = std::move(t.dims);
+      o.type = t.type;
+      o.bytes.assign(t.bytes.begin(), t.bytes.end());
+      result.outputs.push_back(std::move(o));
+    }
+    return result;
+  });
 }
 
 }  // namespace child_io

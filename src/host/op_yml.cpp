@@ -353,7 +353,7 @@ op_yml parse_op_yml(std::string_view text, std::string_view source) {
 }
 
 op_yml read_op_yml_file(const std::filesystem::path& path) {
-  const auto bytes = read_file(path);
+  const auto bytes = read_file(path, max_op_yml_file_size);
   return parse_op_yml(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path.string());
 }
 

@@ -5,6 +5,7 @@
 #include <array>      // keyword tables
 #include <cctype>     // character classes
 #include <string>
+#include <utility>  // std::move
 
 namespace rknnop::vxc::parsing {
 namespace {
@@ -14,6 +15,22 @@ bool ident_char(char c) noexcept { return std::isalnum(static_cast<unsigned char
 
 diagnostic make_error(std::string_view file, std::uint32_t line, std::string message) {
   return diagnostic{std::string(file), line, "rknnop: " + std::move(message)};
+}
+
+// A name or token from the shader as a message quotes it: at most 64 bytes, so that a problem's line
+// does not repeat a megabyte-long name (one per argument made messages quadratic in the file).
+std::string shown(std::string_view text) {
+  constexpr std::size_t most = 64;
+  if (text.size() <= most) return std::string(text);
+  std::string out(text.substr(0, most));
+  out += "...";
+  return out;
+}
+
+// `__kernel` / `kernel` start the next kernel: no scan for one kernel's closing bracket runs past it,
+// so that a file of unclosed kernels is read once, not once per kernel.
+bool is_kernel_keyword(const token& t) noexcept {
+  return t.kind == token_kind::identifier && (t.text == "__kernel" || t.text == "kernel");
 }
 
 constexpr std::array<std::string_view, 17> address_and_cv_qualifiers{
@@ -112,7 +129,7 @@ lexed_source lex(std::string_view src, std::string_view file) {
         if (src[i] == '\n') ++line;
         ++i;
       }
-      if (!closed) out.errors.push_back(make_error(file, start_line, "unterminated /* comment"));
+      if (!closed) add_bounded(out.errors, make_error(file, start_line, "unterminated /* comment"));
       continue;
     }
     const std::size_t begin = i;
@@ -170,8 +187,9 @@ lexed_source lex(std::string_view src, std::string_view file) {
         ++i;
       }
       if (!closed) {
-        out.errors.push_back(make_error(
-            file, begin_line, std::string("unterminated ") + (c == '"' ? "string" : "character") + " literal"));
+        add_bounded(out.errors,
+                    make_error(file, begin_line,
+                               std::string("unterminated ") + (c == '"' ? "string" : "character") + " literal"));
       }
       out.tokens.push_back(
           {c == '"' ? token_kind::string : token_kind::character, src.substr(begin, i - begin), begin, begin_line});
@@ -179,7 +197,7 @@ lexed_source lex(std::string_view src, std::string_view file) {
     }
     static constexpr std::string_view punctuation = "{}[]()<>;:,.?!~+-*/%&|^=";
     if (punctuation.find(c) == std::string_view::npos) {
-      out.errors.push_back(make_error(file, line, std::string("unexpected character '") + c + "' in the shader"));
+      add_bounded(out.errors, make_error(file, line, std::string("unexpected character '") + c + "' in the shader"));
       ++i;
       continue;
     }
@@ -206,7 +224,7 @@ struct parser {
   [[nodiscard]] std::string describe(std::size_t i) const {
     if (i >= toks.size()) return "the end of the file";
     std::string quoted(1, '\'');  // appended: GCC 12's -Wrestrict misfires on "'" + std::string at -O3
-    quoted += toks[i].text;
+    quoted += shown(toks[i].text);
     quoted += '\'';
     return quoted;
   }
@@ -222,16 +240,20 @@ struct parser {
       const std::size_t at = i;
       i = next(i + 1);
       if (!is(i, "(")) {
-        errors.push_back(make_error(file, line_of(at), "expected '(' after __attribute__, found " + describe(i)));
+        add_bounded(errors, make_error(file, line_of(at), "expected '(' after __attribute__, found " + describe(i)));
         return std::string_view::npos;
       }
       int depth = 0;
       for (; i < toks.size(); ++i) {
+        if (is_kernel_keyword(toks[i]) || is(i, ";") || is(i, "{") || is(i, "}")) {
+          i = toks.size();
+          break;
+        }
         if (is(i, "(")) ++depth;
         if (is(i, ")") && --depth == 0) break;
       }
       if (i >= toks.size()) {
-        errors.push_back(make_error(file, line_of(at), "unterminated __attribute__((...))"));
+        add_bounded(errors, make_error(file, line_of(at), "unterminated __attribute__((...))"));
         return std::string_view::npos;
       }
       i = next(i + 1);
@@ -239,7 +261,8 @@ struct parser {
     return i;
   }
 
-  void parse_argument(kernel_site& site, std::size_t first, std::size_t last, std::size_t index) {
+  // Returns whether the argument was understood (a refused one adds a problem).
+  bool parse_argument(kernel_site& site, std::size_t first, std::size_t last, std::size_t index) {
     shader_argument arg;
     arg.line = toks[first].line;
     arg.declaration = join_declaration(toks, first, last);
@@ -260,22 +283,23 @@ struct parser {
       } else if (t.text == "[" || t.text == "]" || t.kind == token_kind::number) {
         arg.pointer = true;  // array parameters decay to pointers
       } else {
-        errors.push_back(make_error(file, t.line,
-                                    "kernel '" + site.kernel.name + "': argument " + std::to_string(index) + " ('" +
-                                        arg.declaration + "'): unexpected " + describe(i)));
-        return;
+        add_bounded(errors, make_error(file, t.line,
+                                       "kernel '" + shown(site.kernel.name) + "': argument " + std::to_string(index) +
+                                           " ('" + shown(arg.declaration) + "'): unexpected " + describe(i)));
+        return false;
       }
     }
     if (type_words.size() < 2) {
-      errors.push_back(make_error(file, arg.line,
-                                  "kernel '" + site.kernel.name + "': argument " + std::to_string(index) + " ('" +
-                                      arg.declaration + "') needs a type and a name"));
-      return;
+      add_bounded(errors, make_error(file, arg.line,
+                                     "kernel '" + shown(site.kernel.name) + "': argument " + std::to_string(index) +
+                                         " ('" + shown(arg.declaration) + "') needs a type and a name"));
+      return false;
     }
     arg.name = std::string(toks[name_at].text);
     type_words.pop_back();
     arg.type = normalise_type(type_words);
     site.kernel.arguments.push_back(std::move(arg));
+    return true;
   }
 
   // i is at `__kernel` / `kernel`; returns the index to continue from.
@@ -284,8 +308,9 @@ struct parser {
     i = skip_attributes(i + 1);
     if (i == std::string_view::npos) return kw + 1;
     if (!is(i, "void")) {
-      errors.push_back(make_error(file, line_of(i),
-                                  "expected 'void' after '" + std::string(toks[kw].text) + "', found " + describe(i)));
+      add_bounded(errors,
+                  make_error(file, line_of(i),
+                             "expected 'void' after '" + std::string(toks[kw].text) + "', found " + describe(i)));
       return kw + 1;
     }
     i = skip_attributes(i + 1);
@@ -301,8 +326,9 @@ struct parser {
     site.name_token = i;
     i = next(i + 1);
     if (!is(i, "(")) {
-      errors.push_back(make_error(
-          file, line_of(i), "kernel '" + site.kernel.name + "': expected '(' after the name, found " + describe(i)));
+      add_bounded(errors, make_error(file, line_of(i),
+                                     "kernel '" + shown(site.kernel.name) + "': expected '(' after the name, found " +
+                                         describe(i)));
       return kw + 1;
     }
     site.params_open = i;
@@ -311,6 +337,7 @@ struct parser {
     std::size_t close = toks.size();
     for (std::size_t j = i; j < toks.size(); ++j) {
       if (toks[j].kind == token_kind::directive) continue;
+      if (is_kernel_keyword(toks[j])) break;
       const std::string_view t = toks[j].text;
       if (t == "(" || t == "[") ++depth;
       if (t == "{" || t == "}" || t == ";") break;
@@ -324,8 +351,9 @@ struct parser {
       }
     }
     if (close == toks.size()) {
-      errors.push_back(make_error(file, site.kernel.line,
-                                  "kernel '" + site.kernel.name + "': the argument list is not closed by ')'"));
+      add_bounded(errors,
+                  make_error(file, site.kernel.line,
+                             "kernel '" + shown(site.kernel.name) + "': the argument list is not closed by ')'"));
       return kw + 1;
     }
     site.params_close = close;
@@ -335,27 +363,29 @@ struct parser {
       const auto [f, l] = site.argument_tokens.front();
       if (f == l || (l == f + 1 && toks[f].text == "void")) site.argument_tokens.clear();
     }
-    const std::size_t errors_before = errors.size();
+    bool arguments_understood = true;  // counted here: the list of problems stops growing at its bound
     for (std::size_t a = 0; a < site.argument_tokens.size(); ++a) {
       const auto [f, l] = site.argument_tokens[a];
       if (f == l) {
-        errors.push_back(make_error(file, line_of(f),
-                                    "kernel '" + site.kernel.name + "': argument " + std::to_string(a) + " is empty"));
+        add_bounded(errors, make_error(file, line_of(f),
+                                       "kernel '" + shown(site.kernel.name) + "': argument " + std::to_string(a) +
+                                           " is empty"));
+        arguments_understood = false;
         continue;
       }
-      parse_argument(site, f, l, a);
+      arguments_understood = parse_argument(site, f, l, a) && arguments_understood;
     }
     const std::size_t after = skip_attributes(close + 1);
     if (after == std::string_view::npos) return close + 1;
     if (is(after, ";")) return after + 1;  // a prototype
     if (!is(after, "{")) {
-      errors.push_back(make_error(
-          file, line_of(after),
-          "kernel '" + site.kernel.name + "': expected '{' after the argument list, found " + describe(after)));
+      add_bounded(errors, make_error(file, line_of(after),
+                                     "kernel '" + shown(site.kernel.name) +
+                                         "': expected '{' after the argument list, found " + describe(after)));
       return after;
     }
     site.body_open = after;
-    if (errors.size() == errors_before) out.push_back(std::move(site));
+    if (arguments_understood) out.push_back(std::move(site));
     return after + 1;
   }
 
@@ -373,25 +403,36 @@ struct parser {
       } else if (c == ')' || c == ']' || c == '}') {
         const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
         if (stack.empty()) {
-          errors.push_back(make_error(file, t.line, std::string("'") + c + "' has no matching '" + want + "'"));
+          add_bounded(errors, make_error(file, t.line, std::string("'") + c + "' has no matching '" + want + "'"));
           return;
         }
         if (stack.back().c != want) {
-          errors.push_back(make_error(file, t.line,
-                                      std::string("'") + c + "' closes '" + stack.back().c + "' opened at line " +
-                                          std::to_string(stack.back().line)));
+          add_bounded(errors, make_error(file, t.line,
+                                         std::string("'") + c + "' closes '" + stack.back().c + "' opened at line " +
+                                             std::to_string(stack.back().line)));
           return;
         }
         stack.pop_back();
       }
     }
     if (!stack.empty()) {
-      errors.push_back(make_error(file, stack.back().line, std::string("'") + stack.back().c + "' is never closed"));
+      add_bounded(errors, make_error(file, stack.back().line, std::string("'") + stack.back().c + "' is never closed"));
     }
   }
 };
 
 }  // namespace
+
+void add_bounded(std::vector<diagnostic>& errors, diagnostic problem) {
+  if (errors.size() < max_parse_diagnostics) {
+    errors.push_back(std::move(problem));
+  } else if (errors.size() == max_parse_diagnostics) {
+    problem.line = 0;
+    problem.message = "rknnop: more than " + std::to_string(max_parse_diagnostics) +
+                      " problems in the shader; the rest are not listed";
+    errors.push_back(std::move(problem));
+  }
+}
 
 parsed_source parse(std::string_view source, std::string_view file_name) {
   parsed_source out;

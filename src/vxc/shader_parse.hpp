@@ -48,15 +48,19 @@ struct parsed_source {
 
 [[nodiscard]] parsed_source parse(std::string_view source, std::string_view file_name);
 
+/// At most this many problems are listed for one source; one more line says the rest are not (a
+/// binary or hostile file would otherwise make a diagnostic per byte).
+inline constexpr std::size_t max_parse_diagnostics = 100;
+
+/// Adds `problem` unless max_parse_diagnostics are listed; the first one over adds the "not listed" line.
+void add_bounded(std::vector<diagnostic>& errors, diagnostic problem);
+
 [[nodiscard]] bool is_access_qualifier(std::string_view word) noexcept;
 [[nodiscard]] bool is_image_type(std::string_view type) noexcept;
 
 }  // namespace rknnop::vxc::parsing
 
 namespace rknnop::vxc {
-
-/// The most a `.vx` source may hold: a shader is text of a few kilobytes.
-inline constexpr std::size_t max_shader_size = std::size_t(16) << 20;
 
 /// Reads a shader source into `text`: a regular file of at most max_shader_size bytes (a device, a FIFO
 /// or a directory is refused without being read). Returns "" or why it cannot (one phrase).

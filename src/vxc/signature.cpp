@@ -138,10 +138,11 @@ std::vector<diagnostic> check_signature(const op_signature& sig, std::string_vie
   const shader_kernel* found = nullptr;
   for (const auto& site : parsed.kernels) {
     if (site.kernel.name != wanted) continue;
-    if (found != nullptr) {
-      out.push_back({file, site.kernel.line,
-                     "rknnop: " + op + "__kernel '" + wanted + "' is defined more than once (first at line " +
-                         std::to_string(found->line) + ")"});
+    if (found != nullptr) {  // bounded: a file of copies is not a problem a copy
+      parsing::add_bounded(out,
+                           {file, site.kernel.line,
+                            "rknnop: " + op + "__kernel '" + wanted + "' is defined more than once (first at line " +
+                                std::to_string(found->line) + ")"});
       continue;
     }
     found = &site.kernel;

@@ -182,6 +182,34 @@ TEST(HostileNames, UnpackVerifyAndRunRefuseAPathInOpPyFile) {
   }
 }
 
+// op_py_file naming another section's file made unpack write it twice (the .py over op.yml); naming a
+// section's folder, a file where the folder goes. Refused before anything is written, naming both roles.
+TEST(HostileNames, UnpackNeverWritesOneFileTwice) {
+  const fs::path scratch = work_dir("hostile_unpack_twice");
+  const container good = read_container_file(resize_area);
+  const struct {
+    std::string_view name, first, second;
+  } cases[] = {
+      {"op.yml", "the op.yml and the Python op (op_py_file)", "op.yml'"},
+      {"x86_64", "the x86_64 library and the Python op (op_py_file)", "x86_64' (a file and a folder)"},
+  };
+  for (const auto& [name, roles, where] : cases) {
+    SCOPED_TRACE(name);
+    const fs::path file = save(with_yml(good, "op_py_file: rknn_op_resizearea.py", "op_py_file: " + std::string(name)),
+                               scratch / "twice.rknnop");
+    const fs::path out = scratch / "out";
+    fs::remove_all(out);
+    const auto r = run_tool(RKNNOP_PACK_EXE, {"unpack", file.string(), "-d", out.string()}, scratch);
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("rknnop-pack: unpack '" + file.string() + "': " + std::string(roles) +
+                         " would both be written to '" + (out / where).string()),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(out)) << "unpack wrote before it refused";
+  }
+}
+
 // --- 2. outputs never replace what is not a regular file --------------------------------------
 
 TEST(HostileOutputs, RunRefusesNonRegularOutputsBeforeTheKernelRuns) {
@@ -683,6 +711,30 @@ TEST(HostileMessages, VxcheckOnABinaryIsCappedAndEscaped) {
   EXPECT_EQ(r.status, 1);
   EXPECT_LE(line_count(r.err), 21u);
   for (const char ch : r.err) EXPECT_TRUE(ch == '\n' || static_cast<unsigned char>(ch) >= 0x20) << r.err;
+}
+
+// A shader is read up to its bound and no further (before, any file up to 1 GiB was read whole and
+// parsed): one line naming the file and the bound. An op.yml likewise.
+TEST(HostileMessages, VxcheckRefusesAShaderOverItsBound) {
+  const fs::path scratch = work_dir("hostile_vxcheck_bound");
+  const fs::path yml = scratch / "op.yml";
+  write_bytes(yml, text_of(read_container_file(resize_area).op_yml));
+  const fs::path big = scratch / "big.vx";
+  fs::resize_file((std::ofstream(big), big), 16 * 1024 * 1024 + 1);  // sparse: nothing to write
+  const auto r = run_tool(RKNNOP_VXCHECK_EXE, {"--op-yml", yml.string(), "--vx", big.string()}, scratch);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(line_count(r.err), 1u) << r.err.substr(0, 2000);
+  EXPECT_NE(r.err.find("rknnop: op 'ResizeArea': cannot read the shader '" + big.string() + "'"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("16777216-byte limit"), std::string::npos) << r.err;
+  fs::resize_file(big, 16 * 1024 * 1024 + 1);
+  fs::resize_file((std::ofstream(scratch / "big.yml"), scratch / "big.yml"), 16 * 1024 * 1024 + 1);
+  const auto y =
+      run_tool(RKNNOP_VXCHECK_EXE, {"--op-yml", (scratch / "big.yml").string(), "--vx", big.string()}, scratch);
+  EXPECT_EQ(y.status, 1);
+  EXPECT_EQ(line_count(y.err), 1u) << y.err.substr(0, 2000);
+  EXPECT_NE(y.err.find("big.yml"), std::string::npos) << y.err;
+  EXPECT_NE(y.err.find("16777216-byte limit"), std::string::npos) << y.err;
 }
 #endif
 

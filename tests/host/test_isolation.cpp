@@ -494,6 +494,14 @@ TEST(Sandbox, AMissingLayerIsSaidOnceAndTheOthersHold) {
 #endif
 }
 
+// A truncated reply (a string running past the reply's end) is one line naming the op and its library,
+// not "node runner message: truncated" alone.
+TEST(Sandbox, ATruncatedReplyNamesTheOpAndItsLibrary) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_truncated_reply");
+  expect_refused(run_attack(dir, 33, false, false), dir, false,
+                 fmt::format("Hostile ({}): node runner message: truncated", RKNNOP_HOSTILE_SO));
+}
+
 // A reply the library wrote itself, sent as the runner's: its size is checked before it is read (a
 // 1 GiB reply under --memory-limit 64M), its outputs against their shapes (128 MiB for a 5 x 7 FLOAT16).
 TEST(Sandbox, AForgedReplyIsRefusedBeforeItIsRead) {
@@ -787,6 +795,38 @@ TEST(Interrupts, SigintDuringACheckLeavesNoFileAndNoRunner) {
   EXPECT_GE(interrupted, 5) << "too few runs were interrupted to test anything";
 }
 
+// What a library can do to its tool, a runner does here (RKNNOP_NODE_RUNNER is a script that SIGKILLs
+// the tool, as the Hostile op's mode 22 would unconfined): `rknnop-pack update` leaves no temporary
+// container (before, $TMPDIR/rknnop-model-op-XXXXXX.rknnop stayed) and no partial output. SIGKILL at
+// 0-40 ms into `rknnop-run --check` leaves nothing either.
+TEST(Sandbox, AToolKilledWhileItsRunnerRunsLeavesNoTemporaryFile) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_killed_tool");
+  const fs::path tmp = dir / "tmp", out = dir / "out";
+  (void)wrap_resize_area(dir);
+  fs::create_directories(tmp);
+  fs::create_directories(out);
+  const fs::path killer = dir / "kill-the-tool.sh";
+  std::ofstream(killer) << "#!/bin/sh\nkill -KILL $PPID\n";
+  fs::permissions(killer, fs::perms::owner_all);
+  const tool_result r = run_tool(
+      "env",
+      {"TMPDIR=" + tmp.string(), "RKNNOP_NODE_RUNNER=" + killer.string(), RKNNOP_PACK_EXE, "update",
+       (dir / "resize_area.rknn").string(), RKNNOP_TEST_RESIZEAREA_RKNNOP, "-o", (out / "updated.rknn").string()},
+      dir);
+  EXPECT_EQ(r.status, 128 + SIGKILL) << "the runner did not kill the tool: " << r.out << r.err;
+  EXPECT_TRUE(empty_folder(tmp)) << "a file was left in TMPDIR";
+  EXPECT_TRUE(empty_folder(out)) << "a file was left beside the output";
+  for (int ms = 0; ms <= 40; ms += 4) {
+    SCOPED_TRACE(fmt::format("SIGKILL after {} ms", ms));
+    const pid_t pid = spawn_quiet({RKNNOP_RUN_EXE, (dir / "resize_area.rknn").string(), "--check"}, tmp);
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(empty_folder(tmp)) << "TMPDIR is not empty";
+  }
+}
+
 // A node's name from the model goes to the terminal escaped: ESC and CR cannot move the cursor or
 // rewrite a line (before, `--describe` and `--check` printed them raw).
 TEST(Sandbox, NodeNamesFromAModelAreEscapedOnTheTerminal) {
@@ -807,6 +847,44 @@ TEST(Sandbox, NodeNamesFromAModelAreEscapedOnTheTerminal) {
     EXPECT_EQ(all.find('\x1b'), std::string::npos) << all;
     EXPECT_EQ(all.find('\r'), std::string::npos) << all;
     EXPECT_NE(all.find("\\x1b[J\\x0dxy"), std::string::npos) << all;
+  }
+}
+
+// A library needing a symbol version the host's glibc lacks: ld.so's message named the memory file the
+// runner loads it from ("required by /proc/self/fd/8"); now the op and the model or container file.
+TEST(CorruptLibraries, AMissingSymbolVersionNamesTheOpAndTheFile) {
+  const fs::path dir = rknnop_test::work_dir("isolation_symbol_version");
+  const auto needing_glibc_9 = [](std::vector<std::uint8_t> bytes, std::size_t from, std::size_t size) {
+    const std::string_view have = "GLIBC_2.14", want = "GLIBC_9.99";  // as long: the string table keeps its layout
+    std::size_t replaced = 0;
+    for (std::size_t at = from; at + have.size() <= from + size; ++at)
+      if (std::equal(have.begin(), have.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at))) {
+        std::copy(want.begin(), want.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at));
+        ++replaced;
+      }
+    EXPECT_GT(replaced, 0u) << "the library needs no GLIBC_2.14";
+    return bytes;
+  };
+  const wrapped_model m = wrap_resize_area(dir);
+  const fs::path model = dir / "glibc9.rknn";
+  save(needing_glibc_9(m.bytes, m.library_at, m.library_size), model);
+  const container packed = read_container_file(RKNNOP_TEST_RESIZEAREA_RKNNOP);
+  container changed = packed;
+  changed.lib_x86_64 = needing_glibc_9(packed.lib_x86_64, 0, packed.lib_x86_64.size());
+  const fs::path op = dir / "glibc9.rknnop";
+  write_container_file(changed, op);
+  for (const auto& [args, file] : {std::pair{std::vector<std::string>{model.string(), "--check"}, model},
+                                   std::pair{std::vector<std::string>{op.string(), "--describe"}, op}}) {
+    SCOPED_TRACE(file.string());
+    const tool_result r = run_limited(dir, args, 10);
+    const std::string all = r.out + r.err;
+    EXPECT_EQ(r.status, 1) << all;
+    EXPECT_NE(all.find("version `GLIBC_9.99' not found (required by the x86-64 library of op 'ResizeArea' in " +
+                       file.string()),
+              std::string::npos)
+        << all;
+    EXPECT_EQ(all.find("/proc/self/fd"), std::string::npos) << all;
+    EXPECT_TRUE(empty_folder(dir / "tmp"));
   }
 }
 

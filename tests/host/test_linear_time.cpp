@@ -9,6 +9,11 @@
 #include <rknnop/host/memory_budget.hpp>
 #include <rknnop/host/op_yml.hpp>
 #include <rknnop/host/rknn_model.hpp>
+#if RKNNOP_TEST_HAS_VXC
+#include <rknnop/vxc/vxc.hpp>
+
+#include <malloc.h>  // mallopt
+#endif
 
 #include "test_util.hpp"
 
@@ -148,6 +153,55 @@ TEST(LinearTime, ManyNodesAndOps) {
       },
       read_model);
 }
+
+#if RKNNOP_TEST_HAS_VXC
+// The shader check of rknnop-vxcheck on hostile .vx text, 1 MB and 10 MB: before, each unclosed kernel
+// or __attribute__ scanned to the end of the file (1 MB: 9.6 s, 10 MB: minutes), each argument's
+// problem repeated the kernel's name (1 MB: 12 GB) and each stray byte was a problem of its own.
+// The check is a single pass: 10x the text in at most 12x the time.
+TEST(LinearTime, ShaderSignatureCheck) {
+  constexpr double linear_ratio = 12;
+  // The parse's vectors of the 10 MB text are larger than glibc's largest mmap threshold (32 MiB), so
+  // each call would map them afresh and fault every page in, while the 1 MB text's reuse the heap:
+  // both from the heap, so that the ratio is the check's work, not the kernel's page faults.
+  ::mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  const rknnop::vxc::op_signature signature{"Hostile", {"input"}, {"output"}, {{"mode", rknnop::vx_type::int32}}};
+  const auto repeated = [](std::string_view unit, std::size_t bytes) {
+    std::string text;
+    text.reserve(bytes + unit.size());
+    while (text.size() < bytes) text += unit;
+    return text;
+  };
+  const struct {
+    const char* what;
+    std::function<std::string(std::size_t)> make;
+  } shapes[] = {
+      {"unclosed kernels", [&](std::size_t bytes) { return repeated("__kernel void f(", bytes); }},
+      {"unclosed attributes", [&](std::size_t bytes) { return repeated("__kernel __attribute__((", bytes); }},
+      {"a long name and many arguments",
+       [&](std::size_t bytes) {
+         return "__kernel void " + std::string(bytes / 2, 'x') + "(" + repeated("a,", bytes / 2) + ")";
+       }},
+      {"stray bytes", [&](std::size_t bytes) { return std::string(bytes, '@'); }},
+      {"kernels", [&](std::size_t bytes) { return repeated("__kernel void hostile(int a, int b) { }\n", bytes); }},
+  };
+  for (const auto& shape : shapes) {
+    const std::string small = shape.make(std::size_t{1} << 20);
+    const std::string large = shape.make(std::size_t{10} << 20);
+    const auto check = [&](const std::string& text) {
+      (void)rknnop::vxc::check_signature(signature, text, "hostile.vx");
+    };
+    const double t1 = cpu_seconds([&] { check(small); });
+    const double t10 = cpu_seconds([&] { check(large); });
+    const double ratio = t10 / std::max(t1, 1e-4);
+    std::printf("%s: %zu bytes %.4f s, %zu bytes %.4f s, ratio %.1f\n", shape.what, small.size(), t1, large.size(), t10,
+                ratio);
+    EXPECT_LE(ratio, linear_ratio) << shape.what << ": 10x the text took " << ratio << "x the CPU time";
+    EXPECT_LT(rknnop::vxc::check_signature(signature, large, "hostile.vx").size(), 200u) << shape.what;
+  }
+}
+#endif
 
 // An op.yml with n params, each with its `# rknnop-field:` line (40k lines took 10 s in pack).
 TEST(LinearTime, OpYmlFieldComments) {

@@ -302,3 +302,47 @@ TEST_F(ModelTools, WrapMakesAOneNodeModelThatPassesTheCheck) {
 }
 
 }  // namespace
+
+namespace {
+
+// A model whose custom-op description is gone (custom_op_config emptied) or whose node names an op it
+// carries no library for is a failed --check, not "nothing to check" (before, both exited 0); a model of
+// built-in nodes only has nothing to check.
+TEST_F(ModelTools, CheckFailsOnANodeOfAnOpTheModelDoesNotDescribe) {
+  const auto write_file = [&](const model_file& f, const std::string& name) {
+    write_file_atomically(dir_ / name, f.serialize());
+    return (dir_ / name).string();
+  };
+  const auto with_node_op = [](model_file f, const std::string& op) {
+    const auto at = f.config.find(R"("op": "TESTSCALE")");
+    EXPECT_NE(at, std::string::npos);
+    if (at != std::string::npos) f.config.replace(at, 17, R"("op": ")" + op + "\"");
+    return f;
+  };
+  model_file gone = rknnop_test::test_model_file(scale_spec());
+  gone.custom_op_config = "[]";
+  gone.custom_op_data.clear();
+  const std::string gone_path = write_file(gone, "gone.rknn");
+  tool_result r = run({gone_path, "--check"});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << r.err;
+  EXPECT_CONTAINS(r.err, "rknnop-run: " + gone_path + ": --check failed: node 0 'testscale_0' runs op 'TESTSCALE'");
+  EXPECT_CONTAINS(r.err, "custom_op_config describes no op (the custom-op description is gone)");
+  EXPECT_EQ(r.out.find("nothing to check"), std::string::npos) << r.out;
+
+  const std::string other_path =
+      write_file(with_node_op(rknnop_test::test_model_file(scale_spec()), "OTHERSCALE"), "other.rknn");
+  r = run({other_path, "--check"});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << r.err;
+  EXPECT_CONTAINS(r.err,
+                  "runs op 'OTHERSCALE', neither a built-in op (VSI_NN_OP_*) nor a custom op the model "
+                  "describes: custom_op_config describes only 'TestScale'");
+
+  const std::string builtin_path = write_file(with_node_op(gone, "VSI_NN_OP_ADD"), "builtin.rknn");
+  r = run({builtin_path, "--check"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_CONTAINS(r.out, "no custom-op nodes (every node's op is a built-in VSI_NN_OP_*), nothing to check");
+}
+
+}  // namespace

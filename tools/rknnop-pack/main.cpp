@@ -103,36 +103,73 @@ int run_pack(std::uint64_t version, const std::string& shader, const std::string
   return 0;
 }
 
+// One file unpack writes: its role in the container and its path below the output folder.
+struct unpacked_file {
+  std::string role;
+  fs::path relative;
+  const std::vector<std::uint8_t>* bytes;
+};
+
+// Refuses two sections written to one file (op_py_file: op.yml overwrote the op.yml it came from) or
+// a file where another section's folder goes; and any path that is not a plain name below `dir`.
+void check_unpack_targets(const std::vector<unpacked_file>& files, const fs::path& dir, const fs::path& container) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const fs::path& path = files[i].relative;
+    if (path.is_absolute() || path.empty() || *path.begin() == ".." || path.lexically_normal() != path)
+      throw error(fmt::format("unpack '{}': the {} path '{}' leaves the output folder '{}'", container.string(),
+                              files[i].role, path.string(), dir.string()));
+    for (std::size_t j = 0; j < i; ++j) {
+      const fs::path& other = files[j].relative;
+      const bool same = path == other;
+      const bool folder = *path.begin() == *other.begin();  // one is a file where the other needs a folder
+      if (same || folder)
+        throw error(
+            fmt::format("unpack '{}': the {} and the {} would both be written to '{}'{}; unpack writes no "
+                        "file twice (op.yml's op_py_file names another section's file)",
+                        container.string(), files[j].role, files[i].role,
+                        (dir / (same ? path : *path.begin())).string(), same ? "" : " (a file and a folder)"));
+    }
+  }
+}
+
 int run_unpack(const fs::path& file, const fs::path& dir) {
   const container c = read_container_file(file);
-  // op.yml's op_py_file becomes a path below `dir`: parse_op_yml accepts only a plain file name.
+  // op.yml's op_py_file becomes a path below `dir`: parse_op_yml accepts only a plain file name, and the
+  // op name (in the other names) only a C identifier.
   const op_yml op = parse_op_yml(text_of(c.op_yml), file.string() + " (op.yml section)");
   const std::string lower = op.lower_name();
+  std::vector<unpacked_file> files;
+  if (!c.shader.empty()) files.push_back({"shader", fmt::format("rknn_kernel_{}.vx.bin", lower), &c.shader});
+  if (!c.lib_x86_64.empty())
+    files.push_back({"x86_64 library", fs::path("x86_64") / fmt::format("lib{}.so", lower), &c.lib_x86_64});
+  if (!c.lib_aarch64.empty())
+    files.push_back({"aarch64 library", fs::path("aarch64") / fmt::format("lib{}.so", lower), &c.lib_aarch64});
+  if (!c.lib_armhf.empty())
+    files.push_back({"armhf library", fs::path("armhf") / fmt::format("lib{}.so", lower), &c.lib_armhf});
+  files.push_back({"op.yml", "op.yml", &c.op_yml});
+  files.push_back({"Python op (op_py_file)", op.op_py_file.value_or(fmt::format("rknn_op_{}.py", lower)), &c.op_py});
+  check_unpack_targets(files, dir, file);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw error(fmt::format("cannot create directory '{}': {}", dir.string(), ec.message()));
   // Every target is checked before the first is written (no half-unpacked folder because the
-  // fourth path was a FIFO).
-  std::vector<std::pair<fs::path, const std::vector<std::uint8_t>*>> files;
-  const auto add = [&](const fs::path& relative, const std::vector<std::uint8_t>& bytes) {
-    files.emplace_back(dir / relative, &bytes);
-  };
-  if (!c.shader.empty()) add(fmt::format("rknn_kernel_{}.vx.bin", lower), c.shader);
-  if (!c.lib_x86_64.empty()) add(fs::path("x86_64") / fmt::format("lib{}.so", lower), c.lib_x86_64);
-  if (!c.lib_aarch64.empty()) add(fs::path("aarch64") / fmt::format("lib{}.so", lower), c.lib_aarch64);
-  if (!c.lib_armhf.empty()) add(fs::path("armhf") / fmt::format("lib{}.so", lower), c.lib_armhf);
-  add("op.yml", c.op_yml);
-  add(op.op_py_file.value_or(fmt::format("rknn_op_{}.py", lower)), c.op_py);
-  for (const auto& [target, bytes] : files) {
-    if (target.has_parent_path() && target.parent_path() != dir) {
+  // fourth path was a FIFO); a section's folder must be a folder of `dir`, not a link out of it.
+  const fs::path real_dir = fs::canonical(dir, ec);
+  for (const unpacked_file& f : files) {
+    const fs::path target = dir / f.relative;
+    if (f.relative.has_parent_path()) {
       fs::create_directories(target.parent_path(), ec);
       if (ec) throw error(fmt::format("cannot create directory '{}': {}", target.parent_path().string(), ec.message()));
+      if (fs::is_symlink(target.parent_path()) || fs::canonical(target.parent_path(), ec).parent_path() != real_dir)
+        throw error(fmt::format("unpack '{}': '{}' is a symbolic link out of the output folder, not a folder of it",
+                                file.string(), target.parent_path().string()));
     }
     check_output_path(target, fmt::format("unpack '{}'", target.string()));
   }
-  for (const auto& [target, bytes] : files) {
-    write_file_atomically(target, *bytes);
-    fmt::print("{} ({} bytes)\n", target.string(), bytes->size());
+  for (const unpacked_file& f : files) {
+    const fs::path target = dir / f.relative;
+    write_file_atomically(target, *f.bytes);
+    fmt::print("{} ({} bytes)\n", target.string(), f.bytes->size());
   }
   return 0;
 }

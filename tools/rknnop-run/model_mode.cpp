@@ -150,10 +150,33 @@ int describe(const model& m) {
   return 0;
 }
 
+// A built-in node's op is a VSI_NN_OP_* name (docs/rknn-model.md §2); a node of any other op that
+// the model describes no custom op for has lost its op's description (custom_op_config emptied) or
+// names an op the model carries no library for: --check fails, it does not skip the node.
+bool is_builtin_op(std::string_view op) { return op.starts_with("VSI_NN_OP_"); }
+
+std::string unknown_op_line(const model& m, const std::vector<std::size_t>& unknown) {
+  const model_node& first = m.nodes[unknown.front()];
+  std::vector<std::string> described;
+  for (const model_op& op : m.ops) described.push_back(fmt::format("'{}'", op.name));
+  const std::string others =
+      unknown.size() > 1 ? fmt::format(" (and {} more such node(s))", unknown.size() - 1) : std::string();
+  return fmt::format(
+      "{}: --check failed: node {} '{}' runs op '{}', neither a built-in op (VSI_NN_OP_*) nor a custom op the "
+      "model describes{}: {}",
+      m.source, first.index, first.name, first.op, others,
+      described.empty() ? std::string("custom_op_config describes no op (the custom-op description is gone)")
+                        : fmt::format("custom_op_config describes only {}, and the model carries no library for it",
+                                      fmt::join(described, ", ")));
+}
+
 int check(const model& m) {
   const auto custom = m.custom_nodes();
-  if (custom.empty()) {
-    fmt::print("{}: no custom-op nodes, nothing to check\n", m.source);
+  std::vector<std::size_t> unknown;
+  for (const model_node& node : m.nodes)
+    if (!node.custom_op && !is_builtin_op(node.op)) unknown.push_back(node.index);
+  if (custom.empty() && unknown.empty()) {
+    fmt::print("{}: no custom-op nodes (every node's op is a built-in VSI_NN_OP_*), nothing to check\n", m.source);
     return 0;
   }
   std::size_t failed = 0;
@@ -163,6 +186,12 @@ int check(const model& m) {
     failed += r.passed ? 0 : 1;
   }
   std::fflush(stdout);
+  if (!unknown.empty()) {
+    fmt::print(stderr, "rknnop-run: {}{}\n", terminal_text(unknown_op_line(m, unknown)),
+               failed == 0 ? std::string()
+                           : fmt::format("; {} of {} custom-op node(s) failed the check too", failed, custom.size()));
+    return 1;
+  }
   if (failed == 0) {
     fmt::print("{}: {} custom-op node(s) checked, all pass\n", m.source, custom.size());
     return 0;

@@ -33,8 +33,9 @@ int main(int argc, char** argv) try {
     std::cerr << e.what() << '\n';
     return 1;
   }
-  // The shader through the bounded reader (a regular file under the size limit); a binary file is
-  // one line, not a diagnostic per byte run.
+  // The shader through the bounded reader (a regular file of at most max_shader_size bytes: a larger
+  // one is refused naming the file and the bound, before it is read); a binary file is one line, not
+  // a diagnostic per byte run.
   std::string text;
   const std::string cannot_read = rknnop::host::escape_nonprintable(vx_file) + ": rknnop: op '" + signature.name +
                                   "': cannot read the shader '" + rknnop::host::escape_nonprintable(vx_file) + "': ";
@@ -44,7 +45,7 @@ int main(int argc, char** argv) try {
     return 1;
   }
   try {
-    const std::vector<std::uint8_t> bytes = rknnop::host::read_file(vx_file);
+    const std::vector<std::uint8_t> bytes = rknnop::host::read_file(vx_file, rknnop::vxc::max_shader_size);
     text.assign(bytes.begin(), bytes.end());
   } catch (const rknnop::host::error& e) {
     std::cerr << cannot_read << e.detail() << '\n';

@@ -77,6 +77,10 @@ struct op_yml {
 /// syntax errors, missing keys (name, inputs, outputs, an entry's type), unknown keys, unknown or
 /// misplaced VX type names, duplicate names (within and across inputs/outputs/params).
 [[nodiscard]] op_yml parse_op_yml(std::string_view text, std::string_view source);
+/// The largest op.yml file read_op_yml_file takes: an op description is text of a few kilobytes.
+inline constexpr std::uint64_t max_op_yml_file_size = std::uint64_t{16} << 20;
+/// Reads (at most max_op_yml_file_size bytes; a larger file is refused naming the file and the
+/// bound) and parses an op.yml file.
 [[nodiscard]] op_yml read_op_yml_file(const std::filesystem::path& path);
 
 /// op.yml's `inputs:`/`outputs:` are YAML maps: RKNN-Toolkit v1.3.2+ writes their keys in any order

@@ -105,6 +105,10 @@ struct diagnostic {
   [[nodiscard]] std::string to_string() const;
 };
 
+/// The most a `.vx` source may hold (check_signature_file, rknnop-vxcheck): a shader is text of a
+/// few kilobytes, and a larger file is refused before it is read.
+inline constexpr std::size_t max_shader_size = std::size_t(16) << 20;
+
 // ---------------------------------------------------------------------------------------------
 // Parsed kernels of a .vx source.
 struct shader_argument {

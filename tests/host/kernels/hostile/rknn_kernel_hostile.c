@@ -19,7 +19,8 @@
  *   30 answers with an output whose bytes are not its shape's (5 x 7 FLOAT16, 128 MiB of data)
  *   31 closes the runner's control socket and waits (the tool stops it)
  *   32 fails when it has any capability (the runner drops root's)
- * Modes 120-131 make the same attacks (20-31) from the VX kernel's initializer, in a VX shader's runner.
+ *   33 answers with a truncated reply (a string that runs past the reply's end)
+ * Modes 120-133 make the same attacks (20-33) from the VX kernel's initializer, in a VX shader's runner.
  * Mode 124's child holds 512 MiB: a VX runner may start processes (POCL's linker), killed with it.
  * Each returns VX_FAILURE when the call fails instead of being stopped, so a run never passes by it.
  * A constructor aborts the process when its name (/proc/self/comm) is RKNNOP_HOSTILE_ABORT_IN: a tool
@@ -77,6 +78,11 @@ static void forge_reply(int mode) {
   if (ftruncate(5, 0) != 0 || lseek(5, 0, SEEK_SET) != 0) _exit(9);
   if (mode == 29) {
     if (ftruncate(5, (off_t)1 << 30) != 0) _exit(9);
+  } else if (mode == 33) {
+    put_bytes(5, &magic, 4);
+    put_bytes(5, &ok, 1);
+    put_u64(5, 1000); /* the descriptor's list symbol: 1000 bytes, of which 3 follow */
+    put_bytes(5, "vx_", 3);
   } else {
     put_bytes(5, &magic, 4);
     put_bytes(5, &ok, 1);
@@ -142,7 +148,8 @@ static int attack(int mode) {
       return fd >= 0 && ftruncate(fd, (off_t)2 << 30) == 0 && fallocate(fd, 0, 0, (off_t)2 << 30) == 0;
     }
     case 29:
-    case 30: forge_reply(mode); return 0;
+    case 30:
+    case 33: forge_reply(mode); return 0;
     case 32: { /* succeeds only without capabilities (root's are dropped in the runner) */
       char line[128];
       int none = 0;
