@@ -192,8 +192,7 @@ inline emit_result parse_emitter_args(int argc, char** argv, emitter_args& a) {
   if (!a.pack) {
     for (const text_option& o : text_options)
       if (o.flag != "--yml" && o.flag != "--py" && o.flag != "--toolkit2-py" && o.flag != "--pack" &&
-          o.flag != "--rknpu2-support" &&
-          (a.*o.target).has_value())
+          o.flag != "--rknpu2-support" && (a.*o.target).has_value())
         return {fmt::format("{} only applies to --pack", o.flag)};
     if (seen_version) return {"--version only applies to --pack"};
   }
@@ -297,6 +296,29 @@ inline bool defines_class(std::string_view py, std::string_view name) {
   return false;
 }
 
+// RKNN v1's rknn_outputs_get returns only rknn_api.h's tensor types (float32, float16, int8, uint8,
+// int16): an output accepting none of them fails on a v1 board as a graph output ("Convert2RKNNTensorDataType:
+// Unknow data type:6"; docs/rknn-model.md §8). A warning, not an error: the op may be used only mid-graph,
+// and its RKNPU2 plugin is fine (RKNPU2 returns INT32). The host tools refuse the model itself.
+inline void warn_v1_outputs(const op_schema& op) {
+  for (const field_desc& f : op.fields) {
+    if (f.kind != field_kind::output) continue;
+    bool returned = false;
+    std::string names;
+    for (std::uint32_t k = 0; k < f.accepted_count; ++k) {
+      const vx_enum t = f.accepted[k];
+      returned = returned || t == VX_TYPE_FLOAT32 || t == VX_TYPE_FLOAT16 || t == VX_TYPE_INT8 || t == VX_TYPE_UINT8 ||
+                 t == VX_TYPE_INT16;
+      names += fmt::format("{}{}", k ? "|" : "", dtype_name(t));
+    }
+    if (!returned)
+      fmt::print(stderr,
+                 "rknnop: {}: warning: output '{}' is {} only: rknn_outputs_get cannot return it on RKNN v1 boards "
+                 "(a graph output); add rknnop::float16 to its dtypes\n",
+                 op.name, f.name, names);
+  }
+}
+
 inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& a) {
   if (is_python_keyword(op.name))
     return {fmt::format("'{}' is a Python keyword, so the toolkit's Python class cannot have the op's name", op.name)};
@@ -308,8 +330,8 @@ inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& 
       if (emit_result r = {files::check_output_path(**file, option).error}; !r) return r;
   if (a.describe) std::fputs(emit_description(op, a.options).c_str(), stdout);
   if (a.rknpu2_support)
-    if (emit_result r = container_format::write_file_atomically(*a.rknpu2_support,
-                                                                 bytes_of_text(rknpu2_support(op) + "\n"));
+    if (emit_result r =
+            container_format::write_file_atomically(*a.rknpu2_support, bytes_of_text(rknpu2_support(op) + "\n"));
         !r)
       return r;
   const std::string yml = emit_op_yml(op, a.options);
@@ -326,8 +348,10 @@ inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& 
   } else {
     py = emit_python(op);
   }
-  if (a.yml)
+  if (a.yml) {
     if (emit_result r = container_format::write_file_atomically(*a.yml, bytes_of_text(yml)); !r) return r;
+    warn_v1_outputs(op);  // with the v1 op.yml: said once per build of the op
+  }
   if (a.py)
     if (emit_result r = container_format::write_file_atomically(*a.py, bytes_of_text(py)); !r) return r;
   if (a.toolkit2_py)
