@@ -16,6 +16,7 @@
 #include <rknnop/files.hpp>  // install_interrupt_cleanup, check_output_path
 #include <rknnop/schema_marker.hpp>
 
+#include <algorithm>    // std::copy (the shape probe)
 #include <array>        // option tables
 #include <charconv>     // std::from_chars
 #include <cstddef>      // std::size_t
@@ -319,6 +320,36 @@ inline void warn_v1_outputs(const op_schema& op) {
   }
 }
 
+// The generated Python class gives every output input 0's shape unless the struct has
+// python_output_shape (python.hpp): warn when `infer` says otherwise on a probe (rank 4, distinct dims,
+// as NHWC or NCHW), naming the output and both dims. Silent when infer cannot run on the probe.
+inline void warn_python_output_shape(const op_schema& op) {
+  if (op.python_output_shape || op.probe_shapes == nullptr) return;
+  for (const std::array<std::uint32_t, 4>& dims :
+       {std::array<std::uint32_t, 4>{8, 6, 4, 1}, std::array<std::uint32_t, 4>{4, 6, 8, 1}}) {
+    shape_probe probe;
+    std::copy(dims.begin(), dims.end(), probe.input_dims);
+    probe.input_rank = 4;
+    op.probe_shapes(probe);
+    if (!probe.ran) continue;
+    if (probe.differs) {
+      const auto dims_text = [](const std::uint32_t* d, std::uint32_t rank) {
+        std::string text;
+        for (std::uint32_t k = 0; k < rank; ++k) text += fmt::format("{}{}", k ? "," : "", d[k]);
+        return text;
+      };
+      const field_desc& f = op.fields[op.input_count + probe.output];
+      fmt::print(stderr,
+                 "rknnop: {}: warning: output '{}': infer gives dims [{}] for inputs of dims [{}], but the generated "
+                 "Python class gives it input 0's shape (the struct has no python_output_shape); declare "
+                 "python_output_shape\n",
+                 op.name, f.name, dims_text(probe.output_dims, probe.output_rank),
+                 dims_text(probe.input_dims, probe.input_rank));
+    }
+    return;
+  }
+}
+
 inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& a) {
   if (is_python_keyword(op.name))
     return {fmt::format("'{}' is a Python keyword, so the toolkit's Python class cannot have the op's name", op.name)};
@@ -351,6 +382,7 @@ inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& 
   if (a.yml) {
     if (emit_result r = container_format::write_file_atomically(*a.yml, bytes_of_text(yml)); !r) return r;
     warn_v1_outputs(op);  // with the v1 op.yml: said once per build of the op
+    if (!a.py_file) warn_python_output_shape(op);
   }
   if (a.py)
     if (emit_result r = container_format::write_file_atomically(*a.py, bytes_of_text(py)); !r) return r;
