@@ -329,7 +329,7 @@ TEST_F(FirstHourTool, Int32OnlyOutputIsRefusedForRknnV1) {
                              "to its dtypes"),
             std::string::npos)
       << checked.out << checked.err;
-  // The rule is the v1 model's: the op itself runs on the PC (and RKNPU2 returns INT32).
+  // The rule is the v1 model's: the op itself runs on the PC.
   const std::string ones = (dir_ / "ones.npy").string();
   write_npy_file(npy_array::from_floats(std::vector<float>{1, -1, 1, 1, 1, 1}, {2, 3}), ones);
   EXPECT_EQ(run({RKNNOP_INT32_OUTPUT_RKNNOP, "-i", "x=" + ones}).status, 0);

@@ -300,7 +300,7 @@ inline bool defines_class(std::string_view py, std::string_view name) {
 // RKNN v1's rknn_outputs_get returns only rknn_api.h's tensor types (float32, float16, int8, uint8,
 // int16): an output accepting none of them fails on a v1 board as a graph output ("Convert2RKNNTensorDataType:
 // Unknow data type:6"; docs/rknn-model.md §8). A warning, not an error: the op may be used only mid-graph,
-// and its RKNPU2 plugin is fine (RKNPU2 returns INT32). The host tools refuse the model itself.
+// and the RKNPU2 plugin has its own rules (--rknpu2-support). The host tools refuse the model itself.
 inline void warn_v1_outputs(const op_schema& op) {
   for (const field_desc& f : op.fields) {
     if (f.kind != field_kind::output) continue;

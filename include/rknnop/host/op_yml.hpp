@@ -102,7 +102,7 @@ void check_python_section(std::span<const std::uint8_t> py, std::string_view sou
 /// For each output whose accepted dtypes (op.yml's rknnop-field comments) hold none of them, one line:
 /// "output 'indices' is int32 only: rknn_outputs_get cannot return it on RKNN v1 boards; add
 /// rknnop::float16 to its dtypes". Empty for a hand-written op.yml (no dtypes known). RKNPU2 is not
-/// concerned: its rknn_outputs_get returns INT32.
+/// concerned: the RKNPU2 plugin has its own rules (the emitter's --rknpu2-support).
 [[nodiscard]] std::vector<std::string> v1_output_problems(const op_yml& op);
 
 /// Whether rknn_outputs_get of an RKNN v1 board returns tensors of this VSI/VX type name
