@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Small helpers for board/compare.sh (no NumPy needed).
 
-  board_tool.py random FILE SHAPE SEED   float16 values in [-4, 4), SHAPE as 1,32,32,3
+  board_tool.py random FILE SHAPE SEED [float32]
+                                       float16 values in [-4, 4) (float32: the same values widened),
+                                       SHAPE as 1,32,32,3
   board_tool.py shape FILE               prints the shape as 1,32,32,3
   board_tool.py compare A B LABEL [ULP]  exit 0 when dtype, shape and bytes are identical (float16/32
                                        elements: or at most ULP units in the last place apart)
@@ -45,7 +47,11 @@ def main(argv):
         for d in shape:
             count *= d
         values = [rng.uniform(-4.0, 4.0) for _ in range(count)]
-        write(argv[2], "<f2", shape, struct.pack("<%de" % count, *values))
+        if len(argv) > 5 and argv[5] == "float32":  # float16 values widened: every conversion is exact
+            values = struct.unpack("<%de" % count, struct.pack("<%de" % count, *values))
+            write(argv[2], "<f4", shape, struct.pack("<%df" % count, *values))
+        else:
+            write(argv[2], "<f2", shape, struct.pack("<%de" % count, *values))
         return 0
     if argv[1] == "shape":
         print(",".join(str(d) for d in read(argv[2])[1]))

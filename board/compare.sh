@@ -8,7 +8,7 @@
 #       ( --wrap OP.rknnop --input NAME=SHAPE... [--param NAME=VALUE]... [--output-shape NAME=SHAPE]...
 #       | --model MODEL.rknn [--update OP.rknnop] --input NAME=SHAPE... )     # a model [updated]
 #       [--vx LIB.so NAME [--vx-arg ARG]...] [--max-ulp N] [--op-version N] [--threads]
-#       [--board-run PATH] [--allow-lossy]
+#       [--board-run PATH] [--allow-lossy] [--float32-inputs]
 #
 # Inputs: float16 values in [-4, 4) from the seed (python3), one per --input in the model's order.
 # --vx: the board side runs the op library's CPU kernel alone through the real libOpenVX
@@ -22,6 +22,9 @@
 # --allow-lossy: passed to rknnop-run, whose PC library otherwise refuses an output that its conversion
 # to the model's narrower tensor type changes (int32 2049 -> float16 2048; docs/running.md §1): the
 # host run fails with that one line, and the comparison with it (the board converts without a word).
+# --float32-inputs: the inputs are float32 .npy files (float16 values widened, so that every conversion is
+# exact), which the board runner hands rknn_inputs_set with pass_through 0 (the runtime converts them to the
+# model's float16 tensors) and rknnop-run converts itself.
 # --threads: rknnop's parallel_for workers (threads named rknnop-worker) must be none before rknn_run,
 # some after it (alive until the node is destroyed) and none after rknn_destroy, and the process must
 # have as many threads after rknn_destroy as before rknn_init (none left over). Exit 0 identical, 1 a
@@ -30,6 +33,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 board_run=$root/scripts/board-run.sh
 lossy=()
+input_dtype=''
 skip() { echo "compare.sh: skipped: $*"; exit 77; }
 die() { echo "compare.sh: $*" >&2; exit 1; }
 
@@ -52,6 +56,7 @@ while [[ $# -gt 0 ]]; do
     --threads) threads=1; shift ;;
     --board-run) board_run=$2; shift 2 ;;
     --allow-lossy) lossy=(--allow-lossy); shift ;;
+    --float32-inputs) input_dtype=float32; shift ;;
     --vx) vx_lib=$3 vx_name=$2; shift 3 ;;
     --vx-arg) read -r -a more <<<"$2"; vx_args+=("${more[@]}"); shift 2 ;;
     *) die "unknown argument $1" ;;
@@ -81,7 +86,7 @@ fi
 # Inputs, then the host runtime's outputs (their count from --describe).
 index=0 in_args=()
 for i in "${inputs[@]}"; do
-  python3 "$root/board/board_tool.py" random "$work/in$index.npy" "${i#*=}" $((seed + index))
+  python3 "$root/board/board_tool.py" random "$work/in$index.npy" "${i#*=}" $((seed + index)) $input_dtype
   in_args+=(-i "$index=$work/in$index.npy")
   index=$((index + 1))
 done

@@ -658,11 +658,12 @@ function(_rknnop_add_op_emitter name)
   set_target_properties(${name}_emitter PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_work}$<0:>")
   # A default that changes value on conversion (`std::int32_t block_size = 2.5;`, `std::uint8_t u = 300;`)
   # would reach op.yml and the kernel silently converted: Clang's warnings for constants are errors
-  # here; GCC has no constant-only float warning, so -Wfloat-conversion warns (the op's sources are
-  # compiled here once, whatever the architectures).
+  # here; GCC has no constant-only float warning, so -Werror=float-conversion (no false positive on the
+  # examples' and tests' ops; it also refuses `float y = x * 0.5;` in a kernel: write 0.5f). The op's
+  # sources are compiled here once, whatever the architectures.
   target_compile_options(${name}_emitter PRIVATE
     $<$<COMPILE_LANG_AND_ID:CXX,Clang,AppleClang>:-Werror=literal-conversion -Werror=constant-conversion>
-    $<$<COMPILE_LANG_AND_ID:CXX,GNU>:-Wfloat-conversion -Werror=overflow>)
+    $<$<COMPILE_LANG_AND_ID:CXX,GNU>:-Werror=float-conversion -Werror=overflow>)
 
   set(_yml "${_out}/op.yml")
   set(_emit_args --yml "${_yml}" --target-platform "${ARG_TARGET_PLATFORM}" --kernel-index "${ARG_KERNEL_INDEX}")

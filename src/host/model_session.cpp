@@ -221,6 +221,14 @@ model_node_check check_model_node(const model& m, const model_node& node) {
       inputs.push_back(&port_tensor(m, node, "input", node.inputs[i], op.inputs[i]));
     for (std::size_t i = 0; i < node.outputs.size(); ++i)
       outputs.push_back(&port_tensor(m, node, "output", node.outputs[i], op.outputs[i]));
+    // A port's model tensor (not a virtual one) is a graph output, which the board's rknn_outputs_get
+    // returns only in rknn_api.h's types (docs/rknn-model.md §8).
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+      if (!outputs[i]->vx_type.empty() && !v1_outputs_get_returns(outputs[i]->vx_type))
+        throw error(
+            fmt::format("output {} ('{}') is a {} graph output: rknn_outputs_get cannot return it on RKNN v1 "
+                        "boards; add rknnop::float16 to its dtypes",
+                        i, op.outputs[i].name, outputs[i]->vx_type));
     const std::vector<decoded_param> params = decode_node_params(m, node);
 
     // The table of the kernel the board selects; a shader kernel cannot run here, so its node is

@@ -141,6 +141,39 @@ const op_yml_entry* op_yml::find_param(std::string_view param_name) const noexce
   return it == params.end() ? nullptr : &*it;
 }
 
+namespace {
+// rknn_api.h's rknn_tensor_type of RKNN v1 (driver 1.7.5): what rknn_outputs_get can return.
+constexpr std::array<std::string_view, 5> v1_output_dtypes = {"float32", "float16", "int8", "uint8", "int16"};
+}  // namespace
+
+std::vector<std::string> v1_output_problems(const op_yml& op) {
+  std::vector<std::string> lines;
+  for (const op_yml_entry& e : op.outputs) {
+    if (e.dtypes.empty()) continue;
+    const bool returned = std::any_of(e.dtypes.begin(), e.dtypes.end(), [](const std::string& d) {
+      return std::find(v1_output_dtypes.begin(), v1_output_dtypes.end(), d) != v1_output_dtypes.end();
+    });
+    if (!returned)
+      lines.push_back(
+          fmt::format("output '{}' is {} only: rknn_outputs_get cannot return it on RKNN v1 boards; "
+                      "add rknnop::float16 to its dtypes",
+                      e.name, fmt::join(e.dtypes, "|")));
+  }
+  return lines;
+}
+
+bool v1_outputs_get_returns(std::string_view type_name) noexcept {
+  for (const std::string_view prefix : {"VSI_NN_TYPE_", "VX_TYPE_"})
+    if (type_name.starts_with(prefix)) type_name.remove_prefix(prefix.size());
+  for (const std::string_view d : v1_output_dtypes) {
+    if (d.size() != type_name.size()) continue;
+    if (std::equal(d.begin(), d.end(), type_name.begin(),
+                   [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); }))
+      return true;
+  }
+  return false;
+}
+
 // The fingerprint comment rknnop writes into generated op.yml files (invisible to the toolkit).
 static std::optional<std::string> schema_comment(std::string_view text) {
   const std::string marker = "# " + std::string(schema_marker);

@@ -240,6 +240,20 @@ model_file wrap_op_as_model(const op_yml& op,
   graph["norm_tensor_num"] = tensors.size();
   graph["const_tensor_num"] = 0;
   graph["virtual_tensor_num"] = 0;
+  // The toolkit's per-input normalisation, (x - mean) / scale: a mean of 0 per innermost channel and a
+  // scale of 1 for each input, as its demo model has. librknn_runtime reads it when rknn_inputs_set
+  // converts an input (pass_through 0): without `mean_value` it dereferences NULL there
+  // (docs/board-emulation.md §8 item 4).
+  json mean_value = json::array();
+  json mean_value_chns = json::array();
+  for (const std::vector<std::uint32_t>& dims : input_dims) {
+    const std::uint32_t channels = dims.empty() ? 1 : dims.front();
+    for (std::uint32_t c = 0; c < channels; ++c) mean_value.push_back(0);
+    mean_value.push_back(1.0);
+    mean_value_chns.push_back(channels + 1);
+  }
+  graph["mean_value"] = std::move(mean_value);
+  graph["mean_value_chns"] = std::move(mean_value_chns);
   graph["input_num"] = op.inputs.size();
   graph["output_num"] = op.outputs.size();
   graph["nodes"] = json::array({node});

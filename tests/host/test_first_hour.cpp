@@ -2,8 +2,11 @@
 // What an op author meets in the first hour (issue 23), through the session and rknnop-run:
 // param defaults and enum params (examples/mirror_pad), a kernel writing outside its output
 // (kernels/wrong_infer.cpp), the precision rule of input conversion, a kernel's error printed once.
+#include <rknnop/host/container.hpp>
+#include <rknnop/host/file_io.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/op_yml.hpp>
+#include <rknnop/host/rknn_model.hpp>
 #include <rknnop/host/session.hpp>
 
 #include "test_util.hpp"
@@ -292,6 +295,46 @@ TEST_F(FirstHourTool, LossyOutputConversionNeedsAllowLossy) {
   EXPECT_NE(in_model.err.find(way_out), std::string::npos) << in_model.err;
   EXPECT_EQ(run({model, "-i", "0=" + ones, "--allow-lossy"}).status, 0);
 }
+
+#ifdef RKNNOP_INT32_OUTPUT_RKNNOP
+// An int32-only output (kernels/int32_output.cpp): RKNN v1's rknn_outputs_get cannot return an INT32
+// tensor (the board runtime: "Convert2RKNNTensorDataType: Unknow data type:6", rknn_outputs_get -1;
+// docs/rknn-model.md §8). The v1 tools say so before the board: describe warns, wrap refuses, --check fails.
+TEST_F(FirstHourTool, Int32OnlyOutputIsRefusedForRknnV1) {
+  const std::string rule =
+      "output 'indices' is int32 only: rknn_outputs_get cannot return it on RKNN v1 boards; "
+      "add rknnop::float16 to its dtypes";
+  const auto described = run({RKNNOP_INT32_OUTPUT_RKNNOP, "--describe"});
+  ASSERT_EQ(described.status, 0) << described.err;
+  EXPECT_NE(described.out.find("  warning: " + rule + "\n"), std::string::npos) << described.out;
+  const std::string model = (dir_ / "int32.rknn").string();
+  const auto wrapped = rknnop_test::run_tool(
+      RKNNOP_PACK_EXE, {"wrap", RKNNOP_INT32_OUTPUT_RKNNOP, "--input-shape", "x=2,3", "-o", model}, dir_);
+  EXPECT_NE(wrapped.status, 0);
+  EXPECT_EQ(wrapped.err, "rknnop-pack: op 'Int32Output': " + rule + "\n");
+  EXPECT_FALSE(fs::exists(model));
+
+  // The model a newcomer made by editing the wrapped model's output tensor to INT32.
+  const container c = read_container_file(RKNNOP_INT32_OUTPUT_RKNNOP);
+  const op_yml yml = container_op(c, "Int32Output.rknnop");
+  model_file file = wrap_op_as_model(
+      yml, {{model_blob_kind::shader, c.shader}, {model_blob_kind::lib_x86_64, c.lib_x86_64}}, {{3, 2}}, {{3, 2}}, {});
+  const std::string float16 = "VSI_NN_TYPE_FLOAT16";  // the output's tensor comes first (wrap's layout)
+  file.config.replace(file.config.find(float16), float16.size(), "VSI_NN_TYPE_INT32");
+  write_file_atomically(model, file.serialize());
+  const auto checked = run({model, "--check"});
+  EXPECT_NE(checked.status, 0);
+  EXPECT_NE(checked.out.find("node 'int32output_0' (Int32Output): FAILED: output 0 ('indices') is a VSI_NN_TYPE_INT32 "
+                             "graph output: rknn_outputs_get cannot return it on RKNN v1 boards; add rknnop::float16 "
+                             "to its dtypes"),
+            std::string::npos)
+      << checked.out << checked.err;
+  // The rule is the v1 model's: the op itself runs on the PC.
+  const std::string ones = (dir_ / "ones.npy").string();
+  write_npy_file(npy_array::from_floats(std::vector<float>{1, -1, 1, 1, 1, 1}, {2, 3}), ones);
+  EXPECT_EQ(run({RKNNOP_INT32_OUTPUT_RKNNOP, "-i", "x=" + ones}).status, 0);
+}
+#endif
 
 TEST_F(FirstHourTool, LossyInputNeedsAllowLossyAndRoundingIsANote) {
   const std::string tiny = (dir_ / "tiny.npy").string();

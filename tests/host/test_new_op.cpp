@@ -145,4 +145,17 @@ TEST_F(NewOp, RepeatPrintsTimingAndThreads) {
   EXPECT_EQ(zero.status, 2);
 }
 
+// Model mode takes --repeat as op mode does (a newcomer timed the op, then its model).
+TEST_F(NewOp, RepeatInModelMode) {
+  const std::string model_path = wrap({});
+  const auto r = run({model_path, "-i", "input=" + in_, "--repeat", "5"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "timing        5 run(s): median ");
+  EXPECT_CONTAINS(r.out, " ms per run (graph, kernel, outputs read back); ");
+  EXPECT_EQ(run({model_path, "-i", "input=" + in_, "--repeat", "0"}).status, 2);
+  const auto with_check = run({model_path, "--check", "--repeat", "5"});
+  EXPECT_EQ(with_check.status, 2);
+  EXPECT_CONTAINS(with_check.err, "they do not go with --describe or --check");
+}
+
 }  // namespace

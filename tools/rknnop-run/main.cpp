@@ -119,27 +119,6 @@ void set_shader(session& s, const options& o) {
 }
 #endif
 
-// --repeat N: N more runs of the node (after the first, which warmed caches and started the workers),
-// each timed from graph creation to the outputs read back, as session::run does it.
-void print_timing(session& s, std::uint32_t runs) {
-  std::vector<double> ms;
-  ms.reserve(runs);
-  for (std::uint32_t i = 0; i < runs; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    (void)s.run();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(ms.begin(), ms.end());
-  const double median = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
-  const char* env = std::getenv("RKNNOP_THREADS");
-  // rknnop::thread_count() reads RKNNOP_THREADS and the online cores as the kernel library does.
-  fmt::print(
-      "  timing        {} run(s): median {:.3f} ms, min {:.3f} ms per run (graph, kernel, outputs read back); "
-      "{} thread(s) ({})\n",
-      runs, median, ms.front(), rknnop::thread_count(),
-      env ? fmt::format("RKNNOP_THREADS={}", env) : std::string("the online cores; set RKNNOP_THREADS=1 to compare"));
-}
-
 // Loads the op, gives it the inputs and params, runs it and writes the outputs; `stage` says what it is doing.
 int run_op(const options& o, std::string& stage) {
   load_options load;
@@ -189,7 +168,7 @@ int run_op(const options& o, std::string& stage) {
   for (const step_report& step : report.steps) fmt::print("  {}\n", status_line(step));
   if (o.repeat != 0) {
     stage = fmt::format("timing op '{}' ({} runs)", s.op().name, o.repeat);
-    print_timing(s, o.repeat);
+    rknnop_run::print_timing(s, o.repeat);
   }
   for (const auto& [name, file] : output_list) {
     stage = fmt::format("writing output '{}' to '{}'", name, file);
@@ -201,6 +180,27 @@ int run_op(const options& o, std::string& stage) {
 }
 
 }  // namespace
+
+// --repeat N: N more runs of the node (after the first, which warmed caches and started the workers),
+// each timed from graph creation to the outputs read back, as session::run does it.
+void rknnop_run::print_timing(rknnop::host::session& s, std::uint32_t runs) {
+  std::vector<double> ms;
+  ms.reserve(runs);
+  for (std::uint32_t i = 0; i < runs; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    (void)s.run();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  const double median = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  const char* env = std::getenv("RKNNOP_THREADS");
+  // rknnop::thread_count() reads RKNNOP_THREADS and the online cores as the kernel library does.
+  fmt::print(
+      "  timing        {} run(s): median {:.3f} ms, min {:.3f} ms per run (graph, kernel, outputs read back); "
+      "{} thread(s) ({})\n",
+      runs, median, ms.front(), rknnop::thread_count(),
+      env ? fmt::format("RKNNOP_THREADS={}", env) : std::string("the online cores; set RKNNOP_THREADS=1 to compare"));
+}
 
 int main(int argc, char** argv) try {
   install_interrupt_cleanup();  // SIGINT/SIGTERM remove the temporary file of an output being written

@@ -268,7 +268,7 @@ npy_array random_input(std::uint64_t seed, std::size_t port, const model_tensor&
 }
 
 int run(const model& m, const std::string& node_name, const std::vector<std::string>& input_texts,
-        const std::vector<std::string>& output_texts, std::optional<std::uint64_t> seed) {
+        const std::vector<std::string>& output_texts, std::optional<std::uint64_t> seed, std::uint32_t repeat) {
   const auto inputs = parse_assignments("--input", input_texts, "FILE.npy");
   const auto outputs = parse_assignments("--output", output_texts, "FILE.npy");
   const model_node& node = select_node(m, node_name);
@@ -307,6 +307,7 @@ int run(const model& m, const std::string& node_name, const std::vector<std::str
       fmt::print("  {:<13} {}{}{}\n", step.step, vx_status_text(step.status),
                  step.log.empty() ? "" : "  log: ", fmt::join(step.log, "; "));
   }
+  if (repeat != 0) print_timing(s, repeat);
   for (const auto& [port, file] : writes) {
     const tensor_result& r = s.output(op.outputs[port].name);
     write_npy_file(r.array, file);
@@ -353,6 +354,7 @@ int model_main(int argc, char** argv) {
   std::vector<std::string> inputs, outputs;
   std::optional<std::uint64_t> seed;
   bool describe_flag = false, check_flag = false, allow_lossy = false;
+  std::uint32_t repeat = 0;  // 0: run once, print no timing
   app.add_option("model", model_path, "The .rknn model")->required();
   app.add_flag("--describe", describe_flag, "List every custom op and node: params, tensors, embedded sections");
   app.add_flag("--check", check_flag,
@@ -365,17 +367,21 @@ int model_main(int argc, char** argv) {
                "Accept outputs whose conversion to the model's narrower tensor type changes an integer or loses a "
                "float (overflow, NaN, flushed to zero, subnormal); an error otherwise");
   rknnop::tools::add_memory_limit_option(app);
+  app.add_option("--repeat", repeat,
+                 "Run the node N more times and print the per-run time (median, min) and the thread count")
+      ->check(CLI::Range(1u, 100000u));
   if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
   // Read by the PC kernel library when it converts an output (docs/running.md §1).
   if (allow_lossy) setenv("RKNNOP_ALLOW_LOSSY", "1", 1);
   try {
     if (describe_flag && check_flag) throw usage_error("--describe and --check: give one of them");
-    if ((describe_flag || check_flag) && (!inputs.empty() || !outputs.empty() || seed))
-      throw usage_error("--input/--output/--random-inputs run a node; they do not go with --describe or --check");
+    if ((describe_flag || check_flag) && (!inputs.empty() || !outputs.empty() || seed || repeat != 0))
+      throw usage_error(
+          "--input/--output/--random-inputs/--repeat run a node; they do not go with --describe or --check");
     const model m = model::read(model_path);
     if (describe_flag) return describe(m);
     if (check_flag) return check(m);
-    return run(m, node_name, inputs, outputs, seed);
+    return run(m, node_name, inputs, outputs, seed, repeat);
   } catch (...) {
     return rknnop::tools::tool_failure("rknnop-run");
   }

@@ -9,6 +9,7 @@
 #include <rknnop/detail/field_desc.hpp>
 #include <rknnop/detail/model.hpp>
 
+#include <algorithm>    // std::min (the probe)
 #include <array>        // default items, enum tables
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint64_t
@@ -21,6 +22,20 @@
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
 namespace rknnop {
+/// What the op's `infer` gave for one probe (every input of the dims `input_dims`, params at their
+/// defaults): filled by op_schema::probe_shapes. `ran` is false when it could not be run (a param
+/// without a default) or refused the probe; then nothing is known.
+struct shape_probe {
+  static constexpr std::uint32_t max_rank = 6;
+  std::uint32_t input_dims[max_rank] = {};
+  std::uint32_t input_rank = 0;
+  bool ran = false;
+  std::size_t output = 0;  ///< the first output whose dims differ from the inputs', when `differs`
+  bool differs = false;
+  std::uint32_t output_dims[max_rank] = {};
+  std::uint32_t output_rank = 0;
+};
+
 /// Everything emission reads off an op struct; built by schema_of<Op>() so that the emitter's
 /// generators are plain functions, compiled once.
 struct op_schema {
@@ -35,6 +50,9 @@ struct op_schema {
   std::span<const param_extra> param_extras;  ///< one per param: default, enum names
   std::optional<std::string_view> python_output_shape;
   std::optional<std::string_view> python_compute;
+  /// Runs the op's `infer` on a probe (the emitter's check of a Python class without
+  /// python_output_shape, which gives every output input 0's shape).
+  void (*probe_shapes)(shape_probe&) noexcept = nullptr;
 };
 
 namespace detail {
@@ -147,6 +165,53 @@ struct param_extras {
 };
 }  // namespace detail
 
+namespace detail {
+// The probe: inputs bound without data (infer reads dims and dtypes only), outputs as the validator
+// binds them before infer, params value-initialised (each default member initializer applied).
+template <class Op>
+void probe_shapes(shape_probe& probe) noexcept {
+  using model = op_model<Op>;
+  for (const param_extra& e : param_extras<typename model::params>::value)
+    if (!e.has_default) return;  // a required param's value is unknown here
+  typename model::inputs in{};
+  typename model::outputs out{};
+  typename model::params par{};
+  for_each_field_index<typename model::inputs>(
+      [&](auto i) { field<i>(in).bind(nullptr, probe.input_dims, probe.input_rank, model::fields[i].accepted[0]); });
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    constexpr field_desc f = model::fields[model::input_count + i];
+    field<i>(out).bind(nullptr, nullptr, 0, f.accepted[0]);
+  });
+  bool ok = true;
+#if RKNNOP_HAS_EXCEPTIONS
+  try {
+#endif
+    if constexpr (std::is_void_v<decltype(Op::infer(in, out, par))>)
+      Op::infer(in, out, par);
+    else
+      ok = static_cast<status>(Op::infer(in, out, par)).ok();
+#if RKNNOP_HAS_EXCEPTIONS
+  } catch (...) {
+    ok = false;
+  }
+#endif
+  if (!ok) return;
+  probe.ran = true;
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (probe.differs) return;
+    const auto& view = field<i>(out);
+    const std::span<const std::uint32_t> dims = view.dims();
+    bool same = dims.size() == probe.input_rank;
+    for (std::size_t k = 0; same && k < dims.size(); ++k) same = dims[k] == probe.input_dims[k];
+    if (same) return;
+    probe.differs = true;
+    probe.output = i;
+    probe.output_rank = static_cast<std::uint32_t>(std::min<std::size_t>(dims.size(), shape_probe::max_rank));
+    for (std::uint32_t k = 0; k < probe.output_rank; ++k) probe.output_dims[k] = dims[k];
+  });
+}
+}  // namespace detail
+
 template <class Op>
 constexpr op_schema schema_of() noexcept {
   static_assert(detail::check_op<Op>(), "rknnop: emission needs a valid op struct (see above)");
@@ -163,6 +228,7 @@ constexpr op_schema schema_of() noexcept {
   s.param_extras = detail::param_extras<typename model::params>::value;
   if constexpr (detail::has_python_output_shape<Op>) s.python_output_shape = std::string_view(Op::python_output_shape);
   if constexpr (detail::has_python_compute<Op>) s.python_compute = std::string_view(Op::python_compute);
+  s.probe_shapes = &detail::probe_shapes<Op>;
   return s;
 }
 

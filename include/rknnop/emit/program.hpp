@@ -16,6 +16,7 @@
 #include <rknnop/files.hpp>  // install_interrupt_cleanup, check_output_path
 #include <rknnop/schema_marker.hpp>
 
+#include <algorithm>    // std::copy (the shape probe)
 #include <array>        // option tables
 #include <charconv>     // std::from_chars
 #include <cstddef>      // std::size_t
@@ -296,6 +297,59 @@ inline bool defines_class(std::string_view py, std::string_view name) {
   return false;
 }
 
+// RKNN v1's rknn_outputs_get returns only rknn_api.h's tensor types (float32, float16, int8, uint8,
+// int16): an output accepting none of them fails on a v1 board as a graph output ("Convert2RKNNTensorDataType:
+// Unknow data type:6"; docs/rknn-model.md §8). A warning, not an error: the op may be used only mid-graph,
+// and the RKNPU2 plugin has its own rules (--rknpu2-support). The host tools refuse the model itself.
+inline void warn_v1_outputs(const op_schema& op) {
+  for (const field_desc& f : op.fields) {
+    if (f.kind != field_kind::output) continue;
+    bool returned = false;
+    std::string names;
+    for (std::uint32_t k = 0; k < f.accepted_count; ++k) {
+      const vx_enum t = f.accepted[k];
+      returned = returned || t == VX_TYPE_FLOAT32 || t == VX_TYPE_FLOAT16 || t == VX_TYPE_INT8 || t == VX_TYPE_UINT8 ||
+                 t == VX_TYPE_INT16;
+      names += fmt::format("{}{}", k ? "|" : "", dtype_name(t));
+    }
+    if (!returned)
+      fmt::print(stderr,
+                 "rknnop: {}: warning: output '{}' is {} only: rknn_outputs_get cannot return it on RKNN v1 boards "
+                 "(a graph output); add rknnop::float16 to its dtypes\n",
+                 op.name, f.name, names);
+  }
+}
+
+// The generated Python class gives every output input 0's shape unless the struct has
+// python_output_shape (python.hpp): warn when `infer` says otherwise on a probe (rank 4, distinct dims,
+// as NHWC or NCHW), naming the output and both dims. Silent when infer cannot run on the probe.
+inline void warn_python_output_shape(const op_schema& op) {
+  if (op.python_output_shape || op.probe_shapes == nullptr) return;
+  for (const std::array<std::uint32_t, 4>& dims :
+       {std::array<std::uint32_t, 4>{8, 6, 4, 1}, std::array<std::uint32_t, 4>{4, 6, 8, 1}}) {
+    shape_probe probe;
+    std::copy(dims.begin(), dims.end(), probe.input_dims);
+    probe.input_rank = 4;
+    op.probe_shapes(probe);
+    if (!probe.ran) continue;
+    if (probe.differs) {
+      const auto dims_text = [](const std::uint32_t* d, std::uint32_t rank) {
+        std::string text;
+        for (std::uint32_t k = 0; k < rank; ++k) text += fmt::format("{}{}", k ? "," : "", d[k]);
+        return text;
+      };
+      const field_desc& f = op.fields[op.input_count + probe.output];
+      fmt::print(stderr,
+                 "rknnop: {}: warning: output '{}': infer gives dims [{}] for inputs of dims [{}], but the generated "
+                 "Python class gives it input 0's shape (the struct has no python_output_shape); declare "
+                 "python_output_shape\n",
+                 op.name, f.name, dims_text(probe.output_dims, probe.output_rank),
+                 dims_text(probe.input_dims, probe.input_rank));
+    }
+    return;
+  }
+}
+
 inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& a) {
   if (is_python_keyword(op.name))
     return {fmt::format("'{}' is a Python keyword, so the toolkit's Python class cannot have the op's name", op.name)};
@@ -325,8 +379,11 @@ inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& 
   } else {
     py = emit_python(op);
   }
-  if (a.yml)
+  if (a.yml) {
     if (emit_result r = container_format::write_file_atomically(*a.yml, bytes_of_text(yml)); !r) return r;
+    warn_v1_outputs(op);  // with the v1 op.yml: said once per build of the op
+    if (!a.py_file) warn_python_output_shape(op);
+  }
   if (a.py)
     if (emit_result r = container_format::write_file_atomically(*a.py, bytes_of_text(py)); !r) return r;
   if (a.toolkit2_py)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # cmake -DRKNNOP_SOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=... -DCXX=... -P run.cmake
 # Configures the narrowing project and builds its emitter; prints what the compiler said, for the
-# test's PASS_REGULAR_EXPRESSION (GCC warns, Clang stops: both name the line and the value).
+# test's PASS_REGULAR_EXPRESSION (GCC and Clang stop with an error naming the line and the value).
 cmake_minimum_required(VERSION 3.21)
 file(REMOVE_RECURSE "${WORK_DIR}")
 execute_process(COMMAND "${CMAKE_COMMAND}" -S "${CMAKE_CURRENT_LIST_DIR}" -B "${WORK_DIR}" -G "${GENERATOR}"
