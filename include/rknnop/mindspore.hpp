@@ -53,22 +53,7 @@ namespace rknnop::detail::mindspore {
 // Runs `body` (returning an outcome); any failure or exception becomes one log line. 0 / -1.
 template <class Op, class Body>
 int firewall(Body&& body) noexcept {
-  outcome result;
-#if RKNNOP_HAS_EXCEPTIONS
-  try {
-#endif
-    result = body();
-#if RKNNOP_HAS_EXCEPTIONS
-  } catch (const std::bad_alloc&) {
-    result = outcome(VX_ERROR_NO_MEMORY, error("out of memory (std::bad_alloc)"));
-  } catch (const std::exception& e) {
-    status m = error("exception: ");
-    m.append(e.what());
-    result = outcome(VX_FAILURE, m);
-  } catch (...) {
-    result = outcome(VX_FAILURE, error("an exception of unknown type"));
-  }
-#endif
+  const outcome result = guarded(static_cast<Body&&>(body));
   if (result.ok()) return 0;
   report(op_model<Op>::name, result);
   return -1;

@@ -56,18 +56,7 @@ struct line_target {
 // Runs `body` (returning an outcome); any failure or exception becomes one line. 0 / -1.
 template <class Op, class Body>
 int firewall(line_target target, Body&& body) noexcept {
-  outcome result;
-#if RKNNOP_HAS_EXCEPTIONS
-  try {
-#endif
-    result = body();
-#if RKNNOP_HAS_EXCEPTIONS
-  } catch (const std::bad_alloc&) {
-    result = outcome(VX_ERROR_NO_MEMORY, error("out of memory (std::bad_alloc)"));
-  } catch (...) {
-    result = outcome(VX_FAILURE, error("an exception escaped"));
-  }
-#endif
+  const outcome result = guarded(static_cast<Body&&>(body));
   if (result.ok()) return 0;
   // The op's name, and the model's op type beside it when the two differ.
   using model = op_model<Op>;

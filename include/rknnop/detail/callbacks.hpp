@@ -138,6 +138,27 @@ outcome call_user(const char* what, F&& f) noexcept {
 #endif
 }
 
+// Runs a backend callback's `body` (returning an outcome): an exception that escapes it becomes a
+// failure, so that nothing thrown reaches the C caller (the MindSpore Lite and RKNPU2 firewalls).
+template <class Body>
+outcome guarded(Body&& body) noexcept {
+#if RKNNOP_HAS_EXCEPTIONS
+  try {
+#endif
+    return body();
+#if RKNNOP_HAS_EXCEPTIONS
+  } catch (const std::bad_alloc&) {
+    return outcome(VX_ERROR_NO_MEMORY, error("out of memory (std::bad_alloc)"));
+  } catch (const std::exception& e) {
+    status m = error("exception: ");
+    m.append(e.what());
+    return outcome(VX_FAILURE, m);
+  } catch (...) {
+    return outcome(VX_FAILURE, error("an exception of unknown type"));
+  }
+#endif
+}
+
 // RKNNOP_GUARD_BUFFERS: whether the kernel wrote outside a tensor's buffer (before the outputs are
 // copied out, so a wrong `infer` fails the node instead of giving short or corrupted results).
 template <class Op>
