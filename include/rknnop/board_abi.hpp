@@ -10,6 +10,7 @@
 #include <rknnop/config.hpp>
 
 #include <array>        // the allowed DT_NEEDED list
+#include <cstdint>      // VX type values
 #include <string_view>  // versions and names
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
@@ -26,6 +27,17 @@ inline constexpr std::string_view max_cxxabi = "CXXABI_1.3.11";
 inline constexpr std::array<std::string_view, 4> allowed_needed{"libc.so.6", "libm.so.6", "libpthread.so.0",
                                                                 "libOpenVX.so"};
 
+/// The tensor types an RKNN v1 model's graph inputs and outputs may have: rknn_api.h's rknn_tensor_type
+/// (driver 1.7.5). Convert2RKNNTensorDataType refuses any other ("Unknow data type:6" for INT32, ":5"
+/// for UINT16: rknn_query, rknn_inputs_set and rknn_outputs_get fail; docs/board-rules.md), so a custom
+/// op's port that is a graph input or output needs one of these. VX type values (<rknnop/vx_type.hpp>).
+inline constexpr std::array<std::int32_t, 5> v1_graph_edge_types{
+    0x00A /* FLOAT32 */, 0x00F /* FLOAT16 */, 0x002 /* INT8 */, 0x003 /* UINT8 */, 0x004 /* INT16 */};
+[[nodiscard]] constexpr bool is_v1_graph_edge_type(std::int32_t vx_type) noexcept {
+  for (const std::int32_t t : v1_graph_edge_types)
+    if (t == vx_type) return true;
+  return false;
+}
 }  // namespace rknnop::board_abi
 
 RKNNOP_DETAIL_END_HIDDEN

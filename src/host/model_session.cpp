@@ -136,6 +136,14 @@ const model_tensor& port_tensor(const model& m, const model_node& node, std::str
   if (!t.vx_tensor_type() || !npy_dtype_for_vx(*t.vx_tensor_type()))
     throw error(fmt::format("{}: node '{}': {} {} ('{}') has dtype.vx_type '{}', which rknnop cannot create", m.source,
                             node.name, direction, port.index, entry.name, t.vx_type));
+  // A port's model tensor (not a virtual one) is a graph input or output, which RKNN v1's runtime
+  // takes and returns only in rknn_api.h's types (docs/rknn-model.md §8, docs/board-rules.md).
+  if (!v1_graph_edge_type(t.vx_type))
+    throw error(
+        fmt::format("{}: node '{}': {} {} ('{}') is a {} graph {}: {} on RKNN v1 boards; add rknnop::float16 "
+                    "to its dtypes",
+                    m.source, node.name, direction, port.index, entry.name, t.vx_type, direction,
+                    direction == "output" ? "rknn_outputs_get cannot return it" : "rknn_inputs_set cannot take it"));
   // The run's tensors together are the engine's to count; one alone already over the budget is
   // refused here, before the zeros or the copies of it are made.
   check_memory(elements * vx_tensor_element_size(*t.vx_tensor_type()),
@@ -221,14 +229,6 @@ model_node_check check_model_node(const model& m, const model_node& node) {
       inputs.push_back(&port_tensor(m, node, "input", node.inputs[i], op.inputs[i]));
     for (std::size_t i = 0; i < node.outputs.size(); ++i)
       outputs.push_back(&port_tensor(m, node, "output", node.outputs[i], op.outputs[i]));
-    // A port's model tensor (not a virtual one) is a graph output, which the board's rknn_outputs_get
-    // returns only in rknn_api.h's types (docs/rknn-model.md §8).
-    for (std::size_t i = 0; i < outputs.size(); ++i)
-      if (!outputs[i]->vx_type.empty() && !v1_outputs_get_returns(outputs[i]->vx_type))
-        throw error(
-            fmt::format("output {} ('{}') is a {} graph output: rknn_outputs_get cannot return it on RKNN v1 "
-                        "boards; add rknnop::float16 to its dtypes",
-                        i, op.outputs[i].name, outputs[i]->vx_type));
     const std::vector<decoded_param> params = decode_node_params(m, node);
 
     // The table of the kernel the board selects; a shader kernel cannot run here, so its node is

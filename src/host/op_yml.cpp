@@ -3,6 +3,7 @@
 
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/file_io.hpp"
+#include <rknnop/board_abi.hpp>
 #include <rknnop/vx_type.hpp>
 
 #include <rknnop/schema_marker.hpp>
@@ -142,37 +143,39 @@ const op_yml_entry* op_yml::find_param(std::string_view param_name) const noexce
 }
 
 namespace {
-// rknn_api.h's rknn_tensor_type of RKNN v1 (driver 1.7.5): what rknn_outputs_get can return.
-constexpr std::array<std::string_view, 5> v1_output_dtypes = {"float32", "float16", "int8", "uint8", "int16"};
-}  // namespace
-
-std::vector<std::string> v1_output_problems(const op_yml& op) {
-  std::vector<std::string> lines;
-  for (const op_yml_entry& e : op.outputs) {
-    if (e.dtypes.empty()) continue;
-    const bool returned = std::any_of(e.dtypes.begin(), e.dtypes.end(), [](const std::string& d) {
-      return std::find(v1_output_dtypes.begin(), v1_output_dtypes.end(), d) != v1_output_dtypes.end();
-    });
-    if (!returned)
-      lines.push_back(
-          fmt::format("output '{}' is {} only: rknn_outputs_get cannot return it on RKNN v1 boards; "
-                      "add rknnop::float16 to its dtypes",
-                      e.name, fmt::join(e.dtypes, "|")));
-  }
-  return lines;
-}
-
-bool v1_outputs_get_returns(std::string_view type_name) noexcept {
+// Whether `name` ("float16" from op.yml's dtypes, or a model's "VSI_NN_TYPE_FLOAT16"/"VX_TYPE_FLOAT16")
+// names one of RKNN v1's graph-edge types (<rknnop/board_abi.hpp>), through the VX type table's names.
+bool names_v1_graph_edge_type(std::string_view name) noexcept {
   for (const std::string_view prefix : {"VSI_NN_TYPE_", "VX_TYPE_"})
-    if (type_name.starts_with(prefix)) type_name.remove_prefix(prefix.size());
-  for (const std::string_view d : v1_output_dtypes) {
-    if (d.size() != type_name.size()) continue;
-    if (std::equal(d.begin(), d.end(), type_name.begin(),
-                   [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); }))
+    if (name.starts_with(prefix)) name.remove_prefix(prefix.size());
+  for (const std::int32_t t : board_abi::v1_graph_edge_types) {
+    std::string_view table = vx_type_table_name(t);
+    table.remove_prefix(std::string_view("VX_TYPE_").size());
+    if (table.size() == name.size() && std::equal(table.begin(), table.end(), name.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        }))
       return true;
   }
   return false;
 }
+}  // namespace
+
+std::vector<std::string> v1_graph_edge_problems(const op_yml& op) {
+  std::vector<std::string> lines;
+  for (const auto& [entries, output] : {std::pair{&op.inputs, false}, std::pair{&op.outputs, true}}) {
+    for (const op_yml_entry& e : *entries) {
+      if (e.dtypes.empty() || std::any_of(e.dtypes.begin(), e.dtypes.end(),
+                                          [](const std::string& d) { return names_v1_graph_edge_type(d); }))
+        continue;
+      lines.push_back(fmt::format("{} '{}' is {} only: {} on RKNN v1 boards; add rknnop::float16 to its dtypes",
+                                  output ? "output" : "input", e.name, fmt::join(e.dtypes, "|"),
+                                  output ? "rknn_outputs_get cannot return it" : "rknn_inputs_set cannot take it"));
+    }
+  }
+  return lines;
+}
+
+bool v1_graph_edge_type(std::string_view type_name) noexcept { return names_v1_graph_edge_type(type_name); }
 
 // The fingerprint comment rknnop writes into generated op.yml files (invisible to the toolkit).
 static std::optional<std::string> schema_comment(std::string_view text) {

@@ -201,7 +201,7 @@ int run_wrap(const std::string& container_path, const std::string& out, const st
   op_yml yml = parse_op_yml(text_of(c.op_yml), container_path + " (op.yml section)");
   if (!c.op_py.empty()) apply_python_port_order(yml, text_of(c.op_py), "the .py section");
   // A model is for an RKNN v1 board, whose rknn_outputs_get cannot return such an output.
-  if (const std::vector<std::string> problems = v1_output_problems(yml); !problems.empty())
+  if (const std::vector<std::string> problems = v1_graph_edge_problems(yml); !problems.empty())
     throw error(fmt::format("op '{}': {}", yml.name, problems.front()));
   const auto shapes = [&](std::string_view option, const std::vector<std::string>& texts, op_entry_kind kind,
                           bool required) {

@@ -5,6 +5,7 @@
 // command line (see <rknnop/emit.hpp>), --pack, and run_emitter, which the generated main of
 // rknnop_add_op calls with the schema RKNNOP_EXPORT_OP defines under RKNNOP_EMITTER.
 
+#include <rknnop/board_abi.hpp>  // the v1 graph-edge types
 #include <rknnop/config.hpp>
 #include <rknnop/container_format.hpp>
 #include <rknnop/detail/field_desc.hpp>
@@ -297,26 +298,27 @@ inline bool defines_class(std::string_view py, std::string_view name) {
   return false;
 }
 
-// RKNN v1's rknn_outputs_get returns only rknn_api.h's tensor types (float32, float16, int8, uint8,
-// int16): an output accepting none of them fails on a v1 board as a graph output ("Convert2RKNNTensorDataType:
-// Unknow data type:6"; docs/rknn-model.md §8). A warning, not an error: the op may be used only mid-graph,
-// and the RKNPU2 plugin has its own rules (--rknpu2-support). The host tools refuse the model itself.
-inline void warn_v1_outputs(const op_schema& op) {
+// RKNN v1's runtime takes and returns graph inputs and outputs only in rknn_api.h's tensor types
+// (<rknnop/board_abi.hpp>): a port accepting none of them fails on a v1 board as a graph input or output
+// ("Convert2RKNNTensorDataType: Unknow data type:6"; docs/rknn-model.md §8). A warning, not an error: the
+// op may be used only mid-graph, and the RKNPU2 plugin has its own rules (--rknpu2-support). The host
+// tools refuse the model itself.
+inline void warn_v1_graph_edges(const op_schema& op) {
   for (const field_desc& f : op.fields) {
-    if (f.kind != field_kind::output) continue;
-    bool returned = false;
+    if (f.kind != field_kind::output && f.kind != field_kind::input) continue;
+    bool edge = false;
     std::string names;
     for (std::uint32_t k = 0; k < f.accepted_count; ++k) {
-      const vx_enum t = f.accepted[k];
-      returned = returned || t == VX_TYPE_FLOAT32 || t == VX_TYPE_FLOAT16 || t == VX_TYPE_INT8 || t == VX_TYPE_UINT8 ||
-                 t == VX_TYPE_INT16;
-      names += fmt::format("{}{}", k ? "|" : "", dtype_name(t));
+      edge = edge || board_abi::is_v1_graph_edge_type(f.accepted[k]);
+      names += fmt::format("{}{}", k ? "|" : "", dtype_name(f.accepted[k]));
     }
-    if (!returned)
+    if (!edge)
       fmt::print(stderr,
-                 "rknnop: {}: warning: output '{}' is {} only: rknn_outputs_get cannot return it on RKNN v1 boards "
-                 "(a graph output); add rknnop::float16 to its dtypes\n",
-                 op.name, f.name, names);
+                 "rknnop: {}: warning: {} '{}' is {} only: {} on RKNN v1 boards (a graph {}); add "
+                 "rknnop::float16 to its dtypes\n",
+                 op.name, detail::role_name(f.kind), f.name, names,
+                 f.kind == field_kind::output ? "rknn_outputs_get cannot return it" : "rknn_inputs_set cannot take it",
+                 detail::role_name(f.kind));
   }
 }
 
@@ -381,7 +383,7 @@ inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& 
   }
   if (a.yml) {
     if (emit_result r = container_format::write_file_atomically(*a.yml, bytes_of_text(yml)); !r) return r;
-    warn_v1_outputs(op);  // with the v1 op.yml: said once per build of the op
+    warn_v1_graph_edges(op);  // with the v1 op.yml: said once per build of the op
     if (!a.py_file) warn_python_output_shape(op);
   }
   if (a.py)

@@ -100,18 +100,18 @@ void check_python_section(std::span<const std::uint8_t> py, std::string_view sou
 /// port order taken from the .py's def_input/def_output. `source` names the container.
 [[nodiscard]] op_yml container_op(const container& c, std::string_view source);
 
-/// The RKNN v1 rule for an op's outputs (docs/rknn-model.md §8): librknn_runtime's rknn_outputs_get
-/// returns only the tensor types of rknn_api.h (float32, float16, int8, uint8, int16); an INT32 graph
-/// output fails on the board ("Convert2RKNNTensorDataType: Unknow data type:6", rknn_outputs_get -1).
-/// For each output whose accepted dtypes (op.yml's rknnop-field comments) hold none of them, one line:
-/// "output 'indices' is int32 only: rknn_outputs_get cannot return it on RKNN v1 boards; add
-/// rknnop::float16 to its dtypes". Empty for a hand-written op.yml (no dtypes known). RKNPU2 is not
-/// concerned: the RKNPU2 plugin has its own rules (the emitter's --rknpu2-support).
-[[nodiscard]] std::vector<std::string> v1_output_problems(const op_yml& op);
+/// The RKNN v1 rule for an op's graph inputs and outputs (docs/rknn-model.md §8, docs/board-rules.md):
+/// librknn_runtime takes and returns only rknn_api.h's tensor types (<rknnop/board_abi.hpp>:
+/// float32, float16, int8, uint8, int16); an INT32 or UINT16 graph input or output fails on the board
+/// ("Convert2RKNNTensorDataType: Unknow data type:6"). For each port whose accepted dtypes (op.yml's
+/// rknnop-field comments) hold none of them, one line: "output 'indices' is int32 only:
+/// rknn_outputs_get cannot return it on RKNN v1 boards; add rknnop::float16 to its dtypes". Empty for a
+/// hand-written op.yml (no dtypes known). RKNPU2 has its own rules (the emitter's --rknpu2-support).
+[[nodiscard]] std::vector<std::string> v1_graph_edge_problems(const op_yml& op);
 
-/// Whether rknn_outputs_get of an RKNN v1 board returns tensors of this VSI/VX type name
+/// Whether an RKNN v1 model's graph input or output may have this VSI/VX type name
 /// ("VSI_NN_TYPE_FLOAT16" or "VX_TYPE_FLOAT16"): float32, float16, int8, uint8, int16.
-[[nodiscard]] bool v1_outputs_get_returns(std::string_view type_name) noexcept;
+[[nodiscard]] bool v1_graph_edge_type(std::string_view type_name) noexcept;
 
 // rknnop writes op.yml in one place: the generator (<rknnop/emit/op_yml.hpp>), from the op struct.
 
