@@ -48,17 +48,6 @@ RANGES = {"INT8": (-100, 100), "UINT8": (0, 200), "INT16": (-3000, 3000), "UINT1
 # Differences that are understood, each with its rule (keep this short and honest). A cell matches
 # an entry when every key given equals the cell's and the two answers are as stated.
 KNOWN = [
-    {"rule": "int32-graph-output",
-     "when": lambda c: "INT32" in c["out"], "board": "refused", "ours": "ok",
-     "why": "librknn_runtime cannot hand out an INT32 graph output (rknn_outputs_get: "
-            "'Convert2RKNNTensorDataType: Unknow data type:6'); rknnop-run accepts it. The refusal is being "
-            "added to rknnop's tools in parallel (issue 41)."},
-    {"rule": "edge-dtype-outside-rknn_tensor_type",
-     "when": lambda c: "UINT16" in c["in"] + c["out"] or "INT32" in c["in"], "board": "refused", "ours": "ok",
-     "why": "new, found by this matrix: the same table refuses a UINT16 graph input or output (data type 5) "
-            "and an INT32 graph input (6): 'Convert2RKNNTensorDataType: Unknow data type', as for every type "
-            "outside the v1 API's rknn_tensor_type (FLOAT32, FLOAT16, INT8, UINT8, INT16). rknnop-run accepts "
-            "them; its refusal belongs with int32-graph-output's."},
     {"rule": "float16-scalar-param",
      "when": lambda c: c["op"] == "MatrixHalf", "board": "refused", "ours": "ok",
      "why": "librknn_runtime creates no VX_TYPE_FLOAT16 scalar ('error parse param ..., type invalid', rknn_init "
@@ -73,11 +62,13 @@ KNOWN = [
      "when": lambda c: True, "board": "ok", "ours": "refused", "ours_message": r"becomes .*rknnop-run --allow-lossy",
      "why": "rknnop's PC library refuses an output its conversion to the tensor's narrower type changes "
             "(docs/running.md §1); the board's libraries convert without a word. Deliberate: the user is told."},
-    {"rule": "pass-through-0-crash",
-     "when": lambda c: c["pass_through"] == 0, "board": "crash", "ours": "ok",
-     "why": "rknn_inputs_set with pass_through 0 (the runtime converting the input) dies with SIGSEGV in "
-            "librknn_runtime under the emulation (docs/board-emulation.md §8 item 4); whether a board does "
-            "the same is being investigated."},
+    {"rule": "pass-through-0-integer-input",
+     "when": lambda c: c["pass_through"] == 0 and c["in"][0] not in ("FLOAT16", "FLOAT32"), "board": "ok",
+     "ours": "refused", "ours_message": r"cannot store <f4 data in a VX_TYPE_",
+     "why": "with pass_through 0 the board's rknn_inputs_set converts float32 data into an integer input tensor "
+            "((x - mean) / scale, then the tensor's type; wrap writes mean 0 and scale 1); rknnop-run's model mode "
+            "takes an .npy of the tensor's own dtype and says so ('save the array as |i1'): that conversion is "
+            "not emulated."},
 ]
 
 
