@@ -79,6 +79,7 @@ for src in "$root"/examples/*/*.cpp; do
   dir="$(basename "$(dirname "$src")")"
   [[ "$(basename "$src" .cpp)" == "$dir" ]] || continue
   name="$(sed -n 's/^RKNNOP_EXPORT_OP(\([A-Za-z0-9_]*\)).*/\1/p' "$src" | head -1)"
+  [[ -n "$name" ]] || continue  # an application among the examples (rknpu2_app), not an op
   lower="$(echo "$name" | tr '[:upper:]' '[:lower:]')"
   t="$(seconds "$cxx" "${common[@]}" -c "$src" -o "$work/$dir.o")"
   sizes=()
