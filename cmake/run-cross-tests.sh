@@ -52,6 +52,10 @@ run_arch() {
     *) echo "run-cross-tests: unknown architecture '$arch' (aarch64, armhf)" >&2; return 2 ;;
   esac
   toolchain="$root/cmake/toolchains/$triple.cmake"
+  # The toolchain's CMAKE_<LANG>_FLAGS_INIT (armhf: NEON-VFPv4, IEEE __fp16, as the boards' kernel
+  # libraries) count only when CMAKE_<LANG>_FLAGS is not given: given here, they are repeated.
+  local arch_flags=""
+  [ "$arch" = armhf ] && arch_flags="-mfp16-format=ieee -mfpu=neon-vfpv4 -mfloat-abi=hard "
   for tool in "$triple-g++" "$qemu"; do
     command -v "$tool" >/dev/null || {
       echo "run-cross-tests: $tool is missing (apt install g++-$triple qemu-user)" >&2; return 1; }
@@ -64,7 +68,7 @@ run_arch() {
   # Unity sources, as scripts/test.sh's ASan step (one compile per target; -Wsubobject-linkage fires
   # on the anonymous-namespace fixtures a unity source includes).
   cmake -S "$root" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON \
-    -DCMAKE_CXX_FLAGS=-Wno-subobject-linkage \
+    -DCMAKE_C_FLAGS="$arch_flags" -DCMAKE_CXX_FLAGS="${arch_flags}-Wno-subobject-linkage" \
     -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
     -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DRKNNOP_CROSS_EXTRA_ROOTS="$deps" \
     -DRKNNOP_BUILD_BENCHMARKS=ON -DRKNNOP_WARNINGS_AS_ERRORS=OFF -DRKNNOP_BUILD_GALCORE=ON \

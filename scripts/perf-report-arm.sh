@@ -7,7 +7,8 @@
 # qemu's own logs (-d in_asm,exec,nochain: each translated block's instructions once, then every
 # block executed), deterministic for one thread. Prints per architecture:
 #   - ResizeArea's kernel (float32 480x640x3 -> 240x320 and -> 206x274) / OpenCV cv::resize(INTER_AREA)
-#     from Debian's arm64/armhf packages, one thread;
+#     from Debian's arm64/armhf packages, one thread, on float16 values (what the board hands a custom
+#     op) and on float32 pixel values;
 #   - SDK node / hand-written toolkit-style C node (bench/toolkit_*.c) through the host runtime on
 #     float16 tensors: Exp 1x3x8x8, 1x3x480x640; ResizeArea tiny 4x4x3 -> 2x2, 2x, 7:3;
 #   - the tiny ResizeArea node with 2 threads / 1 thread (the thread pool's cost of asking);
@@ -93,7 +94,7 @@ for arch in "${arches[@]}"; do
   cmake --build "$dir" -j "$jobs" --target bench_resize_area bench_node_cost bench_threads > "$work/build-$arch.log" 2>&1 ||
     { cat "$work/build-$arch.log"; exit 1; }
   prefix="/usr/$triple" nm="$triple-nm"
-  for c in kernel_2x opencv_2x kernel_7:3 opencv_7:3; do
+  for c in kernel_f16_2x opencv_f16_2x kernel_f16_7:3 opencv_f16_7:3 kernel_2x opencv_2x kernel_7:3 opencv_7:3; do
     ir[$arch/$c]="$(count_instructions "$qemu" "$prefix" "$libdirs" "$dir/bench/bench_resize_area" "$c")"
   done
   for c in exp_1x3x8x8 exp_1x3x480x640 resize_tiny resize_2x resize_7:3; do
@@ -104,7 +105,7 @@ for arch in "${arches[@]}"; do
   for c in node_resize_tiny_1t node_resize_tiny_2t; do
     ir[$arch/$c]="$(count_instructions "$qemu" "$prefix" "$libdirs" "$dir/bench/bench_threads" "$c")"
   done
-  for c in kernel_2x kernel_7:3; do
+  for c in kernel_f16_2x kernel_f16_7:3 kernel_2x kernel_7:3; do
     digest[$arch/$c]="$("$qemu" -L "$prefix" -E "LD_LIBRARY_PATH=$libdirs" "$dir/bench/bench_resize_area" --digest "$c" | awk '{ print $5 }')"
   done
   for c in sdk_exp_1x3x480x640 c_exp_1x3x480x640 sdk_resize_2x sdk_resize_7:3 c_resize_2x; do
@@ -112,7 +113,7 @@ for arch in "${arches[@]}"; do
   done
 done
 native="$out/native/bench"
-for c in kernel_2x kernel_7:3; do
+for c in kernel_f16_2x kernel_f16_7:3 kernel_2x kernel_7:3; do
   [ -x "$native/bench_resize_area" ] && digest[x86-64/$c]="$("$native/bench_resize_area" --digest "$c" | awk '{ print $5 }')"
 done
 for c in sdk_exp_1x3x480x640 c_exp_1x3x480x640 sdk_resize_2x sdk_resize_7:3 c_resize_2x; do
@@ -131,8 +132,10 @@ report="$work/report.txt"
     for arch in "${arches[@]}"; do printf ' %12s' "$(ratio "${ir[$arch/$3]}" "${ir[$arch/$4]}")"; done
     printf ' %s\n' "$2"
   }
-  row "ResizeArea kernel / OpenCV INTER_AREA, 2x" "<= 0.5 aarch64, <= 0.7 armhf" kernel_2x opencv_2x
-  row "ResizeArea kernel / OpenCV INTER_AREA, 7:3" "<= 0.5 aarch64, <= 0.7 armhf" kernel_7:3 opencv_7:3
+  row "ResizeArea kernel / OpenCV INTER_AREA, float16 values, 2x" "<= 0.5 aarch64, <= 0.7 armhf" kernel_f16_2x opencv_f16_2x
+  row "ResizeArea kernel / OpenCV INTER_AREA, float16 values, 7:3" "<= 0.5 aarch64, <= 0.7 armhf" kernel_f16_7:3 opencv_f16_7:3
+  row "ResizeArea kernel / OpenCV INTER_AREA, float32 values, 2x" "" kernel_2x opencv_2x
+  row "ResizeArea kernel / OpenCV INTER_AREA, float32 values, 7:3" "" kernel_7:3 opencv_7:3
   for c in exp_1x3x8x8 exp_1x3x480x640 resize_tiny resize_2x resize_7:3; do
     row "SDK node / toolkit-style C node, $c" "<= 1.0" "sdk_$c" "c_$c"
   done
@@ -141,8 +144,8 @@ report="$work/report.txt"
   echo "# instructions per call"
   for key in $(printf '%s\n' "${!ir[@]}" | sort); do echo "ir $key ${ir[$key]}"; done
   echo
-  echo "# result digests (FNV-1a 64 of the output bytes; float32 kernel, float16 nodes)"
-  for c in kernel_2x kernel_7:3 sdk_exp_1x3x480x640 c_exp_1x3x480x640 sdk_resize_2x sdk_resize_7:3 c_resize_2x; do
+  echo "# result digests (FNV-1a 64 of the output bytes; float32 kernel on float16 and float32 values, float16 nodes)"
+  for c in kernel_f16_2x kernel_f16_7:3 kernel_2x kernel_7:3 sdk_exp_1x3x480x640 c_exp_1x3x480x640 sdk_resize_2x sdk_resize_7:3 c_resize_2x; do
     line="digest $c" same=yes first=""
     for arch in x86-64 "${arches[@]}"; do
       d="${digest[$arch/$c]:-}"

@@ -9,6 +9,9 @@
 #include <cstring>      // std::memcpy (alias-safe bulk conversion)
 #include <type_traits>  // std::is_constant_evaluated
 
+#if defined(__arm__) && defined(__ARM_NEON) && defined(__ARM_FP16_FORMAT_IEEE)
+#include <arm_neon.h>  // ARMv7 NEON's 4-lane half <-> float conversions (VFPv4)
+#endif
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>  // F16C detection (F16C itself through GCC/clang builtins: <immintrin.h> costs ~1 s per op)
 #endif
@@ -179,6 +182,89 @@ inline bool cpu_has_f16c() noexcept {
 }
 #endif
 
+#if defined(__arm__) && defined(__ARM_NEON) && defined(__ARM_FP16_FORMAT_IEEE) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define RKNNOP_DETAIL_NEON_HALF 1
+// ARMv7 NEON converts 4 lanes at a time but is not IEEE: it flushes subnormals and returns the default
+// NaN. So it converts a block of 8 only when none of its inputs is a NaN, a subnormal, or (float ->
+// float16) a non-zero value below float16's smallest normal, 2^-14: then its result is the scalar
+// VFP one (the exact value, or float16's rounding of it, to nearest even in both). Other blocks take
+// the scalar path. Blocks are checked before they are converted: in place, nothing is re-read.
+inline void half_to_float_neon(const float16* src, float* dst, std::size_t n) noexcept {
+  const auto* in = reinterpret_cast<const unsigned char*>(src);
+  auto* out = reinterpret_cast<unsigned char*>(dst);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint16x8_t h;
+    std::memcpy(&h, in + i * 2, sizeof h);  // memcpy: alias-safe in place
+    const uint16x8_t exponent = vandq_u16(h, vdupq_n_u16(0x7C00)), mantissa = vandq_u16(h, vdupq_n_u16(0x03FF));
+    // Subnormal (exponent 0) or NaN (exponent 31) with a non-zero mantissa.
+    const uint16x8_t edge = vorrq_u16(vceqq_u16(exponent, vdupq_n_u16(0)), vceqq_u16(exponent, vdupq_n_u16(0x7C00)));
+    const uint16x8_t odd = vandq_u16(edge, vtstq_u16(mantissa, mantissa));
+    const uint16x4_t any = vorr_u16(vget_low_u16(odd), vget_high_u16(odd));
+    if (vget_lane_u64(vreinterpret_u64_u16(any), 0) == 0) {
+      const float32x4_t lo = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(h)));
+      const float32x4_t hi = vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(h)));
+      std::memcpy(out + i * 4, &lo, sizeof lo);
+      std::memcpy(out + i * 4 + 16, &hi, sizeof hi);
+      continue;
+    }
+    float block[8];  // all 8 read before any is written (in place)
+    for (std::size_t k = 0; k < 8; ++k) {
+      std::uint16_t b;
+      std::memcpy(&b, in + (i + k) * 2, 2);
+      block[k] = float16::to_float(b);
+    }
+    std::memcpy(out + i * 4, block, sizeof block);
+  }
+  for (; i < n; ++i) {
+    std::uint16_t b;
+    std::memcpy(&b, in + i * 2, 2);
+    const float v = float16::to_float(b);
+    std::memcpy(out + i * 4, &v, 4);
+  }
+}
+inline void float_to_half_neon(const float* src, float16* dst, std::size_t n) noexcept {
+  const auto* in = reinterpret_cast<const unsigned char*>(src);
+  auto* out = reinterpret_cast<unsigned char*>(dst);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint32x4_t a, b;  // memcpy: alias-safe in place
+    std::memcpy(&a, in + i * 4, sizeof a);
+    std::memcpy(&b, in + i * 4 + 16, sizeof b);
+    // |x| as bits: NaN above 0x7F800000; non-zero below 2^-14 (0x38800000) is tiny for float16.
+    const uint32x4_t abs_a = vandq_u32(a, vdupq_n_u32(0x7FFFFFFF)), abs_b = vandq_u32(b, vdupq_n_u32(0x7FFFFFFF));
+    const uint32x4_t nan =
+        vorrq_u32(vcgtq_u32(abs_a, vdupq_n_u32(0x7F800000)), vcgtq_u32(abs_b, vdupq_n_u32(0x7F800000)));
+    // abs - 1 < 0x387FFFFF: 0 < abs < 0x38800000 (abs = 0 wraps around to the top)
+    const uint32x4_t one = vdupq_n_u32(1), tiny_limit = vdupq_n_u32(0x387FFFFF);
+    const uint32x4_t tiny =
+        vorrq_u32(vcltq_u32(vsubq_u32(abs_a, one), tiny_limit), vcltq_u32(vsubq_u32(abs_b, one), tiny_limit));
+    const uint32x4_t odd = vorrq_u32(nan, tiny);
+    const uint32x2_t any = vorr_u32(vget_low_u32(odd), vget_high_u32(odd));
+    if (vget_lane_u64(vreinterpret_u64_u32(any), 0) == 0) {
+      const float16x4_t lo = vcvt_f16_f32(vreinterpretq_f32_u32(a)), hi = vcvt_f16_f32(vreinterpretq_f32_u32(b));
+      const uint16x8_t h = vcombine_u16(vreinterpret_u16_f16(lo), vreinterpret_u16_f16(hi));
+      std::memcpy(out + i * 2, &h, sizeof h);
+      continue;
+    }
+    std::uint16_t block[8];  // all 8 read before any is written (in place)
+    for (std::size_t k = 0; k < 8; ++k) {
+      float v;
+      std::memcpy(&v, in + (i + k) * 4, 4);
+      block[k] = float16::from_float(v);
+    }
+    std::memcpy(out + i * 2, block, sizeof block);
+  }
+  for (; i < n; ++i) {
+    float v;
+    std::memcpy(&v, in + i * 4, 4);
+    const std::uint16_t h = float16::from_float(v);
+    std::memcpy(out + i * 2, &h, 2);
+  }
+}
+#endif
+
 }  // namespace detail
 
 // Bulk conversions used at the tensor boundary; exact (round-to-nearest-even towards half).
@@ -188,6 +274,9 @@ inline bool cpu_has_f16c() noexcept {
 inline void convert(const float16* src, float* dst, std::size_t n) noexcept {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   if (detail::cpu_has_f16c()) return detail::half_to_float_f16c(src, dst, n);
+#endif
+#ifdef RKNNOP_DETAIL_NEON_HALF
+  return detail::half_to_float_neon(src, dst, n);
 #endif
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);
@@ -201,6 +290,9 @@ inline void convert(const float16* src, float* dst, std::size_t n) noexcept {
 inline void convert(const float* src, float16* dst, std::size_t n) noexcept {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   if (detail::cpu_has_f16c()) return detail::float_to_half_f16c(src, dst, n);
+#endif
+#ifdef RKNNOP_DETAIL_NEON_HALF
+  return detail::float_to_half_neon(src, dst, n);
 #endif
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);

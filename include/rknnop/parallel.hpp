@@ -45,6 +45,21 @@ template <class F>
 struct range_result<F, true> {
   using type = std::invoke_result_t<F&, std::size_t, std::size_t>;
 };
+
+// Range k of a parallel_for's n (count = q * n + r).
+template <class Call>
+struct range_job {
+  Call& run;
+  std::size_t q, r;
+  bool ok;
+};
+template <class Call>
+[[gnu::noinline]] void run_range(void* context, std::size_t k) noexcept {
+  range_job<Call>& job = *static_cast<range_job<Call>*>(context);
+  const std::size_t begin = k * job.q + (k < job.r ? k : job.r);
+  const std::size_t end = begin + job.q + (k < job.r ? 1 : 0);
+  if (!job.run(begin, end)) __atomic_store_n(&job.ok, false, __ATOMIC_RELAXED);
+}
 }  // namespace detail
 
 template <class F>
@@ -67,22 +82,14 @@ bool parallel_for(std::size_t count, std::size_t grain, F&& f) noexcept {
   if (count == 0) return true;
   if (grain == 0) grain = 1;
   const std::size_t most = count / grain, threads = thread_count();
-  const std::size_t n = most < threads ? most : threads;
-  if (n <= 1) return call(0, count);
-  struct job {
-    decltype(call)& run;
-    std::size_t q, r;
-    bool ok;
-  } j{call, count / n, count % n, true};
-  detail::thread_pool::run(
-      n,
-      [](void* context, std::size_t k) noexcept {
-        job& jb = *static_cast<job*>(context);
-        const std::size_t begin = k * jb.q + (k < jb.r ? k : jb.r);
-        const std::size_t end = begin + jb.q + (k < jb.r ? 1 : 0);
-        if (!jb.run(begin, end)) __atomic_store_n(&jb.ok, false, __ATOMIC_RELAXED);
-      },
-      &j);
+  const std::size_t n = most < 1 ? 1 : most < threads ? most : threads;
+  detail::range_job<decltype(call)> j{call, count / n, count % n, true};
+  // One range: on this thread, through the same out-of-line function as the pool's ranges (one copy
+  // of f's body in the library, not one inline here and one for the pool).
+  if (n == 1)
+    detail::run_range<decltype(call)>(&j, 0);
+  else
+    detail::thread_pool::run(n, &detail::run_range<decltype(call)>, &j);
   return j.ok;
 }
 

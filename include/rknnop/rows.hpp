@@ -13,13 +13,19 @@
 #include <cstring>  // std::memset
 #include <utility>  // std::index_sequence
 
+#if defined(__arm__) && defined(__ARM_NEON)
+#include <arm_neon.h>  // ARMv7's 4 lanes: GCC's vector extensions would use scalar VFP there
+#endif
+
 namespace rknnop {
 
 namespace detail {
-// 4 float lanes where they round like scalar code: SSE on x86, NEON on AArch64 (IEEE). Not ARMv7 NEON,
-// which flushes subnormals to zero.
+// 4 float lanes. SSE on x86 and NEON on AArch64 round like scalar code (IEEE): RKNNOP_DETAIL_FLOAT4_IEEE.
+// ARMv7 NEON flushes subnormal inputs and results to zero and turns every NaN into the default NaN:
+// there the lanes run only where a check proves they rounded as scalar code would (checked_lanes).
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__aarch64__))
 #define RKNNOP_DETAIL_FLOAT4 1
+#define RKNNOP_DETAIL_FLOAT4_IEEE 1
 using float4 = float __attribute__((vector_size(16)));
 // The same 16 bytes at any float's address: a packed struct (alignment 1) that may alias anything,
 // read or written as one unaligned load or store instruction, where a memcpy makes AArch64 GCC 12
@@ -30,20 +36,69 @@ struct [[gnu::packed, gnu::may_alias]] float4_unaligned {
 };
 inline float4 load4(const float* p) noexcept { return reinterpret_cast<const float4_unaligned*>(p)->v; }
 inline void store4(float* p, float4 v) noexcept { reinterpret_cast<float4_unaligned*>(p)->v = v; }
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__arm__) && defined(__ARM_NEON)
+#define RKNNOP_DETAIL_FLOAT4 1
+// GCC lowers vector-extension float arithmetic to scalar VFP on ARMv7 (NEON is not IEEE): intrinsics.
+struct float4 {
+  float32x4_t v;
+};
+inline float4 operator+(float4 a, float4 b) noexcept { return {vaddq_f32(a.v, b.v)}; }
+inline float4 operator*(float4 a, float b) noexcept { return {vmulq_n_f32(a.v, b)}; }
+inline float4& operator+=(float4& a, float4 b) noexcept { return a = a + b; }
+inline float4 load4(const float* p) noexcept { return {vld1q_f32(p)}; }
+inline void store4(float* p, float4 v) noexcept { vst1q_f32(p, v.v); }
+
+// FPSCR's cumulative flags that NEON sets when it flushes: IDC (bit 7, an input flushed to zero) and
+// UFC (bit 3, a result flushed, or tiny). The lanes of a piece of work rounded as scalar code iff
+// neither was set and no NaN reached its results (a NaN's payload is the only other difference, and
+// a NaN that entered an operation leaves a NaN in every result it feeds). A check after the work:
+//   const unsigned saved = checked_lanes::start();  ... 4 lanes ...
+//   if (!checked_lanes::exact(saved, out, n)) ... redo it on the scalar path ...
+struct checked_lanes {
+  static constexpr unsigned flush_flags = (1u << 7) | (1u << 3);
+  static unsigned fpscr() noexcept {
+    unsigned v;
+    __asm__ __volatile__("vmrs %0, fpscr" : "=r"(v) : : "memory");
+    return v;
+  }
+  static void set_fpscr(unsigned v) noexcept { __asm__ __volatile__("vmsr fpscr, %0" : : "r"(v) : "memory"); }
+  static unsigned start() noexcept {
+    const unsigned saved = fpscr();
+    set_fpscr(saved & ~flush_flags);
+    return saved;
+  }
+  // Whether no flag was raised since start() and the n floats at out hold no NaN; restores the
+  // caller's flags.
+  static bool exact(unsigned saved, const float* out, std::size_t n) noexcept {
+    const unsigned now = fpscr();
+    set_fpscr(now | (saved & flush_flags));
+    if (now & flush_flags) return false;
+    uint32x4_t same = vdupq_n_u32(~0u);  // x == x except for NaN (subnormals compare as zeros: equal)
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      const float32x4_t x = vld1q_f32(out + i);
+      same = vandq_u32(same, vceqq_f32(x, x));
+    }
+    const uint32x2_t half = vand_u32(vget_low_u32(same), vget_high_u32(same));
+    bool fine = (vget_lane_u32(half, 0) & vget_lane_u32(half, 1)) == ~0u;
+    for (; i < n; ++i) fine = fine && out[i] == out[i];
+    return fine;
+  }
+};
 #endif
 
 // out[i] = (acc[i] + r[0][i] * w[0] + ... + r[K-1][i] * w[K-1]) * scale for i < n, added in that
-// order (scale 1 changes nothing: x * 1 is exact); acc may be out.
+// order (scale 1 changes nothing: x * 1 is exact); acc may be out. 4 lanes when `lanes`.
 template <std::size_t K>
-void add_rows(float* out, const float* acc, const float* const* rows, const float* weights, float scale,
-              std::size_t n) noexcept {
+void add_rows(float* out, const float* acc, const float* const* rows, const float* weights, float scale, std::size_t n,
+              [[maybe_unused]] bool lanes) noexcept {
   const float* r[K];  // locals: the stores below may alias anything, the caller's arrays included
   float w[K];
   for (std::size_t j = 0; j < K; ++j) r[j] = rows[j], w[j] = weights[j];
   std::size_t i = 0;
   [&]<std::size_t... J>(std::index_sequence<J...>) {
 #ifdef RKNNOP_DETAIL_FLOAT4
-    for (; i + 4 <= n; i += 4) {
+    for (; lanes && i + 4 <= n; i += 4) {
       float4 sum = load4(acc + i);
       ((sum += load4(r[J] + i) * w[J]), ...);
       store4(out + i, sum * scale);
@@ -64,13 +119,13 @@ void add_rows(float* out, const float* acc, const float* const* rows, const floa
 inline void add_product(float* out, const float* acc, const float* x, float w, std::size_t n) noexcept {
   std::size_t i = 0;
   if (!acc) {
-#ifdef RKNNOP_DETAIL_FLOAT4
+#ifdef RKNNOP_DETAIL_FLOAT4_IEEE
     for (; i + 4 <= n; i += 4) detail::store4(out + i, detail::float4{} + detail::load4(x + i) * w);
 #endif
     for (; i < n; ++i) out[i] = 0.f + x[i] * w;
     return;
   }
-#ifdef RKNNOP_DETAIL_FLOAT4
+#ifdef RKNNOP_DETAIL_FLOAT4_IEEE
   for (; i + 4 <= n; i += 4) detail::store4(out + i, detail::load4(acc + i) + detail::load4(x + i) * w);
 #endif
   for (; i < n; ++i) out[i] = acc[i] + x[i] * w;
@@ -79,7 +134,7 @@ inline void add_product(float* out, const float* acc, const float* x, float w, s
 // y[i] *= w for i < n.
 inline void multiply(float* y, float w, std::size_t n) noexcept {
   std::size_t i = 0;
-#ifdef RKNNOP_DETAIL_FLOAT4
+#ifdef RKNNOP_DETAIL_FLOAT4_IEEE
   for (; i + 4 <= n; i += 4) detail::store4(y + i, detail::load4(y + i) * w);
 #endif
   for (; i < n; ++i) y[i] *= w;
@@ -123,7 +178,7 @@ public:
   void apply(const float* in, float* out, std::size_t rows = 1, std::size_t in_stride = 0,
              std::size_t out_stride = 0) const noexcept {
     std::size_t r = 0;
-#ifdef RKNNOP_DETAIL_FLOAT4
+#ifdef RKNNOP_DETAIL_FLOAT4_IEEE
     if (channels_ == 3 || channels_ == 4) {
       // Four rows at a time: each tap's offset and weight are loaded once for all four rows.
       for (; r + 4 <= rows; r += 4) apply_wide<4>(in + r * in_stride, out + r * out_stride, in_stride, out_stride);
@@ -231,7 +286,7 @@ public:
     const std::size_t n = height - start < group ? height - start : group;
     const float* const first = image + start * in_;
 #ifdef RKNNOP_DETAIL_FLOAT4
-    if (n == group && table_.wide())
+    if (n == group && lanes_ && table_.wide())
       table_.apply_wide<group>(first, out, in_, out_);
     else
 #endif
@@ -268,14 +323,15 @@ public:
       for (std::size_t j = 0; j + 1 < m; ++j) together = together && holds(image + t[j].offset * in_, r[j]);
       if (!together) m = 1, r[0] = (*this)(image, height, t[0].offset);
       const float s = k == m ? scale : 1.f;
-      if (m == 2) detail::add_rows<2>(out, acc, r, w, s, out_);
-      if (m == 1) detail::add_rows<1>(out, acc, r, w, s, out_);
+      if (m == 2) detail::add_rows<2>(out, acc, r, w, s, out_, lanes_);
+      if (m == 1) detail::add_rows<1>(out, acc, r, w, s, out_, lanes_);
       t += m, k -= m, acc = out;
     }
     return true;
   }
 
 private:
+  friend class separable;  // turns checked lanes on (ARMv7)
   bool holds(const float* row, const float* slot) const noexcept {
     return key_[std::size_t(slot - rows_.data()) / out_] == row;
   }
@@ -286,6 +342,11 @@ private:
   buffer<float> rows_;                // 2 groups of output rows, then a row of zeros
   const float* key_[2 * group] = {};  // the input row each slot holds
   std::size_t half_ = group;
+#ifdef RKNNOP_DETAIL_FLOAT4_IEEE
+  static constexpr bool lanes_ = true;  // 4 lanes for the rows of a wide() table and for combine
+#else
+  bool lanes_ = false;  // ARMv7: only under a check (rknnop::separable)
+#endif
 };
 
 }  // namespace rknnop

@@ -42,14 +42,31 @@ public:
     const std::size_t out_row = columns.output_floats(), in_row = columns.input_floats();
     // An output row reads about in_h / out_h + 1 input rows: a range gets >= 64K floats of work.
     const std::size_t floats_per_row = out_row + (in_h / (out_h ? out_h : 1) + 1) * in_row;
-    return parallel_for(
-        images * out_h, 65536 / (floats_per_row ? floats_per_row : 1) + 1, [&](std::size_t begin, std::size_t end) {
-          tap_rows sums(columns);  // each input row's column sums, computed once
-          bool fine = bool(sums);
-          for (std::size_t row = begin; fine && row < end; ++row)  // output rows of every image
-            fine = sums.combine(out + row * out_row, in + row / out_h * in_h * in_row, in_h, rows, row % out_h, scale);
-          return fine;
-        });
+    // Output rows [begin, end) of every image, in 4 lanes or not (ARMv7, see below).
+    auto range = [&](std::size_t begin, std::size_t end, [[maybe_unused]] bool lanes) {
+      tap_rows sums(columns);  // each input row's column sums, computed once
+#ifndef RKNNOP_DETAIL_FLOAT4_IEEE
+      sums.lanes_ = lanes;
+#endif
+      bool fine = bool(sums);
+      for (std::size_t row = begin; fine && row < end; ++row)
+        fine = sums.combine(out + row * out_row, in + row / out_h * in_h * in_row, in_h, rows, row % out_h, scale);
+      return fine;
+    };
+    return parallel_for(images * out_h, 65536 / (floats_per_row ? floats_per_row : 1) + 1,
+                        [&](std::size_t begin, std::size_t end) {
+#if defined(RKNNOP_DETAIL_FLOAT4) && !defined(RKNNOP_DETAIL_FLOAT4_IEEE)
+                          // ARMv7 NEON: kept where nothing was flushed and no NaN came out (bit-identical
+                          // to scalar code then), else the range again on the scalar path.
+                          const unsigned saved = detail::checked_lanes::start();
+                          if (range(begin, end, true) &&
+                              detail::checked_lanes::exact(saved, out + begin * out_row, (end - begin) * out_row))
+                            return true;
+                          return range(begin, end, false);
+#else
+                          return range(begin, end, true);
+#endif
+                        });
   }
 };
 

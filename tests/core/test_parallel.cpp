@@ -19,6 +19,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cerrno>
 #include <cmath>
@@ -95,13 +96,12 @@ struct thread_count {
 
 constexpr unsigned counts[] = {2, 3, 7};
 
-// The node glue's in-place conversions (detail::convert_in_place), float16 <-> float32, split over
-// threads: the same bits as one out-of-place conversion on one thread, at sizes around the phases'
-// bounds. A single parallel_for over the whole buffer would let a range overwrite the source of
-// another (the second half of a widening writes where the first half's float16 values still are).
-TEST(ParallelFor, InPlaceConversionsMatchOneOutOfPlaceConversion) {
+// The node glue's conversions (detail::convert_range, from a buffer of their own: one pass over the
+// pool's threads) and its scan for unwritten elements (detail::find_unwritten, PC builds): the same
+// bits and the same count and first element as one thread, at sizes around the ranges' bounds.
+TEST(ParallelFor, BoundaryConversionsAndTheUnwrittenScanMatchOneThread) {
   using rknnop::detail::convert_grain;
-  using rknnop::detail::convert_in_place;
+  using rknnop::detail::convert_range;
   const rknnop::detail::convert_fn widen = &rknnop::detail::convert_span<float, rknnop::float16>;
   const rknnop::detail::convert_fn narrow = &rknnop::detail::convert_span<rknnop::float16, float>;
   for (const unsigned threads : counts) {
@@ -113,27 +113,35 @@ TEST(ParallelFor, InPlaceConversionsMatchOneOutOfPlaceConversion) {
         halves[i] = static_cast<std::uint16_t>((i * 2654435761u) >> 7);
         if ((halves[i] & 0x7C00u) == 0x7C00u) halves[i] = static_cast<std::uint16_t>(halves[i] & 0xBFFFu);
       }
-      std::vector<float> expected(n);
+      std::vector<float> expected(n), floats(n);
       for (std::size_t i = 0; i < n; ++i) expected[i] = static_cast<float>(rknnop::float16::from_bits(halves[i]));
-      std::vector<char> buffer(n * 4);
-      if (n != 0) std::memcpy(buffer.data() + n * 2, halves.data(), n * 2);  // raw data at the end, as read_tensor does
-      convert_in_place(widen, buffer.data(), n, 2, 4);
-      for (std::size_t i = 0; i < n; ++i) {
-        std::uint32_t got, want;
-        std::memcpy(&got, buffer.data() + i * 4, 4);
-        std::memcpy(&want, &expected[i], 4);
-        ASSERT_EQ(got, want) << "widening, " << threads << " threads, n " << n << ", element " << i;
-      }
-      // And back: float32 at the start, narrowed in place, as write_tensor does.
-      for (std::size_t i = 0; i < n; ++i) expected[i] = expected[i] * 1.5f + 0.25f;
-      if (n != 0) std::memcpy(buffer.data(), expected.data(), n * 4);
-      convert_in_place(narrow, buffer.data(), n, 4, 2);
-      for (std::size_t i = 0; i < n; ++i) {
-        std::uint16_t got;
-        std::memcpy(&got, buffer.data() + i * 2, 2);
-        ASSERT_EQ(got, rknnop::float16(expected[i]).bits())
+      convert_range(widen, reinterpret_cast<const char*>(halves.data()), 2, reinterpret_cast<char*>(floats.data()), 4,
+                    0, n);
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(floats[i]), std::bit_cast<std::uint32_t>(expected[i]))
+            << "widening, " << threads << " threads, n " << n << ", element " << i;
+      for (std::size_t i = 0; i < n; ++i) floats[i] = expected[i] * 1.5f + 0.25f;
+      convert_range(narrow, reinterpret_cast<const char*>(floats.data()), 4, reinterpret_cast<char*>(halves.data()), 2,
+                    0, n);
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(halves[i], rknnop::float16(floats[i]).bits())
             << "narrowing, " << threads << " threads, n " << n << ", element " << i;
-      }
+
+      // Unwritten elements (the signalling-NaN pattern) at a few places, counted and the first found.
+      rknnop::field_desc f;
+      f.vx_type = VX_TYPE_FLOAT32;
+      rknnop::detail::tensor_info info;
+      info.elements = n;
+      std::size_t count = 0, first = n;
+      for (std::size_t i = 0; i < n; ++i)
+        if (i % 65537 == 3 || i + 1 == n) {
+          std::memcpy(&floats[i], &rknnop::detail::untouched_f32, 4);
+          ++count;
+          first = first < i ? first : i;
+        }
+      const rknnop::detail::unwritten_elements r = rknnop::detail::find_unwritten(f, info, floats.data());
+      EXPECT_EQ(r.count, count) << threads << " threads, n " << n;
+      if (count) EXPECT_EQ(r.first, first) << threads << " threads, n " << n;
     }
   }
 }

@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -58,6 +61,68 @@ TEST(Rows, SeparableResizeAreaIsBitIdenticalToThePerPixelKernel) {
         << n << "x" << h << "x" << w << "x" << c << " -> " << oh << "x" << ow << " align " << p.align_corners;
   }
 }
+
+// Inputs built for what ARMv7 NEON does differently from scalar code: subnormal inputs and results
+// (flushed to zero there), signed zeros, NaN payloads (NEON returns the default NaN) and infinities
+// (their NaNs, inf - inf). The kernel must match the scalar per-pixel loop bit for bit on every
+// instruction set: ARMv7 keeps its 4 lanes only where a check proves them exact (rows.hpp).
+TEST(Rows, SeparableResizeAreaIsExactOnSubnormalsSignedZerosNaNsAndInfinities) {
+  std::mt19937 rng(31);
+  const float min = std::numeric_limits<float>::min();
+  std::uniform_real_distribution<float> tiny(-4.f * min, 4.f * min), normal(-2.f, 2.f);
+  // One NaN per trial: which of two different NaNs an addition keeps is the compiler's operand order.
+  const std::uint32_t nans[] = {0x7FC01234u, 0xFFC05678u, 0x7F800001u /* signalling */};
+  for (int trial = 0; trial < 120; ++trial) {
+    auto pick = [&](std::uint32_t m) { return 1u + static_cast<std::uint32_t>(rng() % m); };
+    const std::uint32_t h = 8 + pick(24), w = 4 + pick(24), c = 2 + pick(3), oh = pick(20), ow = pick(20);
+    std::vector<float> src(std::size_t(h) * w * c), a(std::size_t(oh) * ow * c, -1.f), b(a.size(), -2.f);
+    const int kind = trial % 4;  // tiny values; tiny and a NaN; normal values and infinities; all of them once
+    for (float& v : src) {
+      const std::uint32_t r = rng() % 16;
+      v = kind == 2 ? normal(rng) : tiny(rng);
+      if (r == 0) v = -0.f;
+      if (r == 1) v = 0.f;
+      if (r == 2 && (kind == 1 || kind == 3)) v = std::bit_cast<float>(nans[trial / 4 % 3]);
+      if (r == 3 && kind >= 2)
+        v = rng() % 2 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
+      if (r == 4)
+        v = std::bit_cast<float>(std::uint32_t(rng() % 0x800000u) | (rng() % 2 ? 0x80000000u : 0u));  // subnormal
+    }
+    if (kind == 3) std::fill(src.begin(), src.end() - 1, 1.f), src.back() = -min / 8;  // one flush in a normal image
+    const std::uint32_t in_dims[4] = {c, w, h, 1}, out_dims[4] = {c, ow, oh, 1};
+    ResizeArea::inputs in;
+    ResizeArea::outputs out_a, out_b;
+    in.images.bind(src.data(), in_dims, 4, VX_TYPE_FLOAT32);
+    out_a.output.bind(a.data(), out_dims, 4, VX_TYPE_FLOAT32);
+    out_b.output.bind(b.data(), out_dims, 4, VX_TYPE_FLOAT32);
+    const ResizeArea::params p{{std::int32_t(oh), std::int32_t(ow)}, rng() % 2 == 0};
+    per_pixel_reference(in, out_a, p);
+    ASSERT_TRUE(ResizeArea::cpu(in, out_b, p).ok());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(a[i]), std::bit_cast<std::uint32_t>(b[i]))
+          << "kind " << kind << ", " << h << "x" << w << "x" << c << " -> " << oh << "x" << ow << " align "
+          << p.align_corners << ", element " << i;
+  }
+}
+
+#if defined(RKNNOP_DETAIL_FLOAT4) && !defined(RKNNOP_DETAIL_FLOAT4_IEEE)
+// ARMv7: the check behind the lanes sees a flushed input, a flushed result and a NaN, and only them.
+TEST(Rows, ArmV7LaneCheckSeesFlushesAndNaNs) {
+  using rknnop::detail::checked_lanes;
+  const float min = std::numeric_limits<float>::min();
+  auto lanes_exact = [](float x0, float w) {
+    float in[4] = {x0, 1.f, 2.f, 3.f}, out[4];
+    const unsigned saved = checked_lanes::start();
+    rknnop::detail::store4(out, rknnop::detail::load4(in) * w);
+    return checked_lanes::exact(saved, out, 4);
+  };
+  EXPECT_TRUE(lanes_exact(0.5f, 0.25f));
+  EXPECT_TRUE(lanes_exact(-0.f, 0.25f));
+  EXPECT_FALSE(lanes_exact(min / 4, 1.f));                            // a subnormal input
+  EXPECT_FALSE(lanes_exact(min, 0.25f));                              // a subnormal result
+  EXPECT_FALSE(lanes_exact(std::bit_cast<float>(0x7FC01234u), 1.f));  // a NaN
+}
+#endif
 
 TEST(Rows, TapTableMatchesScalarSumsForEveryChannelCount) {
   std::mt19937 rng(5);

@@ -234,6 +234,8 @@ struct node_facts {
 };
 
 // --- the callbacks ------------------------------------------------------------------------------
+// The validator, the initializers and the deinitializer run once per verification, not per call:
+// cold (compiled for size: the board libraries have a size budget, docs/performance.md §1).
 
 template <class Op>
 RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_kernel_callback(vx_node node, const vx_reference* refs,
@@ -268,8 +270,8 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_kernel_callback(vx_node node, con
 // (after vxSetGraphParameterByIndex, or a failed verification: docs/runtime.md §9), so a block that is
 // there already is marked stale (a tensor may have another shape now) and its node counts once.
 template <class Op>
-RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_initialize_callback(vx_node node, const vx_reference*,
-                                                                   vx_uint32) noexcept {
+RKNNOP_DETAIL_COLD RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_initialize_callback(vx_node node, const vx_reference*,
+                                                                                      vx_uint32) noexcept {
   const vx_size size = sizeof(node_facts<Op>);
   vx_size current = 0;
   if (vxQueryNode(node, VX_NODE_LOCAL_DATA_SIZE, &current, sizeof current) != VX_SUCCESS) {
@@ -298,8 +300,9 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_initialize_callback(vx_node node,
 // the node goes (on the board at node destruction, also for a node that was never initialized: a node
 // without a block on a driver that gives blocks was never counted).
 template <class Op>
-RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_callback(vx_node node, const vx_reference*,
-                                                                     vx_uint32) noexcept {
+RKNNOP_DETAIL_COLD RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_callback(vx_node node,
+                                                                                        const vx_reference*,
+                                                                                        vx_uint32) noexcept {
   node_facts<Op>* const facts = node_facts<Op>::block(node);
   if (facts == nullptr) {
     if (!__atomic_load_n(&node_facts<Op>::reserved, __ATOMIC_RELAXED)) thread_hooks::node_deinitialized();
@@ -314,7 +317,7 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_callback(vx_node nod
 }
 
 template <class Op>
-outcome infer_outputs(const vx_reference* refs, invocation<Op>& call) noexcept {
+RKNNOP_DETAIL_COLD outcome infer_outputs(const vx_reference* refs, invocation<Op>& call) noexcept {
   using model = op_model<Op>;
   buffer_list no_buffers;
   outcome result = decode_params(refs, call, param_types::check);
@@ -331,8 +334,8 @@ outcome infer_outputs(const vx_reference* refs, invocation<Op>& call) noexcept {
 }
 
 template <class Op>
-RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK validate_callback(vx_node node, const vx_reference parameters[],
-                                                             vx_uint32 num, vx_meta_format metas[]) noexcept {
+RKNNOP_DETAIL_COLD RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK
+validate_callback(vx_node node, const vx_reference parameters[], vx_uint32 num, vx_meta_format metas[]) noexcept {
   using model = op_model<Op>;
   outcome result = check_call(num, model::table_size, parameters);
   if (!result.ok()) return finish<Op>(node, result);
@@ -404,8 +407,9 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK validate_callback(vx_node node, const
 }
 
 template <class Op>
-RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK vx_initialize_callback(vx_node node, const vx_reference* refs,
-                                                                  vx_uint32 num) noexcept {
+RKNNOP_DETAIL_COLD RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK vx_initialize_callback(vx_node node,
+                                                                                     const vx_reference* refs,
+                                                                                     vx_uint32 num) noexcept {
   using model = op_model<Op>;
   outcome result = check_call(num, model::table_size, refs);
   if (!result.ok()) return finish<Op>(node, result);

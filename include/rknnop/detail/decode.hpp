@@ -97,8 +97,8 @@ inline outcome to_layout_rank(const field_desc& f, tensor_info& info) noexcept {
 // tensor whose rank or dims are still 0, or whose dtype is VX_TYPE_INVALID (a virtual output "to be
 // inferred"), is accepted: shape inference sets it. A layout-tagged field takes ranks 1..4, lower
 // ranks padded with outer dims of 1 (batch 1 left out); anything else is an error.
-inline outcome query_tensor(vx_reference ref, const field_desc& f, tensor_info& info,
-                            bool allow_unshaped = false) noexcept {
+RKNNOP_DETAIL_COLD inline outcome query_tensor(vx_reference ref, const field_desc& f, tensor_info& info,
+                                               bool allow_unshaped = false) noexcept {
   if (!ref) return fail(VX_ERROR_INVALID_REFERENCE, f, "the tensor is NULL");
   const auto tensor = reinterpret_cast<vx_tensor>(ref);
   vx_dim_t rank = 0;
@@ -194,64 +194,24 @@ inline void convert_range(convert_fn fn, const char* src, std::size_t from_size,
   });
 }
 
-// n elements converted in place in `buffer` (n * max(from, to) bytes). Front to back on one thread
-// this is safe (element i is written only where elements <= i were read). Ranges running at once
-// must not write where another still reads, so the work goes in phases, each converting a run whose
-// writes miss every source not yet read:
-//   widening (the raw data at the buffer's end, n * (to - from) bytes in): a run [done, m) writes
-//     [done * to, m * to) and no source starts before n * (to - from) + done * from, so m goes up
-//     to that over `to` (half of what is left, for float16 -> float32);
-//   narrowing (the raw data at the start): a run [done, m) reads from done * from on and writes
-//     below m * to, so m goes up to done * from / to (doubling what is done), after a first run
-//     on one thread.
-// About log2(n / convert_grain) phases, each one parallel_for.
-inline void convert_in_place(convert_fn fn, char* buffer, std::size_t n, std::size_t from, std::size_t to) noexcept {
-  if (from == to || thread_count() <= 1 || n < 2 * convert_grain) {
-    const std::size_t offset = from < to ? n * (to - from) : 0;
-    if (from == to)
-      convert_range(fn, buffer, from, buffer, to, 0, n);
-    else
-      fn(buffer + offset, buffer, n);
-    return;
-  }
-  std::size_t done = 0;
-  if (from < to) {
-    const char* src = buffer + n * (to - from);
-    while (n - done >= 2 * convert_grain) {
-      const std::size_t m = (n * (to - from) + done * from) / to;
-      convert_range(fn, src, from, buffer, to, done, m);
-      done = m;
-    }
-    fn(src + done * from, buffer + done * to, n - done);
-  } else {
-    done = convert_grain;
-    fn(buffer, buffer, done);
-    while (done < n) {
-      const std::size_t most = done * from / to;
-      const std::size_t m = most < n ? most : n;
-      convert_range(fn, buffer, from, buffer, to, done, m);
-      done = m;
-    }
-  }
-}
-
-// Copies a tensor into host memory as the kernel's element type. One buffer per tensor: when the
-// kernel's type is wider than the tensor's (float16 -> float), the raw data lands at the buffer's end
-// and is widened front to back in place (element i is written only where elements <= i were).
+// Copies a tensor into host memory as the kernel's element type. When the types differ, the raw data
+// goes to a buffer of its own and is converted in one pass split over the pool's threads (in place,
+// in the kernel's buffer, the ranges would have to run in about log2(n / convert_grain) phases).
 inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
                            void*& kernel_data) noexcept {
   const std::size_t raw_size = dtype_size(info.dtype), kernel_size = dtype_size(f.vx_type);
-  const std::size_t element = raw_size > kernel_size ? raw_size : kernel_size;
-  char* buffer = static_cast<char*>(buffers.allocate(info.elements * element));
-  if (!buffer) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} bytes", info.elements * element);
-  void* raw = buffer + info.elements * (element - raw_size);
+  const bool same = info.dtype == f.vx_type;
+  char* buffer = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
+  char* raw = same ? buffer : static_cast<char*>(buffers.allocate(info.elements * raw_size));
+  if (!buffer || !raw)
+    return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} bytes", info.elements * (kernel_size + raw_size));
   vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
   dense_strides(info, start, end, stride);
   const vx_status st = vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, raw,
                                          VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
   if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyTensorPatch(VX_READ_ONLY)");
-  if (info.dtype != f.vx_type)
-    convert_in_place(f.to_kernel[accepted_index(f, info.dtype)], buffer, info.elements, raw_size, kernel_size);
+  if (!same)
+    convert_range(f.to_kernel[accepted_index(f, info.dtype)], raw, raw_size, buffer, kernel_size, 0, info.elements);
   kernel_data = buffer;
   return {};
 }
@@ -286,18 +246,28 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
   const std::size_t element = size > dtype_size(info.dtype) ? size : dtype_size(info.dtype);
   kernel_data = info.elements <= ~std::size_t{0} / element ? buffers.allocate(info.elements * element) : nullptr;
   if (!kernel_data) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
-  char* const zeroed = static_cast<char*>(kernel_data);  // zeroed by the pool's threads: one memset each
-  parallel_for(info.elements * element, convert_grain * 8,
-               [zeroed](std::size_t a, std::size_t b) noexcept { std::memset(zeroed + a, 0, b - a); });
-  if (!has_markers(f)) return {};
   auto* data = static_cast<char*>(kernel_data);
   if constexpr (check_every_element) {
-    if (f.vx_type == VX_TYPE_FLOAT32)
-      for (std::size_t k = 0; k < info.elements; ++k) std::memcpy(data + k * 4, &untouched_f32, 4);
-    else
-      for (std::size_t k = 0; k < info.elements; ++k) std::memcpy(data + k * 2, &untouched_f16, 2);
-    return {};
+    if (has_markers(f)) {
+      // Every element gets the signalling NaN, on the pool's threads, with no zeroing pass before it
+      // (only the bytes past the elements, when the tensor's type is wider, are zeroed).
+      const bool f32 = f.vx_type == VX_TYPE_FLOAT32;
+      const std::size_t bytes = f32 ? 4 : 2;
+      std::memset(data + info.elements * bytes, 0, info.elements * (element - bytes));
+      parallel_for(info.elements, convert_grain, [=](std::size_t a, std::size_t b) noexcept {
+        for (std::size_t k = a; k < b; ++k)
+          if (f32)
+            std::memcpy(data + k * 4, &untouched_f32, 4);
+          else
+            std::memcpy(data + k * 2, &untouched_f16, 2);
+      });
+      return {};
+    }
   }
+  // Zeroed by the pool's threads (one memset each), then the markers.
+  parallel_for(info.elements * element, convert_grain * 8,
+               [data](std::size_t a, std::size_t b) noexcept { std::memset(data + a, 0, b - a); });
+  if (!has_markers(f)) return {};
   const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
   const std::size_t step = marker_step(info.elements);
   if (f.vx_type == VX_TYPE_FLOAT32)
@@ -336,22 +306,32 @@ inline unwritten_elements find_unwritten(const field_desc& f, const tensor_info&
   unwritten_elements r;
   if (!has_markers(f)) return r;
   const auto* data = static_cast<const char*>(kernel_data);
-  for (std::size_t k = info.elements; k-- > 0;) {
-    bool left;
-    if (f.vx_type == VX_TYPE_FLOAT32) {
-      std::uint32_t v;
-      std::memcpy(&v, data + k * 4, 4);
-      left = v == untouched_f32;
-    } else {
-      std::uint16_t v;
-      std::memcpy(&v, data + k * 2, 2);
-      left = v == untouched_f16;
+  const bool f32 = f.vx_type == VX_TYPE_FLOAT32;
+  unwritten_elements* const total = &r;
+  r.first = info.elements;
+  // Split over the pool's threads: each range adds its count and lowers the first index.
+  parallel_for(info.elements, convert_grain, [=](std::size_t a, std::size_t b) noexcept {
+    std::size_t count = 0, first = b;
+    for (std::size_t k = a; k < b; ++k) {
+      bool left;
+      if (f32) {
+        std::uint32_t v;
+        std::memcpy(&v, data + k * 4, 4);
+        left = v == untouched_f32;
+      } else {
+        std::uint16_t v;
+        std::memcpy(&v, data + k * 2, 2);
+        left = v == untouched_f16;
+      }
+      if (left && !count++) first = k;
     }
-    if (left) {
-      ++r.count;
-      r.first = k;
-    }
-  }
+    if (!count) return;
+    __atomic_add_fetch(&total->count, count, __ATOMIC_RELAXED);
+    std::size_t seen = __atomic_load_n(&total->first, __ATOMIC_RELAXED);
+    while (first < seen &&
+           !__atomic_compare_exchange_n(&total->first, &seen, first, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+  });
+  if (!r.count) r.first = 0;
   return r;
 }
 
@@ -495,13 +475,10 @@ inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_
   if (info.dtype != f.vx_type) {
     const convert_fn fn = f.from_kernel[accepted_index(f, info.dtype)];
     const std::size_t from = dtype_size(f.vx_type), to = dtype_size(info.dtype);
-    if (to > from) {  // widening: the kernel's data is at the buffer's start, so not in place
-      raw = buffers.allocate(info.elements * to);
-      if (!raw) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate the converted copy");
-      convert_range(fn, static_cast<const char*>(kernel_data), from, static_cast<char*>(raw), to, 0, info.elements);
-    } else {
-      convert_in_place(fn, static_cast<char*>(kernel_data), info.elements, from, to);
-    }
+    // Into a buffer of its own, in one pass over the pool's threads (see read_tensor).
+    raw = buffers.allocate(info.elements * to);
+    if (!raw) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate the converted copy");
+    convert_range(fn, static_cast<const char*>(kernel_data), from, static_cast<char*>(raw), to, 0, info.elements);
   }
   vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
   dense_strides(info, start, end, stride);
@@ -580,7 +557,8 @@ inline outcome check_call(vx_uint32 num, std::size_t expected, const vx_referenc
 }
 
 // Validates what an op's `vx` function asked for and converts it for the driver.
-inline outcome to_execution_parameters(const work_size& ws, vx_kernel_execution_parameters_t& p) noexcept {
+RKNNOP_DETAIL_COLD inline outcome to_execution_parameters(const work_size& ws,
+                                                          vx_kernel_execution_parameters_t& p) noexcept {
   if (ws.dims < 1 || ws.dims > 3)
     return outcome(VX_ERROR_INVALID_PARAMETERS, error("work size: dims must be 1..3, got {}", ws.dims));
   p = vx_kernel_execution_parameters_t{};
