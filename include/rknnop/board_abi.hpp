@@ -38,6 +38,13 @@ inline constexpr std::array<std::int32_t, 5> v1_graph_edge_types{
     if (t == vx_type) return true;
   return false;
 }
+
+/// The scalar param types librknn_runtime creates from an RKNN v1 model: every scalar type the board's
+/// OpenVX creates except FLOAT16 (its model parser says "error parse param ..., type invalid" and
+/// rknn_init returns -6; docs/board-rules.md). VX type values.
+[[nodiscard]] constexpr bool is_v1_model_scalar_type(std::int32_t vx_type) noexcept {
+  return vx_type != 0x00F /* FLOAT16 */;
+}
 }  // namespace rknnop::board_abi
 
 RKNNOP_DETAIL_END_HIDDEN

@@ -175,6 +175,17 @@ std::vector<std::string> v1_graph_edge_problems(const op_yml& op) {
   return lines;
 }
 
+std::vector<std::string> v1_param_problems(const op_yml& op) {
+  std::vector<std::string> lines;
+  for (const op_yml_entry& e : op.params)
+    if (!board_abi::is_v1_model_scalar_type(e.type))
+      lines.push_back(
+          fmt::format("param '{}' is a {} scalar: librknn_runtime creates none from an RKNN v1 model "
+                      "(rknn_init -6); make it float",
+                      e.name, vx_type_name(e.type)));
+  return lines;
+}
+
 bool v1_graph_edge_type(std::string_view type_name) noexcept { return names_v1_graph_edge_type(type_name); }
 
 // The fingerprint comment rknnop writes into generated op.yml files (invisible to the toolkit).

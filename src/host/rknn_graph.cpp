@@ -4,6 +4,7 @@
 #include "rknnop/host/rknn_model.hpp"
 
 #include "rknnop/host/error.hpp"
+#include <rknnop/board_abi.hpp>
 #include <rknnop/vx_type.hpp>
 
 #include <algorithm>
@@ -478,6 +479,11 @@ std::vector<decoded_param> decode_node_params(const model& m, const model_node& 
     const auto found_param = given.find(e.name);
     const model_param* it = found_param == given.end() ? nullptr : found_param->second;
     const std::string_view type = vx_type_name(e.type);
+    if (!board_abi::is_v1_model_scalar_type(e.type))
+      throw error(
+          fmt::format("{}: param '{}' is a {} scalar: librknn_runtime creates none from an RKNN v1 model "
+                      "(rknn_init -6); make it float",
+                      at, e.name, type));
     if (it == nullptr)
       throw error(fmt::format("{}: param '{}' ({}) is missing from nn.{}", at, e.name, type, lower(op.name)));
     const json value = parse_json(it->json, at);

@@ -231,6 +231,7 @@ std::string session::describe() const {
   out += fmt::format("  parameter order: {}\n", op.port_order_source);
   if (op.port_order_warning) out += fmt::format("  warning: {}\n", *op.port_order_warning);
   for (const std::string& line : v1_graph_edge_problems(op)) out += fmt::format("  warning: {}\n", line);
+  for (const std::string& line : v1_param_problems(op)) out += fmt::format("  warning: {}\n", line);
   out += "  inputs are created as VX_TYPE_FLOAT16 tensors (as on the board) unless a tensor type is given\n";
   std::size_t index = 0;
   const auto row = [&](std::string_view role, const op_yml_entry& e) {

@@ -141,7 +141,9 @@ TEST(ParallelFor, BoundaryConversionsAndTheUnwrittenScanMatchOneThread) {
         }
       const rknnop::detail::unwritten_elements r = rknnop::detail::find_unwritten(f, info, floats.data());
       EXPECT_EQ(r.count, count) << threads << " threads, n " << n;
-      if (count) EXPECT_EQ(r.first, first) << threads << " threads, n " << n;
+      if (count) {
+        EXPECT_EQ(r.first, first) << threads << " threads, n " << n;
+      }
     }
   }
 }

@@ -203,6 +203,10 @@ int run_wrap(const std::string& container_path, const std::string& out, const st
   // A model is for an RKNN v1 board, whose rknn_outputs_get cannot return such an output.
   if (const std::vector<std::string> problems = v1_graph_edge_problems(yml); !problems.empty())
     throw error(fmt::format("op '{}': {}", yml.name, problems.front()));
+  // A float16 param: the model is still written (the param's type is the op's), and runs and --check
+  // refuse its node, as the board's rknn_init does.
+  for (const std::string& line : v1_param_problems(yml))
+    fmt::print(stderr, "rknnop-pack: warning: op '{}': {}\n", yml.name, line);
   const auto shapes = [&](std::string_view option, const std::vector<std::string>& texts, op_entry_kind kind,
                           bool required) {
     const std::vector<op_yml_entry>& ports = kind == op_entry_kind::input ? yml.inputs : yml.outputs;

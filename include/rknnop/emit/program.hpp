@@ -303,7 +303,7 @@ inline bool defines_class(std::string_view py, std::string_view name) {
 // ("Convert2RKNNTensorDataType: Unknow data type:6"; docs/rknn-model.md §8). A warning, not an error: the
 // op may be used only mid-graph, and the RKNPU2 plugin has its own rules (--rknpu2-support). The host
 // tools refuse the model itself.
-inline void warn_v1_graph_edges(const op_schema& op) {
+inline void warn_v1_model(const op_schema& op) {
   for (const field_desc& f : op.fields) {
     if (f.kind != field_kind::output && f.kind != field_kind::input) continue;
     bool edge = false;
@@ -320,6 +320,12 @@ inline void warn_v1_graph_edges(const op_schema& op) {
                  f.kind == field_kind::output ? "rknn_outputs_get cannot return it" : "rknn_inputs_set cannot take it",
                  detail::role_name(f.kind));
   }
+  for (const field_desc& f : op.fields)
+    if (f.kind == field_kind::scalar && !board_abi::is_v1_model_scalar_type(f.vx_type))
+      fmt::print(stderr,
+                 "rknnop: {}: warning: param '{}' is a {} scalar: librknn_runtime creates none from an RKNN v1 "
+                 "model (rknn_init -6); make it float\n",
+                 op.name, f.name, detail::vx_type_name(f.vx_type));
 }
 
 // The generated Python class gives every output input 0's shape unless the struct has
@@ -383,7 +389,7 @@ inline emit_result run_emitter_checked(const op_schema& op, const emitter_args& 
   }
   if (a.yml) {
     if (emit_result r = container_format::write_file_atomically(*a.yml, bytes_of_text(yml)); !r) return r;
-    warn_v1_graph_edges(op);  // with the v1 op.yml: said once per build of the op
+    warn_v1_model(op);  // with the v1 op.yml: said once per build of the op
     if (!a.py_file) warn_python_output_shape(op);
   }
   if (a.py)

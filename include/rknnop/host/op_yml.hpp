@@ -109,6 +109,11 @@ void check_python_section(std::span<const std::uint8_t> py, std::string_view sou
 /// hand-written op.yml (no dtypes known). RKNPU2 has its own rules (the emitter's --rknpu2-support).
 [[nodiscard]] std::vector<std::string> v1_graph_edge_problems(const op_yml& op);
 
+/// A float16 scalar param, which librknn_runtime creates from no RKNN v1 model (rknn_init -6): one line
+/// each, "param 'h' is a VX_TYPE_FLOAT16 scalar: ... make it float". Model runs and --check refuse such
+/// a node; wrap and --describe warn.
+[[nodiscard]] std::vector<std::string> v1_param_problems(const op_yml& op);
+
 /// Whether an RKNN v1 model's graph input or output may have this VSI/VX type name
 /// ("VSI_NN_TYPE_FLOAT16" or "VX_TYPE_FLOAT16"): float32, float16, int8, uint8, int16.
 [[nodiscard]] bool v1_graph_edge_type(std::string_view type_name) noexcept;

@@ -48,11 +48,6 @@ RANGES = {"INT8": (-100, 100), "UINT8": (0, 200), "INT16": (-3000, 3000), "UINT1
 # Differences that are understood, each with its rule (keep this short and honest). A cell matches
 # an entry when every key given equals the cell's and the two answers are as stated.
 KNOWN = [
-    {"rule": "float16-scalar-param",
-     "when": lambda c: c["op"] == "MatrixHalf", "board": "refused", "ours": "ok",
-     "why": "librknn_runtime creates no VX_TYPE_FLOAT16 scalar ('error parse param ..., type invalid', rknn_init "
-            "-6; docs/board-emulation.md §8 item 1); the SDK and rknnop-run accept a float16 param. Not refused "
-            "by rknnop yet."},
     {"rule": "armhf-op-version-1",
      "when": lambda c: c["op_version"] == 1 and c["variant"] != "linux-aarch64", "board": "crash", "ours": "ok",
      "why": "the armhf runtimes read op_lib_armhf only when op_version > 1, dlopen an empty file and crash "
