@@ -80,8 +80,9 @@ run_arch() {
   # Also excluded (RKNNOP_CROSS_EXCLUDE overrides): tests that exec the project's tools or python3
   # directly (no binfmt_misc here, so the kernel cannot run a foreign binary: they need to prefix
   # RKNNOP_TEST_EMULATOR) or that expect x86-64 facts of "the host" library; ModelValidation and
-  # Relocations use x86-64 library fixtures and tool runs (native step only).
-  local exclude=${RKNNOP_CROSS_EXCLUDE-'^(emit\.python\.check|Elf\.HostKernelLibrary|PackTool\..*|SessionLoad\.ElfOfAnotherArchitecture|RunTool\..*|ModelTools\..*|ModelValidation\..*|Relocations\..*)$'}
+  # Relocations use x86-64 library fixtures and tool runs (native step only); Samples/ToolkitModel runs
+  # rknnop-run on the toolkit's sample models when RKNNOP_TOOLKIT_SAMPLES is set (CI sets it).
+  local exclude=${RKNNOP_CROSS_EXCLUDE-'^(emit\.python\.check|Elf\.HostKernelLibrary|PackTool\..*|SessionLoad\.ElfOfAnotherArchitecture|RunTool\..*|ModelTools\..*|ModelValidation\..*|Relocations\..*|Samples/ToolkitModel\..*)$'}
   local args=(-E '^(package\.|compile_fail\.|board\.)')
   [ -n "$exclude" ] && args=(-E "^(package\\.|compile_fail\\.|board\\.)|$exclude")
   # shellcheck disable=SC2086
