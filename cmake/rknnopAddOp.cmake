@@ -484,7 +484,7 @@ function(_rknnop_add_op_host_library name)
               -P "${_module_dir}/rknnopCheckKernelLibrary.cmake"
       VERBATIM)
   endif()
-  set_property(GLOBAL APPEND PROPERTY RKNNOP_OPS ${name})  # for tests/board
+  set_property(GLOBAL APPEND PROPERTY RKNNOP_OPS ${name})  # for tests/board_abi
   if(DEFINED ARG_BACKENDS)
     _rknnop_add_op_backends(${name} "${ARG_BACKENDS}" "${_sources}" "${_include_dirs}" "${_out}")
   endif()

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Prints, for every example op (examples/<dir>/<dir>.cpp), the compile time of its translation unit
 # (g++ -std=c++20 -O2 -fPIC -c; goal <= 2 s) and the stripped size of its aarch64 and armhf kernel
-# libraries (goal <= 32 KiB for ResizeArea; tests/board asserts the budget it meets, 36 KiB). Numbers only: CI runs it for the log and it never fails
+# libraries (goal <= 32 KiB for ResizeArea; tests/board_abi asserts the budget it meets, 36 KiB). Numbers only: CI runs it for the log and it never fails
 # on a timing or a size (it fails only when something cannot be compiled).
 #
 #   scripts/measure.sh [BUILD_DIR]

@@ -3,7 +3,7 @@
 
 // What a kernel library may need from the boards it runs on (docs/abi.md §1, §2), written once:
 // the boards' images are Debian 10 era, glibc 2.28 and GCC 8's libstdc++. Read by rknnop-pack
-// --verify and rknnop-run (src/host/validate.cpp), tests/board, and by rknnop_add_op's check after
+// --verify and rknnop-run (src/host/load/validate.cpp), tests/board_abi, and by rknnop_add_op's check after
 // every link (cmake/rknnopAddOp.cmake reads the three version lines below: keep their shape).
 // Standard library only: nothing here reaches a kernel library.
 

@@ -3,7 +3,7 @@
 
 // The `.rknnop` container the RKNN-Toolkit v1 builds for one custom op, read and written in one
 // place (docs/container.md §1, §2). Standard library only, no exceptions thrown: the emitter, the
-// host tools (src/host/container.cpp) and users' own build scripts share this byte layout.
+// host tools (src/host/formats/container.cpp) and users' own build scripts share this byte layout.
 //
 //   bytes 0-7   "RKNN" + four zero bytes
 //   bytes 8-15  u64 little-endian format version: 2 (toolkit >= 1.3.2), 1 (toolkit 1.2.0)

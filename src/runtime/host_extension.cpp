@@ -2,7 +2,7 @@
 // The rknnopHost* extension API (see include/rknnop/host/openvx_host.h).
 #include "api.hpp"
 
-#include "objects.hpp"
+#include "objects/objects.hpp"
 
 #include <algorithm>
 #include <cstring>

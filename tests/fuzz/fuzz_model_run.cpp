@@ -10,7 +10,7 @@
 
 #include <rknnop/host/isolation.hpp>
 #include <rknnop/host/memory_budget.hpp>
-#include <rknnop/host/model_session.hpp>
+#include <rknnop/host/rknn_session.hpp>
 #include <rknnop/host/rknn_model.hpp>
 
 #include <chrono>

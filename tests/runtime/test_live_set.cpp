@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The runtime's set of live object addresses (src/runtime/live_set.hpp): membership through growth,
+// The runtime's set of live object addresses (src/runtime/objects/live_set.hpp): membership through growth,
 // tombstones and in-place rebuilds, and lock-free lookups that never miss a live key while other
 // threads create and release objects (run under ThreadSanitizer by scripts/test.sh tsan).
-#include "live_set.hpp"
+#include "objects/live_set.hpp"
 
 #include <gtest/gtest.h>
 

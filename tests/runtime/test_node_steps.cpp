@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The runtime's per-node record of each callback step (rknnopHostGetNodeStep / -Log): what the
-// engine (src/host/engine.cpp) reads instead of wrapping the kernel's callbacks.
+// engine (src/host/run/engine.cpp) reads instead of wrapping the kernel's callbacks.
 #include "runtime_test_util.hpp"
 
 #include <string>

@@ -12,7 +12,7 @@
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/op_yml.hpp>
 #if RKNNOP_HOST_HAS_MODEL
-#include "model_update.hpp"  // update / extract / wrap: the custom ops inside a .rknn model
+#include "rknn_update.hpp"  // update / extract / wrap: the custom ops inside a .rknn model
 #endif
 #include <rknnop/host/validate.hpp>
 

@@ -13,7 +13,7 @@
 #include <rknnop/parallel.hpp>  // thread_count(): the rule the kernel libraries use
 #include <rknnop/vx_type.hpp>
 #if RKNNOP_HOST_HAS_MODEL
-#include "model_mode.hpp"  // rknnop-run MODEL.rknn --describe | --check | run a node
+#include "rknn_mode.hpp"  // rknnop-run MODEL.rknn --describe | --check | run a node
 #endif
 #if RKNNOP_VXC_HAS_BRIDGE
 #include <rknnop/vxc/vxc.hpp>  // find_op_shader: a VX kernel's .vx (run on POCL in rknnop-node)

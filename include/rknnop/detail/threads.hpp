@@ -5,7 +5,7 @@
 // rknnop::parallel_for (<rknnop/parallel.hpp>), and the hooks the CPU kernel's initializer and
 // deinitializer and the library's unload call. pthread_create/pthread_join, GCC atomic builtins and
 // Linux futexes: nothing of libstdc++ (std::thread and std::mutex would need it on the boards), no
-// exception, few imports (ResizeArea's board library has a size budget: tests/board).
+// exception, few imports (ResizeArea's board library has a size budget: tests/board_abi).
 //
 // One pool per kernel library (everything here is hidden): at most cores - 1 workers, created on the
 // first parallel_for that needs them and kept between calls; joined when the library's last

@@ -60,7 +60,7 @@ static vx_int32 mode_of(vx_reference scalar) {
   return mode;
 }
 
-/* The node runner's reply file and control socket (src/host/node_wire.hpp): a forged reply, sent as
+/* The node runner's reply file and control socket (src/host/isolate/node_wire.hpp): a forged reply, sent as
  * the runner's own, then never an answer of the runner's. */
 static void put_bytes(int fd, const void* data, size_t size) {
   if (write(fd, data, size) != (ssize_t)size) _exit(9);

@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: MIT
+// The parent's side of a node run in a child process (isolation.hpp, docs/isolation.md): the request
+// goes to the runner (rknnop-node, started with posix_spawn) in anonymous memory files with the library,
+// the runner's reply comes back in another, and a status page says which step it was in when it died.
+// A session keeps its runner for its next requests (the library stays loaded there); a runner that
+// died in a request is waited for and replaced by a fresh one at the next.
+#include "isolate/node_child.hpp"
+
+#include "rknnop/host/error.hpp"
+#include "rknnop/host/isolation.hpp"
+#include "rknnop/host/memory_budget.hpp"
+#include "rknnop/vx_type.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <memory>
+#include <optional>
+#include <spawn.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "isolate/child_process.hpp"
+#include "isolate/node_wire.hpp"
+
+extern char** environ;  // NOLINT(readability-redundant-declaration): posix_spawn's environment
+
+namespace rknnop::host {
+
+namespace {
+
+std::atomic<node_execution> default_execution{node_execution::in_process};
+
+struct runner_settings {
+  std::mutex mutex;
+  std::optional<node_limits> limits;
+  std::filesystem::path runner;
+};
+runner_settings& settings() {
+  static runner_settings s;
+  return s;
+}
+
+}  // namespace
+
+void set_default_node_execution(node_execution execution) noexcept { default_execution.store(execution); }
+node_execution default_node_execution() noexcept { return default_execution.load(); }
+
+void set_node_limits(const node_limits& limits) noexcept {
+  const std::lock_guard lock(settings().mutex);
+  settings().limits = limits;
+}
+
+node_limits current_node_limits() {
+  {
+    const std::lock_guard lock(settings().mutex);
+    if (settings().limits) return *settings().limits;
+  }
+  node_limits limits;
+  const auto number = [](const char* name) -> std::optional<std::uint64_t> {
+    const char* text = std::getenv(name);
+    if (text == nullptr || *text == '\0') return std::nullopt;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (errno != 0 || *end != '\0' || value == 0 || value > (std::uint64_t{1} << 40))
+      throw error(fmt::format("{}='{}': expected a positive whole number", name, text));
+    return value;
+  };
+  // A year at most: the deadline is counted in the steady clock's nanoseconds, which a larger number overflows.
+  constexpr std::uint64_t max_seconds = 365ULL * 24 * 3600;
+  if (const auto seconds = number("RKNNOP_NODE_TIME_LIMIT")) {
+    if (*seconds > max_seconds)
+      throw error(fmt::format("RKNNOP_NODE_TIME_LIMIT='{}': at most {} (a year)", *seconds, max_seconds));
+    limits.time = std::chrono::seconds(*seconds);
+  }
+  if (const auto mib = number("RKNNOP_NODE_MEMORY_LIMIT")) limits.memory = *mib << 20;
+  return limits;
+}
+
+void set_node_runner(const std::filesystem::path& runner) {
+  const std::lock_guard lock(settings().mutex);
+  settings().runner = runner;
+}
+
+std::filesystem::path node_runner_path() {
+  {
+    const std::lock_guard lock(settings().mutex);
+    if (!settings().runner.empty()) return settings().runner;
+  }
+  if (const char* given = std::getenv("RKNNOP_NODE_RUNNER"); given != nullptr && *given != '\0') {
+    if (::access(given, X_OK) != 0)
+      throw error(fmt::format("RKNNOP_NODE_RUNNER='{}': not an executable file: {}", given, std::strerror(errno)));
+    return given;
+  }
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw error(fmt::format("cannot find the node runner rknnop-node: /proc/self/exe: {}", ec.message()));
+  const std::filesystem::path beside = self.parent_path() / "rknnop-node";
+  const std::filesystem::path build_tree = self.parent_path().parent_path() / "rknnop-node" / "rknnop-node";
+  for (const std::filesystem::path& candidate : {beside, build_tree})
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  throw error(
+      fmt::format("cannot find the node runner rknnop-node (looked at {} and {}); install it beside the tools or set "
+                  "RKNNOP_NODE_RUNNER",
+                  beside.string(), build_tree.string()));
+}
+
+namespace child_io {
+
+namespace {
+
+// An owned descriptor.
+class owned_fd {
+public:
+  explicit owned_fd(int fd = -1) noexcept : fd_(fd) {}
+  owned_fd(const owned_fd&) = delete;
+  owned_fd& operator=(const owned_fd&) = delete;
+  owned_fd(owned_fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  owned_fd& operator=(owned_fd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  ~owned_fd() { reset(); }
+  void reset() noexcept {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  [[nodiscard]] int get() const noexcept { return fd_; }
+
+private:
+  int fd_;
+};
+
+// A reply's bytes beyond its outputs: the descriptor, the steps and their log lines.
+constexpr std::uint64_t max_reply_text = std::uint64_t{16} << 20;
+
+// Lowest number a memory file is moved to: never one of the runner's fixed descriptors (3-6), so each
+// posix_spawn dup2 really copies (dup2 of a descriptor onto itself would keep its close-on-exec flag).
+constexpr int high_descriptor = 16;
+
+// An anonymous memory file (nothing in any folder) holding `bytes`, close-on-exec.
+owned_fd memory_file(const char* name, std::span<const std::uint8_t> bytes, std::size_t size = 0) {
+  const int raw = ::memfd_create(name, MFD_CLOEXEC);
+  if (raw < 0) throw error(fmt::format("cannot create a memory file for the node runner: {}", std::strerror(errno)));
+  const int fd = ::fcntl(raw, F_DUPFD_CLOEXEC, high_descriptor);
+  ::close(raw);
+  if (fd < 0) throw error(fmt::format("cannot move a memory file for the node runner: {}", std::strerror(errno)));
+  owned_fd owned(fd);
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t put = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0)
+      throw error(fmt::format("cannot write {} bytes for the node runner to memory: {}", bytes.size(),
+                              std::strerror(put < 0 ? errno : EIO)));
+    done += static_cast<std::size_t>(put);
+  }
+  if (size != 0 && ::ftruncate(fd, static_cast<off_t>(size)) != 0)
+    throw error(fmt::format("cannot size a memory file for the node runner: {}", std::strerror(errno)));
+  return owned;
+}
+
+// A runner's text for the user's terminal: control bytes (ESC, CR, NUL...) escaped.
+std::string printable(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f)
+      out += fmt::format("\\x{:02x}", byte);
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::vector<std::uint8_t> read_memory_file(int fd) {
+  std::vector<std::uint8_t> bytes;
+  errno = 0;  // a short read sets none
+  if (!read_whole_file(fd, bytes))
+    throw error(fmt::format("cannot read the node runner's reply: {}",
+                            errno != 0 ? std::strerror(errno) : "it is shorter than its size"));
+  return bytes;
+}
+
+std::string_view step_text(runner_step step) {
+  switch (step) {
+    case runner_step::start: return "starting the node runner for";
+    case runner_step::load: return "loading the library of";
+    case runner_step::validate: return "the validator of";
+    case runner_step::initialize: return "the initializer of";
+    case runner_step::kernel: return "the CPU kernel of";
+    case runner_step::shader: return "the VX shader of";
+    case runner_step::deinitialize: return "the deinitializer of";
+    case runner_step::done: return "unloading the library of";
+  }
+  return "the library of";
+}
+
+// The last line of what the child wrote (glibc's "free(): corrupted unsorted chunks", ld.so's
+// "Inconsistency detected"), for the one line of a crash.
+std::string last_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (const auto at = text.rfind('\n'); at != std::string::npos) text.erase(0, at + 1);
+  if (text.size() > 200) text = text.substr(0, 200) + "...";
+  return text;
+}
+
+// The child's own messages name its view of the library; the user knows it by its path.
+std::string with_path(std::string text, const child_library& library) {
+  const std::string fd_path = fmt::format("/proc/self/fd/{}", runner_library_fd);
+  for (auto at = text.find(fd_path); at != std::string::npos; at = text.find(fd_path, at + library.path.size()))
+    text.replace(at, fd_path.size(), library.path);
+  return text;
+}
+
+}  // namespace
+
+// A started runner serving one library's requests (node_wire.hpp): its files stay open between
+// requests; the socket is the control channel. Destroying it stops the runner and waits for it.
+struct runner_process {
+  pid_t pid = -1;
+  owned_fd request, reply, status, control, output;
+  bool processes = false;    ///< it may start processes (a VX shader's runner)
+  std::string cache_folder;  ///< its own writable folder (POCL's kernel cache), removed after it
+
+  runner_process() = default;
+  runner_process(const runner_process&) = delete;
+  runner_process& operator=(const runner_process&) = delete;
+  ~runner_process() {
+    stop();
+    if (!cache_folder.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(cache_folder, ignored);
+    }
+  }
+  void stop() noexcept {
+    if (pid <= 0) return;
+    ::kill(-pid, SIGKILL);  // idle, or being given up: nothing of it, nor of its process group, is needed
+    ::kill(pid, SIGKILL);
+    int ignored = 0;
+    while (::waitpid(pid, &ignored, 0) < 0 && errno == EINTR) {}
+    pid = -1;
+  }
+  // Whether it is still there (an idle runner can die with the thread that started it: PDEATHSIG).
+  [[nodiscard]] bool alive() noexcept {
+    int ignored = 0;
+    if (pid > 0 && ::waitpid(pid, &ignored, WNOHANG) == pid) pid = -1;
+    return pid > 0;
+  }
+};
+
+namespace {
+
+// A pipe's or a socket pair's two ends above the runner's fixed descriptors (its dup2s onto 3-7 must
+// not close them).
+std::pair<owned_fd, owned_fd> high_pair(bool socket) {
+  int ends[2];
+  const int made = socket ? ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) : ::pipe2(ends, O_CLOEXEC);
+  if (made != 0) throw error(fmt::format("cannot create a channel for the node runner: {}", std::strerror(errno)));
+  owned_fd first(::fcntl(ends[0], F_DUPFD_CLOEXEC, high_descriptor));
+  owned_fd second(::fcntl(ends[1], F_DUPFD_CLOEXEC, high_descriptor));
+  ::close(ends[0]);
+  ::close(ends[1]);
+  if (first.get() < 0 || second.get() < 0)
+    throw error(fmt::format("cannot move a channel for the node runner: {}", std::strerror(errno)));
+  return {std::move(first), std::move(second)};
+}
+
+// A folder of its own in TMPDIR for a runner that runs a VX shader: POCL's kernel cache, the only place
+// its sandbox lets it write (a shared cache would let one library's runner plant code for another's).
+std::string runner_cache_folder() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/rknnop-node-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw error(fmt::format("cannot create a folder for the node runner's kernel cache in {}: {}",
+                            pattern.substr(0, pattern.rfind('/')), std::strerror(errno)));
+  return pattern;
+}
+
+// Starts a runner for `library`: its memory files, its output pipe and its control socket. The runner
+// leads its own session (no controlling terminal; its process group is killed whole) and reads
+// /dev/null; `processes`: a runner that may start processes (POCL's linker, for a VX shader).
+std::unique_ptr<runner_process> start_runner(const child_library& library, bool processes) {
+  const std::filesystem::path runner = node_runner_path();
+  // A process that runs a library it does not trust cannot be traced by the same user (without Yama,
+  // a library could otherwise attach to its tool and inject code); under AddressSanitizer
+  // LeakSanitizer's tracer needs it (docs/isolation.md).
+#if !defined(__SANITIZE_ADDRESS__)
+  (void)::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
+  auto process = std::make_unique<runner_process>();
+  process->processes = processes;
+  if (processes) process->cache_folder = runner_cache_folder();
+  const owned_fd library_file = memory_file("rknnop-node-library", library.file);
+  process->request = memory_file("rknnop-node-request", {});
+  process->reply = memory_file("rknnop-node-reply", {});
+  process->status = memory_file("rknnop-node-status", {}, sizeof(runner_status));
+  auto [output, output_end] = high_pair(false);
+  auto [control, control_end] = high_pair(true);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  ::posix_spawn_file_actions_init(&actions);
+  ::posix_spawnattr_init(&attributes);
+  ::posix_spawn_file_actions_adddup2(&actions, library_file.get(), runner_library_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, process->request.get(), runner_request_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, process->reply.get(), runner_reply_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, process->status.get(), runner_status_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, control_end.get(), runner_control_fd);
+  ::posix_spawn_file_actions_adddup2(&actions, output_end.get(), STDOUT_FILENO);
+  ::posix_spawn_file_actions_adddup2(&actions, output_end.get(), STDERR_FILENO);
+  ::posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  // The runner starts with no signal blocked and the interrupt signals at their default action (the
+  // parent's cleanup handler removes the parent's files, not the runner's job).
+  sigset_t none;
+  sigemptyset(&none);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) sigaddset(&defaults, signal_number);
+  ::posix_spawnattr_setsigmask(&attributes, &none);
+  ::posix_spawnattr_setsigdefault(&attributes, &defaults);
+  ::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSID);
+  const std::string parent = std::to_string(::getpid());
+  std::string program = runner.string();
+  std::string flag = "--rknnop-node";
+  std::string processes_flag(runner_processes_flag);
+  std::vector<char*> argv = {program.data(), flag.data(), const_cast<char*>(parent.c_str())};
+  if (processes) argv.push_back(processes_flag.data());
+  argv.push_back(nullptr);
+  // The environment, POCL's kernel cache in the runner's own folder.
+  std::vector<std::string> environment_text;
+  for (char** e = environ; *e != nullptr; ++e)
+    if (!std::string_view(*e).starts_with("POCL_CACHE_DIR=")) environment_text.emplace_back(*e);
+  if (processes) environment_text.push_back("POCL_CACHE_DIR=" + process->cache_folder);
+  std::vector<char*> environment;
+  for (std::string& e : environment_text) environment.push_back(e.data());
+  environment.push_back(nullptr);
+  const int spawned =
+      ::posix_spawn(&process->pid, program.c_str(), &actions, &attributes, argv.data(), environment.data());
+  ::posix_spawn_file_actions_destroy(&actions);
+  ::posix_spawnattr_destroy(&attributes);
+  if (spawned != 0) {
+    process->pid = -1;
+    throw error(
+        fmt::format("{}: cannot start the node runner {}: {}", library.origin, program, std::strerror(spawned)));
+  }
+  process->output = std::move(output);
+  process->control = std::move(control);
+  return process;
+}
+
+// Puts `request` in the runner's request file and a clean status page beside it; drops what the runner
+// wrote since the last request (the one line of a crash quotes this request's output only).
+void send_request(runner_process& process, const wire_writer& request) {
+  if (!replace_whole_file(process.request.get(), request.bytes()))
+    throw error(fmt::format("cannot write the node runner's request: {}", std::strerror(errno)));
+  const runner_status clean{};
+  (void)::pwrite(process.status.get(), &clean, sizeof clean, 0);
+  char chunk[512];
+  for (pollfd p{process.output.get(), POLLIN, 0}; ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN) != 0;)
+    if (::read(process.output.get(), chunk, sizeof chunk) <= 0) break;
+  const char go = 1;
+  (void)::send(process.control.get(), &go, 1, MSG_NOSIGNAL);  // a dead runner is found by the watch
+}
+
+// The sandbox's layers a runner could not set up, said once per process (docs/isolation.md).
+void note_missing_layers(const runner_process& process) {
+  static std::atomic<bool> said{false};
+  runner_status status{};
+  if (::pread(process.status.get(), &status, sizeof status, 0) != static_cast<ssize_t>(sizeof status)) return;
+  const std::string missing(status.missing_layers, ::strnlen(status.missing_layers, sizeof status.missing_layers));
+  if (missing.empty() || said.exchange(true)) return;
+  fmt::print(stderr, "rknnop: note: the node runner runs without {}; its other layers hold (docs/isolation.md)\n",
+             printable(missing));
+}
+
+// The reply file, its size checked before it is read: the outputs the memory budget allows and their
+// steps' text, never more (a runner's reply is not trusted).
+std::vector<std::uint8_t> read_reply(const runner_process& process, const child_library& library) {
+  struct stat st {};
+  if (::fstat(process.reply.get(), &st) != 0)
+    throw error(fmt::format("cannot read the node runner's reply: {}", std::strerror(errno)));
+  const std::uint64_t bound = memory_budget() + max_reply_text;
+  if (static_cast<std::uint64_t>(st.st_size) > bound)
+    throw error(
+        fmt::format("{} ({}): the node runner's reply is {} bytes, more than the memory budget and {} MiB "
+                    "of text allow ({} bytes); it was not read",
+                    library.op_name, library.origin, st.st_size, max_reply_text >> 20, bound));
+  return read_memory_file(process.reply.get());
+}
+
+// Reads a reply with `read`: a reply the reader finds short ("node runner message: truncated", a runner's
+// or a forged reply) or garbled is one line naming the op and where its code comes from; the errors
+// that name them already pass through.
+template <class Read>
+auto naming_the_op(const child_library& library, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const error& e) {
+    const std::string& detail = e.detail();
+    if (!detail.starts_with("node runner message: ") && !detail.starts_with("the node runner's reply is ")) throw;
+    throw error(fmt::format("{} ({}): {}", library.op_name, library.origin, detail));
+  }
+}
+
+// One request to a started runner, watched: its reply, or (the runner dead and waited for) the one line
+// of what ended it, thrown.
+std::vector<std::uint8_t> call(runner_process& process, const child_library& library, const wire_writer& request,
+                               std::uint64_t tensor_bytes) {
+  const node_limits limits = current_node_limits();
+  send_request(process, request);
+  // Four copies of the tensors on top of the limit: those of the request until the runner has its
+  // tensors; then all the run's tensors, which the runner reports once verified (virtual outputs
+  // included, bounded by the tensor budget in the runner): the tensors, the kernel's float staging of
+  // narrower ones (float16: twice their bytes) and the reply's copy of the outputs.
+  const std::uint64_t memory_limit = limits.memory + 4 * tensor_bytes;
+  const auto reported_tensors = [&] {
+    runner_status status{};
+    const ssize_t got = ::pread(process.status.get(), &status, sizeof status, 0);
+    return got == static_cast<ssize_t>(sizeof status) ? 4 * status.tensor_bytes : std::uint64_t{0};
+  };
+  const child_outcome outcome = watch_child(process.pid, process.output.get(), limits.time, memory_limit, 8192,
+                                            process.control.get(), reported_tensors, true);
+  if (outcome.answered) {
+    note_missing_layers(process);
+    return read_reply(process, library);
+  }
+  process.pid = -1;  // waited for
+  runner_status status{};
+  (void)::pread(process.status.get(), &status, sizeof status, 0);
+  const auto step = static_cast<runner_step>(status.step);
+  const std::string what = fmt::format("{} {} ({})", step_text(step), library.op_name, library.origin);
+  if (outcome.timed_out)
+    throw error(fmt::format("{} did not finish within {} s (stopped)", what,
+                            std::chrono::duration_cast<std::chrono::seconds>(limits.time).count()));
+  if (outcome.memory_used != 0)
+    throw error(
+        fmt::format("{} used more than {} MiB of memory (stopped at {} MiB; the limit is {} MiB beyond the "
+                    "run's tensors, RKNNOP_NODE_MEMORY_LIMIT)",
+                    what, outcome.memory_limit >> 20, outcome.memory_used >> 20, limits.memory >> 20));
+  const std::string said = last_line(outcome.output);
+  if (outcome.stopped_by_parent)
+    throw error(
+        fmt::format("{} closed the node runner's channel to the tool without an answer; the tool stopped "
+                    "it (SIGKILL){}",
+                    what, said.empty() ? "" : "; it said: " + printable(said)));
+  if (WIFSIGNALED(outcome.status) && WTERMSIG(outcome.status) == SIGSYS) {
+    const std::string refused(status.refused, ::strnlen(status.refused, sizeof status.refused));
+    throw error(fmt::format("{} tried {}, which the node runner's sandbox refuses (stopped)", what,
+                            refused.empty() ? "a system call" : printable(refused)));
+  }
+  if (WIFSIGNALED(outcome.status)) {
+    const std::string fault(status.fault, std::min<std::size_t>(status.fault_length, sizeof status.fault));
+    throw error(fmt::format("{} crashed with {}{}{}", what, signal_description(WTERMSIG(outcome.status)),
+                            fault.empty() ? "" : ": " + fault, said.empty() ? "" : "; it said: " + said));
+  }
+  throw error(fmt::format("{} stopped with exit status {}{}", what,
+                          WIFEXITED(outcome.status) ? WEXITSTATUS(outcome.status) : -1,
+                          said.empty() ? "" : "; it said: " + said));
+}
+
+// The request to `runner`'s runner, started first if there is none (or it died idle); a runner that
+// died in the request is dropped, the next request starts a fresh one. The runner's failure reply
+// becomes the error thrown.
+std::vector<std::uint8_t> call_runner(const child_library& library, runner_slot& runner, const wire_writer& request,
+                                      std::uint64_t tensor_bytes, bool processes = false) {
+  // A VX shader needs a runner that may start processes: the strict one is replaced (and the library
+  // loaded again there) the first time a request carries a shader.
+  if (runner && processes && !runner->processes) runner.reset();
+  if (!runner || !runner->alive()) runner = start_runner(library, processes);
+  std::vector<std::uint8_t> reply;
+  try {
+    reply = call(*runner, library, request, tensor_bytes);
+  } catch (...) {
+    runner.reset();
+    throw;
+  }
+  naming_the_op(library, [&] {
+    wire_reader head(reply);
+    if (head.get<std::uint32_t>() != node_wire_magic) throw error("the node runner's reply is garbled");
+    if (head.get<std::uint8_t>() == 0) throw error(with_path(head.get_string(), library));
+  });
+  return reply;
+}
+
+void write_request_head(wire_writer& w, runner_command command, const child_library& library) {
+  w.put(node_wire_magic);
+  w.put(node_wire_version);
+  w.put(command);
+  w.put(static_cast<std::uint8_t>(library.options.op_yml ? 1 : 0));
+  w.put_string(library.options.op_yml ? library.options.op_yml->string() : std::string());
+  w.put(static_cast<std::uint8_t>(library.options.kernel_index ? 1 : 0));
+  w.put(library.options.kernel_index.value_or(0));
+  // The runner's budget is the tool's (--memory-limit sets it in this process only).
+  w.put(memory_budget());
+}
+
+kernel_descriptor_info read_descriptor(wire_reader& r) {
+  kernel_descriptor_info k;
+  k.list_symbol = r.get_string();
+  k.list_size = r.get<std::uint64_t>();
+  k.kernel_index = r.get<std::uint32_t>();
+  k.name = r.get_string();
+  k.enumeration = r.get<std::int32_t>();
+  k.is_shader = r.get<std::uint8_t>() != 0;
+  k.has_validate = r.get<std::uint8_t>() != 0;
+  k.has_initialize = r.get<std::uint8_t>() != 0;
+  k.has_deinitialize = r.get<std::uint8_t>() != 0;
+  k.num_params = r.get<std::uint32_t>();
+  k.parameters = r.get_vector<kernel_parameter>();
+  if (k.parameters.size() != k.num_params)
+    throw error(
+        fmt::format("the node runner's reply is forged: kernel '{}' has {} parameter(s) in its table and "
+                    "says {}",
+                    printable(k.name), k.parameters.size(), k.num_params));
+  return k;
+}
+
+}  // namespace
+
+kernel_descriptor_info load_in_child(const child_library& library, runner_slot& runner) {
+  wire_writer request;
+  write_request_head(request, runner_command::load, library);
+  const std::vector<std::uint8_t> reply = call_runner(library, runner, request, 0);
+  return naming_the_op(library, [&] {
+    wire_reader r(reply);
+    (void)r.get<std::uint32_t>();
+    (void)r.get<std::uint8_t>();
+    return read_descriptor(r);
+  });
+}
+
+node_result run_in_child(const child_library& library, runner_slot& runner, const node_spec& spec) {
+  if (spec.on_context)
+    throw error(
+        fmt::format("{}: a context hook (on_context) cannot reach a node in a child process; load the op "
+                    "with load_options::execution = node_execution::in_process",
+                    spec.label));
+  wire_writer request;
+  write_request_head(request, runner_command::run, library);
+  request.put_string(spec.label);
+  std::uint64_t tensor_bytes = 0;
+  request.put(static_cast<std::uint64_t>(spec.inputs.size()));
+  for (const node_input& in : spec.inputs) {
+    request.put_tensor(in.name, in.type, in.dims, in.bytes);
+    tensor_bytes += in.bytes.size();
+  }
+  request.put(static_cast<std::uint64_t>(spec.outputs.size()));
+  for (const node_output_request& o : spec.outputs) {
+    request.put_string(o.name);
+    request.put(static_cast<std::uint8_t>(o.dims ? 1 : 0));
+    request.put_vector(o.dims.value_or(std::vector<std::uint32_t>{}));
+    request.put(o.type);
+  }
+  request.put(static_cast<std::uint64_t>(spec.params.size()));
+  for (const node_param& p : spec.params) {
+    request.put_string(p.name);
+    request.put(p.value.type);
+    request.put_vector(p.value.items);
+    request.put(p.value.scalar);
+  }
+  request.put(static_cast<std::uint8_t>(spec.shader ? 1 : 0));
+  if (spec.shader) {
+    request.put_string(spec.shader->text);
+    request.put_string(spec.shader->file_name);
+    request.put_string(spec.shader->error);
+  }
+  const std::vector<std::uint8_t> reply = call_runner(library, runner, request, tensor_bytes, spec.shader.has_value());
+  return naming_the_op(library, [&] {
+    wire_reader r(reply);
+    (void)r.get<std::uint32_t>();
+    (void)r.get<std::uint8_t>();
+    (void)read_descriptor(r);
+    node_result result;
+    const auto steps = r.get<std::uint64_t>();
+    for (std::uint64_t i = 0; i < steps && i < 16; ++i) {
+      step_report s;
+      s.step = r.get_string();
+      s.called = r.get<std::uint8_t>() != 0;
+      s.status = r.get<std::int32_t>();
+      const auto lines = r.get<std::uint64_t>();
+      for (std::uint64_t j = 0; j < lines && j < 4096; ++j) s.log.push_back(r.get_string());
+      result.report.steps.push_back(std::move(s));
+    }
+    // The outputs as requested: each named, typed and shaped as asked (what the request fixed), its bytes
+    // exactly its shape's, all of them within the memory budget; anything else is a forged reply.
+    const auto forged = [&](const std::string& why) {
+      return error(fmt::format("{}: the node runner's reply is forged: {} ({}, {})", spec.label, why, library.op_name,
+                               library.origin));
+    };
+    const auto outputs = r.get<std::uint64_t>();
+    if (outputs != spec.outputs.size())
+      throw forged(fmt::format("{} output(s) for the {} requested", outputs, spec.outputs.size()));
+    std::uint64_t output_bytes = 0;
+    for (std::uint64_t i = 0; i < outputs; ++i) {
+      node_input t = r.get_tensor();
+      const node_output_request& asked = spec.outputs[i];
+      if (t.name != asked.name)
+        throw forged(fmt::format("output {} is named '{}', not '{}'", i, printable(t.name), asked.name));
+      if (asked.type != 0 && t.type != asked.type)
+        throw forged(fmt::format("output '{}' has type {}, not the requested {}", asked.name, t.type, asked.type));
+      if (asked.dims && t.dims != *asked.dims)
+        throw forged(fmt::format("output '{}' has a shape other than the requested one", asked.name));
+      std::uint64_t expected = vx_tensor_element_size(t.type);
+      if (expected == 0 || t.dims.empty() || t.dims.size() > 6)
+        throw forged(fmt::format("output '{}' has type {} and {} dimension(s)", asked.name, t.type, t.dims.size()));
+      for (const std::uint32_t d : t.dims)
+        expected = d == 0 || expected <= std::numeric_limits<std::uint64_t>::max() / d
+                       ? expected * d
+                       : std::numeric_limits<std::uint64_t>::max();
+      if (t.bytes.size() != expected)
+        throw forged(fmt::format("output '{}' holds {} bytes, its shape {}", asked.name, t.bytes.size(), expected));
+      output_bytes += expected;
+      if (output_bytes > memory_budget())
+        throw forged(fmt::format("its outputs hold more than the memory budget ({} bytes)", memory_budget()));
+      node_output o;
+      o.name = std::move(t.name);
+      o.dims = std::move(t.dims);
+      o.type = t.type;
+      o.bytes.assign(t.bytes.begin(), t.bytes.end());
+      result.outputs.push_back(std::move(o));
+    }
+    return result;
+  });
+}
+
+}  // namespace child_io
+
+}  // namespace rknnop::host
