@@ -67,7 +67,7 @@ struct exp_tensor {
   }
   void kernel(unsigned threads) {
     pool::set_threads(threads);
-    Exp::cpu(in, out, rknnop::detail::no_params{});
+    Exp::cpu(in, out, rknnop::no_params{});
     bench::keep(y.data());
   }
 };

@@ -36,11 +36,9 @@ struct fixed_string {
   constexpr std::string_view view() const noexcept { return {chars, N}; }
 };
 
-using no_params = rknnop::no_params;  // the old spelling, still accepted
-
 template <class Op>
 struct params_of {
-  using type = no_params;
+  using type = rknnop::no_params;
 };
 template <class Op>
   requires requires { typename Op::params; }
@@ -222,7 +220,7 @@ consteval bool valid_op_name(std::string_view name) {
   return !(name[0] >= '0' && name[0] <= '9');
 }
 
-// One gate per rule, in the order a user meets them; each failure is one static_assert.
+// The op's name: `name` when the struct gives one, else the struct's own name.
 template <class Op>
 consteval std::string_view op_model_name() {
   if constexpr (has_name<Op>)
@@ -242,6 +240,7 @@ consteval std::string_view op_model_rknpu2_type() {
     return op_model_name<Op>();
 }
 
+// One gate per rule, in the order a user meets them; each failure is one static_assert.
 template <class Op>
 consteval bool check_op() {
   if constexpr (declares_name<Op> && !has_name<Op>) {
