@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# src/ in rooms (docs/architecture.md §2): one folder a job, none holding more than LIMIT files, so a
+# src/ in rooms (docs/architecture.md §1): one folder a job, none holding more than LIMIT files, so a
 # reader finds formats, loading, running and isolation apart instead of side by side.
 #   cmake -DROOT=<source tree> [-DLIMIT=12] -P check_rooms.cmake
 # Every folder under ROOT/src (and src itself) is counted: its files, not its subfolders and not
@@ -35,7 +35,7 @@ foreach(_folder IN LISTS _folders)
   list(APPEND _summary "${_folder} ${_count}")
   if(_count GREATER LIMIT)
     list(APPEND _errors
-         "rknnop: rooms: ${_folder} holds ${_count} files, more than ${LIMIT}: split it by job (docs/architecture.md §2)")
+         "rknnop: rooms: ${_folder} holds ${_count} files, more than ${LIMIT}: split it by job (docs/architecture.md §1)")
   endif()
 endforeach()
 
