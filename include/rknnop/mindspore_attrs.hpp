@@ -41,23 +41,31 @@ constexpr std::size_t attr_item_size(const field_desc& f) noexcept {
   return f.kind == field_kind::array ? 4 : f.vx_type == VX_TYPE_BOOL ? 1 : dtype_size(f.vx_type);
 }
 
-constexpr const char* attr_type_name(vx_enum type) noexcept {
-  switch (type) {
-    case VX_TYPE_BOOL: return "bool";
-    case VX_TYPE_CHAR: return "char";
-    case VX_TYPE_INT8: return "int8";
-    case VX_TYPE_UINT8: return "uint8";
-    case VX_TYPE_INT16: return "int16";
-    case VX_TYPE_UINT16: return "uint16";
-    case VX_TYPE_INT32: return "int32";
-    case VX_TYPE_UINT32: return "uint32";
-    case VX_TYPE_INT64: return "int64";
-    case VX_TYPE_UINT64: return "uint64";
-    case VX_TYPE_FLOAT16: return "float16";
-    case VX_TYPE_FLOAT32: return "float32";
-    case VX_TYPE_FLOAT64: return "float64";
-    default: return "?";
+// "int8", "float16", "bool": the VX type's name in lower case (from the one table) for the types with a
+// C++ scalar type; "?" for the others.
+struct attr_type_name_rows {
+  char name[vx_type_count][sizeof vx_type_info::name];
+};
+constexpr attr_type_name_rows make_attr_type_name_rows() noexcept {
+  attr_type_name_rows rows{};
+  for (std::size_t r = 0; r < vx_type_count; ++r) {
+    if (!visit_scalar_storage(vx_type_table[r].value, [](auto) {})) {
+      rows.name[r][0] = '?';
+      continue;
+    }
+    // "VX_TYPE_INT8": the short name starts at 8 (indexed, not through a pointer: constexpr under UBSan)
+    for (std::size_t i = 8; vx_type_table[r].name[i] != '\0'; ++i) {
+      const char c = vx_type_table[r].name[i];
+      rows.name[r][i - 8] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    }
   }
+  return rows;
+}
+inline constexpr attr_type_name_rows attr_type_names = make_attr_type_name_rows();
+
+constexpr const char* attr_type_name(vx_enum type) noexcept {
+  const std::size_t r = vx_type_index(type);
+  return r < vx_type_count ? attr_type_names.name[r] : "?";
 }
 
 inline void append_le(std::vector<std::uint8_t>& out, std::uint64_t bits, std::size_t bytes) {

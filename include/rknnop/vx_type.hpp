@@ -11,14 +11,18 @@
 //
 // The queries take a std::int32_t, so that a value read from a file (op.yml, a .rknn model) is asked
 // about before it is trusted: a vx_type converts to it implicitly.
+//
+// rknnop::vx_max_tensor_rank (6, defined beside vx_type) is the most dims a tensor has on the board.
 
 #include <rknnop/detail/dtypes.hpp>
 #include <rknnop/detail/vx_types.hpp>
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int32_t
+#include <limits>       // vx_type_integer_range
 #include <optional>     // vx_type_from_name
 #include <string_view>  // names
+#include <type_traits>  // std::type_identity
 
 namespace rknnop {
 
@@ -86,6 +90,43 @@ namespace rknnop {
 template <class F>
 constexpr bool visit_tensor_element_type(std::int32_t type, F&& f) {
   return detail::visit_dtype(type, static_cast<F&&>(f));
+}
+
+/// Calls f(std::type_identity<T>{}) with the C++ type whose bytes hold a scalar param of VX type `type`
+/// (sizeof(T) == vx_scalar_size(type)) and returns true: std::int8_t for CHAR (signed on every target),
+/// std::int8_t..std::uint64_t, rknnop::float16, float, double, and std::int32_t for BOOL (a 4-byte
+/// vx_bool); returns false, f not called, for any other value (ENUM, SIZE, BOOL8, objects). The one
+/// dispatch from a scalar's run-time type to code for its bytes (param values, the parity harness).
+template <class F>
+constexpr bool visit_scalar_type(std::int32_t type, F&& f) {
+  return detail::visit_scalar_storage(type, static_cast<F&&>(f));
+}
+
+/// The values an integer scalar type holds.
+struct vx_integer_range {
+  std::int64_t min;
+  std::uint64_t max;
+};
+
+/// The range of an integer scalar type (CHAR as a signed byte, INT8..UINT64); nullopt for BOOL,
+/// the floating-point types and any other value.
+[[nodiscard]] constexpr std::optional<vx_integer_range> vx_type_integer_range(std::int32_t type) noexcept {
+  std::optional<vx_integer_range> range;
+  if (type == vx_type::bool_) return range;  // its bytes are an int32, its values 0 and 1
+  visit_scalar_type(type, [&]<class T>(std::type_identity<T>) {
+    if constexpr (std::is_integral_v<T>)
+      range = vx_integer_range{std::numeric_limits<T>::min(), std::numeric_limits<T>::max()};
+  });
+  return range;
+}
+
+/// FLOAT16, FLOAT32 and FLOAT64.
+[[nodiscard]] constexpr bool vx_type_is_floating(std::int32_t type) noexcept {
+  bool floating = false;
+  visit_scalar_type(type, [&]<class T>(std::type_identity<T>) {
+    floating = std::is_floating_point_v<T> || std::is_same_v<T, float16>;
+  });
+  return floating;
 }
 
 /// NumPy's descr of a tensor element type as .npy files are written ("<f2", "|u1", ...); "" for

@@ -5,6 +5,7 @@
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/openvx_host.h>
 #include <rknnop/float16.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -166,23 +167,17 @@ tensor_data random_tensor(std::vector<std::uint32_t> dims, vx_type dtype, std::m
   return tensor_data::from_floats(std::move(dims), dtype, values);
 }
 
+// The scalar's C++ type is the one table's (visit_scalar_type: CHAR a signed byte, BOOL a 4-byte vx_bool).
 vxc::scalar_arg param_data::make_scalar(vx_type type, double value) {
-  switch (type) {
-    case vx_type::bool_: return vxc::scalar_arg::of(type, static_cast<std::int32_t>(value != 0.0 ? 1 : 0));
-    case vx_type::char_:
-    case vx_type::int8: return vxc::scalar_arg::of(type, static_cast<std::int8_t>(value));
-    case vx_type::uint8: return vxc::scalar_arg::of(type, static_cast<std::uint8_t>(value));
-    case vx_type::int16: return vxc::scalar_arg::of(type, static_cast<std::int16_t>(value));
-    case vx_type::uint16: return vxc::scalar_arg::of(type, static_cast<std::uint16_t>(value));
-    case vx_type::int32: return vxc::scalar_arg::of(type, static_cast<std::int32_t>(value));
-    case vx_type::uint32: return vxc::scalar_arg::of(type, static_cast<std::uint32_t>(value));
-    case vx_type::int64: return vxc::scalar_arg::of(type, static_cast<std::int64_t>(value));
-    case vx_type::uint64: return vxc::scalar_arg::of(type, static_cast<std::uint64_t>(value));
-    case vx_type::float16: return vxc::scalar_arg::of(type, float16(static_cast<float>(value)).bits());
-    case vx_type::float32: return vxc::scalar_arg::of(type, static_cast<float>(value));
-    case vx_type::float64: return vxc::scalar_arg::of(type, value);
-    default: return vxc::scalar_arg{type, {}, 0};
-  }
+  vxc::scalar_arg arg{type, {}, 0};
+  if (type == vx_type::bool_) return vxc::scalar_arg::of(type, static_cast<std::int32_t>(value != 0.0 ? 1 : 0));
+  visit_scalar_type(type, [&]<class T>(std::type_identity<T>) {
+    if constexpr (std::is_same_v<T, float16>)
+      arg = vxc::scalar_arg::of(type, float16(static_cast<float>(value)).bits());
+    else
+      arg = vxc::scalar_arg::of(type, static_cast<T>(value));
+  });
+  return arg;
 }
 
 std::string param_data::to_string() const {
@@ -193,23 +188,15 @@ std::string param_data::to_string() const {
   }
   const vxc::scalar_arg& s = std::get<vxc::scalar_arg>(value);
   const std::byte* p = s.bytes.data();
-  std::string v;
-  switch (s.type) {
-    case vx_type::bool_:
-    case vx_type::int32: v = std::to_string(load<std::int32_t>(p)); break;
-    case vx_type::char_:
-    case vx_type::int8: v = std::to_string(load<std::int8_t>(p)); break;
-    case vx_type::uint8: v = std::to_string(load<std::uint8_t>(p)); break;
-    case vx_type::int16: v = std::to_string(load<std::int16_t>(p)); break;
-    case vx_type::uint16: v = std::to_string(load<std::uint16_t>(p)); break;
-    case vx_type::uint32: v = std::to_string(load<std::uint32_t>(p)); break;
-    case vx_type::int64: v = std::to_string(load<std::int64_t>(p)); break;
-    case vx_type::uint64: v = std::to_string(load<std::uint64_t>(p)); break;
-    case vx_type::float16: v = number(static_cast<float>(float16::from_bits(load<std::uint16_t>(p)))); break;
-    case vx_type::float32: v = number(load<float>(p)); break;
-    case vx_type::float64: v = number(load<double>(p)); break;
-    default: v = "?"; break;
-  }
+  std::string v = "?";
+  visit_scalar_type(s.type, [&]<class T>(std::type_identity<T>) {
+    if constexpr (std::is_same_v<T, float16>)
+      v = number(static_cast<float>(float16::from_bits(load<std::uint16_t>(p))));
+    else if constexpr (std::is_floating_point_v<T>)
+      v = number(load<T>(p));
+    else
+      v = std::to_string(load<T>(p));  // BOOL: its int32
+  });
   return name + "=" + v;
 }
 

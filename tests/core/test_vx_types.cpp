@@ -148,6 +148,39 @@ constexpr bool visits(std::int32_t type) {
 }
 static_assert(visits(vx_type::float16) && visits(vx_type::int32) && visits(vx_type::uint8) &&
               !visits(vx_type::uint32) && !visits(vx_type::float64) && !visits(0x7fff));
+// visit_scalar_type: the scalar types with a C++ type (13 of the 14 creatable: not BOOL8), each T of
+// the table's size; CHAR a signed byte, BOOL a 4-byte int32.
+template <class Want>
+constexpr bool scalar_visits_as(std::int32_t type) {
+  bool same = false;
+  const bool visited =
+      rknnop::visit_scalar_type(type, [&]<class T>(std::type_identity<T>) { same = std::is_same_v<T, Want>; });
+  return visited && same;
+}
+static_assert(scalar_visits_as<std::int8_t>(vx_type::char_) && scalar_visits_as<std::int32_t>(vx_type::bool_) &&
+              scalar_visits_as<rknnop::float16>(vx_type::float16) && scalar_visits_as<double>(vx_type::float64) &&
+              scalar_visits_as<std::uint64_t>(vx_type::uint64));
+constexpr std::size_t scalar_visit_count() {
+  std::size_t n = 0;
+  for (const vx_type_info& row : vx_type_table) n += rknnop::visit_scalar_type(row.value, [](auto) {}) ? 1 : 0;
+  return n;
+}
+static_assert(scalar_visit_count() == 13 && !rknnop::visit_scalar_type(vx_type::bool8, [](auto) {}) &&
+              !rknnop::visit_scalar_type(vx_type::enum_, [](auto) {}) &&
+              !rknnop::visit_scalar_type(0x7fff, [](auto) {}));
+// The ranges the host checks param values against (docs/runtime.md §3): CHAR as INT8.
+static_assert(rknnop::vx_type_integer_range(vx_type::char_)->min == -128 &&
+              rknnop::vx_type_integer_range(vx_type::char_)->max == 127 &&
+              rknnop::vx_type_integer_range(vx_type::uint16)->max == 65535 &&
+              rknnop::vx_type_integer_range(vx_type::int64)->min == INT64_MIN &&
+              rknnop::vx_type_integer_range(vx_type::uint64)->max == UINT64_MAX);
+static_assert(!rknnop::vx_type_integer_range(vx_type::bool_) && !rknnop::vx_type_integer_range(vx_type::float32) &&
+              !rknnop::vx_type_integer_range(vx_type::size) && !rknnop::vx_type_integer_range(vx_type::array));
+static_assert(rknnop::vx_type_is_floating(vx_type::float16) && rknnop::vx_type_is_floating(vx_type::float32) &&
+              rknnop::vx_type_is_floating(vx_type::float64) && !rknnop::vx_type_is_floating(vx_type::bool_) &&
+              !rknnop::vx_type_is_floating(vx_type::int32) && !rknnop::vx_type_is_floating(vx_type::tensor));
+static_assert(rknnop::vx_max_tensor_rank == 6);
+
 static_assert(rknnop::vx_type_from_npy_descr("<f2") == vx_type::float16 &&
               rknnop::vx_type_from_npy_descr("=i4") == vx_type::int32 &&
               rknnop::vx_type_from_npy_descr("|u1") == vx_type::uint8 &&

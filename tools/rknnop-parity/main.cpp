@@ -17,6 +17,7 @@
 #include <rknnop/host/param_value.hpp>
 #include <rknnop/host/session.hpp>
 #include <rknnop/parity/parity.hpp>
+#include <rknnop/vx_type.hpp>
 #include <rknnop/vxc/signature_of.hpp>
 
 #include <CLI/CLI.hpp>
@@ -73,17 +74,11 @@ std::pair<float, float> parse_range(std::string_view text) {
   return {low, high};
 }
 
+// npy_dtype's values are the VX types of the same name (the tensor element types of the one table).
 std::optional<vx_type> tensor_type_for(host::npy_dtype d) {
-  switch (d) {
-    case host::npy_dtype::float16: return vx_type::float16;
-    case host::npy_dtype::float32: return vx_type::float32;
-    case host::npy_dtype::int32: return vx_type::int32;
-    case host::npy_dtype::int8: return vx_type::int8;
-    case host::npy_dtype::uint8: return vx_type::uint8;
-    case host::npy_dtype::int16: return vx_type::int16;
-    case host::npy_dtype::uint16: return vx_type::uint16;
-  }
-  return std::nullopt;
+  const auto type = static_cast<std::int32_t>(d);
+  if (rknnop::vx_type_npy_descr(type).empty()) return std::nullopt;
+  return static_cast<vx_type>(type);
 }
 
 // An .npy input as the board would see it: float data in `float_type` (FLOAT16 by default),
@@ -227,10 +222,7 @@ parity::kernel_run run_in_runner(host::session& kernel, const parity::op_info& o
     for (std::size_t i = 0; i < c.inputs.size(); ++i) {
       const parity::tensor_data& t = c.inputs[i];
       host::npy_array a;
-      for (const host::npy_dtype d :
-           {host::npy_dtype::float16, host::npy_dtype::float32, host::npy_dtype::int32, host::npy_dtype::int8,
-            host::npy_dtype::uint8, host::npy_dtype::int16, host::npy_dtype::uint16})
-        if (tensor_type_for(d) == t.dtype) a.dtype = d;
+      if (!rknnop::vx_type_npy_descr(t.dtype).empty()) a.dtype = static_cast<host::npy_dtype>(t.dtype);
       a.shape = host::from_openvx_dims(t.dims);
       const auto* bytes = reinterpret_cast<const std::uint8_t*>(t.bytes.data());
       a.data.assign(bytes, bytes + t.bytes.size());

@@ -253,14 +253,10 @@ npy_array random_input(std::uint64_t seed, std::size_t port, const model_tensor&
     return npy_array::from_floats(values, a.shape, type == vx_type::float16 ? npy_dtype::float16 : npy_dtype::float32);
   }
   // Integer tensors: small non-negative values (0..15) in the low byte, little-endian.
-  switch (type) {
-    case vx_type::int8: a.dtype = npy_dtype::int8; break;
-    case vx_type::uint8: a.dtype = npy_dtype::uint8; break;
-    case vx_type::int16: a.dtype = npy_dtype::int16; break;
-    case vx_type::uint16: a.dtype = npy_dtype::uint16; break;
-    case vx_type::int32: a.dtype = npy_dtype::int32; break;
-    default: throw error(fmt::format("--random-inputs: tensor type {} is not supported", t.vx_type));
-  }
+  // npy_dtype's values are the VX types of the same name (the tensor element types of the one table).
+  if (rknnop::vx_type_npy_descr(type).empty())
+    throw error(fmt::format("--random-inputs: tensor type {} is not supported", t.vx_type));
+  a.dtype = static_cast<npy_dtype>(type);
   const std::size_t size = npy_item_size(a.dtype);
   a.data.resize(a.element_count() * size);
   for (std::size_t i = 0; i < a.element_count(); ++i) a.data[i * size] = static_cast<std::uint8_t>(engine() % 16);

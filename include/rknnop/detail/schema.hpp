@@ -26,7 +26,7 @@ namespace rknnop {
 /// defaults): filled by op_schema::probe_shapes. `ran` is false when it could not be run (a param
 /// without a default) or refused the probe; then nothing is known.
 struct shape_probe {
-  static constexpr std::uint32_t max_rank = 6;
+  static constexpr auto max_rank = static_cast<std::uint32_t>(vx_max_tensor_rank);
   std::uint32_t input_dims[max_rank] = {};
   std::uint32_t input_rank = 0;
   bool ran = false;

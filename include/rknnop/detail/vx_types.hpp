@@ -4,14 +4,19 @@
 // Layer 1 of detail/ (docs/architecture.md §1): the VX type table.
 // The one table of VX types (docs/abi.md §7): value, name, element size, C++ type, op.yml, dtype and
 // OpenCL spellings. Used by the SDK, the host runtime, the host library, vxc and the emitter; every
-// other list of VX types derives from it. Standard library only (no OpenVX header, no fmt), so that
-// host code without OpenVX declarations can use it; tests/core/test_vx_types.cpp pins it to openvx.h.
+// other list of VX types derives from it: a type's C++ type through vx_cpp_type / visit_scalar_storage
+// (public: visit_scalar_type), its range and float-ness from that (vx_type_integer_range,
+// vx_type_is_floating), the tensor element types through dtype_table (dtypes.hpp). No switch outside
+// these two headers lists VX types (tests/core/check_vx_type_lists.cmake fails on one). Standard
+// library only (no OpenVX header, no fmt), so that host code without OpenVX declarations can use it;
+// tests/core/test_vx_types.cpp pins it to openvx.h.
 
 #include <rknnop/config.hpp>
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int32_t, the fixed-width C++ types of the table
-#include <type_traits>  // std::is_constant_evaluated
+#include <type_traits>  // std::is_constant_evaluated, std::integral_constant
+#include <utility>      // std::index_sequence
 
 namespace rknnop {
 class float16;  // <rknnop/float16.hpp>: the C++ type of VX_TYPE_FLOAT16 (a user type: not hidden)
@@ -52,6 +57,10 @@ enum vx_type : std::int32_t {
 };
 }  // namespace vx_type_enumerators
 using vx_type_enumerators::vx_type;
+
+// The most dims a tensor has (docs/runtime.md §4): VSI accepts at most 24 bytes of uint32 dims. Public
+// (<rknnop/vx_type.hpp>) so that the SDK, the host runtime and the host library read one constant.
+inline constexpr std::size_t vx_max_tensor_rank = 6;
 }  // namespace rknnop
 
 namespace rknnop::detail {
@@ -256,6 +265,46 @@ template <> struct vx_cpp_type<vx_type::bool_> { using type = bool; };
 // clang-format on
 template <std::int32_t Value>
 using vx_cpp_type_t = typename vx_cpp_type<Value>::type;
+
+// The C++ type whose bytes hold a scalar of a VX type, as the host stores, converts and prints param
+// values: vx_cpp_type, except BOOL, a 4-byte vx_bool (std::int32_t), and CHAR, a signed byte on every
+// target (std::int8_t: char is unsigned on ARM). Its size is the table's (visit_scalar_storage checks).
+template <std::int32_t Value>
+struct vx_scalar_storage : vx_cpp_type<Value> {};
+template <>
+struct vx_scalar_storage<vx_type::char_> {
+  using type = std::int8_t;
+};
+template <>
+struct vx_scalar_storage<vx_type::bool_> {
+  using type = std::int32_t;
+};
+
+/// Calls f(std::integral_constant<std::size_t, Row>{}) with the row of `type` and returns true; false
+/// (f not called) for values outside the table. f is instantiated for every row.
+template <class F>
+constexpr bool visit_vx_type_row(std::int32_t type, F&& f) {
+  return [&]<std::size_t... Row>(std::index_sequence<Row...>) {
+    return ((vx_type_table[Row].value == type ? (f(std::integral_constant<std::size_t, Row>{}), true) : false) || ...);
+  }(std::make_index_sequence<vx_type_count>{});
+}
+
+/// Calls f(std::type_identity<T>{}) with T = vx_scalar_storage of `type` and returns true; false (f not
+/// called) for types without a C++ type (INVALID, ENUM, SIZE, BOOL8, objects, values outside the table).
+template <class F>
+constexpr bool visit_scalar_storage(std::int32_t type, F&& f) {
+  bool visited = false;
+  visit_vx_type_row(type, [&]<std::size_t Row>(std::integral_constant<std::size_t, Row>) {
+    constexpr std::int32_t value = vx_type_table[Row].value;
+    if constexpr (requires { typename vx_scalar_storage<value>::type; }) {
+      using storage = typename vx_scalar_storage<value>::type;
+      static_assert(sizeof(storage) == vx_type_table[Row].size, "rknnop: a scalar's C++ type has the table's size");
+      f(std::type_identity<storage>{});
+      visited = true;
+    }
+  });
+  return visited;
+}
 
 }  // namespace rknnop::detail
 

@@ -8,12 +8,14 @@
 #include <rknnop/detail/vx_api.hpp>
 #include <rknnop/emit/options.hpp>
 #include <rknnop/schema_marker.hpp>
+#include <rknnop/vx_type.hpp>  // visit_scalar_type
 
 #include <array>        // reserved words
 #include <cstddef>      // std::size_t
 #include <iterator>     // std::back_inserter
 #include <string>       // generated text
 #include <string_view>  // names
+#include <type_traits>  // default_text's dispatch
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
@@ -61,17 +63,19 @@ inline std::string default_text(const field_desc& f, const param_extra& e) {
       fmt::format_to(std::back_inserter(out), "{}{}", k ? "," : "", e.items_default[k]);
     return out;
   }
-  switch (f.vx_type) {
-    case VX_TYPE_BOOL: return e.int_default != 0 ? "true" : "false";
-    case VX_TYPE_FLOAT16:
-    case VX_TYPE_FLOAT32: return fmt::format("{}", static_cast<float>(e.float_default));
-    case VX_TYPE_FLOAT64: return fmt::format("{}", e.float_default);
-    case VX_TYPE_UINT8:
-    case VX_TYPE_UINT16:
-    case VX_TYPE_UINT32:
-    case VX_TYPE_UINT64: return fmt::format("{}", e.uint_default);
-    default: return fmt::format("{}", e.int_default);
-  }
+  if (f.vx_type == VX_TYPE_BOOL) return e.int_default != 0 ? "true" : "false";
+  // By the scalar's C++ type (the one table's): FLOAT16 prints as float, unsigned types their
+  // uint_default, the others (CHAR, signed, ENUM, SIZE) their int_default.
+  std::string text = fmt::format("{}", e.int_default);
+  visit_scalar_type(f.vx_type, [&]<class T>(std::type_identity<T>) {
+    if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, float>)
+      text = fmt::format("{}", static_cast<float>(e.float_default));
+    else if constexpr (std::is_same_v<T, double>)
+      text = fmt::format("{}", e.float_default);
+    else if constexpr (std::is_unsigned_v<T>)
+      text = fmt::format("{}", e.uint_default);
+  });
+  return text;
 }
 
 // "# rknnop-field: <name> <role> key=value ...": what the toolkit's op.yml has no key for (docs/op-yml.md

@@ -10,10 +10,12 @@
 #include <rknnop/emit/op_yml.hpp>  // default_text
 #include <rknnop/emit/options.hpp>
 #include <rknnop/schema_marker.hpp>
+#include <rknnop/vx_type.hpp>  // vx_type_integer_range, vx_type_is_floating
 
 #include <array>        // Python keywords
 #include <cstddef>      // std::size_t
 #include <iterator>     // std::back_inserter
+#include <optional>     // python_scalar::range
 #include <string>       // generated text
 #include <string_view>  // names
 
@@ -22,26 +24,20 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 namespace rknnop {
 namespace detail {
 
-// How the Python class reads a scalar param: the converter and, for integers, the value range.
+// How the Python class reads a scalar param: the converter and, for integers, the value range (the
+// one table's, vx_type_integer_range).
 struct python_scalar {
   std::string_view convert;
-  std::string_view low, high;  // empty: no range check
+  std::optional<vx_integer_range> range;  // nullopt: no range check
 };
 
 constexpr python_scalar python_scalar_of(vx_enum type) noexcept {
-  switch (type) {
-    case VX_TYPE_BOOL: return {"bool", "", ""};
-    case VX_TYPE_CHAR: return {"int", "-128", "255"};
-    case VX_TYPE_INT8: return {"int", "-128", "127"};
-    case VX_TYPE_UINT8: return {"int", "0", "255"};
-    case VX_TYPE_INT16: return {"int", "-32768", "32767"};
-    case VX_TYPE_UINT16: return {"int", "0", "65535"};
-    case VX_TYPE_INT32: return {"int", "-2147483648", "2147483647"};
-    case VX_TYPE_UINT32: return {"int", "0", "4294967295"};
-    case VX_TYPE_INT64: return {"int", "-9223372036854775808", "9223372036854775807"};
-    case VX_TYPE_UINT64: return {"int", "0", "18446744073709551615"};
-    default: return {"float", "", ""};  // FLOAT16, FLOAT32, FLOAT64
-  }
+  if (type == VX_TYPE_BOOL) return {"bool", std::nullopt};
+  std::optional<vx_integer_range> range = vx_type_integer_range(type);
+  if (!range) return {"float", std::nullopt};  // FLOAT16, FLOAT32, FLOAT64
+  // A CHAR is read as a signed or an unsigned byte: TensorFlow's attr may be either.
+  if (type == VX_TYPE_CHAR) range->max = vx_type_integer_range(VX_TYPE_UINT8)->max;
+  return {"int", range};
 }
 
 inline bool is_python_keyword(std::string_view name) noexcept {
@@ -160,7 +156,7 @@ inline std::string python_default(const field_desc& f, const param_extra& e) {
   }
   if (f.vx_type == VX_TYPE_BOOL) return e.int_default != 0 ? "True" : "False";
   const std::string text = default_text(f, e);
-  if (f.vx_type == VX_TYPE_FLOAT16 || f.vx_type == VX_TYPE_FLOAT32 || f.vx_type == VX_TYPE_FLOAT64)
+  if (vx_type_is_floating(f.vx_type))
     return text.find_first_of(".en") == std::string::npos ? text + ".0" : text;  // "1" -> "1.0"
   return text;
 }
@@ -257,7 +253,7 @@ inline std::string emit_python(const op_schema& op) {
       const detail::python_scalar s = detail::python_scalar_of(f.vx_type);
       fmt::format_to(it, "        p['{}'] = _rknnop_scalar(self.op, node_def, consts, '{}', {}", f.name, f.name,
                      s.convert);
-      if (!s.low.empty()) fmt::format_to(it, ", {}, {}", s.low, s.high);
+      if (s.range) fmt::format_to(it, ", {}, {}", s.range->min, s.range->max);
       fmt::format_to(it, "{})  # {}\n", default_arg, detail::vx_type_name(f.vx_type));
     }
   }

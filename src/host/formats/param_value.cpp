@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -19,29 +20,10 @@ namespace rknnop::host {
 
 namespace {
 
-struct int_range {
-  std::int64_t min;
-  std::uint64_t max;
-};
+// The ranges, C++ types and float-ness of the scalar types are the one table's (<rknnop/vx_type.hpp>).
+std::optional<vx_integer_range> integer_range(std::int32_t type) { return vx_type_integer_range(type); }
 
-std::optional<int_range> integer_range(std::int32_t type) {
-  switch (type) {
-    case vx_type::char_:
-    case vx_type::int8: return int_range{INT8_MIN, INT8_MAX};
-    case vx_type::uint8: return int_range{0, UINT8_MAX};
-    case vx_type::int16: return int_range{INT16_MIN, INT16_MAX};
-    case vx_type::uint16: return int_range{0, UINT16_MAX};
-    case vx_type::int32: return int_range{INT32_MIN, INT32_MAX};
-    case vx_type::uint32: return int_range{0, UINT32_MAX};
-    case vx_type::int64: return int_range{INT64_MIN, static_cast<std::uint64_t>(INT64_MAX)};
-    case vx_type::uint64: return int_range{0, UINT64_MAX};
-    default: return std::nullopt;
-  }
-}
-
-bool is_float_type(std::int32_t type) {
-  return type == vx_type::float16 || type == vx_type::float32 || type == vx_type::float64;
-}
+bool is_float_type(std::int32_t type) { return vx_type_is_floating(type); }
 
 // "VX_TYPE_UINT8 (an integer in [0, 255])": what the user should have written.
 std::string expectation(std::int32_t type, std::optional<std::size_t> array_length = std::nullopt) {
@@ -123,7 +105,7 @@ std::optional<parsed_int> parse_integer(std::string_view text, bool& overflow) {
 
 param_value make_integer(std::string_view name, std::int32_t type, bool negative, std::uint64_t magnitude,
                          std::string_view shown) {
-  const int_range range = *integer_range(type);
+  const vx_integer_range range = *integer_range(type);
   const bool fits =
       negative ? magnitude == 0 || (range.min < 0 && magnitude <= static_cast<std::uint64_t>(-(range.min + 1)) + 1)
                : magnitude <= range.max;
@@ -132,18 +114,10 @@ param_value make_integer(std::string_view name, std::int32_t type, bool negative
   v.type = type;
   const std::int64_t signed_value =
       negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
-  switch (type) {
-    case vx_type::char_: store(v, static_cast<char>(signed_value)); break;
-    case vx_type::int8: store(v, static_cast<std::int8_t>(signed_value)); break;
-    case vx_type::uint8: store(v, static_cast<std::uint8_t>(magnitude)); break;
-    case vx_type::int16: store(v, static_cast<std::int16_t>(signed_value)); break;
-    case vx_type::uint16: store(v, static_cast<std::uint16_t>(magnitude)); break;
-    case vx_type::int32: store(v, static_cast<std::int32_t>(signed_value)); break;
-    case vx_type::uint32: store(v, static_cast<std::uint32_t>(magnitude)); break;
-    case vx_type::int64: store(v, signed_value); break;
-    case vx_type::uint64: store(v, magnitude); break;
-    default: break;
-  }
+  visit_scalar_type(type, [&]<class T>(std::type_identity<T>) {
+    if constexpr (std::is_integral_v<T>)
+      store(v, std::is_signed_v<T> ? static_cast<T>(signed_value) : static_cast<T>(magnitude));
+  });
   return v;
 }
 
@@ -193,23 +167,16 @@ std::string param_value::to_string() const {
     std::memcpy(&value, scalar.data(), sizeof(T));
     return value;
   };
-  switch (type) {
-    case vx_type::array: return fmt::format("{}", fmt::join(items, ","));
-    case vx_type::bool_: return load(std::int32_t{}) != 0 ? "true" : "false";
-    case vx_type::char_: return fmt::format("{}", static_cast<int>(load(char{})));
-    case vx_type::int8: return fmt::format("{}", load(std::int8_t{}));
-    case vx_type::uint8: return fmt::format("{}", load(std::uint8_t{}));
-    case vx_type::int16: return fmt::format("{}", load(std::int16_t{}));
-    case vx_type::uint16: return fmt::format("{}", load(std::uint16_t{}));
-    case vx_type::int32: return fmt::format("{}", load(std::int32_t{}));
-    case vx_type::uint32: return fmt::format("{}", load(std::uint32_t{}));
-    case vx_type::int64: return fmt::format("{}", load(std::int64_t{}));
-    case vx_type::uint64: return fmt::format("{}", load(std::uint64_t{}));
-    case vx_type::float16: return fmt::format("{}", rknnop::float16::to_float(load(std::uint16_t{})));
-    case vx_type::float32: return fmt::format("{}", load(float{}));
-    case vx_type::float64: return fmt::format("{}", load(double{}));
-    default: return "?";
-  }
+  if (type == vx_type::array) return fmt::format("{}", fmt::join(items, ","));
+  if (type == vx_type::bool_) return load(std::int32_t{}) != 0 ? "true" : "false";
+  std::string text = "?";
+  visit_scalar_type(type, [&]<class T>(std::type_identity<T>) {
+    if constexpr (std::is_same_v<T, rknnop::float16>)
+      text = fmt::format("{}", rknnop::float16::to_float(load(std::uint16_t{})));
+    else
+      text = fmt::format("{}", load(T{}));  // std::int8_t (CHAR too) prints as a number
+  });
+  return text;
 }
 
 param_value parse_param_value(std::string_view name, std::int32_t type, std::string_view text,
@@ -295,17 +262,14 @@ std::int64_t scalar_as(const param_value& v) {
   return static_cast<std::int64_t>(x);
 }
 
+// The value of an integer scalar that fits int64 (op.yml's enums are INT32).
 std::optional<std::int64_t> scalar_integer(const param_value& v) {
-  switch (v.type) {
-    case vx_type::int8: return scalar_as<std::int8_t>(v);
-    case vx_type::uint8: return scalar_as<std::uint8_t>(v);
-    case vx_type::int16: return scalar_as<std::int16_t>(v);
-    case vx_type::uint16: return scalar_as<std::uint16_t>(v);
-    case vx_type::int32: return scalar_as<std::int32_t>(v);
-    case vx_type::uint32: return scalar_as<std::uint32_t>(v);
-    case vx_type::int64: return scalar_as<std::int64_t>(v);
-    default: return std::nullopt;
-  }
+  std::optional<std::int64_t> number;
+  if (!integer_range(v.type)) return number;
+  visit_scalar_type(v.type, [&]<class T>(std::type_identity<T>) {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, std::uint64_t>) number = scalar_as<T>(v);
+  });
+  return number;
 }
 
 const op_yml_enumerator* find_enumerator(const op_yml_entry& e, const param_value& v) {

@@ -510,7 +510,7 @@ std::vector<decoded_param> decode_node_params(const model& m, const model_node& 
           out.push_back({e.name, make_param_value(e.name, e.type, value.get<std::int64_t>() == 1)});
         else
           throw wrong("VX_TYPE_BOOL (true/false or 0/1)");
-      } else if (e.type == vx_type::float16 || e.type == vx_type::float32 || e.type == vx_type::float64) {
+      } else if (vx_type_is_floating(e.type)) {
         if (!value.is_number()) throw wrong(fmt::format("{} (a number)", type));
         out.push_back({e.name, make_param_value(e.name, e.type, value.get<double>())});
       } else if (value.is_number_unsigned()) {

@@ -25,18 +25,11 @@ namespace {
 
 constexpr std::uint64_t max_tensor_elements = std::uint64_t{1} << 28;  // 512 MiB of float16
 
-// The npy dtype of each tensor type the session creates (as session.cpp maps them).
+// The npy dtype of each tensor type the session creates (as session.cpp maps them): npy_dtype's values
+// are the VX types of the same name, the tensor element types of the one table.
 std::optional<npy_dtype> npy_dtype_for_vx(std::int32_t vx) {
-  switch (vx) {
-    case vx_type::float16: return npy_dtype::float16;
-    case vx_type::float32: return npy_dtype::float32;
-    case vx_type::int32: return npy_dtype::int32;
-    case vx_type::int8: return npy_dtype::int8;
-    case vx_type::uint8: return npy_dtype::uint8;
-    case vx_type::int16: return npy_dtype::int16;
-    case vx_type::uint16: return npy_dtype::uint16;
-    default: return std::nullopt;
-  }
+  if (vx_type_npy_descr(vx).empty()) return std::nullopt;
+  return static_cast<npy_dtype>(vx);
 }
 
 // The op's container while it is loaded: an anonymous memory file (memfd_create), opened as

@@ -193,7 +193,7 @@ model_file wrap_op_as_model(const op_yml& op,
       node_params[e.name] = it->value.items;
     else if (it->value.type == vx_type::bool_)
       node_params[e.name] = it->value.to_string() == "true" ? 1 : 0;
-    else if (e.type == vx_type::float16 || e.type == vx_type::float32 || e.type == vx_type::float64)
+    else if (vx_type_is_floating(e.type))
       node_params[e.name] = json::parse(it->value.to_string()).get<double>();  // 2.0, as Python writes a float
     else
       node_params[e.name] = json::parse(it->value.to_string());

@@ -25,7 +25,7 @@ namespace rknnop::host {
 
 namespace {
 
-constexpr std::size_t max_tensor_rank = 6;  // the VSI driver's limit
+constexpr std::size_t max_tensor_rank = vx_max_tensor_rank;  // <rknnop/vx_type.hpp>
 
 // --- tensor types ---------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@
 
 namespace rknnop::runtime {
 
-inline constexpr vx_uint32 max_tensor_dims = 6;
+inline constexpr auto max_tensor_dims = static_cast<vx_uint32>(vx_max_tensor_rank);  // <rknnop/vx_type.hpp>
 
 // The VX type facts come from the one table (<rknnop/vx_type.hpp>).
 // Element size of a tensor data type; 0 if tensors of that type are not supported.

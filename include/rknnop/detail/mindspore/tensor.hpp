@@ -27,30 +27,24 @@ namespace rknnop::detail::mindspore {
 
 using ms_dtype = ::mindspore::DataType;
 
+// MindSpore's DataType of each tensor element type, row by row of dtype_table (float16, float32, int8,
+// uint8, int16, uint16, int32): the VX side is the one table's, read both ways.
+inline constexpr ms_dtype ms_dtypes[] = {
+    ms_dtype::kNumberTypeFloat16, ms_dtype::kNumberTypeFloat32, ms_dtype::kNumberTypeInt8,  ms_dtype::kNumberTypeUInt8,
+    ms_dtype::kNumberTypeInt16,   ms_dtype::kNumberTypeUInt16,  ms_dtype::kNumberTypeInt32,
+};
+static_assert(sizeof ms_dtypes / sizeof ms_dtypes[0] == dtype_count,
+              "rknnop: one MindSpore DataType per dtype_table row");
+
 constexpr ms_dtype to_ms_dtype(vx_enum type) noexcept {
-  switch (type) {
-    case VX_TYPE_FLOAT32: return ms_dtype::kNumberTypeFloat32;
-    case VX_TYPE_FLOAT16: return ms_dtype::kNumberTypeFloat16;
-    case VX_TYPE_INT8: return ms_dtype::kNumberTypeInt8;
-    case VX_TYPE_UINT8: return ms_dtype::kNumberTypeUInt8;
-    case VX_TYPE_INT16: return ms_dtype::kNumberTypeInt16;
-    case VX_TYPE_UINT16: return ms_dtype::kNumberTypeUInt16;
-    case VX_TYPE_INT32: return ms_dtype::kNumberTypeInt32;
-    default: return ms_dtype::kTypeUnknown;
-  }
+  const std::size_t r = dtype_row(type);
+  return r < dtype_count ? ms_dtypes[r] : ms_dtype::kTypeUnknown;
 }
 
 constexpr vx_enum from_ms_dtype(ms_dtype type) noexcept {
-  switch (type) {
-    case ms_dtype::kNumberTypeFloat32: return VX_TYPE_FLOAT32;
-    case ms_dtype::kNumberTypeFloat16: return VX_TYPE_FLOAT16;
-    case ms_dtype::kNumberTypeInt8: return VX_TYPE_INT8;
-    case ms_dtype::kNumberTypeUInt8: return VX_TYPE_UINT8;
-    case ms_dtype::kNumberTypeInt16: return VX_TYPE_INT16;
-    case ms_dtype::kNumberTypeUInt16: return VX_TYPE_UINT16;
-    case ms_dtype::kNumberTypeInt32: return VX_TYPE_INT32;
-    default: return VX_TYPE_INVALID;
-  }
+  for (std::size_t r = 0; r < dtype_count; ++r)
+    if (ms_dtypes[r] == type) return dtype_table[r].vx;
+  return VX_TYPE_INVALID;
 }
 
 constexpr const char* format_name(::mindspore::Format format) noexcept {
