@@ -52,7 +52,8 @@ inline bool replace_whole_file(int fd, std::span<const std::uint8_t> bytes) {
 
 inline constexpr std::uint32_t node_wire_magic = 0x524e4b52;  // "RKNR"
 inline constexpr std::uint32_t node_wire_version =
-    6;  // 4: a runner serves requests; 5: the status page reports tensor bytes; 6: the sandbox's fields
+    7;  // 4: a runner serves requests; 5: the status page reports tensor bytes; 6: the sandbox's fields;
+        // 7: the library's label (op_source)
 
 // The descriptors the runner is given: the library, the request, the reply, the status page, and the
 // control socket: the parent sends a byte when a request is in the request file, the runner one back
