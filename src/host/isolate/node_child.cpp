@@ -164,15 +164,9 @@ owned_fd memory_file(const char* name, std::span<const std::uint8_t> bytes, std:
   ::close(raw);
   if (fd < 0) throw error(fmt::format("cannot move a memory file for the node runner: {}", std::strerror(errno)));
   owned_fd owned(fd);
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t put = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0)
-      throw error(fmt::format("cannot write {} bytes for the node runner to memory: {}", bytes.size(),
-                              std::strerror(put < 0 ? errno : EIO)));
-    done += static_cast<std::size_t>(put);
-  }
+  if (const int why = rknnop::files::write_all(fd, bytes); why != 0)
+    throw error(
+        fmt::format("cannot write {} bytes for the node runner to memory: {}", bytes.size(), std::strerror(why)));
   if (size != 0 && ::ftruncate(fd, static_cast<off_t>(size)) != 0)
     throw error(fmt::format("cannot size a memory file for the node runner: {}", std::strerror(errno)));
   return owned;

@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <system_error>  // the lock of ~state
 #include <sstream>
@@ -35,6 +36,7 @@
 #include <fmt/format.h>
 
 #include "formats/byte_io.hpp"
+#include "formats/temporary_file.hpp"
 #include "isolate/child_process.hpp"
 
 namespace rknnop::host {
@@ -180,66 +182,21 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
   return {};
 }
 
-// Holds the library section while it is loaded: an anonymous memory file (memfd_create; nothing in
-// any folder, gone with the last descriptor), opened as /proc/self/fd/N; where that is not
-// available, a temporary file registered for the interrupt handler and removed right after dlopen.
-class library_file {
-public:
-  library_file(const std::vector<std::uint8_t>& bytes, const std::string& label, std::string_view what) {
-    fd_ = ::memfd_create("rknnop-op", MFD_CLOEXEC);
-    if (fd_ >= 0) {
-      path_ = fmt::format("/proc/self/fd/{}", fd_);
-      if (::access(path_.c_str(), R_OK) != 0) {  // no /proc: fall back to a file
-        ::close(fd_);
-        fd_ = -1;
-      }
-    }
-    if (fd_ < 0) {
-      std::string temporary;
-      fd_ = create_temporary_file("rknnop-op-", ".so", temporary);
-      path_ = temporary;
-      temporary_ = true;
-      watch_.watch(path_);
-    }
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t put = ::write(fd_, bytes.data() + done, bytes.size() - done);
-      if (put < 0 && errno == EINTR) continue;
-      if (put <= 0) {
-        const std::string reason = std::strerror(put < 0 ? errno : EIO);
-        remove();
-        throw error(fmt::format("{}: cannot write the {} to {}: {}", label, what,
-                                temporary_ ? "'" + path_ + "'" : std::string("memory"), reason));
-      }
-      done += static_cast<std::size_t>(put);
-    }
-  }
-  ~library_file() { remove(); }
-  library_file(const library_file&) = delete;
-  library_file& operator=(const library_file&) = delete;
-
-  [[nodiscard]] const std::string& path() const noexcept { return path_; }
-  // Drops the file (the mappings of a dlopen'ed library stay valid).
-  void remove() noexcept {
-    if (temporary_) ::unlink(path_.c_str());
-    temporary_ = false;
-    watch_.release();
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
-private:
-  int fd_ = -1;
-  std::string path_;
-  bool temporary_ = false;
-  registered_temporary watch_{std::filesystem::path{}};
-};
-
-// Loads the library section: its structure is checked first (check_elf_structure), then it is
-// loaded in a probe process, then here. The file holding it is gone when this returns.
+// Loads the library section (or a library given as bytes): its structure is checked first
+// (check_elf_structure), then it is loaded in a probe process, then here. The file holding it is gone
+// when this returns.
 void* dlopen_bytes(const std::vector<std::uint8_t>& bytes, const std::string& label, std::string_view what,
                    std::string_view op) {
-  library_file file(bytes, label, what);
+  // A memory file (temporary_file: nothing in any folder), or where /proc is missing a registered
+  // temporary file removed right after dlopen.
+  const auto held = [&] {
+    try {
+      return std::make_unique<temporary_file>(bytes, "rknnop-op-", ".so");
+    } catch (const error& e) {
+      throw error(fmt::format("{}: the {}: {}", label, what, e.detail()));
+    }
+  }();
+  temporary_file& file = *held;
   if (const std::string problem = probe_load(file.path(), label, what, op); !problem.empty())
     throw error(fmt::format("{}: {}", label, problem));
   void* handle = ::dlopen(file.path().c_str(), RTLD_NOW | RTLD_LOCAL);
