@@ -782,8 +782,9 @@ struct splitmix64 {
 };
 
 TEST(Interrupts, SigintDuringACheckLeavesNoFileAndNoRunner) {
-  // load_model_op's temporary .rknnop and the runner: SIGINT at 0-40 ms into `--check` (on 16f196e a
-  // signal 5-10 ms in left $TMPDIR/rknnop-model-op-XXXXXX.rknnop).
+  // The runner, and any file of load_model_op's (it writes none since issue 40: the op's container stays
+  // in memory): SIGINT at 0-40 ms into `--check` (on 16f196e a signal 5-10 ms in left
+  // $TMPDIR/rknnop-model-op-XXXXXX.rknnop).
   const fs::path dir = rknnop_test::work_dir("isolation_interrupts");
   const fs::path tmp = dir / "tmp";
   fs::create_directories(tmp);
@@ -810,7 +811,8 @@ TEST(Interrupts, SigintDuringACheckLeavesNoFileAndNoRunner) {
 
 // What a library can do to its tool, a runner does here (RKNNOP_NODE_RUNNER is a script that SIGKILLs
 // the tool, as the Hostile op's mode 22 would unconfined): `rknnop-pack update` leaves no temporary
-// container (before, $TMPDIR/rknnop-model-op-XXXXXX.rknnop stayed) and no partial output. SIGKILL at
+// container (before, $TMPDIR/rknnop-model-op-XXXXXX.rknnop stayed; since issue 40 none is made) and no
+// partial output. SIGKILL at
 // 0-40 ms into `rknnop-run --check` leaves nothing either.
 TEST(Sandbox, AToolKilledWhileItsRunnerRunsLeavesNoTemporaryFile) {
   const fs::path dir = rknnop_test::work_dir("sandbox_killed_tool");
