@@ -58,6 +58,13 @@ inline constexpr std::uint64_t max_file_size = detail::max_read_size;
   return detail::write_file_atomically(path, bytes);
 }
 
+/// Writes all of `bytes` to the open descriptor `fd` (at offset `at` with pwrite, or from its own
+/// offset when `at` < 0), again after EINTR and short writes: the one write loop of rknnop's programs.
+/// Returns 0, or the error number (EIO when the descriptor takes no more bytes).
+[[nodiscard]] inline int write_all(int fd, std::span<const std::uint8_t> bytes, ::off_t at = -1) noexcept {
+  return detail::write_all(fd, bytes, at);
+}
+
 /// Handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT (those not ignored) that remove the registered
 /// temporary files, then re-raise the signal with its default action. Idempotent.
 inline void install_interrupt_cleanup() noexcept { detail::install_interrupt_cleanup(); }

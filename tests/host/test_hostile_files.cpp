@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -679,6 +680,29 @@ TEST(HostileMessages, AMissingTemporaryFolderIsNamed) {
   std::string path;
   RKNNOP_EXPECT_ERROR((void)create_temporary_file("rknnop-op-", ".so", path),
                       "TMPDIR='/nonexistent/rknnop-tmp' does not exist");
+}
+
+// The one write loop (rknnop::files::write_all): every byte, from the descriptor's offset or at a given
+// one; an error is its number, never a short write taken for success.
+TEST(HostileMessages, WriteAllWritesEveryByteOrSaysWhy) {
+  const fs::path scratch = work_dir("hostile_write_all");
+  const fs::path file = scratch / "bytes.bin";
+  const std::vector<std::uint8_t> bytes(300000, 0x5a), head{1, 2, 3};
+  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(rknnop::files::write_all(fd, bytes), 0);
+  EXPECT_EQ(rknnop::files::write_all(fd, head, 1), 0);  // pwrite: the offset is not moved
+  EXPECT_EQ(rknnop::files::write_all(fd, head), 0);
+  ::close(fd);
+  std::vector<std::uint8_t> expected = bytes;
+  std::copy(head.begin(), head.end(), expected.begin() + 1);
+  expected.insert(expected.end(), head.begin(), head.end());
+  EXPECT_EQ(read_file(file), expected);
+  EXPECT_EQ(rknnop::files::write_all(-1, head), EBADF);
+  const int read_only = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(read_only, 0);
+  EXPECT_EQ(rknnop::files::write_all(read_only, head), EBADF);
+  ::close(read_only);
 }
 
 TEST(HostileMessages, OpYmlNulAndDeepNestingAreSpecific) {

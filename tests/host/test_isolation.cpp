@@ -4,8 +4,10 @@
 // naming the step, the op and where its code comes from, exits non-zero and leaves nothing in TMPDIR.
 // On 16f196e every family here killed the tool (or hung it) instead.
 #include <rknnop/host/container.hpp>
+#include <rknnop/host/file_io.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/rknn_model.hpp>
+#include <rknnop/host/rknn_session.hpp>  // load_model_op
 #include <rknnop/host/isolation.hpp>
 #include <rknnop/host/session.hpp>
 
@@ -780,8 +782,9 @@ struct splitmix64 {
 };
 
 TEST(Interrupts, SigintDuringACheckLeavesNoFileAndNoRunner) {
-  // load_model_op's temporary .rknnop and the runner: SIGINT at 0-40 ms into `--check` (on 16f196e a
-  // signal 5-10 ms in left $TMPDIR/rknnop-model-op-XXXXXX.rknnop).
+  // The runner, and any file of load_model_op's (it writes none since issue 40: the op's container stays
+  // in memory): SIGINT at 0-40 ms into `--check` (on 16f196e a signal 5-10 ms in left
+  // $TMPDIR/rknnop-model-op-XXXXXX.rknnop).
   const fs::path dir = rknnop_test::work_dir("isolation_interrupts");
   const fs::path tmp = dir / "tmp";
   fs::create_directories(tmp);
@@ -808,7 +811,8 @@ TEST(Interrupts, SigintDuringACheckLeavesNoFileAndNoRunner) {
 
 // What a library can do to its tool, a runner does here (RKNNOP_NODE_RUNNER is a script that SIGKILLs
 // the tool, as the Hostile op's mode 22 would unconfined): `rknnop-pack update` leaves no temporary
-// container (before, $TMPDIR/rknnop-model-op-XXXXXX.rknnop stayed) and no partial output. SIGKILL at
+// container (before, $TMPDIR/rknnop-model-op-XXXXXX.rknnop stayed; since issue 40 none is made) and no
+// partial output. SIGKILL at
 // 0-40 ms into `rknnop-run --check` leaves nothing either.
 TEST(Sandbox, AToolKilledWhileItsRunnerRunsLeavesNoTemporaryFile) {
   const fs::path dir = rknnop_test::work_dir("sandbox_killed_tool");
@@ -898,6 +902,54 @@ TEST(CorruptLibraries, AMissingSymbolVersionNamesTheOpAndTheFile) {
     EXPECT_EQ(all.find("/proc/self/fd"), std::string::npos) << all;
     EXPECT_TRUE(empty_folder(dir / "tmp"));
   }
+  // The same bytes given to the loader's one door with a label: the runner's dlopen fails, and its message
+  // names the label, which travelled in the request (no path of the parent's to put back).
+  set_node_runner(RKNNOP_NODE_EXE);
+  load_options options;
+  options.execution = node_execution::child;
+  try {
+    (void)session::load(op_source{serialize_container(changed), "glibc9 (bytes)", {}}, options);
+    ADD_FAILURE() << "a library needing GLIBC_9.99 loaded";
+  } catch (const error& e) {
+    const std::string text = e.detail();
+    EXPECT_NE(text.find("glibc9 (bytes): dlopen of the x86-64 library failed: "), std::string::npos) << text;
+    EXPECT_NE(text.find("(required by the x86-64 library of op 'ResizeArea' in glibc9 (bytes))"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("/proc/self/fd"), std::string::npos) << text;
+  }
+  set_node_runner({});
+}
+
+// Model mode enters the loader's one door with the op's container made in memory, labelled with the
+// model and the op (load_model_op): an error names them from the start, no temporary file is made.
+TEST(CorruptLibraries, AModelsOpErrorNamesTheModelAndTheOp) {
+  const fs::path dir = rknnop_test::work_dir("isolation_model_label");
+  wrapped_model m = wrap_resize_area(dir);
+  ASSERT_NE(m.library_at, 0u);
+  m.bytes[m.library_at + 4] = 9;  // the ELF class byte: neither 32- nor 64-bit
+  const fs::path path = dir / "bad_class.rknn";
+  save(m.bytes, path);
+  const std::string label = path.string() + ": op 'ResizeArea' (x86-64 library section): ";
+  const model parsed = model::read(path);
+  ASSERT_EQ(parsed.ops.size(), 1u);
+  for (const node_execution where : {node_execution::in_process, node_execution::child}) {
+    set_node_runner(RKNNOP_NODE_EXE);
+    set_default_node_execution(where);
+    try {
+      (void)load_model_op(parsed, parsed.ops[0], std::nullopt, "resizearea_0");
+      ADD_FAILURE() << "a library of ELF class 9 loaded";
+    } catch (const error& e) {
+      EXPECT_TRUE(e.detail().starts_with(label)) << e.detail();
+      EXPECT_EQ(e.detail().find("/proc/self/fd"), std::string::npos) << e.detail();
+    }
+    set_default_node_execution(node_execution::in_process);
+    set_node_runner({});
+  }
+  const tool_result r = run_limited(dir, {path.string(), "--check"});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("op 'ResizeArea' (x86-64 library section): "), std::string::npos) << r.out << r.err;
+  EXPECT_EQ((r.out + r.err).find("/proc/self/fd"), std::string::npos) << r.out << r.err;
+  EXPECT_TRUE(empty_folder(dir / "tmp"));
 }
 
 TEST(CorruptLibraries, AWildCallbackPointerInAModelIsOneLine) {

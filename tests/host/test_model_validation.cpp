@@ -133,6 +133,13 @@ TEST_F(ModelValidation, NodeTakesAnIndex) {
   EXPECT_EQ(r.status, 0) << r.err;
   expect_one_line_failure(run({model_path, "--node", "3", "--random-inputs", "1"}), "rknnop-run",
                           "--node 3: no custom-op node has that index (custom-op nodes: 0)");
+  // One parser for an op and a model: an op's option with a model is a usage error naming it (before, CLI11's
+  // "The following argument was not expected").
+  const tool_result op_option = run({model_path, "--check", "--kernel-index", "1"});
+  EXPECT_EQ(op_option.status, 2) << op_option.err;
+  expect_one_line_failure(
+      op_option, "rknnop-run",
+      "--kernel-index is for an op (a .rknnop container or a kernel library); '" + model_path + "' is a model");
 }
 
 TEST_F(ModelValidation, TheMemoryBudgetRefusesUpFront) {

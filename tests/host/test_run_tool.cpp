@@ -95,6 +95,11 @@ TEST_F(RunTool, FailuresAreOneLine) {
   args.resize(9);  // drop negate and the output
   expect_one_line_failure(run(args), "not set: param 'negate'");
   expect_one_line_failure(run({}), "op is required");
+  // One parser for an op and a model: a model's option with an op is a usage error naming it.
+  const tool_result check = run({RKNNOP_TEST_SCALE_SO, "--op-yml", yml, "--check"});
+  EXPECT_EQ(check.status, 2) << check.err;
+  expect_one_line_failure(check,
+                          "--check is for a .rknn model; '" + std::string(RKNNOP_TEST_SCALE_SO) + "' is not a model");
 }
 
 }  // namespace

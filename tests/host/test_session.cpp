@@ -3,6 +3,8 @@
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/elf.hpp>
 #include <rknnop/host/file_io.hpp>
+#include <rknnop/host/error.hpp>
+#include <rknnop/host/isolation.hpp>  // node_execution
 #include <rknnop/host/session.hpp>
 #include <rknnop/vx_type.hpp>
 
@@ -215,6 +217,56 @@ TEST(SessionLoad, CorruptOrEmptyRknnop) {
   const std::string empty =
       "the " + std::string(section_description(library_section_for(host_machine(), 2, "test"))) + " section is empty";
   RKNNOP_EXPECT_ERROR(session::load(make_rknnop(empty_dir, {})), empty);
+}
+
+// --- the one door: an op from bytes and a label (op_source) ---------------------------------------
+
+TEST(SessionLoad, BytesWithALabelRunAndTheLabelNamesThem) {
+  // A container's bytes, named by a label that is no file: the loader's messages name the label only.
+  const fs::path dir = rknnop_test::work_dir("session_op_source");
+  const op_source packed{read_file(make_rknnop(dir, RKNNOP_TEST_SCALE_SO)), "model.rknn: op 'TestScale'", {}};
+  {  // in this process; the runner's side: tests/host/test_isolation.cpp
+    load_options o;
+    o.execution = node_execution::in_process;
+    session s = session::load(packed, o);
+    EXPECT_EQ(s.op().name, "TestScale");
+    o.kernel_index = 2;
+    try {
+      (void)session::load(packed, o);
+      ADD_FAILURE() << "kernel_index 2 loaded";
+    } catch (const error& e) {
+      const std::string text = e.detail();
+      EXPECT_TRUE(
+          text.starts_with("model.rknn: op 'TestScale' (x86-64 library section): kernel_index 2 is out of range"))
+          << text;
+      EXPECT_EQ(text.find("/proc/self/fd"), std::string::npos) << text;
+      EXPECT_EQ(text.find(dir.string()), std::string::npos) << text;
+    }
+  }
+  // Bytes that are no op: the label, not any file.
+  RKNNOP_EXPECT_ERROR(session::load(op_source{{'n', 'a', 'm', 'e'}, "in memory", {}}, with_yml()),
+                      "in memory: neither a kernel library (ELF) nor a .rknnop container (starts with 6e 61 6d 65)");
+}
+
+TEST(SessionLoad, ALibrarysBytesNeedAnOpYmlAndLoadFromMemory) {
+  const op_source library{read_file(RKNNOP_TEST_SCALE_SO), "libtestscale (bytes)", {}};
+  RKNNOP_EXPECT_ERROR(session::load(library), "libtestscale (bytes): no op.yml given (--op-yml)",
+                      "opened from memory has no folder");
+  {
+    load_options o = with_yml();
+    o.execution = node_execution::in_process;
+    EXPECT_EQ(session::load(library, o).kernel().name, "testscale_cpu");
+    o.kernel_index = 2;
+    RKNNOP_EXPECT_ERROR(session::load(library, o), "libtestscale (bytes): kernel_index 2 is out of range");
+  }
+}
+
+TEST(SessionLoad, APathIsReadThenOpenedUnderItsName) {
+  const op_source read = op_source::read(RKNNOP_TEST_SCALE_SO);
+  EXPECT_EQ(read.label, std::string(RKNNOP_TEST_SCALE_SO));
+  ASSERT_TRUE(read.file.has_value());
+  EXPECT_EQ(*read.file, fs::path(RKNNOP_TEST_SCALE_SO));
+  EXPECT_EQ(read.bytes, read_file(RKNNOP_TEST_SCALE_SO));
 }
 
 // --- inputs, params, outputs ------------------------------------------------------------------

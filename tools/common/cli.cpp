@@ -47,6 +47,65 @@ void add_memory_limit_option(CLI::App& app) {
       ->type_name("SIZE");
 }
 
+namespace {
+
+// The shared options' names and help texts, top to bottom like a --help text: one row each.
+struct shared_option_row {
+  shared_option which;
+  const char* names;
+  const char* help;
+};
+constexpr shared_option_row shared_option_table[] = {
+    {shared_option::op, "op", "The op: a .rknnop container or a kernel library lib<op>.so"},
+    {shared_option::op_yml, "--op-yml", "op.yml (required for a .so without op.yml beside it)"},
+    {shared_option::input, "-i,--input", "NAME=FILE.npy for each input"},
+    {shared_option::param, "-p,--param", "NAME=VALUE for each param (arrays as 64,64; bools true/false)"},
+    {shared_option::output, "-o,--output", "NAME=FILE.npy: write this output"},
+    {shared_option::vx, "--vx",
+     "The .vx shader of a VX kernel (default: op.yml's vx_file, <kernel>.vx or rknn_kernel_<kernel>.vx beside "
+     "op.yml, or beside the op without --op-yml)"},
+    {shared_option::tensor_type, "--tensor-type",
+     "VX tensor type of the inputs: VX_TYPE_FLOAT16 (default, what the board hands a custom op), VX_TYPE_FLOAT32, "
+     "..., or npy (each .npy's own dtype)"},
+    {shared_option::allow_lossy, "--allow-lossy",
+     "Accept inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a nonzero value to "
+     "zero, and outputs whose conversion to a narrower tensor type changes an integer or loses a float the same way "
+     "or as a subnormal (an error otherwise)"},
+    {shared_option::describe, "--describe", "Print inputs, outputs and params with their VX types and exit"},
+    {shared_option::repeat, "--repeat",
+     "Run the node N more times and print the per-run time (median, min) and the thread count"},
+};
+
+}  // namespace
+
+CLI::Option* add_shared_option(CLI::App& app, shared_option which, shared_options& values, std::string_view help) {
+  const shared_option_row* row = nullptr;
+  for (const shared_option_row& r : shared_option_table)
+    if (r.which == which) row = &r;
+  const std::string names = row->names;
+  const std::string text = help.empty() ? std::string(row->help) : std::string(help);
+  switch (which) {
+    case shared_option::op: return app.add_option(names, values.op, text)->required();
+    case shared_option::op_yml: return app.add_option(names, values.op_yml, text);
+    case shared_option::input: return app.add_option(names, values.inputs, text);
+    case shared_option::param: return app.add_option(names, values.params, text);
+    case shared_option::output: return app.add_option(names, values.outputs, text);
+    case shared_option::vx: return app.add_option(names, values.vx_file, text);
+    case shared_option::tensor_type: return app.add_option(names, values.tensor_type, text);
+    case shared_option::allow_lossy: return app.add_flag(names, values.allow_lossy, text);
+    case shared_option::describe: return app.add_flag(names, values.describe, text);
+    case shared_option::repeat: return app.add_option(names, values.repeat, text)->check(CLI::Range(1u, 100000u));
+  }
+  return nullptr;
+}
+
+host::load_options load_options_of(const shared_options& values, std::optional<std::uint32_t> kernel_index) {
+  host::load_options load;
+  if (!values.op_yml.empty()) load.op_yml = values.op_yml;
+  load.kernel_index = kernel_index;
+  return load;
+}
+
 std::string terminal_text(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -2,13 +2,16 @@
 #pragma once
 
 // The tools' command-line layer (rknnop-run, rknnop-pack, rknnop-parity, rknnop-vxcheck), not installed:
-// parsing with one error handler, NAME=VALUE options, NumPy shapes, the op's names they take, and
-// the exit status every tool gives: 0 done, 1 failed, 2 a mistake on the command line.
+// parsing with one error handler, the options the tools share (one table: names, value types and help
+// texts, add_shared_option), NAME=VALUE options, NumPy shapes, the op's names they take, and the exit
+// status every tool gives: 0 done, 1 failed, 2 a mistake on the command line.
 
 #include <rknnop/host/error.hpp>
+#include <rknnop/host/loader.hpp>  // load_options
 #include <rknnop/host/op_yml.hpp>  // op_entry_kind, find_op_entry
 
 #include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint32_t
 #include <optional>     // std::optional
 #include <string>       // std::string
 #include <string_view>  // std::string_view
@@ -16,7 +19,8 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace rknnop::tools {
 
@@ -48,6 +52,32 @@ public:
 /// `--memory-limit SIZE` on `app`: sets rknnop::host's memory budget (docs/memory-budget.md) when
 /// parsed; a SIZE that is not one throws usage_error naming the option.
 void add_memory_limit_option(CLI::App& app);
+
+/// The values of the options the tools that load an op share (rknnop-run in both modes, rknnop-parity),
+/// as given on the command line.
+struct shared_options {
+  std::string op;                    ///< the positional: a .rknnop, a kernel library, or (rknnop-run) a .rknn model
+  std::string op_yml;                ///< --op-yml
+  std::string vx_file;               ///< --vx
+  std::string tensor_type;           ///< --tensor-type, as given
+  std::vector<std::string> inputs;   ///< -i,--input NAME=FILE.npy
+  std::vector<std::string> params;   ///< -p,--param NAME=VALUE
+  std::vector<std::string> outputs;  ///< -o,--output NAME=FILE.npy
+  bool allow_lossy = false;          ///< --allow-lossy
+  bool describe = false;             ///< --describe
+  std::uint32_t repeat = 0;          ///< --repeat N (0: run once, print no timing)
+};
+
+/// The shared options, each with its one name, value and help text (cli.cpp's table).
+enum class shared_option { op, op_yml, input, param, output, vx, tensor_type, allow_lossy, describe, repeat };
+
+/// Adds `which` to `app`, bound to its member of `values`, with the table's names and help; `help`, when
+/// given, says what the option means to this tool instead (rknnop-parity's --input is its first case).
+CLI::Option* add_shared_option(CLI::App& app, shared_option which, shared_options& values, std::string_view help = {});
+
+/// The load_options the shared options give: --op-yml (when given) and `kernel_index`.
+[[nodiscard]] host::load_options load_options_of(const shared_options& values,
+                                                 std::optional<std::uint32_t> kernel_index);
 
 /// One `NAME=VALUE` option.
 struct assignment {

@@ -131,33 +131,36 @@ parity::param_data param_from(const std::string& name, const host::param_value& 
 }
 
 // Everything the command line says, as given.
+// The shared options (tools/common: op, --op-yml, --vx, --input, --param, --tensor-type, --allow-lossy)
+// and parity's own.
 struct options {
-  std::string op_path, op_yml_path, vx_path, range_text = "-4,4", tensor_type_name;
-  std::vector<std::string> inputs, shapes, params;
+  rknnop::tools::shared_options shared;
+  std::string range_text = "-4,4";
+  std::vector<std::string> shapes;
   std::size_t random_cases = 0;
   std::uint64_t seed = 1;
   std::optional<double> abs_tol, rel_tol;
-  bool allow_lossy = false;
 };
 
-// The option table, top to bottom like the --help text.
 void add_options(CLI::App& app, options& o) {
-  app.add_option("op", o.op_path, "The op: a .rknnop container or a kernel library lib<op>.so")->required();
-  app.add_option("--op-yml", o.op_yml_path, "op.yml (required for a .so without op.yml beside it)");
-  app.add_option("--vx", o.vx_path,
-                 "The VX kernel's .vx shader (default: op.yml's vx_file, else <kernel>.vx or rknn_kernel_<kernel>.vx, "
-                 "beside op.yml)");
-  app.add_option("-i,--input", o.inputs, "NAME=FILE.npy: this input's data (first case)");
+  using rknnop::tools::add_shared_option;
+  using rknnop::tools::shared_option;
+  add_shared_option(app, shared_option::op, o.shared);
+  add_shared_option(app, shared_option::op_yml, o.shared);
+  add_shared_option(app, shared_option::vx, o.shared,
+                    "The VX kernel's .vx shader (default: op.yml's vx_file, else <kernel>.vx or "
+                    "rknn_kernel_<kernel>.vx, beside op.yml)");
+  add_shared_option(app, shared_option::input, o.shared, "NAME=FILE.npy: this input's data (first case)");
   app.add_option("--shape", o.shapes, "NAME=1,8,8,3: NumPy shape of this input for random cases");
-  app.add_option("-p,--param", o.params, "NAME=VALUE for each param (arrays as 64,64; bools true/false)");
+  add_shared_option(app, shared_option::param, o.shared);
   app.add_option("--random", o.random_cases, "Number of cases with random inputs (shapes from --shape or --input)");
   app.add_option("--seed", o.seed, "Seed of the random inputs (default 1)");
   app.add_option("--range", o.range_text, "LOW,HIGH of the random values (default -4,4)");
-  app.add_option("--tensor-type", o.tensor_type_name,
-                 "VX type of float inputs: VX_TYPE_FLOAT16 (default, as on the board) or VX_TYPE_FLOAT32");
-  app.add_flag("--allow-lossy", o.allow_lossy,
-               "Accept float inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a "
-               "nonzero value to zero (an error otherwise)");
+  add_shared_option(app, shared_option::tensor_type, o.shared,
+                    "VX type of float inputs: VX_TYPE_FLOAT16 (default, as on the board) or VX_TYPE_FLOAT32");
+  add_shared_option(app, shared_option::allow_lossy, o.shared,
+                    "Accept float inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a "
+                    "nonzero value to zero (an error otherwise)");
   app.add_option("--abs-tol", o.abs_tol, "Absolute tolerance (default 1e-3)");
   app.add_option("--rel-tol", o.rel_tol, "Relative tolerance (default 2e-3): pass when |vx-cpu| <= abs + rel*|cpu|");
 }
@@ -180,20 +183,20 @@ struct op_kernels {
 };
 
 op_kernels load_kernels(const options& o) {
-  host::load_options load;
-  if (!o.op_yml_path.empty()) load.op_yml = o.op_yml_path;
+  host::load_options load = rknnop::tools::load_options_of(o.shared, 0);
   load.execution = host::node_execution::child;
-  load.kernel_index = 0;
-  host::session cpu = host::session::load(o.op_path, load);
+  // Read once: both kernels load the same bytes, named by the path given.
+  const host::op_source source = host::op_source::read(o.shared.op);
+  host::session cpu = host::session::load(source, load);
   load.kernel_index = 1;
-  host::session vx = host::session::load(o.op_path, load);
+  host::session vx = host::session::load(source, load);
   const host::op_yml& yml = cpu.op();
   if (cpu.kernel().is_shader || !vx.kernel().is_shader) {
     throw host::error("op '" + yml.name + "': list index 0 must be a CPU kernel and index 1 a VX kernel (got '" +
                       cpu.kernel().name + "' and '" + vx.kernel().name + "')");
   }
   const rknnop::vxc::shader_location shader =
-      rknnop::vxc::find_op_shader(o.op_path, o.op_yml_path, yml.vx_file, vx.kernel().name, o.vx_path);
+      rknnop::vxc::find_op_shader(o.shared.op, o.shared.op_yml, yml.vx_file, vx.kernel().name, o.shared.vx_file);
   if (!shader.error.empty()) throw usage_error(shader.error.substr(std::string_view("rknnop: ").size()));
   return {std::move(cpu), std::move(vx), shader.path.string()};
 }
@@ -288,7 +291,7 @@ std::vector<parity::parity_case> make_cases(const host::op_yml& yml, const optio
     const auto shape = shape_texts.find(e.name);
     if (file != input_files.end()) {
       const host::npy_array a = host::read_npy_file(file->second);
-      from_files.inputs.push_back(tensor_from_npy(a, float_type, e.name, file->second, o.allow_lossy));
+      from_files.inputs.push_back(tensor_from_npy(a, float_type, e.name, file->second, o.shared.allow_lossy));
     } else if (have_files) {
       throw usage_error("--input " + e.name + "=FILE.npy is missing (every input needs a file, or none)");
     }
@@ -356,11 +359,11 @@ int run_cases(parity::checker& check, const std::vector<parity::parity_case>& ca
 
 // Everything after the command line's syntax: check it against the op, build the cases, compare.
 int compare(options& o) {
-  const vx_type float_type = float_tensor_type(o.tensor_type_name);
+  const vx_type float_type = float_tensor_type(o.shared.tensor_type);
   const std::pair<float, float> range = parse_range(o.range_text);
-  const auto input_files = assignments("--input", o.inputs, "FILE.npy");
+  const auto input_files = assignments("--input", o.shared.inputs, "FILE.npy");
   const auto shape_texts = assignments("--shape", o.shapes, "1,8,8,3");
-  const auto param_texts = assignments("--param", o.params, "VALUE");
+  const auto param_texts = assignments("--param", o.shared.params, "VALUE");
 
   op_kernels kernels = load_kernels(o);
   const host::op_yml& yml = kernels.cpu.op();

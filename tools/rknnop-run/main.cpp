@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
-// rknnop-run: runs one custom op on the PC the way the RKNN v1 board runtime runs it.
+// rknnop-run: runs one custom op on the PC the way the RKNN v1 board runtime runs it, or describes,
+// checks or runs the custom-op nodes of a .rknn model (rknn_mode.cpp):
 //   rknnop-run OP.rknnop|libop.so [--op-yml op.yml] --input NAME=FILE.npy ... --param NAME=VALUE ...
 //              --output NAME=FILE.npy ... [--output-shape NAME=1,32,32,3] [--kernel-index N]
-//              [--tensor-type VX_TYPE_FLOAT16|npy] [--allow-lossy] [--describe] [--vx file.vx]
-// Every failure is one line "rknnop-run: ..." and a non-zero exit status.
+//              [--tensor-type VX_TYPE_FLOAT16|npy] [--allow-lossy] [--describe] [--repeat N] [--vx file.vx]
+//   rknnop-run MODEL.rknn --describe | --check | [--node NAME] --input PORT=in.npy ... --output PORT=out.npy
+//              [--random-inputs SEED] [--allow-lossy] [--repeat N]
+// One parser for both (the shared options are tools/common's); the first file's bytes choose the mode,
+// and an option of the other mode is a usage error. The op's code runs in rknnop-node, never in this
+// tool (isolation.hpp). Every failure is one line "rknnop-run: ..." and a non-zero exit status.
 
 #include "cli.hpp"  // tools/common: parse_or_exit, tool_failure, usage_error
 #include <rknnop/host/error.hpp>
@@ -25,6 +30,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 #include <new>
 #include <cstdio>
 #include <cstdlib>  // setenv
@@ -49,43 +55,65 @@ std::string status_line(const step_report& s) {
                      s.log.empty() ? "" : "  log: ", fmt::join(s.log, "; "));
 }
 
-// Everything the command line says, as given.
+// Everything the command line says, as given: the shared options (tools/common) and rknnop-run's own.
 struct options {
-  std::string op_path, op_yml, tensor_type_name, vx_file;
-  std::vector<std::string> inputs, params, outputs, output_shapes;
+  shared_options shared;
+  std::vector<std::string> output_shapes;
   std::optional<std::uint32_t> kernel_index;
-  std::uint32_t repeat = 0;  // 0: run once, print no timing
-  bool describe = false;
-  bool allow_lossy = false;
+#if RKNNOP_HOST_HAS_MODEL
+  rknnop_run::model_options model;
+#endif
 };
 
-// The option table, top to bottom like the --help text.
+// The options of one mode only: given in the other, a usage error naming the option.
+constexpr const char* op_mode_options[] = {"--op-yml",       "--param",       "--output-shape",
+                                           "--kernel-index", "--tensor-type", "--vx"};
+constexpr const char* model_mode_options[] = {"--check", "--node", "--random-inputs"};
+
+// The one option table of both modes, top to bottom like the --help text.
 void add_options(CLI::App& app, options& o) {
-  app.add_option("op", o.op_path, "The op: a .rknnop container or a kernel library lib<op>.so")->required();
-  app.add_option("--op-yml", o.op_yml, "op.yml (required for a .so without op.yml beside it)");
-  app.add_option("-i,--input", o.inputs, "NAME=FILE.npy for each input");
-  app.add_option("-p,--param", o.params, "NAME=VALUE for each param (arrays as 64,64; bools true/false)");
-  app.add_option("-o,--output", o.outputs, "NAME=FILE.npy: write this output");
+  shared_options& s = o.shared;
+  add_shared_option(app, shared_option::op, s,
+                    "The op: a .rknnop container or a kernel library lib<op>.so; or a .rknn model (its custom-op "
+                    "nodes)");
+  add_shared_option(app, shared_option::op_yml, s);
+  add_shared_option(app, shared_option::input, s,
+                    "NAME=FILE.npy for each input (a model's node: PORT=FILE.npy, the port's name or number)");
+  add_shared_option(app, shared_option::param, s);
+  add_shared_option(app, shared_option::output, s, "NAME=FILE.npy: write this output (a model's node: PORT=FILE.npy)");
   app.add_option("--output-shape", o.output_shapes,
                  "NAME=1,32,32,3: give the output this NumPy shape instead of a virtual tensor");
   app.add_option("--kernel-index", o.kernel_index, "Kernel of vx_kernel_<Name>_list to run (default: op.yml's)");
-  app.add_option("--tensor-type", o.tensor_type_name,
-                 "VX tensor type of the inputs: VX_TYPE_FLOAT16 (default, what the board hands a custom op), "
-                 "VX_TYPE_FLOAT32, ..., or npy (each .npy's own dtype)");
-  app.add_flag("--allow-lossy", o.allow_lossy,
-               "Accept inputs whose conversion to the tensor type overflows to inf, gives NaN or flushes a nonzero "
-               "value to zero, and outputs whose conversion to a narrower tensor type changes an integer or loses "
-               "a float the same way or as a subnormal (an error otherwise)");
-  app.add_flag("--describe", o.describe, "Print inputs, outputs and params with their VX types and exit");
-  add_memory_limit_option(app);
-  app.add_option("--repeat", o.repeat,
-                 "Run the node N more times and print the per-run time (median, min) and the thread count")
-      ->check(CLI::Range(1u, 100000u));
-#if RKNNOP_VXC_HAS_BRIDGE
-  app.add_option("--vx", o.vx_file,
-                 "The .vx shader of a VX kernel (default: op.yml's vx_file, <kernel>.vx or rknn_kernel_<kernel>.vx "
-                 "beside op.yml, or beside the op without --op-yml)");
+  add_shared_option(app, shared_option::tensor_type, s);
+  add_shared_option(app, shared_option::allow_lossy, s);
+  add_shared_option(app, shared_option::describe, s,
+                    "Print inputs, outputs and params with their VX types and exit; for a model, every custom op "
+                    "and node: params, tensors, embedded sections");
+#if RKNNOP_HOST_HAS_MODEL
+  app.add_flag("--check", o.model.check,
+               "A model: check every custom node against the library for this host; exit 0 only if all pass");
+  app.add_option("--node", o.model.node,
+                 "A model: the custom-op node to run, by name or index (default: the only one)");
+  app.add_option("--random-inputs", o.model.random_inputs,
+                 "A model: run the node with random inputs of the model's shapes from this seed");
 #endif
+  add_memory_limit_option(app);
+  add_shared_option(app, shared_option::repeat, s);
+#if RKNNOP_VXC_HAS_BRIDGE
+  add_shared_option(app, shared_option::vx, s);
+#endif
+}
+
+// Refuses the options of the mode the file does not select, naming the first one given.
+void check_mode_options(const CLI::App& app, const std::string& file, bool model) {
+  for (const char* name :
+       model ? std::span<const char* const>(op_mode_options) : std::span<const char* const>(model_mode_options)) {
+    const CLI::Option* option = app.get_option_no_throw(name);
+    if (option != nullptr && option->count() != 0)
+      throw usage_error(fmt::format("{} is for {}; '{}' is {}", name,
+                                    model ? "an op (a .rknnop container or a kernel library)" : "a .rknn model", file,
+                                    model ? "a model" : "not a model"));
+  }
 }
 
 // --tensor-type: a VX type name, npy (tensor_type_of_data), or none given (the session's default).
@@ -104,7 +132,7 @@ std::optional<vx_type> input_tensor_type(const std::string& name) {
 void set_shader(session& s, const options& o) {
   if (!s.kernel().is_shader) return;
   const rknnop::vxc::shader_location vx =
-      rknnop::vxc::find_op_shader(o.op_path, o.op_yml, s.op().vx_file, s.kernel().name, o.vx_file);
+      rknnop::vxc::find_op_shader(o.shared.op, o.shared.op_yml, s.op().vx_file, s.kernel().name, o.shared.vx_file);
   if (!vx.error.empty()) throw failure(vx.error.substr(std::string_view("rknnop: ").size()));
   node_shader shader;
   shader.file_name = vx.path.filename().string();
@@ -121,14 +149,12 @@ void set_shader(session& s, const options& o) {
 
 // Loads the op, gives it the inputs and params, runs it and writes the outputs; `stage` says what it is doing.
 int run_op(const options& o, std::string& stage) {
-  load_options load;
-  if (!o.op_yml.empty()) load.op_yml = o.op_yml;
-  load.kernel_index = o.kernel_index;
-  const std::optional<vx_type> tensor_type = input_tensor_type(o.tensor_type_name);
+  const load_options load = load_options_of(o.shared, o.kernel_index);
+  const std::optional<vx_type> tensor_type = input_tensor_type(o.shared.tensor_type);
   // Parse the command line fully before loading, so syntax errors come first.
-  const auto input_list = parse_assignments("--input", o.inputs, "FILE.npy");
-  const auto param_list = parse_assignments("--param", o.params, "VALUE");
-  const auto output_list = parse_assignments("--output", o.outputs, "FILE.npy");
+  const auto input_list = parse_assignments("--input", o.shared.inputs, "FILE.npy");
+  const auto param_list = parse_assignments("--param", o.shared.params, "VALUE");
+  const auto output_list = parse_assignments("--output", o.shared.outputs, "FILE.npy");
   const auto shape_list = parse_assignments("--output-shape", o.output_shapes, "1,32,32,3");
   // Output paths are checked before anything runs: a device, FIFO, symbolic link or missing folder
   // is refused here, not after the kernel (docs/container.md §5, "Hostile files").
@@ -136,18 +162,18 @@ int run_op(const options& o, std::string& stage) {
 
   // Outputs: the PC kernel library checks its conversions itself (docs/running.md §1); it reads the
   // environment, which the isolated runner started at load inherits.
-  if (o.allow_lossy) setenv("RKNNOP_ALLOW_LOSSY", "1", 1);
-  stage = fmt::format("loading '{}'", o.op_path);
-  session s = session::load(o.op_path, load);
+  if (o.shared.allow_lossy) setenv("RKNNOP_ALLOW_LOSSY", "1", 1);
+  stage = fmt::format("loading '{}'", o.shared.op);
+  session s = session::load(o.shared.op, load);
   if (s.op().port_order_warning) fmt::print(stderr, "rknnop-run: warning: {}\n", *s.op().port_order_warning);
-  if (o.describe) {
+  if (o.shared.describe) {
     fmt::print("{}", s.describe());
     return 0;
   }
 #if RKNNOP_VXC_HAS_BRIDGE
   set_shader(s, o);  // a VX kernel's .vx runs in rknnop-node with the rest of the op
 #endif
-  s.allow_lossy(o.allow_lossy);
+  s.allow_lossy(o.shared.allow_lossy);
   // Names first, as usage errors (exit status 2) naming the option, like every tool's.
   for (const auto& [name, file] : input_list) (void)find_option_entry(s.op(), op_entry_kind::input, "--input", name);
   for (const auto& [name, value] : param_list) (void)find_option_entry(s.op(), op_entry_kind::param, "--param", name);
@@ -166,9 +192,9 @@ int run_op(const options& o, std::string& stage) {
   const run_report report = s.run();
   fmt::print("{} (kernel '{}', kernel_index {})\n", s.op().name, s.kernel().name, s.kernel().kernel_index);
   for (const step_report& step : report.steps) fmt::print("  {}\n", status_line(step));
-  if (o.repeat != 0) {
-    stage = fmt::format("timing op '{}' ({} runs)", s.op().name, o.repeat);
-    rknnop_run::print_timing(s, o.repeat);
+  if (o.shared.repeat != 0) {
+    stage = fmt::format("timing op '{}' ({} runs)", s.op().name, o.shared.repeat);
+    rknnop_run::print_timing(s, o.shared.repeat);
   }
   for (const auto& [name, file] : output_list) {
     stage = fmt::format("writing output '{}' to '{}'", name, file);
@@ -209,10 +235,10 @@ int main(int argc, char** argv) try {
   setenv("RKNNOP_LOG", "off", 0);
   // The op's code (constructors, callbacks, kernel) runs in rknnop-node, not here (isolation.hpp).
   set_default_node_execution(node_execution::child);
-#if RKNNOP_HOST_HAS_MODEL
-  if (rknnop_run::is_model_invocation(argc, argv)) return rknnop_run::model_main(argc, argv);
-#endif
-  CLI::App app{"Run an RKNN-Toolkit v1 custom op on the PC through rknnop's host OpenVX runtime", "rknnop-run"};
+  CLI::App app{
+      "Run an RKNN-Toolkit v1 custom op, or the custom-op nodes of a model (.rknn), on the PC through rknnop's host "
+      "OpenVX runtime",
+      "rknnop-run"};
   options o;
   add_options(app, o);
   if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
@@ -220,6 +246,15 @@ int main(int argc, char** argv) try {
   // What the tool is doing, for the one line an exhausted memory gets ("out of memory while ...").
   std::string stage = "reading the command line";
   try {
+#if RKNNOP_HOST_HAS_MODEL
+    const bool model = rknnop_run::is_model_path(o.shared.op);
+#else
+    const bool model = false;
+#endif
+    check_mode_options(app, o.shared.op, model);
+#if RKNNOP_HOST_HAS_MODEL
+    if (model) return rknnop_run::model_main(o.shared, o.model);
+#endif
     return run_op(o, stage);
   } catch (...) {
     return rknnop::tools::tool_failure("rknnop-run", stage);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // rknnop-run MODEL.rknn --describe | --check | [--node NAME] --input PORT=in.npy ... --output PORT=out.npy
-//            [--random-inputs SEED]
+//            [--random-inputs SEED]: the model mode, after main.cpp's one parser.
 #include "rknn_mode.hpp"
 
 #include "cli.hpp"  // tools/common: parse_or_exit, tool_failure, usage_error
@@ -13,7 +13,6 @@
 #include <rknnop/host/rknn_model.hpp>
 #include <rknnop/vx_type.hpp>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -332,52 +331,27 @@ bool starts_like_an_op(const char* path) noexcept {
 
 }  // namespace
 
-bool is_model_invocation(int argc, char** argv) noexcept {
+bool is_model_path(const std::string& path) noexcept {
   // By the bytes. A file named .rknn that is neither a container nor a library (missing, empty,
-  // truncated, another format) comes here too, for the model reader's message.
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg.starts_with('-')) continue;
-    if (is_rknn_model_file(argv[i])) return true;
-    if (arg.ends_with(".rknn") && !starts_like_an_op(argv[i])) return true;
-  }
-  return false;
+  // truncated, another format) is a model too, for the model reader's message.
+  if (path.empty()) return false;
+  if (is_rknn_model_file(path)) return true;
+  return path.ends_with(".rknn") && !starts_like_an_op(path.c_str());
 }
 
-int model_main(int argc, char** argv) {
-  CLI::App app{"Describe, check or run the custom-op nodes of an RKNN-Toolkit v1 model (.rknn)", "rknnop-run"};
-  std::string model_path, node_name;
-  std::vector<std::string> inputs, outputs;
-  std::optional<std::uint64_t> seed;
-  bool describe_flag = false, check_flag = false, allow_lossy = false;
-  std::uint32_t repeat = 0;  // 0: run once, print no timing
-  app.add_option("model", model_path, "The .rknn model")->required();
-  app.add_flag("--describe", describe_flag, "List every custom op and node: params, tensors, embedded sections");
-  app.add_flag("--check", check_flag,
-               "Check every custom node against the library for this host; exit 0 only if all pass");
-  app.add_option("--node", node_name, "The custom-op node to run, by name or index (default: the only one)");
-  app.add_option("-i,--input", inputs, "PORT=FILE.npy for each input (port name or number)");
-  app.add_option("-o,--output", outputs, "PORT=FILE.npy: write this output");
-  app.add_option("--random-inputs", seed, "Run with random inputs of the model's shapes from this seed");
-  app.add_flag("--allow-lossy", allow_lossy,
-               "Accept outputs whose conversion to the model's narrower tensor type changes an integer or loses a "
-               "float (overflow, NaN, flushed to zero, subnormal); an error otherwise");
-  rknnop::tools::add_memory_limit_option(app);
-  app.add_option("--repeat", repeat,
-                 "Run the node N more times and print the per-run time (median, min) and the thread count")
-      ->check(CLI::Range(1u, 100000u));
-  if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
+int model_main(const rknnop::tools::shared_options& shared, const model_options& options) {
   // Read by the PC kernel library when it converts an output (docs/running.md §1).
-  if (allow_lossy) setenv("RKNNOP_ALLOW_LOSSY", "1", 1);
+  if (shared.allow_lossy) setenv("RKNNOP_ALLOW_LOSSY", "1", 1);
   try {
-    if (describe_flag && check_flag) throw usage_error("--describe and --check: give one of them");
-    if ((describe_flag || check_flag) && (!inputs.empty() || !outputs.empty() || seed || repeat != 0))
+    if (shared.describe && options.check) throw usage_error("--describe and --check: give one of them");
+    if ((shared.describe || options.check) &&
+        (!shared.inputs.empty() || !shared.outputs.empty() || options.random_inputs || shared.repeat != 0))
       throw usage_error(
           "--input/--output/--random-inputs/--repeat run a node; they do not go with --describe or --check");
-    const model m = model::read(model_path);
-    if (describe_flag) return describe(m);
-    if (check_flag) return check(m);
-    return run(m, node_name, inputs, outputs, seed, repeat);
+    const model m = model::read(shared.op);
+    if (shared.describe) return describe(m);
+    if (options.check) return check(m);
+    return run(m, options.node, shared.inputs, shared.outputs, options.random_inputs, shared.repeat);
   } catch (...) {
     return rknnop::tools::tool_failure("rknnop-run");
   }

@@ -3,7 +3,11 @@
 // rknnop-run on a toolkit-built .rknn model (docs/rknn-model.md §4): --describe, --check, or run one
 // custom-op node with the model's params and dims.
 
-#include <cstdint>  // std::uint32_t
+#include "cli.hpp"  // tools/common: shared_options
+
+#include <cstdint>   // std::uint32_t, std::uint64_t
+#include <optional>  // std::optional
+#include <string>    // std::string
 
 namespace rknnop::host {
 class session;
@@ -15,10 +19,18 @@ namespace rknnop_run {
 /// graph creation to the outputs read back; prints the median, the minimum and the thread count.
 void print_timing(rknnop::host::session& s, std::uint32_t runs);
 
-/// True when an argument names an .rknn model (by its bytes, not its extension).
-[[nodiscard]] bool is_model_invocation(int argc, char** argv) noexcept;
+/// True when `path` is an .rknn model (by its bytes, not its extension), or a file named .rknn that is
+/// neither a container nor a library (missing, empty, truncated, another format: the model reader says why).
+[[nodiscard]] bool is_model_path(const std::string& path) noexcept;
 
-/// The model mode's main: its own options, one line "rknnop-run: ..." per failure.
-[[nodiscard]] int model_main(int argc, char** argv);
+/// The model mode's own options (main.cpp's one table holds them with the shared ones).
+struct model_options {
+  std::string node;                            ///< --node NAME|INDEX
+  std::optional<std::uint64_t> random_inputs;  ///< --random-inputs SEED
+  bool check = false;                          ///< --check
+};
+
+/// The model mode, after main.cpp parsed the command line: one line "rknnop-run: ..." per failure.
+[[nodiscard]] int model_main(const rknnop::tools::shared_options& shared, const model_options& model);
 
 }  // namespace rknnop_run

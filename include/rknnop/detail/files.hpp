@@ -31,7 +31,7 @@
 
 #include <fcntl.h>     // open
 #include <sys/stat.h>  // fstat, lstat, fchmod
-#include <unistd.h>    // read, write, fsync, rename, unlink, pathconf
+#include <unistd.h>    // read, write, pwrite, fsync, rename, unlink, pathconf
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
@@ -257,6 +257,20 @@ inline void install_interrupt_cleanup() noexcept {
   return name;
 }
 
+/// Writes all of `bytes` to `fd`, from its offset (`at` < 0) or at offset `at` (pwrite), again after
+/// EINTR and short writes. 0, or the error number (EIO when the descriptor takes no more).
+[[nodiscard]] inline int write_all(int fd, std::span<const std::uint8_t> bytes, ::off_t at = -1) noexcept {
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ::ssize_t put = at < 0
+                              ? ::write(fd, bytes.data() + done, bytes.size() - done)
+                              : ::pwrite(fd, bytes.data() + done, bytes.size() - done, at + static_cast<::off_t>(done));
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) return put < 0 ? errno : EIO;
+    done += static_cast<std::size_t>(put);
+  }
+  return 0;
+}
+
 /// check_output_path, then writes `bytes` to a new temporary file beside `path` (registered for the
 /// interrupt cleanup), flushes it to disk and renames it over `path`: `path` is either untouched or
 /// complete. A file it replaces keeps its permission bits; a new one gets 0666 & ~umask. On failure
@@ -304,13 +318,7 @@ inline void install_interrupt_cleanup() noexcept {
     release_temporary(slot);
     return file_result{join("cannot ", stage, " ", quoted(path), ": ", std::strerror(why))};
   };
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ::ssize_t put = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) return fail("write", put < 0 ? errno : EIO);
-    done += static_cast<std::size_t>(put);
-  }
+  if (const int why = write_all(fd.get(), bytes); why != 0) return fail("write", why);
   if (replaces && ::fchmod(fd.get(), existing.st_mode & 07777) != 0) return fail("keep the permissions of", errno);
   if (::fsync(fd.get()) != 0) return fail("flush", errno);
   if (::close(fd.release()) != 0) return fail("close", errno);

@@ -11,6 +11,10 @@
 // the library is loaded once in a forked probe process, so a corrupt library is an error, not a
 // crash; a container's section is loaded from an anonymous memory file (memfd), never from a folder.
 // Every failure is a rknnop::host::error naming the file, symbol or parameter.
+//
+// One door: the loader opens an op_source, the op's bytes with the label its messages name it by. A
+// path is "read the file, then open the bytes" (op_source::read); a model's op is its container made in
+// memory, labelled "M.rknn: op 'X'" (load_model_op), so no message ever names a temporary file.
 
 #include <rknnop/host/container.hpp>
 #include <rknnop/host/isolation.hpp>  // node_execution
@@ -28,6 +32,20 @@
 
 namespace rknnop::host {
 
+/// An op to open: the bytes of a .rknnop or of a kernel library, and the label every message names it by.
+struct op_source {
+  std::vector<std::uint8_t> bytes;
+  /// Names the op in every message: "F.rknnop", "M.rknn: op 'X'" (a container's section is added:
+  /// "F.rknnop (x86-64 library section)").
+  std::string label;
+  /// The file the bytes were read from, if any: a bare library's op.yml is looked for beside it and the
+  /// library is loaded from it. Without one a library is loaded from a memory file, and needs op_yml.
+  std::optional<std::filesystem::path> file;
+
+  /// The file's bytes, labelled with its path. Throws naming the path when it cannot be read.
+  [[nodiscard]] static op_source read(const std::filesystem::path& path);
+};
+
 struct load_options {
   /// op.yml to use; required for a bare .so unless an op.yml lies beside it. For a .rknnop it
   /// replaces the embedded one.
@@ -38,7 +56,7 @@ struct load_options {
   /// op_library::open always loads in this process.
   std::optional<node_execution> execution;
   /// Names where the op's code comes from in the one line of a crash in a child process ("node 'n',
-  /// model M.rknn, x86-64 library section"); empty: the file, and its section for a .rknnop.
+  /// model M.rknn, x86-64 library section"); empty: the op_source's label, and its section for a .rknnop.
   std::string origin;
 };
 
@@ -75,8 +93,12 @@ inline constexpr std::int32_t loader_kernel_enumeration = static_cast<std::int32
 /// the same .so share its mapping, and the descriptor's enumeration is written once, under a lock.
 class op_library {
 public:
+  [[nodiscard]] static op_library open(const op_source& source, const load_options& options = {});
+  /// open(op_source::read(path), options).
   [[nodiscard]] static op_library open(const std::filesystem::path& path, const load_options& options = {});
   /// open()'s checks without loading: nothing of the library runs. Throws as open() does.
+  [[nodiscard]] static library_inspection inspect(op_source source, const load_options& options = {});
+  /// inspect(op_source::read(path), options).
   [[nodiscard]] static library_inspection inspect(const std::filesystem::path& path, const load_options& options = {});
 
   op_library(op_library&&) noexcept;
@@ -87,7 +109,7 @@ public:
   [[nodiscard]] const kernel_descriptor_info& kernel() const noexcept;
   /// The selected `vx_kernel_description_t *` (as void* so this header needs no OpenVX header).
   [[nodiscard]] void* descriptor() const noexcept;
-  /// The path given to open().
+  /// The file given to open(), or the op_source's label when it was opened from memory.
   [[nodiscard]] const std::filesystem::path& source() const noexcept;
 
 private:

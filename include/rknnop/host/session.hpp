@@ -50,6 +50,9 @@ inline constexpr std::nullopt_t tensor_type_of_data = std::nullopt;
 
 class session {
 public:
+  /// The one door (loader.hpp): the op's bytes with the label its messages name it by.
+  [[nodiscard]] static session load(op_source op, const load_options& options = {});
+  /// load(op_source::read(op), options).
   [[nodiscard]] static session load(const std::filesystem::path& op, const load_options& options = {});
 
   session(session&&) noexcept;

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "rknnop/host/file_io.hpp"
+#include "formats/temporary_file.hpp"
 
 #include "rknnop/host/error.hpp"
 
 #include <cerrno>
+#include <csignal>  // the interrupt signals, blocked while a temporary file is registered
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/mman.h>  // memfd_create
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -74,6 +78,49 @@ int create_temporary_file(std::string_view stem, std::string_view suffix, std::s
   const int fd = ::mkostemps(path.data(), static_cast<int>(suffix.size()), O_CLOEXEC);
   if (fd < 0) throw error(fmt::format("cannot create a temporary file in {}: {}", origin, reason_of(errno)));
   return fd;
+}
+
+temporary_file::temporary_file(std::span<const std::uint8_t> bytes, std::string_view stem, std::string_view suffix) {
+  std::string memory_name(stem);  // "rknnop-op-" names the memory file "rknnop-op"
+  while (memory_name.ends_with('-')) memory_name.pop_back();
+  fd_ = ::memfd_create(memory_name.c_str(), MFD_CLOEXEC);
+  if (fd_ >= 0) {
+    path_ = fmt::format("/proc/self/fd/{}", fd_);
+    if (::access(path_.c_str(), R_OK) != 0) {  // no /proc: fall back to a file
+      ::close(fd_);
+      fd_ = -1;
+    }
+  }
+  if (fd_ < 0) {
+    // Registered with the interrupt signals blocked: no SIGINT between its creation and its registration.
+    sigset_t interrupts;
+    sigset_t before;
+    sigemptyset(&interrupts);
+    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&interrupts, signal_number);
+    ::pthread_sigmask(SIG_BLOCK, &interrupts, &before);
+    try {
+      fd_ = create_temporary_file(stem, suffix, path_);
+      named_ = true;
+      watch_.watch(path_);
+    } catch (...) {
+      ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+      throw;
+    }
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  }
+  if (const int why = files::write_all(fd_, bytes); why != 0) {
+    const std::string where = named_ ? fmt::format("'{}'", path_) : std::string("memory");
+    remove();
+    throw error(fmt::format("cannot write {} bytes to {}: {}", bytes.size(), where, reason_of(why)));
+  }
+}
+
+void temporary_file::remove() noexcept {
+  if (named_) ::unlink(path_.c_str());
+  named_ = false;
+  watch_.release();
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
 }
 
 }  // namespace rknnop::host

@@ -164,15 +164,9 @@ owned_fd memory_file(const char* name, std::span<const std::uint8_t> bytes, std:
   ::close(raw);
   if (fd < 0) throw error(fmt::format("cannot move a memory file for the node runner: {}", std::strerror(errno)));
   owned_fd owned(fd);
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t put = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0)
-      throw error(fmt::format("cannot write {} bytes for the node runner to memory: {}", bytes.size(),
-                              std::strerror(put < 0 ? errno : EIO)));
-    done += static_cast<std::size_t>(put);
-  }
+  if (const int why = rknnop::files::write_all(fd, bytes); why != 0)
+    throw error(
+        fmt::format("cannot write {} bytes for the node runner to memory: {}", bytes.size(), std::strerror(why)));
   if (size != 0 && ::ftruncate(fd, static_cast<off_t>(size)) != 0)
     throw error(fmt::format("cannot size a memory file for the node runner: {}", std::strerror(errno)));
   return owned;
@@ -222,15 +216,6 @@ std::string last_line(std::string text) {
   if (text.size() > 200) text = text.substr(0, 200) + "...";
   return text;
 }
-
-// The child's own messages name its view of the library; the user knows it by its path.
-std::string with_path(std::string text, const child_library& library) {
-  const std::string fd_path = fmt::format("/proc/self/fd/{}", runner_library_fd);
-  for (auto at = text.find(fd_path); at != std::string::npos; at = text.find(fd_path, at + library.path.size()))
-    text.replace(at, fd_path.size(), library.path);
-  return text;
-}
-
 }  // namespace
 
 // A started runner serving one library's requests (node_wire.hpp): its files stay open between
@@ -496,7 +481,7 @@ std::vector<std::uint8_t> call_runner(const child_library& library, runner_slot&
   naming_the_op(library, [&] {
     wire_reader head(reply);
     if (head.get<std::uint32_t>() != node_wire_magic) throw error("the node runner's reply is garbled");
-    if (head.get<std::uint8_t>() == 0) throw error(with_path(head.get_string(), library));
+    if (head.get<std::uint8_t>() == 0) throw error(head.get_string());
   });
   return reply;
 }
@@ -505,6 +490,7 @@ void write_request_head(wire_writer& w, runner_command command, const child_libr
   w.put(node_wire_magic);
   w.put(node_wire_version);
   w.put(command);
+  w.put_string(library.label);  // the runner's loader names the library by it from the start
   w.put(static_cast<std::uint8_t>(library.options.op_yml ? 1 : 0));
   w.put_string(library.options.op_yml ? library.options.op_yml->string() : std::string());
   w.put(static_cast<std::uint8_t>(library.options.kernel_index ? 1 : 0));

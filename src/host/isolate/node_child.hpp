@@ -13,7 +13,7 @@ namespace rknnop::host::child_io {
 
 // A library inspected here (op_library::inspect), to be loaded in a child process.
 struct child_library {
-  std::string path;    ///< as the user gave it
+  std::string label;   ///< the op_source's label: the runner's loader names the library by it
   std::string origin;  ///< "M.rknn, x86-64 library section": where the op's code comes from, for messages
   std::vector<std::uint8_t> file;
   load_options options;  ///< op_yml resolved; execution ignored

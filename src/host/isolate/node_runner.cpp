@@ -250,6 +250,7 @@ void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) 
   if (r.get<std::uint32_t>() != child_io::node_wire_magic || r.get<std::uint32_t>() != child_io::node_wire_version)
     throw error("the node runner does not understand its parent's request (another rknnop version?)");
   const auto command = r.get<child_io::runner_command>();
+  const std::string label = r.get_string();
   load_options options;
   const bool has_op_yml = r.get<std::uint8_t>() != 0;
   const std::string op_yml = r.get_string();
@@ -263,7 +264,10 @@ void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) 
   if (!loaded) {
     set_step(runner_step::load);
     child_io::set_load_probe(false);  // this process is the probe
-    loaded = op_library::open(fmt::format("/proc/self/fd/{}", child_io::runner_library_fd), options);
+    // The parent's bytes under the parent's label: every message names the op as the user knows it.
+    op_source source = op_source::read(fmt::format("/proc/self/fd/{}", child_io::runner_library_fd));
+    source.label = label;
+    loaded = op_library::open(source, options);
     if (after_load) after_load();
   }
   const op_library& library = *loaded;

@@ -5,6 +5,7 @@
 // tensors), plus the status page the runner keeps current while it runs (isolation.hpp).
 #include "rknnop/host/engine.hpp"
 #include "rknnop/host/error.hpp"
+#include <rknnop/files.hpp>  // write_all
 
 #include <cerrno>
 #include <cstdint>
@@ -41,18 +42,15 @@ inline bool read_whole_file(int fd, std::vector<std::uint8_t>& bytes) {
 // A memory file's content replaced by `bytes`: false on an error (errno says which).
 inline bool replace_whole_file(int fd, std::span<const std::uint8_t> bytes) {
   if (::ftruncate(fd, 0) != 0) return false;
-  for (std::size_t done = 0; done < bytes.size();) {
-    const ssize_t put = ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) return false;
-    done += static_cast<std::size_t>(put);
-  }
-  return true;
+  const int why = rknnop::files::write_all(fd, bytes, 0);
+  if (why != 0) errno = why;
+  return why == 0;
 }
 
 inline constexpr std::uint32_t node_wire_magic = 0x524e4b52;  // "RKNR"
 inline constexpr std::uint32_t node_wire_version =
-    6;  // 4: a runner serves requests; 5: the status page reports tensor bytes; 6: the sandbox's fields
+    7;  // 4: a runner serves requests; 5: the status page reports tensor bytes; 6: the sandbox's fields;
+        // 7: the library's label (op_source)
 
 // The descriptors the runner is given: the library, the request, the reply, the status page, and the
 // control socket: the parent sends a byte when a request is in the request file, the runner one back

@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <system_error>  // the lock of ~state
 #include <sstream>
@@ -35,6 +36,7 @@
 #include <fmt/format.h>
 
 #include "formats/byte_io.hpp"
+#include "formats/temporary_file.hpp"
 #include "isolate/child_process.hpp"
 
 namespace rknnop::host {
@@ -72,23 +74,27 @@ bool is_writable_memory(const void* address, std::size_t size) {
 }
 
 // Loads the op.yml that goes with the library: the same reading of a container as
-// `rknnop-pack inspect --verify` (container_op).
-op_yml load_yml(const std::filesystem::path& library, const load_options& options,
-                const std::optional<container>& packed) {
+// `rknnop-pack inspect --verify` (container_op); for a bare library, the one beside its file.
+op_yml load_yml(const op_source& source, const load_options& options, const std::optional<container>& packed) {
   if (packed) {  // the .py section states the op's port order; op.yml's maps may not (issue 9)
-    if (!options.op_yml) return container_op(*packed, library.string());
+    if (!options.op_yml) return container_op(*packed, source.label);
     op_yml op = read_op_yml_file(*options.op_yml);
-    check_python_section(packed->op_py, library.string());
+    check_python_section(packed->op_py, source.label);
     if (!packed->op_py.empty()) apply_python_port_order(op, text_of(packed->op_py), "the .py section");
     return op;
   }
   if (options.op_yml) return read_op_yml_file(*options.op_yml);
-  const auto beside = library.parent_path() / "op.yml";
+  if (!source.file)
+    throw error(
+        fmt::format("{}: no op.yml given (--op-yml), and a library opened from memory has no folder to find one "
+                    "in; the loader needs it for the op name and the param types",
+                    source.label));
+  const auto beside = source.file->parent_path() / "op.yml";
   if (std::filesystem::exists(beside)) return read_op_yml_file(beside);
   throw error(
       fmt::format("{}: no op.yml given (--op-yml) and none beside the library ({}); the "
                   "loader needs it for the op name and the param types",
-                  library.string(), beside.string()));
+                  source.label, beside.string()));
 }
 
 // How long a probe may take, and how much memory it may touch beyond this process's own (its
@@ -176,66 +182,21 @@ std::string probe_load(const std::string& path, const std::string& label, std::s
   return {};
 }
 
-// Holds the library section while it is loaded: an anonymous memory file (memfd_create; nothing in
-// any folder, gone with the last descriptor), opened as /proc/self/fd/N; where that is not
-// available, a temporary file registered for the interrupt handler and removed right after dlopen.
-class library_file {
-public:
-  library_file(const std::vector<std::uint8_t>& bytes, const std::string& label, std::string_view what) {
-    fd_ = ::memfd_create("rknnop-op", MFD_CLOEXEC);
-    if (fd_ >= 0) {
-      path_ = fmt::format("/proc/self/fd/{}", fd_);
-      if (::access(path_.c_str(), R_OK) != 0) {  // no /proc: fall back to a file
-        ::close(fd_);
-        fd_ = -1;
-      }
-    }
-    if (fd_ < 0) {
-      std::string temporary;
-      fd_ = create_temporary_file("rknnop-op-", ".so", temporary);
-      path_ = temporary;
-      temporary_ = true;
-      watch_.watch(path_);
-    }
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t put = ::write(fd_, bytes.data() + done, bytes.size() - done);
-      if (put < 0 && errno == EINTR) continue;
-      if (put <= 0) {
-        const std::string reason = std::strerror(put < 0 ? errno : EIO);
-        remove();
-        throw error(fmt::format("{}: cannot write the {} to {}: {}", label, what,
-                                temporary_ ? "'" + path_ + "'" : std::string("memory"), reason));
-      }
-      done += static_cast<std::size_t>(put);
-    }
-  }
-  ~library_file() { remove(); }
-  library_file(const library_file&) = delete;
-  library_file& operator=(const library_file&) = delete;
-
-  [[nodiscard]] const std::string& path() const noexcept { return path_; }
-  // Drops the file (the mappings of a dlopen'ed library stay valid).
-  void remove() noexcept {
-    if (temporary_) ::unlink(path_.c_str());
-    temporary_ = false;
-    watch_.release();
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
-private:
-  int fd_ = -1;
-  std::string path_;
-  bool temporary_ = false;
-  registered_temporary watch_{std::filesystem::path{}};
-};
-
-// Loads the library section: its structure is checked first (check_elf_structure), then it is
-// loaded in a probe process, then here. The file holding it is gone when this returns.
+// Loads the library section (or a library given as bytes): its structure is checked first
+// (check_elf_structure), then it is loaded in a probe process, then here. The file holding it is gone
+// when this returns.
 void* dlopen_bytes(const std::vector<std::uint8_t>& bytes, const std::string& label, std::string_view what,
                    std::string_view op) {
-  library_file file(bytes, label, what);
+  // A memory file (temporary_file: nothing in any folder), or where /proc is missing a registered
+  // temporary file removed right after dlopen.
+  const auto held = [&] {
+    try {
+      return std::make_unique<temporary_file>(bytes, "rknnop-op-", ".so");
+    } catch (const error& e) {
+      throw error(fmt::format("{}: the {}: {}", label, what, e.detail()));
+    }
+  }();
+  temporary_file& file = *held;
   if (const std::string problem = probe_load(file.path(), label, what, op); !problem.empty())
     throw error(fmt::format("{}: {}", label, problem));
   void* handle = ::dlopen(file.path().c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -259,8 +220,8 @@ std::recursive_mutex& open_mutex() {
 
 // --- op_library::open, step by step (docs/runtime.md §7) ---------------------------------------------
 
-// Step 1, read the file: a .rknnop (starts with "RKNN") gives its section for this host; anything
-// else must be an ELF kernel library.
+// Step 1, the bytes (read from the file by op_source::read): a .rknnop (starts with "RKNN") gives its
+// section for this host; anything else must be an ELF kernel library.
 struct library_file_bytes {
   std::vector<std::uint8_t> file;
   std::optional<container> packed;
@@ -283,9 +244,9 @@ const std::vector<std::uint8_t>& host_section(const container& packed, const std
   return bytes;
 }
 
-library_file_bytes read_library_file(const std::filesystem::path& path) {
-  const std::string label = path.string();
-  library_file_bytes read{read_file(path), std::nullopt, section_kind::lib_x86_64, label};
+library_file_bytes read_library_file(op_source source) {
+  const std::string& label = source.label;
+  library_file_bytes read{std::move(source.bytes), std::nullopt, section_kind::lib_x86_64, label};
   const std::vector<std::uint8_t>& bytes = read.file;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), container_format::magic.data(), 4) == 0) {
     read.packed = parse_container(bytes, label);
@@ -307,18 +268,21 @@ library_file_bytes read_library_file(const std::filesystem::path& path) {
   return read;
 }
 
-// Step 4, load: after the load probe, dlopen the container's section from memory or the library file.
+// Step 4, load: after the load probe, dlopen the container's section from memory, or the bare library
+// from its file (threads opening the same .so share its mapping), or from memory when it has none.
 // The caller holds open_mutex().
-void* load_library(const std::filesystem::path& path, const library_file_bytes& read, std::string_view op) {
-  const std::string label = path.string();
+void* load_library(const op_source& source, const library_file_bytes& read, std::string_view op) {
+  const std::string& label = source.label;
   if (read.packed) return dlopen_bytes(read.library(), label, section_description(read.packed_kind), op);
-  const std::string absolute = std::filesystem::absolute(path).string();
+  if (!source.file) return dlopen_bytes(read.file, label, "library", op);
+  const std::string absolute = std::filesystem::absolute(*source.file).string();
   if (const std::string problem = probe_load(absolute, label, "library", op); !problem.empty())
     throw error(fmt::format("{}: {}", label, problem));
   void* handle = ::dlopen(absolute.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* why = ::dlerror();
-    throw error(fmt::format("{}: dlopen failed: {}", label, why ? why : "unknown reason"));
+    throw error(fmt::format("{}: dlopen failed: {}", label,
+                            why ? named_as_user_knows_it(why, absolute, label, "library", op) : "unknown reason"));
   }
   return handle;
 }
@@ -447,37 +411,49 @@ const kernel_descriptor_info& op_library::kernel() const noexcept { return state
 void* op_library::descriptor() const noexcept { return state_->descriptor; }
 const std::filesystem::path& op_library::source() const noexcept { return state_->source; }
 
+op_source op_source::read(const std::filesystem::path& path) { return op_source{read_file(path), path.string(), path}; }
+
 library_inspection op_library::inspect(const std::filesystem::path& path, const load_options& options) {
-  library_file_bytes read = read_library_file(path);
+  return inspect(op_source::read(path), options);
+}
+
+library_inspection op_library::inspect(op_source source, const load_options& options) {
+  std::optional<std::filesystem::path> file = std::move(source.file);
+  op_source named{{}, source.label, file};  // what load_yml needs; the bytes move on
+  library_file_bytes read = read_library_file(std::move(source));
   const elf_info info = inspect_elf(read.library(), read.label);
   check_loadable_on_host(info, read.label);
   library_inspection result;
-  result.op = load_yml(path, options, read.packed);
+  result.op = load_yml(named, options, read.packed);
   check_library_for_op(read.library(), result.op, options.kernel_index, read.label);
   result.label = read.label;
   if (options.op_yml)
     result.op_yml_path = *options.op_yml;
   else if (!read.packed)
-    result.op_yml_path = path.parent_path() / "op.yml";  // load_yml found it there
+    result.op_yml_path = file->parent_path() / "op.yml";  // load_yml found it there
   result.file = std::move(read.file);
   return result;
 }
 
-// The steps of docs/runtime.md §7, in its order; each names the file, symbol or parameter it rejects.
 op_library op_library::open(const std::filesystem::path& path, const load_options& options) {
+  return open(op_source::read(path), options);
+}
+
+// The steps of docs/runtime.md §7, in its order; each names the file, symbol or parameter it rejects.
+op_library op_library::open(const op_source& source, const load_options& options) {
   auto s = std::make_unique<state>();
-  s->source = path;
-  // 1. Read the file.
-  const library_file_bytes read = read_library_file(path);
+  s->source = source.file.value_or(std::filesystem::path(source.label));
+  // 1. Take the bytes (op_source::read read the file).
+  const library_file_bytes read = read_library_file(source);
   // 2. Check the machine.
   const elf_info info = inspect_elf(read.library(), read.label);
   check_loadable_on_host(info, read.label);
   // 3. Read op.yml and check the file, before any of it runs.
-  s->op = load_yml(path, options, read.packed);
+  s->op = load_yml(source, options, read.packed);
   check_library_for_op(read.library(), s->op, options.kernel_index, read.label);
   // 4. Load.
   const std::lock_guard lock(open_mutex());
-  s->handle = load_library(path, read, s->op.name);
+  s->handle = load_library(source, read, s->op.name);
   // 5. Find the kernel list.
   const std::span list = find_kernel_list(s->handle, info, s->op, read.label);
   // 6. Select the descriptor.

@@ -9,12 +9,8 @@
 #include "rknnop/host/rknn_container.hpp"
 #include <rknnop/vx_type.hpp>
 
-#include <cerrno>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <sys/mman.h>  // memfd_create
-#include <unistd.h>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -31,75 +27,6 @@ std::optional<npy_dtype> npy_dtype_for_vx(std::int32_t vx) {
   if (vx_type_npy_descr(vx).empty()) return std::nullopt;
   return static_cast<npy_dtype>(vx);
 }
-
-// The op's container while it is loaded: an anonymous memory file (memfd_create), opened as
-// /proc/self/fd/N, so that nothing is left in any folder however the tool ends (a SIGKILL, a library
-// that kills its tool: before, $TMPDIR/rknnop-model-op-XXXXXX.rknnop stayed). Where that is not
-// available, a private temporary file removed on scope exit, and by the interrupt handler
-// (install_interrupt_cleanup) while it exists: registered with the interrupt signals blocked, so no
-// SIGINT comes between its creation and its registration. The loader opens a path.
-class temporary_file {
-public:
-  temporary_file(std::span<const std::uint8_t> bytes, std::string_view label) {
-    fd_ = ::memfd_create("rknnop-model-op", MFD_CLOEXEC);
-    if (fd_ >= 0) {
-      path_ = fmt::format("/proc/self/fd/{}", fd_);
-      if (::access(path_.c_str(), R_OK) != 0) {  // no /proc: fall back to a file
-        ::close(fd_);
-        fd_ = -1;
-      }
-    }
-    if (fd_ < 0) create_named();
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t put = ::write(fd_, bytes.data() + done, bytes.size() - done);
-      if (put < 0 && errno == EINTR) continue;
-      if (put <= 0) {
-        const std::string reason = std::strerror(put < 0 ? errno : EIO);
-        remove();
-        throw error(fmt::format("{}: cannot write '{}': {}", label, path_, reason));
-      }
-      done += static_cast<std::size_t>(put);
-    }
-    if (named_) {  // a memory file stays open: it is its only name
-      ::close(fd_);
-      fd_ = -1;
-    }
-  }
-  temporary_file(const temporary_file&) = delete;
-  temporary_file& operator=(const temporary_file&) = delete;
-  ~temporary_file() { remove(); }
-  [[nodiscard]] const std::string& path() const noexcept { return path_; }
-
-private:
-  void create_named() {
-    sigset_t interrupts;
-    sigset_t before;
-    sigemptyset(&interrupts);
-    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&interrupts, signal_number);
-    ::pthread_sigmask(SIG_BLOCK, &interrupts, &before);
-    try {
-      fd_ = create_temporary_file("rknnop-model-op-", ".rknnop", path_);
-      named_ = true;
-      watch_.watch(path_);
-    } catch (...) {
-      ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
-      throw;
-    }
-    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
-  }
-  void remove() noexcept {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-    if (named_) ::unlink(path_.c_str());
-    named_ = false;
-  }
-
-  int fd_ = -1;
-  bool named_ = false;
-  std::string path_;
-  registered_temporary watch_{std::filesystem::path{}};  // released after the unlink (declared last)
-};
 
 std::string dims_text(const std::vector<std::uint32_t>& dims) {
   return fmt::format("[{}] (rank {})", fmt::join(dims, ", "), dims.size());
@@ -179,20 +106,12 @@ session load_model_op(const model& m, const model_op& op, std::optional<std::uin
     throw error(fmt::format("{}: the model has no {} for this host ({}_offset/_len {})", label,
                             model_blob_description(*kind), model_blob_key(*kind),
                             op.find_blob(*kind) ? "give 0 bytes" : "absent"));
-  const temporary_file packed(serialize_container(model_op_container(m, op)), label);
   load_options options;
   options.kernel_index = kernel_index;
   options.origin = fmt::format("{}model {}, {} section", node_name.empty() ? "" : fmt::format("node '{}', ", node_name),
                                m.source, model_blob_description(*kind));
-  try {
-    return session::load(packed.path(), options);
-  } catch (const error& e) {
-    // Name the model, not the temporary container.
-    std::string detail = e.detail();
-    for (std::size_t at = detail.find(packed.path()); at != std::string::npos; at = detail.find(packed.path()))
-      detail.replace(at, packed.path().size(), label);
-    throw error(detail);
-  }
+  // The op's container, made in memory and labelled with the model and the op: the loader's one door.
+  return session::load(op_source{serialize_container(model_op_container(m, op)), label, std::nullopt}, options);
 }
 
 std::vector<std::int32_t> prepare_model_node(session& s, const model& m, const model_node& node) {

@@ -189,12 +189,16 @@ session& session::operator=(session&&) noexcept = default;
 session::~session() = default;
 
 session session::load(const std::filesystem::path& op, const load_options& options) {
+  return load(op_source::read(op), options);
+}
+
+session session::load(op_source op, const load_options& options) {
   if (options.execution.value_or(default_node_execution()) == node_execution::in_process)
     return session(std::make_unique<state>(op_library::open(op, options)));
   // Nothing of the library runs here: checked here, loaded in a child (isolation.hpp).
-  library_inspection inspected = op_library::inspect(op, options);
   child_io::child_library child;
-  child.path = op.string();
+  child.label = op.label;
+  library_inspection inspected = op_library::inspect(std::move(op), options);
   child.origin = options.origin;
   if (child.origin.empty()) {  // "F.rknnop (x86-64 library section)" -> "F.rknnop, x86-64 library section"
     child.origin = inspected.label;
