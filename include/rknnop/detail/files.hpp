@@ -62,14 +62,14 @@ inline constexpr std::uint64_t max_read_size = std::uint64_t{1} << 30;
 // One message from its parts, appended into one string (GCC 12 at -O3 reports a false -Wrestrict on
 // `"literal" + std::string`, which inserts at the front).
 template <class... Parts>
-std::string join(const Parts&... parts) {
+std::string concat(const Parts&... parts) {
   std::string text;
   text.reserve((std::string_view(parts).size() + ...));
   (text.append(std::string_view(parts)), ...);
   return text;
 }
 
-inline std::string quoted(const std::filesystem::path& path) { return join("'", path.native(), "'"); }
+inline std::string quoted(const std::filesystem::path& path) { return concat("'", path.native(), "'"); }
 
 // A descriptor closed on every path out.
 class unique_fd {
@@ -98,15 +98,15 @@ private:
   const std::string name = path.string();
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused right after, by fstat.
   const unique_fd fd(::open(name.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
-  if (fd.get() < 0) return {join("cannot open ", quoted(path), ": ", std::strerror(errno))};
+  if (fd.get() < 0) return {concat("cannot open ", quoted(path), ": ", std::strerror(errno))};
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return {join("cannot examine ", quoted(path), ": ", std::strerror(errno))};
+  if (::fstat(fd.get(), &st) != 0) return {concat("cannot examine ", quoted(path), ": ", std::strerror(errno))};
   if (!S_ISREG(st.st_mode))
-    return {join(quoted(path), " is ", file_kind(st.st_mode), ", not a regular file; rknnop reads regular files only")};
+    return {concat(quoted(path), " is ", file_kind(st.st_mode), ", not a regular file; rknnop reads regular files only")};
   const auto size = static_cast<std::uint64_t>(st.st_size);
   const auto too_large = [&](std::uint64_t at_least) {
     out.clear();
-    return file_result{join(quoted(path), " is ", at_least > size ? "over " : "", std::to_string(at_least),
+    return file_result{concat(quoted(path), " is ", at_least > size ? "over " : "", std::to_string(at_least),
                             " bytes, larger than the ", std::to_string(limit), "-byte limit for files rknnop reads")};
   };
   if (size > limit) return too_large(size);
@@ -128,7 +128,7 @@ private:
     if (got < 0) {
       const int why = errno;
       out.clear();
-      return {join("cannot read ", quoted(path), ": ", std::strerror(why))};
+      return {concat("cannot read ", quoted(path), ": ", std::strerror(why))};
     }
     if (got == 0) break;
     done += static_cast<std::size_t>(got);
@@ -143,34 +143,34 @@ private:
 [[nodiscard]] inline file_result check_output_path(const std::filesystem::path& path, std::string_view what) {
   const std::string name = path.string();
   const std::string lead(what);
-  if (name.empty()) return {join(lead, ": the output path is empty")};
+  if (name.empty()) return {concat(lead, ": the output path is empty")};
   struct stat st {};
   if (::lstat(name.c_str(), &st) == 0) {
     if (S_ISLNK(st.st_mode)) {
       std::error_code ec;
       const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
-      return {join(lead, ": ", quoted(path), " is a symbolic link", ec ? std::string() : join(" to ", quoted(target)),
+      return {concat(lead, ": ", quoted(path), " is a symbolic link", ec ? std::string() : concat(" to ", quoted(target)),
                    "; rknnop replaces an output file as a whole and does not write through links: name the file "
                    "itself")};
     }
     if (!S_ISREG(st.st_mode))
-      return {join(lead, ": ", quoted(path), " is ", file_kind(st.st_mode),
+      return {concat(lead, ": ", quoted(path), " is ", file_kind(st.st_mode),
                    "; rknnop writes an output by replacing a regular file and will not replace ",
                    file_kind(st.st_mode))};
   } else if (errno != ENOENT) {
-    return {join(lead, ": cannot examine ", quoted(path), ": ", std::strerror(errno))};
+    return {concat(lead, ": cannot examine ", quoted(path), ": ", std::strerror(errno))};
   }
   const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   struct stat dir {};
   if (::stat(folder.c_str(), &dir) != 0)
-    return {join(lead, ": the folder ", quoted(folder), " of ", quoted(path), " ",
-                 errno == ENOENT ? std::string("does not exist") : join("cannot be examined: ", std::strerror(errno)))};
+    return {concat(lead, ": the folder ", quoted(folder), " of ", quoted(path), " ",
+                 errno == ENOENT ? std::string("does not exist") : concat("cannot be examined: ", std::strerror(errno)))};
   if (!S_ISDIR(dir.st_mode))
-    return {join(lead, ": ", quoted(folder), " (the folder of ", quoted(path), ") is ", file_kind(dir.st_mode),
+    return {concat(lead, ": ", quoted(folder), " (the folder of ", quoted(path), ") is ", file_kind(dir.st_mode),
                  ", not a directory")};
   if (::access(folder.c_str(), W_OK | X_OK) != 0)
     return {
-        join(lead, ": the folder ", quoted(folder), " of ", quoted(path), " is not writable: ", std::strerror(errno))};
+        concat(lead, ": the folder ", quoted(folder), " of ", quoted(path), " is not writable: ", std::strerror(errno))};
   return {};
 }
 
@@ -252,7 +252,7 @@ inline void install_interrupt_cleanup() noexcept {
     keep = name_max - fixed;
     while (keep > 0 && (static_cast<unsigned char>(file_name[keep]) & 0xC0u) == 0x80u) --keep;
   }
-  std::string name = join(".", file_name.substr(0, keep), tag);
+  std::string name = concat(".", file_name.substr(0, keep), tag);
   for (int shift = 60; shift >= 0; shift -= 4) name += "0123456789abcdef"[(salt >> shift) & 0xFu];
   return name;
 }
@@ -310,13 +310,13 @@ inline void install_interrupt_cleanup() noexcept {
   if (raw < 0) {
     release_temporary(slot);
     return {
-        join("cannot create a temporary file in ", quoted(dir), " for ", quoted(path), ": ", std::strerror(reason))};
+        concat("cannot create a temporary file in ", quoted(dir), " for ", quoted(path), ": ", std::strerror(reason))};
   }
   unique_fd fd(raw);
   const auto fail = [&](std::string_view stage, int why) {
     ::unlink(temporary.c_str());
     release_temporary(slot);
-    return file_result{join("cannot ", stage, " ", quoted(path), ": ", std::strerror(why))};
+    return file_result{concat("cannot ", stage, " ", quoted(path), ": ", std::strerror(why))};
   };
   if (const int why = write_all(fd.get(), bytes); why != 0) return fail("write", why);
   if (replaces && ::fchmod(fd.get(), existing.st_mode & 07777) != 0) return fail("keep the permissions of", errno);
@@ -326,7 +326,7 @@ inline void install_interrupt_cleanup() noexcept {
     const int why = errno;
     ::unlink(temporary.c_str());
     release_temporary(slot);
-    return {join("cannot rename the temporary file onto ", quoted(path), ": ", std::strerror(why))};
+    return {concat("cannot rename the temporary file onto ", quoted(path), ": ", std::strerror(why))};
   }
   release_temporary(slot);
   return {};
