@@ -575,9 +575,20 @@ function(_rknnop_add_op_board_objects arch cxx boards out_objects out_flags)
   string(REGEX REPLACE "g\\+\\+$" "gcc" _cc "${cxx}")
   # No unwind tables (nothing unwinds through a -fno-exceptions kernel; saves ~2.5 KiB), and no
   # fused multiply-add contraction, so board kernels round like the x86-64 library and TensorFlow.
+  # RKNNOP_COMPACT_GLUE: the SDK's glue compiled for size, its kernels not (config.hpp).
   set(_flags ${RKNNOP_BOARD_OPT_FLAGS} -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden
              -fno-unwind-tables -fno-asynchronous-unwind-tables -ffp-contract=off
-             -ffunction-sections -fdata-sections ${RKNNOP_${_ARCH}_FLAGS})
+             -ffunction-sections -fdata-sections -DRKNNOP_COMPACT_GLUE=1)
+  # AArch64 size (docs/performance.md §3, measured on ResizeArea): the boards' cores are ARMv8.0 (no
+  # LSE atomics), so GCC's outline atomics (-moutline-atomics, its default) are a call and a run-time
+  # check around the same LL/SC loop, plus an import and an initializer; the tiny code model addresses
+  # data with one instruction instead of two (a library over 1 MiB then fails to link, "relocation
+  # truncated": add -mcmodel=small to RKNNOP_AARCH64_FLAGS, which come after); and no .eh_frame_hdr
+  # (it would index only crtbegin's frame: nothing unwinds through a kernel built without unwind tables).
+  if(arch STREQUAL "aarch64")
+    list(APPEND _flags -mno-outline-atomics -mcmodel=tiny -Wl,--no-eh-frame-hdr)
+  endif()
+  list(APPEND _flags ${RKNNOP_${_ARCH}_FLAGS})
   _rknnop_strips_shipped_libraries(_strip)
   if(_strip)
     list(APPEND _flags -g)  # for the debug file beside the container (stage 7)

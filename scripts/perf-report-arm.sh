@@ -12,7 +12,10 @@
 #   - SDK node / hand-written toolkit-style C node (bench/toolkit_*.c) through the host runtime on
 #     float16 tensors: Exp 1x3x8x8, 1x3x480x640; ResizeArea tiny 4x4x3 -> 2x2, 2x, 7:3;
 #   - the tiny ResizeArea node with 2 threads / 1 thread (the thread pool's cost of asking);
-#   - 64-bit digests of the results (ResizeArea float32 kernel; float16 node outputs) against the
+#   - with RKNNOP_RKNPU2_RUNTIME (a folder with include/rknn_custom_op.h): the RKNPU2 plugin generated
+#     from examples/resize_area / ResizeArea hand-written in the style of Rockchip's C demos
+#     (bench/rknpu2_resize_area.c), compute on FLOAT32 NCHW tensors: tiny 1x3x4x4 -> 2x2, 2x, 7:3;
+#   - 64-bit digests of the results (ResizeArea float32 kernel; float16 node outputs; RKNPU2 plugins) against the
 #     x86-64 build's, when BUILD_ROOT/native has the benchmarks.
 # Numbers only, never a pass/fail (the goals are stated beside them).
 #
@@ -73,6 +76,10 @@ count_instructions() {  # qemu ld-prefix library-path prog name
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 declare -A ir digest
+rknpu2_cases=(resize_tiny resize_2x resize_7:3)
+rknpu2=""
+[ -f "${RKNNOP_RKNPU2_RUNTIME:-}/include/rknn_custom_op.h" ] && rknpu2=yes ||
+  echo "perf-report-arm: RKNNOP_RKNPU2_RUNTIME is not set to a folder with include/rknn_custom_op.h: no RKNPU2 rows" >&2
 for arch in "${arches[@]}"; do
   case "$arch" in
     aarch64) triple=aarch64-linux-gnu debarch=arm64 qemu=qemu-aarch64 ;;
@@ -82,16 +89,20 @@ for arch in "${arches[@]}"; do
   deps="$("$root/cmake/fetch-cross-deps.sh" "$debarch" "$out/perf-deps/$debarch" "${opencv_packages[@]}")"
   libdirs="$deps/usr/lib/$triple:$deps/usr/lib/$triple/blas:$deps/usr/lib/$triple/lapack:$deps/lib/$triple"
   dir="$out/perf-$arch"
-  # The kernel libraries' flags (-O2, rknnop_add_op's -ffp-contract=off is in bench/CMakeLists.txt).
+  # The kernel libraries' flags (-O2 and the glue compiled for size, RKNNOP_COMPACT_GLUE; rknnop_add_op's
+  # -ffp-contract=off is in bench/CMakeLists.txt).
   cmake -S "$root" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
+    -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG -DRKNNOP_COMPACT_GLUE=1" \
     -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/$triple.cmake" -DRKNNOP_CROSS_EXTRA_ROOTS="$deps" \
     -DCMAKE_EXE_LINKER_FLAGS="-no-pie -Wl,-rpath-link,${libdirs//:/,-rpath-link,}" \
     -DRKNNOP_BUILD_BENCHMARKS=ON -DRKNNOP_BUILD_TESTS=OFF -DRKNNOP_BUILD_EXAMPLES=OFF -DRKNNOP_INSTALL=OFF \
+    -DRKNNOP_RKNPU2_RUNTIME="${RKNNOP_RKNPU2_RUNTIME:-}" \
     -DRKNNOP_WARNINGS_AS_ERRORS=OFF > "$work/configure-$arch.log" 2>&1 || { cat "$work/configure-$arch.log"; exit 1; }
   grep -q "OpenCV (core, imgproc) not found" "$work/configure-$arch.log" &&
     echo "perf-report-arm: $arch: OpenCV was not found in $deps" >&2
-  cmake --build "$dir" -j "$jobs" --target bench_resize_area bench_node_cost bench_threads > "$work/build-$arch.log" 2>&1 ||
+  targets=(bench_resize_area bench_node_cost bench_threads)
+  [ -n "$rknpu2" ] && targets+=(bench_rknpu2)
+  cmake --build "$dir" -j "$jobs" --target "${targets[@]}" > "$work/build-$arch.log" 2>&1 ||
     { cat "$work/build-$arch.log"; exit 1; }
   prefix="/usr/$triple" nm="$triple-nm"
   for c in kernel_f16_2x opencv_f16_2x kernel_f16_7:3 opencv_f16_7:3 kernel_2x opencv_2x kernel_7:3 opencv_7:3; do
@@ -105,6 +116,14 @@ for arch in "${arches[@]}"; do
   for c in node_resize_tiny_1t node_resize_tiny_2t; do
     ir[$arch/$c]="$(count_instructions "$qemu" "$prefix" "$libdirs" "$dir/bench/bench_threads" "$c")"
   done
+  if [ -n "$rknpu2" ]; then
+    for c in "${rknpu2_cases[@]}"; do
+      for who in sdk c; do
+        ir[$arch/rknpu2_${who}_$c]="$(count_instructions "$qemu" "$prefix" "$libdirs" "$dir/bench/bench_rknpu2" "${who}_$c")"
+        digest[$arch/rknpu2_${who}_$c]="$("$qemu" -L "$prefix" -E "LD_LIBRARY_PATH=$libdirs" "$dir/bench/bench_rknpu2" --digest "${who}_$c" | awk '{ print $5 }')"
+      done
+    done
+  fi
   for c in kernel_f16_2x kernel_f16_7:3 kernel_2x kernel_7:3; do
     digest[$arch/$c]="$("$qemu" -L "$prefix" -E "LD_LIBRARY_PATH=$libdirs" "$dir/bench/bench_resize_area" --digest "$c" | awk '{ print $5 }')"
   done
@@ -119,6 +138,12 @@ done
 for c in sdk_exp_1x3x480x640 c_exp_1x3x480x640 sdk_resize_2x sdk_resize_7:3 c_resize_2x; do
   [ -x "$native/bench_node_cost" ] && digest[x86-64/$c]="$("$native/bench_node_cost" --digest "$c" | awk '{ print $5 }')"
 done
+
+if [ -n "$rknpu2" ] && [ -x "$native/bench_rknpu2" ]; then
+  for c in "${rknpu2_cases[@]}"; do
+    for who in sdk c; do digest[x86-64/rknpu2_${who}_$c]="$("$native/bench_rknpu2" --digest "${who}_$c" | awk '{ print $5 }')"; done
+  done
+fi
 
 report="$work/report.txt"
 {
@@ -140,12 +165,23 @@ report="$work/report.txt"
     row "SDK node / toolkit-style C node, $c" "<= 1.0" "sdk_$c" "c_$c"
   done
   row "tiny ResizeArea node, 2 threads / 1 thread" "<= 1.05" node_resize_tiny_2t node_resize_tiny_1t
+  if [ -n "$rknpu2" ]; then
+    for c in "${rknpu2_cases[@]}"; do
+      row "RKNPU2 plugin generated / hand-written C, FLOAT32 NCHW, $c" "<= 1.0" "rknpu2_sdk_$c" "rknpu2_c_$c"
+    done
+  fi
   echo
   echo "# instructions per call"
   for key in $(printf '%s\n' "${!ir[@]}" | sort); do echo "ir $key ${ir[$key]}"; done
   echo
-  echo "# result digests (FNV-1a 64 of the output bytes; float32 kernel on float16 and float32 values, float16 nodes)"
-  for c in kernel_f16_2x kernel_f16_7:3 kernel_2x kernel_7:3 sdk_exp_1x3x480x640 c_exp_1x3x480x640 sdk_resize_2x sdk_resize_7:3 c_resize_2x; do
+  echo "# result digests (FNV-1a 64 of the output bytes; float32 kernel on float16 and float32 values, float16 nodes," \
+    "FLOAT32 RKNPU2 plugins)"
+  digest_cases=(kernel_f16_2x kernel_f16_7:3 kernel_2x kernel_7:3 sdk_exp_1x3x480x640 c_exp_1x3x480x640 sdk_resize_2x
+    sdk_resize_7:3 c_resize_2x)
+  if [ -n "$rknpu2" ]; then
+    for c in "${rknpu2_cases[@]}"; do digest_cases+=("rknpu2_sdk_$c" "rknpu2_c_$c"); done
+  fi
+  for c in "${digest_cases[@]}"; do
     line="digest $c" same=yes first=""
     for arch in x86-64 "${arches[@]}"; do
       d="${digest[$arch/$c]:-}"

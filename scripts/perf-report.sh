@@ -6,6 +6,8 @@
 #     times (min / median of ROUNDS rounds) and their ratios; bench_threads: the same in wall time,
 #     1 thread vs 2 (rknnop::parallel_for) and vs OpenCV with 2 threads;
 #   - callgrind instruction counts of the same contenders (noise-free; needs valgrind);
+#   - bench_rknpu2 (when the build has it: configured with RKNNOP_RKNPU2_RUNTIME): the RKNPU2 plugin
+#     generated from examples/resize_area against ResizeArea hand-written in Rockchip's C demo style;
 #   - scripts/measure.sh: compile time (median of 5) and stripped board library sizes.
 # The boards' instruction sets (aarch64, armhf under qemu-user): scripts/perf-report-arm.sh.
 # Rewrites docs/performance.md between <!-- perf-table:begin --> and <!-- perf-table:end --> and bench/README.md
@@ -23,8 +25,10 @@ rounds="${ROUNDS:-31}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-cmake --build "$build" --target bench_resize_area bench_node_cost bench_convert bench_examples bench_threads \
-  ResizeArea_aarch64 ResizeArea_armhf -j2 > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+progs=(bench_resize_area bench_node_cost bench_convert bench_examples bench_threads)
+cmake --build "$build" --target help 2>/dev/null | grep -qw bench_rknpu2 && progs+=(bench_rknpu2)
+cmake --build "$build" --target "${progs[@]}" ResizeArea_aarch64 ResizeArea_armhf -j2 > "$work/build.log" 2>&1 ||
+  { cat "$work/build.log"; exit 1; }
 bin="$build/bench"
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -32,7 +36,7 @@ out="$work/report.txt"
 {
   echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores;" \
        "$(g++ --version | head -1); load at start $(load)"
-  for prog in bench_resize_area bench_node_cost bench_convert bench_examples bench_threads; do
+  for prog in "${progs[@]}"; do
     echo
     "$bin/$prog" --rounds "$rounds"
   done
@@ -56,6 +60,12 @@ if command -v valgrind > /dev/null; then
       echo "ir bench_node_cost c_$c $(ir bench_node_cost "c_$c")"
     done
     for c in exp truncate_div truncate_div_row quantized_max_pool; do echo "ir bench_examples $c $(ir bench_examples "$c")"; done
+    if [[ -x "$bin/bench_rknpu2" ]]; then
+      for c in resize_tiny resize_2x resize_7:3; do
+        echo "ir bench_rknpu2 sdk_$c $(ir bench_rknpu2 "sdk_$c")"
+        echo "ir bench_rknpu2 c_$c $(ir bench_rknpu2 "c_$c")"
+      done
+    fi
   } >> "$out"
 fi
 {
@@ -103,6 +113,7 @@ rounds; Ir = callgrind instructions per call. Full output: bench/README.md.
 | same, warm: 2x; 7:3 | $(ratio "kernel/memcpy hot 2x"); $(ratio "kernel/memcpy hot 7:3") | ≤ 3 |
 | SDK node / toolkit-style C node, Ir: Exp 1x3x8x8, 1x3x480x640; ResizeArea tiny, 2x, 7:3 | $(irr bench_node_cost sdk_exp_1x3x8x8 c_exp_1x3x8x8), $(irr bench_node_cost sdk_exp_1x3x480x640 c_exp_1x3x480x640); $(irr bench_node_cost sdk_resize_tiny c_resize_tiny), $(irr bench_node_cost sdk_resize_2x c_resize_2x), $(irr bench_node_cost sdk_resize_7:3 c_resize_7:3) | ≤ 1.0 |
 | same, CPU time, median | $(ratio "sdk/c exp_1x3x8x8" | cut -d/ -f2 | tr -d ' '), $(ratio "sdk/c exp_1x3x480x640" | cut -d/ -f2 | tr -d ' '); $(ratio "sdk/c resize_tiny" | cut -d/ -f2 | tr -d ' '), $(ratio "sdk/c resize_2x" | cut -d/ -f2 | tr -d ' '), $(ratio "sdk/c resize_7:3" | cut -d/ -f2 | tr -d ' ') | ≤ 1.0 |
+| RKNPU2 plugin generated from the op / hand-written in Rockchip's C demo style, compute on FLOAT32 NCHW, Ir: ResizeArea tiny, 2x, 7:3 | $(irr bench_rknpu2 sdk_resize_tiny c_resize_tiny), $(irr bench_rknpu2 sdk_resize_2x c_resize_2x), $(irr bench_rknpu2 sdk_resize_7:3 c_resize_7:3) | ≤ 1.0 |
 | ResizeArea kernel, 2 threads / 1 thread, wall time, median: 2x; 7:3; 1080x1920 → 540x960 | $(ratio "resize 2x 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 7:3 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 1080p_2x 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60 |
 | same, 2 threads / OpenCV \`INTER_AREA\` with \`cv::setNumThreads(2)\`, median | $(ratio "resize 2x 2t/opencv 2t" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 7:3 2t/opencv 2t" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 1080p_2x 2t/opencv 2t" | cut -d/ -f2 | tr -d ' ') | ≤ 1.0 |
 | ResizeArea node on float16 tensors through the host runtime (copies, conversions, kernel), 2 threads / 1, wall, median: 480x640 → 240x320; 1080x1920 → 540x960 | $(ratio "node resize 2x 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "node resize 1080p_2x 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60 |

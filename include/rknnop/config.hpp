@@ -51,6 +51,24 @@
 // The types users put in their own structs (tensor, float16, int_array, ...) keep default visibility
 // (RKNNOP_DETAIL_USER_TYPE): a user struct with a hidden field type draws GCC's -Wattributes
 // warning. They hold no state; what does (scratch cache, log sink) stays hidden.
+// The glue around a kernel (decoding params, binding and checking tensors, the callbacks, status
+// messages) runs once per call and is in every op library. With RKNNOP_COMPACT_GLUE=1, which
+// rknnop_add_op sets for the board libraries, GCC compiles it for size (docs/performance.md §3); the
+// kernels' building blocks (rows.hpp, convert.hpp, float16.hpp) and users' kernels keep the build's
+// -O2, and GCC does not inline a kernel body into the glue across the mismatch. Off by default: across
+// the pragma GCC does not inline libstdc++'s inline functions either, and a plain `g++ -shared` build
+// (no -fvisibility-inlines-hidden, no version script) would export their out-of-line copies.
+#ifndef RKNNOP_COMPACT_GLUE
+#define RKNNOP_COMPACT_GLUE 0
+#endif
+#if RKNNOP_COMPACT_GLUE && defined(__GNUC__) && !defined(__clang__)
+#define RKNNOP_DETAIL_BEGIN_GLUE _Pragma("GCC push_options") _Pragma("GCC optimize(\"Os\")")
+#define RKNNOP_DETAIL_END_GLUE _Pragma("GCC pop_options")
+#else
+#define RKNNOP_DETAIL_BEGIN_GLUE
+#define RKNNOP_DETAIL_END_GLUE
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define RKNNOP_DETAIL_BEGIN_HIDDEN _Pragma("GCC visibility push(hidden)")
 #define RKNNOP_DETAIL_END_HIDDEN _Pragma("GCC visibility pop")

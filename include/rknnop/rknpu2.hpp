@@ -360,7 +360,7 @@ outcome run(const typename op_model<Op>::params& params, op_tensor* inputs, std:
   for_each_field_index<typename model::outputs>([&](auto i) {
     if (!result.ok()) return;
     constexpr std::size_t k = model::input_count + i;
-    result = write_output(outputs[i], model::fields[k], call.info[k], plans[k], buffers, call.data[k]);
+    result = write_output(outputs[i], model::fields[k], call.info[k], plans[k], call.data[k]);
   });
   return result;
 }

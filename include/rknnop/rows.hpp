@@ -148,7 +148,10 @@ inline void multiply(float* y, float w, std::size_t n) noexcept {
 //   columns.apply(row_in, row_out);                 // per row, or several rows at once (below)
 class tap_table {
 public:
-  tap_table(std::size_t outputs, std::size_t inputs, std::size_t max_taps, std::size_t channels) noexcept
+  // The constructor and add run once per table and tap, not per pixel: one out-of-line copy each
+  // (inlined, they cost a board library ~0.6 KB per kernel; docs/performance.md §3).
+  [[gnu::noinline]] tap_table(std::size_t outputs, std::size_t inputs, std::size_t max_taps,
+                              std::size_t channels) noexcept
       : taps_(outputs * max_taps),
         count_(outputs),
         outputs_(outputs),
@@ -160,7 +163,7 @@ public:
   // False when allocation failed or a tap was out of range (output or input index, more than max_taps).
   explicit operator bool() const noexcept { return taps_ && count_ && !overflow_; }
 
-  void add(std::size_t output, std::size_t input, float weight) noexcept {
+  [[gnu::noinline]] void add(std::size_t output, std::size_t input, float weight) noexcept {
     if (output >= outputs_ || input >= inputs_ || count_[output] >= max_taps_ || inputs_ * channels_ > 0xFFFFFFFFu) {
       overflow_ = true;
       return;

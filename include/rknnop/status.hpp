@@ -6,11 +6,12 @@
 #include <cstddef>      // std::size_t
 #include <cstdio>       // std::snprintf, std::fputs
 #include <cstdlib>      // std::getenv: RKNNOP_LOG
-#include <cstring>      // std::memcpy, std::strcmp
+#include <cstring>      // std::memcpy
 #include <string_view>  // messages and names
 #include <type_traits>  // argument classification
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+RKNNOP_DETAIL_BEGIN_GLUE    // see config.hpp: compiled for size
 
 namespace rknnop {
 // What a kernel, shape function or work-size function returns: success, or a failure carrying its
@@ -114,8 +115,9 @@ RKNNOP_DETAIL_COLD inline status format_status(std::string_view pattern, const f
                                                std::size_t count) noexcept {
   status s = status::failure({});
   for (std::size_t k = 0; k < count; ++k) {
-    const std::size_t hole = pattern.find("{}");
-    if (hole == std::string_view::npos) break;
+    std::size_t hole = 0;  // the next "{}" (a loop, not find: memchr is one more import of every library)
+    while (hole + 1 < pattern.size() && !(pattern[hole] == '{' && pattern[hole + 1] == '}')) ++hole;
+    if (hole + 1 >= pattern.size()) break;
     s.append(pattern.substr(0, hole));
     append_arg(s, args[k]);
     pattern.remove_prefix(hole + 2);
@@ -148,7 +150,8 @@ namespace detail {
 // message once from the node's OpenVX log (with the step that failed).
 inline void stderr_sink(const char* line, void*) noexcept {
   const char* setting = std::getenv("RKNNOP_LOG");
-  if (setting != nullptr && std::strcmp(setting, "off") == 0) return;
+  // "off" compared by hand: strcmp would be one more import of every board library.
+  if (setting != nullptr && setting[0] == 'o' && setting[1] == 'f' && setting[2] == 'f' && setting[3] == '\0') return;
   std::fputs(line, stderr);
   std::fputc('\n', stderr);
 }
@@ -169,4 +172,5 @@ inline void set_log_sink(log_sink sink, void* user = nullptr) noexcept {
 
 }  // namespace rknnop
 
+RKNNOP_DETAIL_END_GLUE
 RKNNOP_DETAIL_END_HIDDEN

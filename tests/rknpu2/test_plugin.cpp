@@ -99,6 +99,33 @@ struct Widen {
   };
 };
 
+// NHWC kernel on float32 or float16 tensors, same shape: out = 2 * in + (8n + h/4 + w/32 + c/2) for
+// position (n, h, w, c): a value slipped to another position, or converted twice, shows.
+struct Mark {
+  using image = rknnop::tensor<rknnop::layout::nhwc, float, rknnop::float16>;
+  struct inputs {
+    image in;
+  };
+  struct outputs {
+    image out;
+  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, rknnop::no_params) {
+    out.out.set_dims(in.in.dims());
+    return rknnop::ok;
+  };
+  static constexpr auto cpu = [](const inputs& in, outputs& out, rknnop::no_params) {
+    const std::uint32_t C = in.in.dim(0), W = in.in.dim(1), H = in.in.dim(2), N = in.in.dim(3);
+    for (std::uint32_t n = 0; n < N; ++n)
+      for (std::uint32_t h = 0; h < H; ++h)
+        for (std::uint32_t w = 0; w < W; ++w)
+          for (std::uint32_t c = 0; c < C; ++c) {
+            const std::size_t i = ((std::size_t(n) * H + h) * W + w) * C + c;
+            out.out[i] = in.in[i] * 2.f + (8.f * float(n) + 0.25f * float(h) + 0.03125f * float(w) + 0.5f * float(c));
+          }
+    return rknnop::ok;
+  };
+};
+
 enum class mode { constant = 0, reflect = 3 };
 template <>
 struct rknnop::customize::enum_names<mode> {
@@ -278,6 +305,41 @@ TEST_F(Rknpu2Plugin, NhwcOpOnNchwTensorsIsConvertedAtTheBoundary) {
       for (int c = 0; c < 3; ++c)
         ASSERT_EQ(nout.f32()[(h * 8 + w) * 3 + c],
                   float((h * 4 + w / 2) * 3 + c) + 1000.f * float(c) + 100.f * float(h));
+}
+
+// Layout and dtype change in one pass at the boundary (detail::rknpu2::convert_permute4): FLOAT16 and
+// FLOAT32 NCHW tensors, long W rows (the pass goes along W, in stretches of 64) and many channels with
+// a short W (it goes along C), N > 1. Expected values from the NCHW index, rounded once to float16.
+TEST_F(Rknpu2Plugin, NchwTensorsConvertAndPermuteInOnePass) {
+  struct shape {
+    std::uint32_t n, c, h, w;
+  };
+  for (const shape s : {shape{2, 3, 5, 70}, shape{1, 80, 2, 3}, shape{3, 1, 1, 1}, shape{1, 130, 1, 67}})
+    for (const r::tensor_type type : {r::type_float16, r::type_float32}) {
+      tensor_buffer in_t(type, {s.n, s.c, s.h, s.w}), out_t(type, {s.n, s.c, s.h, s.w});
+      const std::size_t count = std::size_t(s.n) * s.c * s.h * s.w;
+      const auto input = [](std::size_t i) { return float(int(i % 97) - 48) * 0.25f; };
+      for (std::size_t i = 0; i < count; ++i) {
+        if (type == r::type_float16)
+          in_t.f16()[i] = rknnop::float16(input(i)).bits();
+        else
+          in_t.f32()[i] = input(i);
+      }
+      std::vector<r::op_tensor> in{in_t.t}, out{out_t.t};
+      ASSERT_EQ(run_node<Mark>(in, out), 0) << (g_lines.empty() ? "" : g_lines[0]);
+      std::size_t i = 0;
+      for (std::uint32_t n = 0; n < s.n; ++n)
+        for (std::uint32_t c = 0; c < s.c; ++c)
+          for (std::uint32_t h = 0; h < s.h; ++h)
+            for (std::uint32_t w = 0; w < s.w; ++w, ++i) {
+              const float expected =
+                  input(i) * 2.f + (8.f * float(n) + 0.25f * float(h) + 0.03125f * float(w) + 0.5f * float(c));
+              if (type == r::type_float16)
+                ASSERT_EQ(out_t.f16()[i], rknnop::float16(expected).bits()) << n << "," << c << "," << h << "," << w;
+              else
+                ASSERT_EQ(out_t.f32()[i], expected) << n << "," << c << "," << h << "," << w;
+            }
+    }
 }
 
 TEST_F(Rknpu2Plugin, AnInferThatDisagreesWithTheModelsOutputIsOneLine) {

@@ -19,6 +19,7 @@
 #include <new>      // std::bad_alloc (exception builds)
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+RKNNOP_DETAIL_BEGIN_GLUE    // see config.hpp: compiled for size
 
 namespace rknnop::detail {
 // Typed views of one callback invocation: the op's own inputs/outputs/params structs, filled in.
@@ -440,4 +441,5 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK vx_deinitialize_callback(vx_node, con
 
 }  // namespace rknnop::detail
 
+RKNNOP_DETAIL_END_GLUE
 RKNNOP_DETAIL_END_HIDDEN

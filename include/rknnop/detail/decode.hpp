@@ -22,6 +22,7 @@
 #include <string_view>  // names
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+RKNNOP_DETAIL_BEGIN_GLUE    // see config.hpp: compiled for size
 
 namespace rknnop::detail {
 // Shape and dtype of a runtime tensor. For a layout-tagged (NHWC/NCHW) field, `dims`/`rank` are
@@ -581,4 +582,5 @@ RKNNOP_DETAIL_COLD inline outcome to_execution_parameters(const work_size& ws,
 
 }  // namespace rknnop::detail
 
+RKNNOP_DETAIL_END_GLUE
 RKNNOP_DETAIL_END_HIDDEN

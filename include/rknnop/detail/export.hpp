@@ -15,6 +15,7 @@
 #include <type_traits>  // std::conditional_t
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+RKNNOP_DETAIL_BEGIN_GLUE    // see config.hpp: compiled for size
 
 namespace rknnop::detail {
 template <std::size_t N>
@@ -90,4 +91,5 @@ using list_for = std::conditional_t<check_op<Op>(), kernel_list<Op>, invalid_op_
 
 }  // namespace rknnop::detail
 
+RKNNOP_DETAIL_END_GLUE
 RKNNOP_DETAIL_END_HIDDEN

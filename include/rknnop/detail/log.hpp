@@ -14,6 +14,7 @@
 #include <string_view>  // names
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+RKNNOP_DETAIL_BEGIN_GLUE    // see config.hpp: compiled for size
 
 namespace rknnop::detail {
 constexpr const char* vx_status_name(vx_status s) noexcept {
@@ -97,4 +98,5 @@ RKNNOP_DETAIL_COLD inline void report(std::string_view op, vx_node node, vx_stat
 
 }  // namespace rknnop::detail
 
+RKNNOP_DETAIL_END_GLUE
 RKNNOP_DETAIL_END_HIDDEN

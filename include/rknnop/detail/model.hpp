@@ -21,6 +21,7 @@
 #include <utility>      // std::cmp_less: enum values
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+RKNNOP_DETAIL_BEGIN_GLUE    // see config.hpp: compiled for size
 
 namespace rknnop::detail {
 template <class...>
@@ -456,4 +457,5 @@ struct op_model {
 
 }  // namespace rknnop::detail
 
+RKNNOP_DETAIL_END_GLUE
 RKNNOP_DETAIL_END_HIDDEN

@@ -11,6 +11,7 @@
 #include <cstring>  // std::memcpy, std::memset
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+RKNNOP_DETAIL_BEGIN_GLUE    // see config.hpp: compiled for size
 
 namespace rknnop::detail {
 // Scratch blocks kept between calls: large tensors would otherwise cost fresh pages (page faults
@@ -181,4 +182,5 @@ private:
 
 }  // namespace rknnop::detail
 
+RKNNOP_DETAIL_END_GLUE
 RKNNOP_DETAIL_END_HIDDEN

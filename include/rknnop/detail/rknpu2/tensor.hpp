@@ -83,26 +83,79 @@ struct layout_plan {
   std::uint32_t perm[4] = {0, 1, 2, 3};
 };
 
-// Copies a 4-d tensor of `size`-byte elements: dst (outermost first: s[p[0]], s[p[1]], ...) from src
-// (outermost first: s[0..3]), dst[i0][i1][i2][i3] = src at index (j) with j[p[k]] = i[k].
-inline void permute4(const char* src, char* dst, std::size_t size, const std::uint32_t s[4],
-                     const std::uint32_t p[4]) noexcept {
-  std::size_t stride[4];  // src strides in elements
-  stride[3] = 1;
-  for (int d = 2; d >= 0; --d) stride[d] = stride[d + 1] * s[d + 1];
-  const std::size_t a = s[p[0]], b = s[p[1]], c = s[p[2]], e = s[p[3]];
-  const std::size_t sa = stride[p[0]], sb = stride[p[1]], sc = stride[p[2]], se = stride[p[3]];
-  for (std::size_t i = 0; i < a; ++i)
-    for (std::size_t j = 0; j < b; ++j)
-      for (std::size_t k = 0; k < c; ++k) {
-        const char* from = src + (i * sa + j * sb + k * sc) * size;
-        if (size == 4 && se == 1) {
-          std::memcpy(dst, from, e * 4);
-          dst += e * 4;
-          continue;
-        }
-        for (std::size_t l = 0; l < e; ++l, dst += size) std::memcpy(dst, from + l * se * size, size);
+// n elements of Size bytes from src to dst, src_step and dst_step elements apart (a fixed-size memcpy
+// per element: one load and one store, no call).
+template <std::size_t Size>
+void move_strided(const char* src, std::size_t src_step, char* dst, std::size_t dst_step, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(dst + i * dst_step * Size, src + i * src_step * Size, Size);
+}
+inline void move_strided(std::size_t size, const char* src, std::size_t src_step, char* dst, std::size_t dst_step,
+                         std::size_t n) noexcept {
+  switch (size) {
+    case 1: return move_strided<1>(src, src_step, dst, dst_step, n);
+    case 2: return move_strided<2>(src, src_step, dst, dst_step, n);
+    case 4: return move_strided<4>(src, src_step, dst, dst_step, n);
+    case 8: return move_strided<8>(src, src_step, dst, dst_step, n);
+    default:
+      for (std::size_t i = 0; i < n; ++i) std::memcpy(dst + i * dst_step * size, src + i * src_step * size, size);
+  }
+}
+
+// A 4-d tensor from one layout to another, each element converted by `fn` (nullptr: the same type,
+// its bytes moved), in one pass: dst (outermost first: s[p[0]], s[p[1]], s[p[2]], s[p[3]]) from src
+// (outermost first: s[0..3]), dst[i0][i1][i2][i3] = fn(src at index j with j[p[k]] = i[k]); elements
+// are from_size bytes in src and to_size in dst. The work goes along whichever innermost dim is
+// longer, dst's or src's, so conversions run on long contiguous stretches (through a small buffer on
+// the stack for the strided side): NCHW -> NHWC goes along W rows of the source, NHWC -> NCHW along
+// W rows of the destination, not 3 channels at a time.
+inline void convert_permute4(convert_fn fn, const char* src, std::size_t from_size, char* dst, std::size_t to_size,
+                             const std::uint32_t s[4], const std::uint32_t p[4]) noexcept {
+  std::size_t src_stride[4], dst_dims[4], dst_stride[4], dst_stride_of_src_dim[4];
+  src_stride[3] = 1;
+  for (int d = 2; d >= 0; --d) src_stride[d] = src_stride[d + 1] * s[d + 1];
+  for (int k = 0; k < 4; ++k) dst_dims[k] = s[p[k]];
+  dst_stride[3] = 1;
+  for (int k = 2; k >= 0; --k) dst_stride[k] = dst_stride[k + 1] * dst_dims[k + 1];
+  for (int k = 0; k < 4; ++k) dst_stride_of_src_dim[p[k]] = dst_stride[k];
+  constexpr std::size_t chunk = 64;  // elements per pass through the stack buffer
+  alignas(16) char staged[chunk * 8];
+  // One run: n elements, src_step apart in src (from_size bytes each) -> dst_step apart in dst.
+  const auto run = [&](const char* from, std::size_t src_step, char* to, std::size_t dst_step, std::size_t n) {
+    if (!fn) return move_strided(from_size, from, src_step, to, dst_step, n);
+    if (src_step == 1 && dst_step == 1) return fn(from, to, n);
+    for (std::size_t done = 0; done < n; done += chunk) {
+      const std::size_t m = n - done < chunk ? n - done : chunk;
+      const char* a = from + done * src_step * from_size;
+      char* b = to + done * dst_step * to_size;
+      if (dst_step == 1) {  // gather into the buffer, convert into place
+        move_strided(from_size, a, src_step, staged, 1, m);
+        fn(staged, b, m);
+      } else {  // convert a contiguous source stretch, scatter it
+        fn(a, staged, m);
+        move_strided(to_size, staged, 1, b, dst_step, m);
       }
+    }
+  };
+  if (dst_dims[3] >= s[3]) {  // along dst's innermost dim (contiguous in dst)
+    const std::size_t e = dst_dims[3], se = src_stride[p[3]];
+    for (std::size_t i = 0; i < dst_dims[0]; ++i)
+      for (std::size_t j = 0; j < dst_dims[1]; ++j)
+        for (std::size_t k = 0; k < dst_dims[2]; ++k) {
+          const std::size_t at = i * src_stride[p[0]] + j * src_stride[p[1]] + k * src_stride[p[2]];
+          run(src + at * from_size, se, dst, 1, e);
+          dst += e * to_size;
+        }
+  } else {  // along src's innermost dim (contiguous in src)
+    const std::size_t e = s[3], de = dst_stride_of_src_dim[3];
+    for (std::size_t i = 0; i < s[0]; ++i)
+      for (std::size_t j = 0; j < s[1]; ++j)
+        for (std::size_t k = 0; k < s[2]; ++k) {
+          const std::size_t at =
+              i * dst_stride_of_src_dim[0] + j * dst_stride_of_src_dim[1] + k * dst_stride_of_src_dim[2];
+          run(src, 1, dst + at * to_size, de, e);
+          src += e * from_size;
+        }
+  }
 }
 
 RKNNOP_DETAIL_COLD inline outcome tensor_failure(const field_desc& f, const tensor_attr& a, const char* what) noexcept {
@@ -180,52 +233,48 @@ inline outcome tensor_data(const op_tensor& t, const field_desc& f, const tensor
 }
 
 // An input as the kernel's element type and layout: the runtime's memory itself when both agree,
-// else converted (dtype, then layout) into `buffers`.
+// else converted and laid out in one pass into `buffers`.
 inline outcome read_input(const op_tensor& t, const field_desc& f, const tensor_info& info, const layout_plan& plan,
                           buffer_list& buffers, void*& kernel_data) noexcept {
   char* data = nullptr;
   if (outcome r = tensor_data(t, f, info, data); !r.ok()) return r;
   const std::size_t kernel_size = dtype_size(f.vx_type);
   const char* typed = data;
-  if (info.dtype != f.vx_type) {
-    char* converted = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
-    if (!converted) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
-    convert_range(f.to_kernel[accepted_index(f, info.dtype)], data, dtype_size(info.dtype), converted, kernel_size, 0,
-                  info.elements);
-    typed = converted;
-  }
-  if (plan.permute) {
-    char* permuted = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
-    if (!permuted) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
-    permute4(typed, permuted, kernel_size, plan.runtime, plan.perm);
-    typed = permuted;
+  const convert_fn fn = info.dtype != f.vx_type ? f.to_kernel[accepted_index(f, info.dtype)] : nullptr;
+  if (plan.permute || fn) {
+    char* moved = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
+    if (!moved) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
+    if (plan.permute)  // converted and laid out in one pass
+      convert_permute4(fn, data, dtype_size(info.dtype), moved, kernel_size, plan.runtime, plan.perm);
+    else
+      convert_range(fn, data, dtype_size(info.dtype), moved, kernel_size, 0, info.elements);
+    typed = moved;
   }
   kernel_data = const_cast<char*>(typed);  // bound to a const view: the kernel only reads it
   return {};
 }
 
 // The kernel's result into the runtime's output memory: checked as written, converted to the
-// tensor's dtype, laid out back in the runtime's layout.
+// tensor's dtype and laid out back in the runtime's layout in one pass, straight into that memory.
 inline outcome write_output(op_tensor& t, const field_desc& f, const tensor_info& info, const layout_plan& plan,
-                            buffer_list& buffers, void* kernel_data) noexcept {
+                            void* kernel_data) noexcept {
   if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
   char* data = nullptr;
   if (outcome r = tensor_data(t, f, info, data); !r.ok()) return r;
   const std::size_t from = dtype_size(f.vx_type), to = dtype_size(info.dtype);
   const char* src = static_cast<const char*>(kernel_data);
-  char* typed = plan.permute ? static_cast<char*>(buffers.allocate(info.elements * to)) : data;
-  if (!typed) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
-  if (info.dtype != f.vx_type)
-    convert_range(f.from_kernel[accepted_index(f, info.dtype)], src, from, typed, to, 0, info.elements);
-  else if (typed != src)
-    std::memcpy(typed, src, info.elements * to);
-  if (plan.permute) {  // the kernel's layout (dims runtime[perm[i]]) back to the runtime's
+  const convert_fn fn = info.dtype != f.vx_type ? f.from_kernel[accepted_index(f, info.dtype)] : nullptr;
+  if (plan.permute) {  // the kernel's layout (dims runtime[perm[i]]) back to the runtime's, converted on the way
     std::uint32_t kernel_dims[4], inverse[4];
     for (std::uint32_t i = 0; i < 4; ++i) {
       kernel_dims[i] = plan.runtime[plan.perm[i]];
       inverse[plan.perm[i]] = i;
     }
-    permute4(typed, data, to, kernel_dims, inverse);
+    convert_permute4(fn, src, from, data, to, kernel_dims, inverse);
+  } else if (fn) {
+    convert_range(fn, src, from, data, to, 0, info.elements);
+  } else if (data != src) {
+    std::memcpy(data, src, info.elements * to);
   }
   return {};
 }
