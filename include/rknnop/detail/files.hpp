@@ -102,12 +102,13 @@ private:
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return {concat("cannot examine ", quoted(path), ": ", std::strerror(errno))};
   if (!S_ISREG(st.st_mode))
-    return {concat(quoted(path), " is ", file_kind(st.st_mode), ", not a regular file; rknnop reads regular files only")};
+    return {
+        concat(quoted(path), " is ", file_kind(st.st_mode), ", not a regular file; rknnop reads regular files only")};
   const auto size = static_cast<std::uint64_t>(st.st_size);
   const auto too_large = [&](std::uint64_t at_least) {
     out.clear();
     return file_result{concat(quoted(path), " is ", at_least > size ? "over " : "", std::to_string(at_least),
-                            " bytes, larger than the ", std::to_string(limit), "-byte limit for files rknnop reads")};
+                              " bytes, larger than the ", std::to_string(limit), "-byte limit for files rknnop reads")};
   };
   if (size > limit) return too_large(size);
   out.resize(static_cast<std::size_t>(size));
@@ -149,28 +150,30 @@ private:
     if (S_ISLNK(st.st_mode)) {
       std::error_code ec;
       const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
-      return {concat(lead, ": ", quoted(path), " is a symbolic link", ec ? std::string() : concat(" to ", quoted(target)),
-                   "; rknnop replaces an output file as a whole and does not write through links: name the file "
-                   "itself")};
+      return {concat(lead, ": ", quoted(path), " is a symbolic link",
+                     ec ? std::string() : concat(" to ", quoted(target)),
+                     "; rknnop replaces an output file as a whole and does not write through links: name the file "
+                     "itself")};
     }
     if (!S_ISREG(st.st_mode))
       return {concat(lead, ": ", quoted(path), " is ", file_kind(st.st_mode),
-                   "; rknnop writes an output by replacing a regular file and will not replace ",
-                   file_kind(st.st_mode))};
+                     "; rknnop writes an output by replacing a regular file and will not replace ",
+                     file_kind(st.st_mode))};
   } else if (errno != ENOENT) {
     return {concat(lead, ": cannot examine ", quoted(path), ": ", std::strerror(errno))};
   }
   const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   struct stat dir {};
   if (::stat(folder.c_str(), &dir) != 0)
-    return {concat(lead, ": the folder ", quoted(folder), " of ", quoted(path), " ",
-                 errno == ENOENT ? std::string("does not exist") : concat("cannot be examined: ", std::strerror(errno)))};
+    return {
+        concat(lead, ": the folder ", quoted(folder), " of ", quoted(path), " ",
+               errno == ENOENT ? std::string("does not exist") : concat("cannot be examined: ", std::strerror(errno)))};
   if (!S_ISDIR(dir.st_mode))
     return {concat(lead, ": ", quoted(folder), " (the folder of ", quoted(path), ") is ", file_kind(dir.st_mode),
-                 ", not a directory")};
+                   ", not a directory")};
   if (::access(folder.c_str(), W_OK | X_OK) != 0)
-    return {
-        concat(lead, ": the folder ", quoted(folder), " of ", quoted(path), " is not writable: ", std::strerror(errno))};
+    return {concat(lead, ": the folder ", quoted(folder), " of ", quoted(path),
+                   " is not writable: ", std::strerror(errno))};
   return {};
 }
 
