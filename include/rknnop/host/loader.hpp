@@ -93,7 +93,7 @@ inline constexpr std::int32_t loader_kernel_enumeration = static_cast<std::int32
 /// the same .so share its mapping, and the descriptor's enumeration is written once, under a lock.
 class op_library {
 public:
-  [[nodiscard]] static op_library open(const op_source& source, const load_options& options = {});
+  [[nodiscard]] static op_library open(op_source source, const load_options& options = {});
   /// open(op_source::read(path), options).
   [[nodiscard]] static op_library open(const std::filesystem::path& path, const load_options& options = {});
   /// open()'s checks without loading: nothing of the library runs. Throws as open() does.

@@ -267,7 +267,7 @@ void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) 
     // The parent's bytes under the parent's label: every message names the op as the user knows it.
     op_source source = op_source::read(fmt::format("/proc/self/fd/{}", child_io::runner_library_fd));
     source.label = label;
-    loaded = op_library::open(source, options);
+    loaded = op_library::open(std::move(source), options);
     if (after_load) after_load();
   }
   const op_library& library = *loaded;

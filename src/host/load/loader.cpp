@@ -244,9 +244,8 @@ const std::vector<std::uint8_t>& host_section(const container& packed, const std
   return bytes;
 }
 
-library_file_bytes read_library_file(op_source source) {
-  const std::string& label = source.label;
-  library_file_bytes read{std::move(source.bytes), std::nullopt, section_kind::lib_x86_64, label};
+library_file_bytes read_library_file(std::vector<std::uint8_t> bytes_read, const std::string& label) {
+  library_file_bytes read{std::move(bytes_read), std::nullopt, section_kind::lib_x86_64, label};
   const std::vector<std::uint8_t>& bytes = read.file;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), container_format::magic.data(), 4) == 0) {
     read.packed = parse_container(bytes, label);
@@ -418,19 +417,17 @@ library_inspection op_library::inspect(const std::filesystem::path& path, const 
 }
 
 library_inspection op_library::inspect(op_source source, const load_options& options) {
-  std::optional<std::filesystem::path> file = std::move(source.file);
-  op_source named{{}, source.label, file};  // what load_yml needs; the bytes move on
-  library_file_bytes read = read_library_file(std::move(source));
+  library_file_bytes read = read_library_file(std::move(source.bytes), source.label);  // the bytes move on
   const elf_info info = inspect_elf(read.library(), read.label);
   check_loadable_on_host(info, read.label);
   library_inspection result;
-  result.op = load_yml(named, options, read.packed);
+  result.op = load_yml(source, options, read.packed);
   check_library_for_op(read.library(), result.op, options.kernel_index, read.label);
   result.label = read.label;
   if (options.op_yml)
     result.op_yml_path = *options.op_yml;
   else if (!read.packed)
-    result.op_yml_path = file->parent_path() / "op.yml";  // load_yml found it there
+    result.op_yml_path = source.file->parent_path() / "op.yml";  // load_yml found it there
   result.file = std::move(read.file);
   return result;
 }
@@ -440,11 +437,11 @@ op_library op_library::open(const std::filesystem::path& path, const load_option
 }
 
 // The steps of docs/runtime.md §7, in its order; each names the file, symbol or parameter it rejects.
-op_library op_library::open(const op_source& source, const load_options& options) {
+op_library op_library::open(op_source source, const load_options& options) {
   auto s = std::make_unique<state>();
   s->source = source.file.value_or(std::filesystem::path(source.label));
   // 1. Take the bytes (op_source::read read the file).
-  const library_file_bytes read = read_library_file(source);
+  const library_file_bytes read = read_library_file(std::move(source.bytes), source.label);  // not copied
   // 2. Check the machine.
   const elf_info info = inspect_elf(read.library(), read.label);
   check_loadable_on_host(info, read.label);

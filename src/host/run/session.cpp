@@ -194,7 +194,7 @@ session session::load(const std::filesystem::path& op, const load_options& optio
 
 session session::load(op_source op, const load_options& options) {
   if (options.execution.value_or(default_node_execution()) == node_execution::in_process)
-    return session(std::make_unique<state>(op_library::open(op, options)));
+    return session(std::make_unique<state>(op_library::open(std::move(op), options)));
   // Nothing of the library runs here: checked here, loaded in a child (isolation.hpp).
   child_io::child_library child;
   child.label = op.label;
