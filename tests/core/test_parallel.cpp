@@ -148,6 +148,106 @@ TEST(ParallelFor, BoundaryConversionsAndTheUnwrittenScanMatchOneThread) {
   }
 }
 
+// The PC glue's one pass over an output (detail::check_and_convert: unwritten elements, the conversion
+// to the tensor's dtype, the first element it loses): the same verdict and the same first element as a
+// loop over the elements with lossy_output, with the lost elements in later ranges as well, for
+// float32 and int32 kernels into float16 and float32 tensors. Unwritten elements come before losses.
+TEST(ParallelFor, OutputCheckFindsTheFirstLostElementInAnyRange) {
+  using rknnop::detail::convert_grain;
+  struct loss {
+    std::int32_t kernel, tensor;
+    double value;  // written at the chosen elements; every other element converts exactly
+  };
+  for (const loss l : {loss{VX_TYPE_FLOAT32, VX_TYPE_FLOAT16, 1e-6},      // a subnormal float16
+                       loss{VX_TYPE_FLOAT32, VX_TYPE_FLOAT16, 1e-9},      // flushed to zero
+                       loss{VX_TYPE_FLOAT32, VX_TYPE_FLOAT16, 70000.0},   // overflow
+                       loss{VX_TYPE_INT32, VX_TYPE_FLOAT16, 2049.0},      // a changed integer
+                       loss{VX_TYPE_INT32, VX_TYPE_FLOAT32, 16777217.0}}) {
+    const bool integer = l.kernel == VX_TYPE_INT32;
+    const std::size_t out_size = l.tensor == VX_TYPE_FLOAT16 ? 2 : 4;
+    static constexpr std::int32_t accepted[] = {VX_TYPE_FLOAT16, VX_TYPE_FLOAT32};
+    rknnop::field_desc f;
+    f.name = "y";
+    f.vx_type = l.kernel;
+    f.accepted = accepted;
+    f.accepted_count = 2;
+    const rknnop::detail::convert_fn from_float[] = {&rknnop::detail::convert_span<rknnop::float16, float>,
+                                                     &rknnop::detail::convert_span<float, float>};
+    const rknnop::detail::convert_fn from_int[] = {&rknnop::detail::convert_span<rknnop::float16, std::int32_t>,
+                                                   &rknnop::detail::convert_span<float, std::int32_t>};
+    f.from_kernel = integer ? from_int : from_float;
+    for (const unsigned threads : counts) {
+      const thread_count scope(threads);
+      const std::size_t n = 5 * convert_grain + 7;
+      for (const std::size_t first : {std::size_t{0}, convert_grain + 3, 4 * convert_grain, n - 1}) {
+        std::vector<float> floats(n);
+        std::vector<std::int32_t> ints(n);
+        for (std::size_t i = 0; i < n; ++i) {  // exact in float16: k/4 for k < 4096, signed
+          floats[i] = static_cast<float>(static_cast<int>(i % 4096) - 2048) / 4.f;
+          ints[i] = static_cast<std::int32_t>(i % 4096) - 2048;
+        }
+        for (const std::size_t at : {first, first + 2 * convert_grain, n - 1})  // later losses, other ranges
+          if (at < n) {
+            floats[at] = static_cast<float>(l.value);
+            ints[at] = static_cast<std::int32_t>(l.value);
+          }
+        const void* data = integer ? static_cast<const void*>(ints.data()) : floats.data();
+        rknnop::detail::tensor_info info;
+        info.dtype = l.tensor;
+        info.rank = info.tensor_rank = 1;
+        info.dims[0] = static_cast<std::uint32_t>(n);
+        info.elements = n;
+        std::vector<char> converted(n * out_size);
+        const rknnop::detail::outcome r = rknnop::detail::check_and_convert(f, info, data, converted.data());
+        ASSERT_FALSE(r.ok()) << threads << " threads, first loss at " << first;
+        EXPECT_NE(std::string(r.message().message()).find("element " + std::to_string(first) + " (index [" + std::to_string(first) + "])"),
+                  std::string::npos)
+            << r.message().message();
+        // Every element but the lost ones converted as one thread converts them.
+        std::vector<char> expected(n * out_size);
+        f.from_kernel[l.tensor == VX_TYPE_FLOAT16 ? 0 : 1](data, expected.data(), n);
+        EXPECT_EQ(converted, expected) << threads << " threads";
+      }
+      // An element left unwritten is named before any loss.
+      if (!integer) {
+        std::vector<float> floats(n, 1.f);
+        floats[7] = static_cast<float>(l.value);
+        std::memcpy(&floats[convert_grain * 3], &rknnop::detail::untouched_f32, 4);
+        rknnop::detail::tensor_info info;
+        info.dtype = l.tensor;
+        info.rank = info.tensor_rank = 1;
+        info.dims[0] = static_cast<std::uint32_t>(n);
+        info.elements = n;
+        std::vector<char> converted(n * out_size);
+        const rknnop::detail::outcome r = rknnop::detail::check_and_convert(f, info, floats.data(), converted.data());
+        EXPECT_NE(std::string(r.message().message()).find("left 1 of " + std::to_string(n) + " elements unwritten"), std::string::npos)
+            << r.message().message();
+      }
+    }
+  }
+  // Nothing lost: no failure.
+  const thread_count scope(2);
+  rknnop::field_desc f;
+  f.name = "y";
+  f.vx_type = VX_TYPE_FLOAT32;
+  static constexpr std::int32_t accepted[] = {VX_TYPE_FLOAT16};
+  const rknnop::detail::convert_fn from_float[] = {&rknnop::detail::convert_span<rknnop::float16, float>};
+  f.accepted = accepted;
+  f.accepted_count = 1;
+  f.from_kernel = from_float;
+  const std::size_t n = 3 * convert_grain;
+  std::vector<float> floats(n);
+  for (std::size_t i = 0; i < n; ++i) floats[i] = 0.1f * static_cast<float>(i % 1000);  // rounded, no loss
+  rknnop::detail::tensor_info info;
+  info.dtype = VX_TYPE_FLOAT16;
+  info.rank = info.tensor_rank = 1;
+  info.dims[0] = static_cast<std::uint32_t>(n);
+  info.elements = n;
+  std::vector<char> converted(n * 2);
+  const rknnop::detail::outcome r = rknnop::detail::check_and_convert(f, info, floats.data(), converted.data());
+  EXPECT_TRUE(r.ok()) << r.message().message();
+}
+
 TEST(ParallelFor, RangesAreFixedConsecutiveAndCoverEveryItemOnce) {
   for (unsigned threads : {1u, 2u, 3u, 7u})
     for (std::size_t count : {0u, 1u, 5u, 6u, 7u, 13u, 64u, 1000u, 1001u})

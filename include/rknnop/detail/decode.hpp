@@ -302,6 +302,36 @@ struct unwritten_elements {
   std::size_t count = 0;
   std::size_t first = 0;
 };
+
+// Lowers *target to v unless it is already lower (ranges on the pool's threads report their first finds).
+inline void lower_to(std::size_t* target, std::size_t v) noexcept {
+  std::size_t seen = __atomic_load_n(target, __ATOMIC_RELAXED);
+  while (v < seen && !__atomic_compare_exchange_n(target, &seen, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+}
+
+// Elements [a, b) of a float output still holding allocate_output's signalling NaN, added to *total
+// (count, and its first lowered). One range of the pool's.
+inline void add_unwritten(unwritten_elements* total, bool f32, const char* data, std::size_t a,
+                          std::size_t b) noexcept {
+  std::size_t count = 0, first = b;
+  for (std::size_t k = a; k < b; ++k) {
+    bool left;
+    if (f32) {
+      std::uint32_t v;
+      std::memcpy(&v, data + k * 4, 4);
+      left = v == untouched_f32;
+    } else {
+      std::uint16_t v;
+      std::memcpy(&v, data + k * 2, 2);
+      left = v == untouched_f16;
+    }
+    if (left && !count++) first = k;
+  }
+  if (!count) return;
+  __atomic_add_fetch(&total->count, count, __ATOMIC_RELAXED);
+  lower_to(&total->first, first);
+}
+
 inline unwritten_elements find_unwritten(const field_desc& f, const tensor_info& info,
                                          const void* kernel_data) noexcept {
   unwritten_elements r;
@@ -311,27 +341,8 @@ inline unwritten_elements find_unwritten(const field_desc& f, const tensor_info&
   unwritten_elements* const total = &r;
   r.first = info.elements;
   // Split over the pool's threads: each range adds its count and lowers the first index.
-  parallel_for(info.elements, convert_grain, [=](std::size_t a, std::size_t b) noexcept {
-    std::size_t count = 0, first = b;
-    for (std::size_t k = a; k < b; ++k) {
-      bool left;
-      if (f32) {
-        std::uint32_t v;
-        std::memcpy(&v, data + k * 4, 4);
-        left = v == untouched_f32;
-      } else {
-        std::uint16_t v;
-        std::memcpy(&v, data + k * 2, 2);
-        left = v == untouched_f16;
-      }
-      if (left && !count++) first = k;
-    }
-    if (!count) return;
-    __atomic_add_fetch(&total->count, count, __ATOMIC_RELAXED);
-    std::size_t seen = __atomic_load_n(&total->first, __ATOMIC_RELAXED);
-    while (first < seen &&
-           !__atomic_compare_exchange_n(&total->first, &seen, first, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
-  });
+  parallel_for(info.elements, convert_grain,
+               [=](std::size_t a, std::size_t b) noexcept { add_unwritten(total, f32, data, a, b); });
   if (!r.count) r.first = 0;
   return r;
 }
@@ -409,16 +420,22 @@ inline outcome check_written(const field_desc& f, const tensor_info& info, const
   return {};
 }
 
-// One element of a tensor of VX type `type` as a double (every dtype's values are exact in a double).
+// An element as a double (every dtype's values are exact in a double).
+template <class T>
+double as_double(T x) noexcept {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<double>(x);
+  else
+    return static_cast<double>(static_cast<float>(x));
+}
+
+// One element of a tensor of VX type `type` as a double.
 inline double element_value(std::int32_t type, const void* element) noexcept {
   double v = 0;
   visit_dtype(type, [&]<class T>(std::type_identity<T>) {
     T x;
     std::memcpy(&x, element, sizeof x);
-    if constexpr (std::is_integral_v<T>)
-      v = static_cast<double>(x);
-    else
-      v = static_cast<double>(static_cast<float>(x));
+    v = as_double(x);
   });
   return v;
 }
@@ -436,50 +453,112 @@ inline bool lossy_output(std::int32_t kernel_type, std::int32_t tensor_type, dou
   return integer || c != c || magnitude > 3.4028234663852886e38 || magnitude < smallest_normal;
 }
 
-RKNNOP_DETAIL_COLD inline outcome check_output_precision(const field_desc& f, const tensor_info& info,
-                                                         const void* kernel_data) noexcept {
-  if (info.dtype != VX_TYPE_FLOAT16 && info.dtype != VX_TYPE_FLOAT32) return {};
-  if (const char* allow = std::getenv("RKNNOP_ALLOW_LOSSY"); allow && allow[0] == '1' && allow[1] == '\0') return {};
+inline bool lossy_allowed() noexcept {
+  const char* allow = std::getenv("RKNNOP_ALLOW_LOSSY");
+  return allow && allow[0] == '1' && allow[1] == '\0';
+}
+
+// The first element of [a, b) whose conversion lossy_output refuses, or b: `src` holds the kernel's
+// elements, `dst` the same elements converted to the tensor's dtype (float16 or float32). A float
+// kernel's element that became a normal float16 is no loss, so only the float16 exponents 0 and 31
+// (zero and subnormals; inf and NaN) need the rule itself.
+inline std::size_t first_lossy(std::int32_t kernel_type, std::int32_t tensor_type, const char* src, const char* dst,
+                               std::size_t a, std::size_t b) noexcept {
+  std::size_t found = b;
+  visit_dtype(kernel_type, [&]<class K>(std::type_identity<K>) {
+    visit_dtype(tensor_type, [&]<class T>(std::type_identity<T>) {
+      if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, float>) {
+        for (std::size_t k = a; k < b; ++k) {
+          T y;
+          std::memcpy(&y, dst + k * sizeof(T), sizeof(T));
+          if constexpr (!std::is_integral_v<K> && std::is_same_v<T, float16>) {
+            const unsigned exponent = (y.bits() >> 10) & 31u;
+            if (exponent != 0 && exponent != 31) continue;
+          }
+          K x;
+          std::memcpy(&x, src + k * sizeof(K), sizeof(K));
+          if (lossy_output(kernel_type, tensor_type, as_double(x), as_double(y))) {
+            found = k;
+            return;
+          }
+        }
+      }
+    });
+  });
+  return found;
+}
+
+// The one line for an output element the conversion to the tensor's dtype loses (first_lossy).
+RKNNOP_DETAIL_COLD inline outcome lossy_failure(const field_desc& f, const tensor_info& info, const void* kernel_data,
+                                                std::size_t i) noexcept {
   const convert_fn fn = f.from_kernel[accepted_index(f, info.dtype)];
-  const std::size_t from = dtype_size(f.vx_type);
+  const auto* element = static_cast<const char*>(kernel_data) + i * dtype_size(f.vx_type);
+  alignas(8) unsigned char converted[8] = {};
+  fn(element, converted, 1);
+  const double v = element_value(f.vx_type, element), c = element_value(info.dtype, converted);
+  const double magnitude = c < 0 ? -c : c;
+  return fail(VX_FAILURE, f,
+              "element {} (index [{}]) = {} becomes {}{} ({} to {}); rknnop-run --allow-lossy "
+              "(RKNNOP_ALLOW_LOSSY=1) accepts it",
+              i, numpy_index_text(info, i).view(), v, c,
+              c != c                              ? std::string_view(" (NaN)")
+              : magnitude > 3.4028234663852886e38 ? std::string_view(" (overflow)")
+              : c == 0                            ? std::string_view(" (flushed to zero)")
+              : f.vx_type == VX_TYPE_FLOAT16 || f.vx_type == VX_TYPE_FLOAT32
+                  ? std::string_view(" (subnormal: bits lost)")
+                  : std::string_view(),
+              vx_type_name(f.vx_type), vx_type_name(info.dtype));
+}
+
+// check_every_element: an output the kernel wrote, in one pass over the pool's threads: each range
+// counts the elements left unwritten, converts to the tensor's dtype into `converted` (when the
+// dtypes differ) and finds the first element that conversion loses (unless RKNNOP_ALLOW_LOSSY=1).
+inline outcome check_and_convert(const field_desc& f, const tensor_info& info, const void* kernel_data,
+                                 void* converted) noexcept {
+  unwritten_elements r;
+  r.first = info.elements;
+  std::size_t lossy = info.elements;
   const auto* src = static_cast<const char*>(kernel_data);
-  for (std::size_t i = 0; i < info.elements; ++i) {
-    alignas(8) unsigned char converted[8] = {};
-    fn(src + i * from, converted, 1);
-    const double v = element_value(f.vx_type, src + i * from), c = element_value(info.dtype, converted);
-    if (!lossy_output(f.vx_type, info.dtype, v, c)) continue;
-    const double magnitude = c < 0 ? -c : c;
-    return fail(VX_FAILURE, f,
-                "element {} (index [{}]) = {} becomes {}{} ({} to {}); rknnop-run --allow-lossy "
-                "(RKNNOP_ALLOW_LOSSY=1) accepts it",
-                i, numpy_index_text(info, i).view(), v, c,
-                c != c                              ? std::string_view(" (NaN)")
-                : magnitude > 3.4028234663852886e38 ? std::string_view(" (overflow)")
-                : c == 0                            ? std::string_view(" (flushed to zero)")
-                : f.vx_type == VX_TYPE_FLOAT16 || f.vx_type == VX_TYPE_FLOAT32
-                    ? std::string_view(" (subnormal: bits lost)")
-                    : std::string_view(),
-                vx_type_name(f.vx_type), vx_type_name(info.dtype));
-  }
+  auto* dst = static_cast<char*>(converted);
+  const bool markers = has_markers(f), f32 = f.vx_type == VX_TYPE_FLOAT32;
+  const convert_fn fn = converted ? f.from_kernel[accepted_index(f, info.dtype)] : nullptr;
+  const bool precision = converted && (info.dtype == VX_TYPE_FLOAT16 || info.dtype == VX_TYPE_FLOAT32) &&
+                         !lossy_allowed();
+  const std::size_t from = dtype_size(f.vx_type), to = dtype_size(info.dtype);
+  const std::int32_t kernel_type = f.vx_type, tensor_type = info.dtype;
+  unwritten_elements* const total = &r;
+  std::size_t* const first_lost = &lossy;
+  parallel_for(info.elements, convert_grain, [=](std::size_t a, std::size_t b) noexcept {
+    if (markers) add_unwritten(total, f32, src, a, b);
+    if (!fn) return;
+    fn(src + a * from, dst + a * to, b - a);
+    if (precision) {
+      const std::size_t k = first_lossy(kernel_type, tensor_type, src, dst, a, b);
+      if (k != b) lower_to(first_lost, k);
+    }
+  });
+  if (r.count) return unwritten_failure(f, info, r);
+  if (lossy != info.elements) return lossy_failure(f, info, kernel_data, lossy);
   return {};
 }
 
 // Converts the kernel's result to the tensor's dtype and copies it into the tensor.
 inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
                             void* kernel_data) noexcept {
-  if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
-  if constexpr (check_every_element) {
-    if (info.dtype != f.vx_type)
-      if (outcome lost = check_output_precision(f, info, kernel_data); !lost.ok()) return lost;
-  }
   void* raw = kernel_data;
   if (info.dtype != f.vx_type) {
-    const convert_fn fn = f.from_kernel[accepted_index(f, info.dtype)];
-    const std::size_t from = dtype_size(f.vx_type), to = dtype_size(info.dtype);
     // Into a buffer of its own, in one pass over the pool's threads (see read_tensor).
-    raw = buffers.allocate(info.elements * to);
+    raw = buffers.allocate(info.elements * dtype_size(info.dtype));
     if (!raw) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate the converted copy");
-    convert_range(fn, static_cast<const char*>(kernel_data), from, static_cast<char*>(raw), to, 0, info.elements);
+  }
+  if constexpr (check_every_element) {
+    if (outcome checked = check_and_convert(f, info, kernel_data, raw != kernel_data ? raw : nullptr); !checked.ok())
+      return checked;
+  } else {
+    if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
+    if (raw != kernel_data)
+      convert_range(f.from_kernel[accepted_index(f, info.dtype)], static_cast<const char*>(kernel_data),
+                    dtype_size(f.vx_type), static_cast<char*>(raw), dtype_size(info.dtype), 0, info.elements);
   }
   vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
   dense_strides(info, start, end, stride);
