@@ -50,6 +50,16 @@ ir() {
   awk -v calls="$calls" '/^totals:/ { printf "%.0f", $2 / calls }' "$file"
 }
 ratio_ir() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# The calling thread's share of one contender's instructions, callgrind per thread with fair
+# scheduling (without it valgrind's one-thread-at-a-time scheduler leaves every range to the caller).
+caller_share() {
+  local prog="$1" name="$2" file="$work/cgt.out"
+  rm -f "$file"*
+  valgrind --tool=callgrind --separate-threads=yes --fair-sched=yes --instr-atstart=no \
+    --callgrind-out-file="$file" "$bin/$prog" --callgrind "$name" > /dev/null 2>&1
+  awk '/^totals:/ { t[FILENAME] = $2; sum += $2 } END { for (f in t) if (f ~ /-01$/) printf "%.2f", t[f] / sum }' \
+    "$file"-[0-9]*
+}
 if command -v valgrind > /dev/null; then
   {
     echo
@@ -60,6 +70,9 @@ if command -v valgrind > /dev/null; then
       echo "ir bench_node_cost c_$c $(ir bench_node_cost "c_$c")"
     done
     for c in exp truncate_div truncate_div_row quantized_max_pool; do echo "ir bench_examples $c $(ir bench_examples "$c")"; done
+    for c in node_resize_2x_2t node_resize_1080p_2x_2t; do
+      echo "share bench_threads $c $(caller_share bench_threads "$c")"
+    done
     if [[ -x "$bin/bench_rknpu2" ]]; then
       for c in resize_tiny resize_2x resize_7:3; do
         echo "ir bench_rknpu2 sdk_$c $(ir bench_rknpu2 "sdk_$c")"
@@ -117,6 +130,7 @@ rounds; Ir = callgrind instructions per call. Full output: bench/README.md.
 | ResizeArea kernel, 2 threads / 1 thread, wall time, median: 2x; 7:3; 1080x1920 → 540x960 | $(ratio "resize 2x 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 7:3 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 1080p_2x 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60 |
 | same, 2 threads / OpenCV \`INTER_AREA\` with \`cv::setNumThreads(2)\`, median | $(ratio "resize 2x 2t/opencv 2t" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 7:3 2t/opencv 2t" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 1080p_2x 2t/opencv 2t" | cut -d/ -f2 | tr -d ' ') | ≤ 1.0 |
 | ResizeArea node on float16 tensors through the host runtime (copies, conversions, kernel), 2 threads / 1, wall, median: 480x640 → 240x320; 1080x1920 → 540x960 | $(ratio "node resize 2x 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "node resize 1080p_2x 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60 |
+| same, the calling thread's share of the node's instructions with 2 threads (callgrind per thread, fair scheduling; diagnostic): 480x640; 1080x1920 | $(awk '$1 == "share" && $3 == "node_resize_2x_2t" { print $4 }' "$out"); $(awk '$1 == "share" && $3 == "node_resize_1080p_2x_2t" { print $4 }' "$out") | 0.50 is an even split |
 | Exp 1x3x480x640 kernel, 2 threads / 1 thread; tiny ResizeArea node (4x4x3 → 2x2), wall, median | $(ratio "exp 1x3x480x640 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "node resize tiny 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60; ≤ 1.05 |
 | compile time of resize_area.cpp, \`g++ -O2 -c\`, CPU, median of 5 | ${compile_cpu} s | ≤ 2 s |
 | ResizeArea aarch64 / armhf library, stripped | ${aarch64_kib} KiB / ${armhf_kib} KiB | ≤ 32 KiB |

@@ -440,6 +440,68 @@ TEST(ParallelExamples, ResizeAreaIsBitIdenticalForEveryThreadCount) {
   }
 }
 
+// The node glue on the PC (detail::read_tensor, write_tensor with copies_on_the_pool): each range of
+// the pool copies its slabs of the runtime tensor (outermost dim of more than one: batch, rows, or
+// columns of a one-row image; rank 4 and rank 3) and converts them. The node's output is the kernel's
+// own result on the same values, bit for bit, for float16 and float32 tensors, for every thread count.
+TEST(ParallelExamples, ResizeAreaNodeCopiesSlabsOnThePoolBitIdentically) {
+  struct node_case {
+    resize_case k;
+    std::uint32_t rank;  // of the runtime tensors: 4, or 3 (no batch dim)
+  };
+  const node_case cases[] = {
+      {{1, 480, 640, 3, 240, 320, false}, 4}, {{2, 97, 131, 3, 45, 67, false}, 4},
+      {{1, 1, 70001, 1, 1, 35000, false}, 4}, {{1, 301, 257, 3, 149, 255, true}, 3},
+      {{1, 3, 5, 2, 2, 3, false}, 4},
+  };
+  for (const vx_enum dtype : {VX_TYPE_FLOAT16, VX_TYPE_FLOAT32})
+    for (const node_case& c : cases) {
+      const resize_case& k = c.k;
+      const std::size_t in_n = std::size_t(k.n) * k.h * k.w * k.c;
+      auto src = random_values(in_n, k.h * 7 + k.w, -100.f, 100.f);
+      if (dtype == VX_TYPE_FLOAT16)
+        for (float& v : src) v = static_cast<float>(rknnop::float16(v));  // what the node's kernel sees
+      std::vector<float> expected;
+      {
+        const thread_count set(1);
+        expected = resize(k, src);
+      }
+      std::vector<std::uint32_t> in_dims{k.c, k.w, k.h, k.n}, out_dims{k.c, k.out_w, k.out_h, k.n};
+      if (c.rank == 3) in_dims.pop_back(), out_dims.pop_back();
+      for (const unsigned threads : {1u, 2u, 3u, 7u}) {
+        const thread_count set(threads);
+        rknnop::test::harness h(vx_kernel_ResizeArea_list.entries[0]);
+        vx_tensor in, out;
+        if (dtype == VX_TYPE_FLOAT16) {
+          std::vector<rknnop::float16> halves(src.begin(), src.end());
+          in = h.tensor<rknnop::float16>(in_dims, dtype, halves);
+          out = h.tensor<rknnop::float16>(out_dims, dtype);
+        } else {
+          in = h.tensor<float>(in_dims, dtype, src);
+          out = h.tensor<float>(out_dims, dtype);
+        }
+        const vx_bool align = k.align ? vx_true_e : vx_false_e;
+        ASSERT_EQ(h.run({reinterpret_cast<vx_reference>(in), reinterpret_cast<vx_reference>(out),
+                         reinterpret_cast<vx_reference>(h.array({std::int32_t(k.out_h), std::int32_t(k.out_w)})),
+                         reinterpret_cast<vx_reference>(h.scalar(VX_TYPE_BOOL, &align))}),
+                  VX_SUCCESS)
+            << h.last_log();
+        std::vector<float> got;
+        if (dtype == VX_TYPE_FLOAT16) {
+          const auto halves = rknnop::test::harness::read<rknnop::float16>(out);
+          for (const rknnop::float16 v : halves) got.push_back(static_cast<float>(v));
+          for (float& v : expected) v = static_cast<float>(rknnop::float16(v));
+        } else {
+          got = rknnop::test::harness::read<float>(out);
+        }
+        ASSERT_EQ(got.size(), expected.size());
+        ASSERT_EQ(std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)), 0)
+            << k.n << "x" << k.h << "x" << k.w << "x" << k.c << " -> " << k.out_h << "x" << k.out_w << ", rank "
+            << c.rank << ", " << (dtype == VX_TYPE_FLOAT16 ? "float16" : "float32") << ", " << threads << " threads";
+      }
+    }
+}
+
 TEST(ParallelExamples, ExpIsBitIdenticalForEveryThreadCount) {
   for (std::uint32_t size : {1u, 7u, 16384u, 2u * 16384u + 5u, 100003u, 3u * 480u * 640u}) {
     const auto x = random_values(size, size, -20.f, 20.f);

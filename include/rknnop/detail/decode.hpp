@@ -195,9 +195,56 @@ inline void convert_range(convert_fn fn, const char* src, std::size_t from_size,
   });
 }
 
+// Whether the runtime's tensor copies run on the pool's threads, each range copying (and converting)
+// its own slab of the tensor: x86 libraries, which only the PC's runtime loads (src/runtime: its
+// vxCopyTensorPatch may run on several threads at once). A board's driver is called from the node's
+// own thread only, one copy per tensor.
+#if defined(__x86_64__) || defined(__i386__)
+inline constexpr bool copies_on_the_pool = true;
+#else
+inline constexpr bool copies_on_the_pool = false;
+#endif
+
+// A tensor as slabs for copies on the pool: `count` slabs of the runtime tensor's outermost dim of
+// more than one, `size` elements each.
+struct slabs {
+  std::uint32_t dim = 0;
+  std::size_t size = 1;
+  std::size_t count = 0;
+  // Slabs per range: at least convert_grain elements (fewer is not worth waking a worker).
+  [[nodiscard]] std::size_t grain() const noexcept { return size >= convert_grain ? 1 : convert_grain / size; }
+};
+
+inline slabs slabs_of(const tensor_info& info) noexcept {
+  slabs s;
+  s.count = info.elements;
+  for (std::uint32_t d = info.tensor_rank; d-- > 0;)
+    if (info.dims[d] > 1) {
+      s.dim = d;
+      s.count = info.dims[d];
+      s.size = s.count ? info.elements / s.count : 1;
+      break;
+    }
+  return s;
+}
+
+// Copies slabs [a, b) between the tensor and dense host memory starting at slab 0's element.
+inline vx_status copy_slabs(vx_reference ref, const tensor_info& info, const slabs& s, std::size_t a, std::size_t b,
+                            char* host, vx_enum usage) noexcept {
+  vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
+  dense_strides(info, start, end, stride);
+  if (info.elements > 1) {
+    start[s.dim] = a;
+    end[s.dim] = b;
+  }
+  return vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride,
+                           host + a * s.size * dtype_size(info.dtype), usage, VX_MEMORY_TYPE_HOST);
+}
+
 // Copies a tensor into host memory as the kernel's element type. When the types differ, the raw data
 // goes to a buffer of its own and is converted in one pass split over the pool's threads (in place,
-// in the kernel's buffer, the ranges would have to run in about log2(n / convert_grain) phases).
+// in the kernel's buffer, the ranges would have to run in about log2(n / convert_grain) phases); with
+// copies_on_the_pool, each range copies its slabs and converts them while they are in its cache.
 inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
                            void*& kernel_data) noexcept {
   const std::size_t raw_size = dtype_size(info.dtype), kernel_size = dtype_size(f.vx_type);
@@ -206,13 +253,23 @@ inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_i
   char* raw = same ? buffer : static_cast<char*>(buffers.allocate(info.elements * raw_size));
   if (!buffer || !raw)
     return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} bytes", info.elements * (kernel_size + raw_size));
-  vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
-  dense_strides(info, start, end, stride);
-  const vx_status st = vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, raw,
-                                         VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
+  const convert_fn fn = same ? nullptr : f.to_kernel[accepted_index(f, info.dtype)];
+  const slabs s = slabs_of(info);
+  vx_status st = VX_SUCCESS;
+  if constexpr (copies_on_the_pool) {
+    vx_status* const failed = &st;
+    parallel_for(s.count, s.grain(), [=](std::size_t a, std::size_t b) noexcept {
+      if (const vx_status c = copy_slabs(ref, info, s, a, b, raw, VX_READ_ONLY); c != VX_SUCCESS) {
+        __atomic_store_n(failed, c, __ATOMIC_RELAXED);
+        return;
+      }
+      if (fn) fn(raw + a * s.size * raw_size, buffer + a * s.size * kernel_size, (b - a) * s.size);
+    });
+  } else {
+    st = copy_slabs(ref, info, s, 0, s.count, raw, VX_READ_ONLY);
+    if (st == VX_SUCCESS && fn) convert_range(fn, raw, raw_size, buffer, kernel_size, 0, info.elements);
+  }
   if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyTensorPatch(VX_READ_ONLY)");
-  if (!same)
-    convert_range(f.to_kernel[accepted_index(f, info.dtype)], raw, raw_size, buffer, kernel_size, 0, info.elements);
   kernel_data = buffer;
   return {};
 }
@@ -542,7 +599,8 @@ inline outcome check_and_convert(const field_desc& f, const tensor_info& info, c
   return {};
 }
 
-// Converts the kernel's result to the tensor's dtype and copies it into the tensor.
+// Converts the kernel's result to the tensor's dtype and copies it into the tensor (only once every
+// check passed: a refused output leaves the tensor as it was).
 inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
                             void* kernel_data) noexcept {
   void* raw = kernel_data;
@@ -560,10 +618,17 @@ inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_
       convert_range(f.from_kernel[accepted_index(f, info.dtype)], static_cast<const char*>(kernel_data),
                     dtype_size(f.vx_type), static_cast<char*>(raw), dtype_size(info.dtype), 0, info.elements);
   }
-  vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
-  dense_strides(info, start, end, stride);
-  const vx_status st = vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, raw,
-                                         VX_WRITE_ONLY, VX_MEMORY_TYPE_HOST);
+  const slabs s = slabs_of(info);
+  vx_status st = VX_SUCCESS;
+  if constexpr (copies_on_the_pool) {
+    vx_status* const failed = &st;
+    parallel_for(s.count, s.grain(), [=](std::size_t a, std::size_t b) noexcept {
+      if (const vx_status c = copy_slabs(ref, info, s, a, b, static_cast<char*>(raw), VX_WRITE_ONLY); c != VX_SUCCESS)
+        __atomic_store_n(failed, c, __ATOMIC_RELAXED);
+    });
+  } else {
+    st = copy_slabs(ref, info, s, 0, s.count, static_cast<char*>(raw), VX_WRITE_ONLY);
+  }
   if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyTensorPatch(VX_WRITE_ONLY)");
   return {};
 }
