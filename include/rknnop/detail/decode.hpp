@@ -228,15 +228,29 @@ inline slabs slabs_of(const tensor_info& info) noexcept {
   return s;
 }
 
+// Whether copies_on_the_pool splits this tensor's copies into slabs `s`: into two ranges at least (a
+// smaller tensor is copied, and converted, by this thread in one call).
+inline bool split_copies(const tensor_info& info, slabs& s) noexcept {
+  if (!copies_on_the_pool || info.elements < convert_grain) return false;  // one range at most
+  s = slabs_of(info);
+  return s.count / s.grain() >= 2;
+}
+
+// Copies the whole tensor to or from dense host memory, in one call.
+inline vx_status copy_tensor(vx_reference ref, const tensor_info& info, void* host, vx_enum usage) noexcept {
+  vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
+  dense_strides(info, start, end, stride);
+  return vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, host, usage,
+                           VX_MEMORY_TYPE_HOST);
+}
+
 // Copies slabs [a, b) between the tensor and dense host memory starting at slab 0's element.
 inline vx_status copy_slabs(vx_reference ref, const tensor_info& info, const slabs& s, std::size_t a, std::size_t b,
                             char* host, vx_enum usage) noexcept {
   vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
   dense_strides(info, start, end, stride);
-  if (info.elements > 1) {
-    start[s.dim] = a;
-    end[s.dim] = b;
-  }
+  start[s.dim] = a;
+  end[s.dim] = b;
   return vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride,
                            host + a * s.size * dtype_size(info.dtype), usage, VX_MEMORY_TYPE_HOST);
 }
@@ -254,9 +268,9 @@ inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_i
   if (!buffer || !raw)
     return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} bytes", info.elements * (kernel_size + raw_size));
   const convert_fn fn = same ? nullptr : f.to_kernel[accepted_index(f, info.dtype)];
-  const slabs s = slabs_of(info);
+  slabs s;
   vx_status st = VX_SUCCESS;
-  if constexpr (copies_on_the_pool) {
+  if (split_copies(info, s)) {
     vx_status* const failed = &st;
     parallel_for(s.count, s.grain(), [=](std::size_t a, std::size_t b) noexcept {
       if (const vx_status c = copy_slabs(ref, info, s, a, b, raw, VX_READ_ONLY); c != VX_SUCCESS) {
@@ -266,7 +280,7 @@ inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_i
       if (fn) fn(raw + a * s.size * raw_size, buffer + a * s.size * kernel_size, (b - a) * s.size);
     });
   } else {
-    st = copy_slabs(ref, info, s, 0, s.count, raw, VX_READ_ONLY);
+    st = copy_tensor(ref, info, raw, VX_READ_ONLY);
     if (st == VX_SUCCESS && fn) convert_range(fn, raw, raw_size, buffer, kernel_size, 0, info.elements);
   }
   if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyTensorPatch(VX_READ_ONLY)");
@@ -618,16 +632,16 @@ inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_
       convert_range(f.from_kernel[accepted_index(f, info.dtype)], static_cast<const char*>(kernel_data),
                     dtype_size(f.vx_type), static_cast<char*>(raw), dtype_size(info.dtype), 0, info.elements);
   }
-  const slabs s = slabs_of(info);
+  slabs s;
   vx_status st = VX_SUCCESS;
-  if constexpr (copies_on_the_pool) {
+  if (split_copies(info, s)) {
     vx_status* const failed = &st;
     parallel_for(s.count, s.grain(), [=](std::size_t a, std::size_t b) noexcept {
       if (const vx_status c = copy_slabs(ref, info, s, a, b, static_cast<char*>(raw), VX_WRITE_ONLY); c != VX_SUCCESS)
         __atomic_store_n(failed, c, __ATOMIC_RELAXED);
     });
   } else {
-    st = copy_slabs(ref, info, s, 0, s.count, static_cast<char*>(raw), VX_WRITE_ONLY);
+    st = copy_tensor(ref, info, raw, VX_WRITE_ONLY);
   }
   if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyTensorPatch(VX_WRITE_ONLY)");
   return {};
