@@ -244,40 +244,46 @@ inline vx_status copy_tensor(vx_reference ref, const tensor_info& info, void* ho
                            VX_MEMORY_TYPE_HOST);
 }
 
-// Copies slabs [a, b) between the tensor and dense host memory starting at slab 0's element.
+// Copies slabs [a, b) between the tensor and dense host memory at `at` (where slab a's first element is).
 inline vx_status copy_slabs(vx_reference ref, const tensor_info& info, const slabs& s, std::size_t a, std::size_t b,
-                            char* host, vx_enum usage) noexcept {
+                            char* at, vx_enum usage) noexcept {
   vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
   dense_strides(info, start, end, stride);
   start[s.dim] = a;
   end[s.dim] = b;
-  return vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride,
-                           host + a * s.size * dtype_size(info.dtype), usage, VX_MEMORY_TYPE_HOST);
+  return vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, at, usage,
+                           VX_MEMORY_TYPE_HOST);
 }
 
 // Copies a tensor into host memory as the kernel's element type. When the types differ, the raw data
 // goes to a buffer of its own and is converted in one pass split over the pool's threads (in place,
-// in the kernel's buffer, the ranges would have to run in about log2(n / convert_grain) phases); with
-// copies_on_the_pool, each range copies its slabs and converts them while they are in its cache.
+// in the kernel's buffer, the ranges would have to run in about log2(n / convert_grain) phases). With
+// copies_on_the_pool each range copies its own slabs and converts them while they are in its cache;
+// a widening conversion (float16 to float) then runs in place, from the end of the range's part of
+// the kernel's buffer (convert_span's in-place rule), with no buffer of raw data at all.
 inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
                            void*& kernel_data) noexcept {
   const std::size_t raw_size = dtype_size(info.dtype), kernel_size = dtype_size(f.vx_type);
-  const bool same = info.dtype == f.vx_type;
-  char* buffer = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
-  char* raw = same ? buffer : static_cast<char*>(buffers.allocate(info.elements * raw_size));
-  if (!buffer || !raw)
-    return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} bytes", info.elements * (kernel_size + raw_size));
-  const convert_fn fn = same ? nullptr : f.to_kernel[accepted_index(f, info.dtype)];
+  const convert_fn fn = info.dtype == f.vx_type ? nullptr : f.to_kernel[accepted_index(f, info.dtype)];
   slabs s;
+  const bool split = split_copies(info, s), in_place = !fn || (split && kernel_size > raw_size);
+  char* buffer = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
+  char* raw = in_place ? buffer : static_cast<char*>(buffers.allocate(info.elements * raw_size));
+  if (!buffer || !raw)
+    return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} bytes",
+                info.elements * (kernel_size + (in_place ? 0 : raw_size)));
   vx_status st = VX_SUCCESS;
-  if (split_copies(info, s)) {
+  if (split) {
     vx_status* const failed = &st;
     parallel_for(s.count, s.grain(), [=](std::size_t a, std::size_t b) noexcept {
-      if (const vx_status c = copy_slabs(ref, info, s, a, b, raw, VX_READ_ONLY); c != VX_SUCCESS) {
+      const std::size_t n = (b - a) * s.size;
+      char* const to = buffer + a * s.size * kernel_size;
+      char* const from = !fn ? to : in_place ? to + n * (kernel_size - raw_size) : raw + a * s.size * raw_size;
+      if (const vx_status c = copy_slabs(ref, info, s, a, b, from, VX_READ_ONLY); c != VX_SUCCESS) {
         __atomic_store_n(failed, c, __ATOMIC_RELAXED);
         return;
       }
-      if (fn) fn(raw + a * s.size * raw_size, buffer + a * s.size * kernel_size, (b - a) * s.size);
+      if (fn) fn(from, to, n);
     });
   } else {
     st = copy_tensor(ref, info, raw, VX_READ_ONLY);
@@ -637,7 +643,8 @@ inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_
   if (split_copies(info, s)) {
     vx_status* const failed = &st;
     parallel_for(s.count, s.grain(), [=](std::size_t a, std::size_t b) noexcept {
-      if (const vx_status c = copy_slabs(ref, info, s, a, b, static_cast<char*>(raw), VX_WRITE_ONLY); c != VX_SUCCESS)
+      char* const at = static_cast<char*>(raw) + a * s.size * dtype_size(info.dtype);
+      if (const vx_status c = copy_slabs(ref, info, s, a, b, at, VX_WRITE_ONLY); c != VX_SUCCESS)
         __atomic_store_n(failed, c, __ATOMIC_RELAXED);
     });
   } else {
