@@ -158,10 +158,10 @@ TEST(ParallelFor, OutputCheckFindsTheFirstLostElementInAnyRange) {
     std::int32_t kernel, tensor;
     double value;  // written at the chosen elements; every other element converts exactly
   };
-  for (const loss l : {loss{VX_TYPE_FLOAT32, VX_TYPE_FLOAT16, 1e-6},      // a subnormal float16
-                       loss{VX_TYPE_FLOAT32, VX_TYPE_FLOAT16, 1e-9},      // flushed to zero
-                       loss{VX_TYPE_FLOAT32, VX_TYPE_FLOAT16, 70000.0},   // overflow
-                       loss{VX_TYPE_INT32, VX_TYPE_FLOAT16, 2049.0},      // a changed integer
+  for (const loss l : {loss{VX_TYPE_FLOAT32, VX_TYPE_FLOAT16, 1e-6},     // a subnormal float16
+                       loss{VX_TYPE_FLOAT32, VX_TYPE_FLOAT16, 1e-9},     // flushed to zero
+                       loss{VX_TYPE_FLOAT32, VX_TYPE_FLOAT16, 70000.0},  // overflow
+                       loss{VX_TYPE_INT32, VX_TYPE_FLOAT16, 2049.0},     // a changed integer
                        loss{VX_TYPE_INT32, VX_TYPE_FLOAT32, 16777217.0}}) {
     const bool integer = l.kernel == VX_TYPE_INT32;
     const std::size_t out_size = l.tensor == VX_TYPE_FLOAT16 ? 2 : 4;
@@ -200,7 +200,8 @@ TEST(ParallelFor, OutputCheckFindsTheFirstLostElementInAnyRange) {
         std::vector<char> converted(n * out_size);
         const rknnop::detail::outcome r = rknnop::detail::check_and_convert(f, info, data, converted.data());
         ASSERT_FALSE(r.ok()) << threads << " threads, first loss at " << first;
-        EXPECT_NE(std::string(r.message().message()).find("element " + std::to_string(first) + " (index [" + std::to_string(first) + "])"),
+        EXPECT_NE(std::string(r.message().message())
+                      .find("element " + std::to_string(first) + " (index [" + std::to_string(first) + "])"),
                   std::string::npos)
             << r.message().message();
         // Every element but the lost ones converted as one thread converts them.
@@ -220,7 +221,8 @@ TEST(ParallelFor, OutputCheckFindsTheFirstLostElementInAnyRange) {
         info.elements = n;
         std::vector<char> converted(n * out_size);
         const rknnop::detail::outcome r = rknnop::detail::check_and_convert(f, info, floats.data(), converted.data());
-        EXPECT_NE(std::string(r.message().message()).find("left 1 of " + std::to_string(n) + " elements unwritten"), std::string::npos)
+        EXPECT_NE(std::string(r.message().message()).find("left 1 of " + std::to_string(n) + " elements unwritten"),
+                  std::string::npos)
             << r.message().message();
       }
     }

@@ -599,8 +599,8 @@ inline outcome check_and_convert(const field_desc& f, const tensor_info& info, c
   auto* dst = static_cast<char*>(converted);
   const bool markers = has_markers(f), f32 = f.vx_type == VX_TYPE_FLOAT32;
   const convert_fn fn = converted ? f.from_kernel[accepted_index(f, info.dtype)] : nullptr;
-  const bool precision = converted && (info.dtype == VX_TYPE_FLOAT16 || info.dtype == VX_TYPE_FLOAT32) &&
-                         !lossy_allowed();
+  const bool precision =
+      converted && (info.dtype == VX_TYPE_FLOAT16 || info.dtype == VX_TYPE_FLOAT32) && !lossy_allowed();
   const std::size_t from = dtype_size(f.vx_type), to = dtype_size(info.dtype);
   const std::int32_t kernel_type = f.vx_type, tensor_type = info.dtype;
   unwritten_elements* const total = &r;
