@@ -148,6 +148,16 @@ TEST(ParallelFor, BoundaryConversionsAndTheUnwrittenScanMatchOneThread) {
   }
 }
 
+// A rank-1 tensor of n elements of VX type `dtype`.
+rknnop::detail::tensor_info flat_tensor(std::size_t n, vx_enum dtype) {
+  rknnop::detail::tensor_info info;
+  info.dtype = dtype;
+  info.rank = info.tensor_rank = 1;
+  info.dims[0] = static_cast<std::uint32_t>(n);
+  info.elements = n;
+  return info;
+}
+
 // The PC glue's one pass over an output (detail::check_and_convert: unwritten elements, the conversion
 // to the tensor's dtype, the first element it loses): the same verdict and the same first element as a
 // loop over the elements with lossy_output, with the lost elements in later ranges as well, for
@@ -192,11 +202,7 @@ TEST(ParallelFor, OutputCheckFindsTheFirstLostElementInAnyRange) {
             ints[at] = static_cast<std::int32_t>(l.value);
           }
         const void* data = integer ? static_cast<const void*>(ints.data()) : floats.data();
-        rknnop::detail::tensor_info info;
-        info.dtype = l.tensor;
-        info.rank = info.tensor_rank = 1;
-        info.dims[0] = static_cast<std::uint32_t>(n);
-        info.elements = n;
+        const rknnop::detail::tensor_info info = flat_tensor(n, l.tensor);
         std::vector<char> converted(n * out_size);
         const rknnop::detail::outcome r = rknnop::detail::check_and_convert(f, info, data, converted.data());
         ASSERT_FALSE(r.ok()) << threads << " threads, first loss at " << first;
@@ -214,11 +220,7 @@ TEST(ParallelFor, OutputCheckFindsTheFirstLostElementInAnyRange) {
         std::vector<float> floats(n, 1.f);
         floats[7] = static_cast<float>(l.value);
         std::memcpy(&floats[convert_grain * 3], &rknnop::detail::untouched_f32, 4);
-        rknnop::detail::tensor_info info;
-        info.dtype = l.tensor;
-        info.rank = info.tensor_rank = 1;
-        info.dims[0] = static_cast<std::uint32_t>(n);
-        info.elements = n;
+        const rknnop::detail::tensor_info info = flat_tensor(n, l.tensor);
         std::vector<char> converted(n * out_size);
         const rknnop::detail::outcome r = rknnop::detail::check_and_convert(f, info, floats.data(), converted.data());
         EXPECT_NE(std::string(r.message().message()).find("left 1 of " + std::to_string(n) + " elements unwritten"),
@@ -240,11 +242,7 @@ TEST(ParallelFor, OutputCheckFindsTheFirstLostElementInAnyRange) {
   const std::size_t n = 3 * convert_grain;
   std::vector<float> floats(n);
   for (std::size_t i = 0; i < n; ++i) floats[i] = 0.1f * static_cast<float>(i % 1000);  // rounded, no loss
-  rknnop::detail::tensor_info info;
-  info.dtype = VX_TYPE_FLOAT16;
-  info.rank = info.tensor_rank = 1;
-  info.dims[0] = static_cast<std::uint32_t>(n);
-  info.elements = n;
+  const rknnop::detail::tensor_info info = flat_tensor(n, VX_TYPE_FLOAT16);
   std::vector<char> converted(n * 2);
   const rknnop::detail::outcome r = rknnop::detail::check_and_convert(f, info, floats.data(), converted.data());
   EXPECT_TRUE(r.ok()) << r.message().message();
