@@ -27,6 +27,9 @@
  * - vxCopyTensorPatch: number_of_dims must equal the tensor's rank, view_start[i] < view_end[i] <=
  *   dims[i], and every user stride of a dimension whose view extent exceeds 1 must be at least the
  *   element size (any order, any gaps). Kernels may copy virtual tensors once the graph is verified.
+ *   Copies may run on several threads at once, of one tensor too (the PC library's kernel glue copies
+ *   the slabs of a large tensor on its thread pool during the node); patches written at once must not
+ *   overlap.
  * - vxSetNodeUniform stores count * 4 bytes (one 32-bit word per element) unless the shader
  *   executor's uniform_size callback returns another size (a VXC_512Bits uniform is 64 bytes per
  *   element, which only the shader source can tell). Set the executor before vxVerifyGraph: the
