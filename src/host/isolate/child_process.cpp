@@ -142,8 +142,10 @@ child_outcome watch_child(pid_t child, int output_fd, std::chrono::milliseconds 
   bool waited = false;
   if (serving && !outcome.timed_out && outcome.memory_used == 0) {
     // Its channel ended: a runner that died has its own status; one still alive is stopped here, and
-    // that SIGKILL is the tool's, not a crash of the op's code.
-    for (int tries = 0; tries < 20 && !waited; ++tries) {
+    // that SIGKILL is the tool's, not a crash of the op's code. A crashing runner's descriptors close
+    // before it can be waited for, and on a loaded machine it may then wait for a core: up to 2 s
+    // (100 ms read a segfault as "stopped by the tool" under a full 2-core test run).
+    for (int tries = 0; tries < 400 && !waited; ++tries) {
       const pid_t got = ::waitpid(child, &outcome.status, WNOHANG);
       waited = got == child;
       if (!waited) std::this_thread::sleep_for(std::chrono::milliseconds(5));
