@@ -18,12 +18,16 @@
 #define RKNNOP_VX_KHRONOS_DIMS 0
 #endif
 
-#ifndef RKNNOP_GUARD_BUFFERS
+// 1 in x86 builds: the PC library, which only rknnop's own runtime (src/runtime) loads; 0 in the
+// boards' libraries, which Rockchip's drivers load.
 #if defined(__x86_64__) || defined(__i386__)
-#define RKNNOP_GUARD_BUFFERS 1
+#define RKNNOP_DETAIL_PC_LIBRARY 1
 #else
-#define RKNNOP_GUARD_BUFFERS 0
+#define RKNNOP_DETAIL_PC_LIBRARY 0
 #endif
+
+#ifndef RKNNOP_GUARD_BUFFERS
+#define RKNNOP_GUARD_BUFFERS RKNNOP_DETAIL_PC_LIBRARY
 #endif
 
 #if defined(__cpp_exceptions) && !defined(RKNNOP_NO_EXCEPTIONS)

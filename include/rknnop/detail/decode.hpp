@@ -196,14 +196,10 @@ inline void convert_range(convert_fn fn, const char* src, std::size_t from_size,
 }
 
 // Whether the runtime's tensor copies run on the pool's threads, each range copying (and converting)
-// its own slab of the tensor: x86 libraries, which only the PC's runtime loads (src/runtime: its
-// vxCopyTensorPatch may run on several threads at once). A board's driver is called from the node's
-// own thread only, one copy per tensor.
-#if defined(__x86_64__) || defined(__i386__)
-inline constexpr bool copies_on_the_pool = true;
-#else
-inline constexpr bool copies_on_the_pool = false;
-#endif
+// its own slab of the tensor: the PC library (config.hpp), whose runtime's vxCopyTensorPatch may run
+// on several threads at once. A board's driver is called from the node's own thread only, one copy
+// per tensor.
+inline constexpr bool copies_on_the_pool = RKNNOP_DETAIL_PC_LIBRARY != 0;
 
 // A tensor as slabs for copies on the pool: `count` slabs of the runtime tensor's outermost dim of
 // more than one, `size` elements each.
