@@ -10,6 +10,7 @@
 
 #include <cstddef>  // std::size_t
 #include <cstdint>  // std::uint32_t, std::uintptr_t
+#include <cstdlib>  // std::malloc, std::free: a large tap table
 #include <cstring>  // std::memset
 #include <utility>  // std::index_sequence
 
@@ -149,27 +150,45 @@ inline void multiply(float* y, float w, std::size_t n) noexcept {
 class tap_table {
 public:
   // The constructor and add run once per table and tap, not per pixel: one out-of-line copy each
-  // (inlined, they cost a board library ~0.6 KB per kernel; docs/performance.md §3).
+  // (inlined, they cost a board library ~0.6 KB per kernel; docs/performance.md §3). A small table
+  // (a tiny image's) lives inside the object; a larger one in one heap block.
   [[gnu::noinline]] tap_table(std::size_t outputs, std::size_t inputs, std::size_t max_taps,
                               std::size_t channels) noexcept
-      : taps_(outputs * max_taps),
-        count_(outputs),
-        outputs_(outputs),
-        inputs_(inputs),
-        max_taps_(max_taps),
-        channels_(channels),
-        wide_end_(outputs ? outputs - 1 : 0) {}
-
-  // False when allocation failed or a tap was out of range (output or input index, more than max_taps).
-  explicit operator bool() const noexcept { return taps_ && count_ && !overflow_; }
-
-  [[gnu::noinline]] void add(std::size_t output, std::size_t input, float weight) noexcept {
-    if (output >= outputs_ || input >= inputs_ || count_[output] >= max_taps_ || inputs_ * channels_ > 0xFFFFFFFFu) {
+      : outputs_(outputs), inputs_(inputs), max_taps_(max_taps), channels_(channels),
+        wide_end_(outputs ? outputs - 1 : 0) {
+    constexpr std::size_t per_tap = sizeof(tap), per_output = sizeof(std::uint32_t);
+    // No table (operator bool) when its size overflows or an input offset would not fit 32 bits.
+    overflow_ = max_taps > (~std::size_t{0} - per_output) / per_tap ||
+                outputs > ~std::size_t{0} / (max_taps * per_tap + per_output) ||
+                (channels && inputs > 0xFFFFFFFFu / channels);
+    if (overflow_) return;
+    const std::size_t tap_bytes = outputs * max_taps * per_tap, bytes = tap_bytes + outputs * per_output;
+    void* p = local_;
+    if (bytes > sizeof local_) p = heap_ = std::malloc(bytes);
+    if (!p) {
       overflow_ = true;
       return;
     }
-    taps_[output * max_taps_ + count_[output]++] = {static_cast<std::uint32_t>(input * channels_), weight};
-    if (input * channels_ + 4 > inputs_ * channels_ && output < wide_end_) wide_end_ = output;
+    taps_ = static_cast<tap*>(p);
+    count_ = reinterpret_cast<std::uint32_t*>(static_cast<unsigned char*>(p) + tap_bytes);
+    std::memset(count_, 0, outputs * per_output);  // the taps are written before they are read
+  }
+  tap_table(const tap_table&) = delete;
+  tap_table& operator=(const tap_table&) = delete;
+  ~tap_table() { std::free(heap_); }
+
+  // False when allocation failed, a row has 2^32 floats or more, or a tap was out of range (output or
+  // input index, more than max_taps).
+  explicit operator bool() const noexcept { return !overflow_; }
+
+  [[gnu::noinline]] void add(std::size_t output, std::size_t input, float weight) noexcept {
+    if (overflow_ || output >= outputs_ || input >= inputs_ || count_[output] >= max_taps_) {
+      overflow_ = true;
+      return;
+    }
+    const std::size_t offset = input * channels_;  // < 2^32 (the constructor)
+    taps_[output * max_taps_ + count_[output]++] = {static_cast<std::uint32_t>(offset), weight};
+    if (offset + 4 > inputs_ * channels_ && output < wide_end_) wide_end_ = output;
   }
 
   std::size_t input_floats() const noexcept { return inputs_ * channels_; }    // of one row
@@ -194,6 +213,7 @@ public:
 
 private:
   friend class tap_rows;
+  friend class separable;  // small maps straight from the taps
   struct tap {
     std::uint32_t offset;  // input * channels
     float weight;
@@ -212,7 +232,7 @@ private:
     for (std::size_t o = first; o < outputs_; ++o)
       for (std::size_t c = 0; c < channels_; ++c) {
         float sum = 0.f;
-        for (const tap *t = taps_.data() + o * max_taps_, *end = t + count_[o]; t != end; ++t)
+        for (const tap *t = taps_ + o * max_taps_, *end = t + count_[o]; t != end; ++t)
           sum += in[t->offset + c] * t->weight;
         out[o * channels_ + c] = sum;
       }
@@ -225,9 +245,9 @@ private:
   template <std::size_t Rows>
   void apply_wide(const float* in, float* out, std::size_t in_stride, std::size_t out_stride) const noexcept {
     // Members in locals: the vector stores may alias anything, members included.
-    const std::uint32_t* const count = count_.data();
+    const std::uint32_t* const count = count_;
     const std::size_t max_taps = max_taps_, channels = channels_, wide_end = wide_end_;
-    const tap* first = taps_.data();
+    const tap* first = taps_;
     for (std::size_t o = 0; o < wide_end; ++o, first += max_taps, out += channels)
       [&]<std::size_t... R>(std::index_sequence<R...>) {
         if constexpr (Rows > 1) {
@@ -253,11 +273,14 @@ private:
   }
 #endif
 
-  buffer<tap> taps_;
-  buffer<std::uint32_t> count_;
   std::size_t outputs_, inputs_, max_taps_, channels_;
+  tap* taps_ = nullptr;              // outputs_ * max_taps_ taps, in local_ or heap_
+  std::uint32_t* count_ = nullptr;   // taps added per output, after them
+  void* heap_ = nullptr;
   std::size_t wide_end_;  // outputs before it have every tap's 4-float load inside the input row
   bool overflow_ = false;
+  // Up to 5 outputs of 5 taps (220 bytes): a tiny image's tables need no allocation.
+  alignas(tap) unsigned char local_[256];
 };
 
 // The rows of images through a tap_table (the first pass of a separable kernel), computed on demand
@@ -307,7 +330,7 @@ public:
                float scale) noexcept {
     if (o >= vertical.outputs_) return false;
     if (!out_) return true;  // rows of no floats
-    const tap_table::tap* t = vertical.taps_.data() + o * vertical.max_taps_;
+    const tap_table::tap* t = vertical.taps_ + o * vertical.max_taps_;
     std::size_t k = vertical.count_[o];
     if (!k) std::memset(out, 0, out_ * sizeof(float));   // no taps: a sum of nothing
     const float* acc = rows_.data() + 2 * group * out_;  // a row of zeros: TensorFlow's sums start from 0

@@ -14,10 +14,12 @@
 //   map.rows.add(y, i, wi); map.columns.add(x, j, wj); ...
 //   if (!map.run(in.data(), out.data(), images, scale)) ...   // out of memory, or a tap out of range
 
+#include <rknnop/config.hpp>    // RKNNOP_DETAIL_BEGIN_GLUE
 #include <rknnop/parallel.hpp>  // rknnop::parallel_for
 #include <rknnop/rows.hpp>      // rknnop::tap_table, rknnop::tap_rows
 
 #include <cstddef>  // std::size_t
+#include <cstdint>  // std::uint32_t
 
 namespace rknnop {
 
@@ -40,6 +42,11 @@ public:
     if (!rows || !columns) return false;
     const std::size_t out_h = rows.output_floats(), in_h = rows.input_floats();
     const std::size_t out_row = columns.output_floats(), in_row = columns.input_floats();
+    // A small map (a tiny image's): each output straight from its taps, on the calling thread.
+    const std::size_t outputs = images * out_h * out_row;
+    if (outputs <= 256 && rows.max_taps_ <= 64 && columns.max_taps_ <= 64 &&
+        outputs * rows.max_taps_ * columns.max_taps_ <= 16384)
+      return direct(in, out, images, scale), true;
     // An output row reads about in_h / out_h + 1 input rows: a range gets >= 64K floats of work.
     const std::size_t floats_per_row = out_row + (in_h / (out_h ? out_h : 1) + 1) * in_row;
     // Output rows [begin, end) of every image, in 4 lanes or not (ARMv7, see below).
@@ -68,6 +75,40 @@ public:
 #endif
                         });
   }
+
+private:
+  // Output (n, y, x, c) = (sum over the row taps (i, wi) of (sum over the column taps (j, wj) of
+  // in(n, i, j, c) * wj) * wi) * scale, each sum from 0 in tap order: what tap_rows and combine
+  // compute, one output at a time (scalar: exact on ARMv7 too). No row taps: +0, as combine.
+  void direct(const float* in, float* out, std::size_t images, float scale) const noexcept;
 };
+
+// Compiled for size in board libraries (RKNNOP_COMPACT_GLUE): it runs on tiny images only, where the
+// call's fixed costs dominate, and a board library has a size budget (docs/performance.md §3).
+RKNNOP_DETAIL_BEGIN_GLUE
+inline void separable::direct(const float* in, float* out, std::size_t images, float scale) const noexcept {
+  const std::size_t out_h = rows.outputs_, out_w = columns.outputs_, channels = columns.channels_;
+  const std::size_t in_row = columns.input_floats(), image = rows.inputs_ * in_row;
+  for (std::size_t r = 0; r < images * out_h; ++r) {  // output row r % out_h of image r / out_h
+    const tap_table::tap* const vertical = rows.taps_ + r % out_h * rows.max_taps_;
+    const std::uint32_t k = rows.count_[r % out_h];
+    const float* const first = in + r / out_h * image;
+    for (std::size_t x = 0; x < out_w; ++x) {
+      const tap_table::tap* const horizontal = columns.taps_ + x * columns.max_taps_;
+      const std::uint32_t m = columns.count_[x];
+      for (std::size_t c = 0; c < channels; ++c) {
+        float sum = 0.f;
+        for (std::uint32_t i = 0; i < k; ++i) {
+          const float* const row = first + vertical[i].offset * in_row + c;
+          float h = 0.f;
+          for (std::uint32_t j = 0; j < m; ++j) h += row[horizontal[j].offset] * horizontal[j].weight;
+          sum += h * vertical[i].weight;
+        }
+        *out++ = k ? sum * scale : 0.f;
+      }
+    }
+  }
+}
+RKNNOP_DETAIL_END_GLUE
 
 }  // namespace rknnop

@@ -105,6 +105,66 @@ TEST(Rows, SeparableResizeAreaIsExactOnSubnormalsSignedZerosNaNsAndInfinities) {
   }
 }
 
+// Small maps (at most 256 output floats, a tiny image's) go straight from the taps, without row
+// buffers (separable::run): the same bits as the per-pixel loop, on every value class, batches of
+// images, up- and downscales, both sides of the size where the row buffers take over.
+TEST(Rows, SeparableSmallMapsAreBitIdenticalToThePerPixelKernel) {
+  std::mt19937 rng(4242);
+  const float min = std::numeric_limits<float>::min();
+  std::uniform_real_distribution<float> value(-3.f, 3.f);
+  int small = 0, large = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    auto pick = [&](std::uint32_t m) { return 1u + static_cast<std::uint32_t>(rng() % m); };
+    const std::uint32_t n = pick(3), h = pick(12), w = pick(12), c = pick(4), oh = pick(12), ow = pick(12);
+    (std::size_t(n) * oh * ow * c <= 256 ? small : large) += 1;
+    std::vector<float> src(std::size_t(n) * h * w * c), a(std::size_t(n) * oh * ow * c, -1.f), b(a.size(), -2.f);
+    for (float& v : src) {
+      const auto r = rng() % 12;
+      v = value(rng);
+      if (r == 0) v = -0.f;
+      if (r == 1) v = std::bit_cast<float>(std::uint32_t(rng() % 0x800000u) | (rng() % 2 ? 0x80000000u : 0u));
+      if (r == 2) v = -min / 4;
+      if (r == 3 && trial % 5 == 0) v = std::bit_cast<float>(0x7FC04321u);  // one NaN payload per trial
+    }
+    const std::uint32_t in_dims[4] = {c, w, h, n}, out_dims[4] = {c, ow, oh, n};
+    ResizeArea::inputs in;
+    ResizeArea::outputs out_a, out_b;
+    in.images.bind(src.data(), in_dims, 4, VX_TYPE_FLOAT32);
+    out_a.output.bind(a.data(), out_dims, 4, VX_TYPE_FLOAT32);
+    out_b.output.bind(b.data(), out_dims, 4, VX_TYPE_FLOAT32);
+    const ResizeArea::params p{{std::int32_t(oh), std::int32_t(ow)}, rng() % 2 == 0};
+    per_pixel_reference(in, out_a, p);
+    ASSERT_TRUE(ResizeArea::cpu(in, out_b, p).ok());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(a[i]), std::bit_cast<std::uint32_t>(b[i]))
+          << n << "x" << h << "x" << w << "x" << c << " -> " << oh << "x" << ow << " align " << p.align_corners
+          << ", element " << i;
+  }
+  EXPECT_GT(small, 100) << large;  // both sides of the 256-float bound were tried
+  EXPECT_GT(large, 50) << small;
+}
+
+// An output row without row taps is +0 on both paths (no scale applied: -1 would make it -0), and the
+// others are the sums written out.
+TEST(Rows, SeparableRowWithoutTapsIsPositiveZeroForSmallAndLargeMaps) {
+  for (const std::size_t width : {4u, 200u}) {  // 2x2x3 outputs (taps direct), 2x100x3 (row buffers)
+    const std::size_t channels = 3, out_w = width / 2;
+    rknnop::separable map({2, 2, 1}, {out_w, width, 1}, channels);
+    map.rows.add(0, 1, 2.f);  // output row 1: no taps
+    for (std::size_t x = 0; x < out_w; ++x) map.columns.add(x, 2 * x, 0.5f);
+    std::vector<float> in(2 * width * channels), out(2 * out_w * channels, 7.f);
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = float(i % 13) - 6.f;
+    ASSERT_TRUE(map.run(in.data(), out.data(), 1, -1.f));
+    for (std::size_t x = 0; x < out_w; ++x)
+      for (std::size_t c = 0; c < channels; ++c) {
+        const float expected = (0.f + (0.f + in[(width + 2 * x) * channels + c] * 0.5f) * 2.f) * -1.f;
+        EXPECT_EQ(std::bit_cast<std::uint32_t>(out[x * channels + c]), std::bit_cast<std::uint32_t>(expected))
+            << "width " << width << " x " << x << " c " << c;
+        EXPECT_EQ(std::bit_cast<std::uint32_t>(out[(out_w + x) * channels + c]), 0u) << "width " << width;
+      }
+  }
+}
+
 #if defined(RKNNOP_DETAIL_FLOAT4) && !defined(RKNNOP_DETAIL_FLOAT4_IEEE)
 // ARMv7: the check behind the lanes sees a flushed input, a flushed result and a NaN, and only them.
 TEST(Rows, ArmV7LaneCheckSeesFlushesAndNaNs) {
@@ -239,6 +299,29 @@ TEST(Rows, TapTableRejectsOutOfRangeTaps) {
   output_range.add(2, 0, 1.f);
   EXPECT_FALSE(input_range);
   EXPECT_FALSE(output_range);
+  // A row of 2^32 floats or more: its offsets would not fit the taps' 32 bits; no table at all.
+  rknnop::tap_table too_wide(1, std::size_t{1} << 31, 1, 2), widest(1, 0xFFFFFFFFu, 1, 1);
+  EXPECT_FALSE(too_wide);
+  EXPECT_TRUE(widest);
+  // Sizes whose product overflows: refused, not wrapped around.
+  rknnop::tap_table huge(~std::size_t{0} / 4, 1, 4, 1);
+  EXPECT_FALSE(huge);
+}
+
+// A table of a tiny image lives in the object, a larger one on the heap: the same sums either way.
+TEST(Rows, SmallAndLargeTapTablesGiveTheSameSums) {
+  for (const std::size_t outputs : {2u, 300u}) {
+    rknnop::tap_table table(outputs, outputs * 2, 2, 3);
+    for (std::size_t o = 0; o < outputs; ++o) table.add(o, 2 * o + 1, 0.25f), table.add(o, 2 * o, 1.5f);
+    ASSERT_TRUE(table);
+    std::vector<float> in(outputs * 2 * 3), out(outputs * 3, -9.f);
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = float(i) * 0.125f - 3.f;
+    table.apply(in.data(), out.data());
+    for (std::size_t o = 0; o < outputs; ++o)
+      for (std::size_t c = 0; c < 3; ++c)
+        EXPECT_EQ(out[o * 3 + c], (0.f + in[(2 * o + 1) * 3 + c] * 0.25f) + in[2 * o * 3 + c] * 1.5f)
+            << outputs << " outputs, output " << o;
+  }
 }
 
 TEST(Rows, RowOperationsMatchScalarLoops) {

@@ -101,6 +101,34 @@ struct Widen {
 
 // NHWC kernel on float32 or float16 tensors, same shape: out = 2 * in + (8n + h/4 + w/32 + c/2) for
 // position (n, h, w, c): a value slipped to another position, or converted twice, shows.
+// Mark with float16 elements in the kernel: FLOAT16 NCHW tensors reach it through a permute that
+// moves 2-byte elements and converts nothing. Every term is exact in float16 for the shapes used.
+struct Mark16 {
+  using image = rknnop::tensor<rknnop::layout::nhwc, rknnop::float16>;
+  struct inputs {
+    image in;
+  };
+  struct outputs {
+    image out;
+  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, rknnop::no_params) {
+    out.out.set_dims(in.in.dims());
+    return rknnop::ok;
+  };
+  static constexpr auto cpu = [](const inputs& in, outputs& out, rknnop::no_params) {
+    const std::uint32_t C = in.in.dim(0), W = in.in.dim(1), H = in.in.dim(2), N = in.in.dim(3);
+    for (std::uint32_t n = 0; n < N; ++n)
+      for (std::uint32_t h = 0; h < H; ++h)
+        for (std::uint32_t w = 0; w < W; ++w)
+          for (std::uint32_t c = 0; c < C; ++c) {
+            const std::size_t i = ((std::size_t(n) * H + h) * W + w) * C + c;
+            out.out[i] = rknnop::float16(float(in.in[i]) + 16.f * float(n) + 2.f * float(h) + 0.25f * float(w) +
+                                         0.5f * float(c));
+          }
+    return rknnop::ok;
+  };
+};
+
 struct Mark {
   using image = rknnop::tensor<rknnop::layout::nhwc, float, rknnop::float16>;
   struct inputs {
@@ -340,6 +368,40 @@ TEST_F(Rknpu2Plugin, NchwTensorsConvertAndPermuteInOnePass) {
                 ASSERT_EQ(out_t.f32()[i], expected) << n << "," << c << "," << h << "," << w;
             }
     }
+}
+
+// FLOAT16 tensors into a float16 kernel: the layouts change, the bytes do not. Shapes with C longer
+// and shorter than H*W (the transpose goes along the longer side), N > 1, and a rank-3 tensor.
+TEST_F(Rknpu2Plugin, Float16TensorsReachAFloat16KernelPermutedOnly) {
+  struct shape {
+    std::uint32_t n, c, h, w;
+  };
+  for (const shape s : {shape{2, 3, 2, 5}, shape{1, 7, 1, 2}, shape{3, 1, 3, 3}, shape{1, 2, 1, 1}}) {
+    tensor_buffer in_t(r::type_float16, {s.n, s.c, s.h, s.w}), out_t(r::type_float16, {s.n, s.c, s.h, s.w});
+    const std::size_t count = std::size_t(s.n) * s.c * s.h * s.w;
+    const auto input = [](std::size_t i) { return float(int(i % 29) - 14) * 0.25f; };
+    for (std::size_t i = 0; i < count; ++i) in_t.f16()[i] = rknnop::float16(input(i)).bits();
+    std::vector<r::op_tensor> in{in_t.t}, out{out_t.t};
+    ASSERT_EQ(run_node<Mark16>(in, out), 0) << (g_lines.empty() ? "" : g_lines[0]);
+    std::size_t i = 0;
+    for (std::uint32_t n = 0; n < s.n; ++n)
+      for (std::uint32_t c = 0; c < s.c; ++c)
+        for (std::uint32_t h = 0; h < s.h; ++h)
+          for (std::uint32_t w = 0; w < s.w; ++w, ++i) {
+            const float expected = input(i) + 16.f * float(n) + 2.f * float(h) + 0.25f * float(w) + 0.5f * float(c);
+            ASSERT_EQ(out_t.f16()[i], rknnop::float16(expected).bits()) << n << "," << c << "," << h << "," << w;
+          }
+  }
+  // Rank 3 (C, H, W): batch 1 left out, as the model may give it.
+  tensor_buffer in_t(r::type_float16, {2, 3, 4}), out_t(r::type_float16, {2, 3, 4});
+  for (std::size_t i = 0; i < 24; ++i) in_t.f16()[i] = rknnop::float16(float(i)).bits();
+  std::vector<r::op_tensor> in{in_t.t}, out{out_t.t};
+  ASSERT_EQ(run_node<Mark16>(in, out), 0) << (g_lines.empty() ? "" : g_lines[0]);
+  for (std::uint32_t c = 0, i = 0; c < 2; ++c)
+    for (std::uint32_t h = 0; h < 3; ++h)
+      for (std::uint32_t w = 0; w < 4; ++w, ++i)
+        ASSERT_EQ(out_t.f16()[i], rknnop::float16(float(i) + 2.f * float(h) + 0.25f * float(w) + 0.5f * float(c)).bits())
+            << c << "," << h << "," << w;
 }
 
 TEST_F(Rknpu2Plugin, AnInferThatDisagreesWithTheModelsOutputIsOneLine) {

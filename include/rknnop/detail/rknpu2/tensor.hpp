@@ -101,6 +101,28 @@ inline void move_strided(std::size_t size, const char* src, std::size_t src_step
   }
 }
 
+// `batches` matrices of rows x cols elements of Size bytes, each transposed from src into dst
+// (dst[b][j][i] = src[b][i][j]): NCHW <-> NHWC is [C][H*W] <-> [H*W][C] per image. The inner loop
+// goes along the longer side.
+template <std::size_t Size>
+void transpose(const char* src, char* dst, std::size_t batches, std::size_t rows, std::size_t cols) noexcept {
+  const std::size_t plane = rows * cols * Size, row = cols * Size, column = rows * Size;
+  for (std::size_t b = 0; b < batches; ++b, src += plane, dst += plane)
+    if (cols >= rows) {
+      for (std::size_t i = 0; i < rows; ++i) {
+        const char* from = src + i * row;
+        char* to = dst + i * Size;
+        for (std::size_t j = 0; j < cols; ++j, from += Size, to += column) std::memcpy(to, from, Size);
+      }
+    } else {
+      for (std::size_t j = 0; j < cols; ++j) {
+        const char* from = src + j * Size;
+        char* to = dst + j * column;
+        for (std::size_t i = 0; i < rows; ++i, from += row, to += Size) std::memcpy(to, from, Size);
+      }
+    }
+}
+
 // A 4-d tensor from one layout to another, each element converted by `fn` (nullptr: the same type,
 // its bytes moved), in one pass: dst (outermost first: s[p[0]], s[p[1]], s[p[2]], s[p[3]]) from src
 // (outermost first: s[0..3]), dst[i0][i1][i2][i3] = fn(src at index j with j[p[k]] = i[k]); elements
@@ -110,6 +132,12 @@ inline void move_strided(std::size_t size, const char* src, std::size_t src_step
 // W rows of the destination, not 3 channels at a time.
 inline void convert_permute4(convert_fn fn, const char* src, std::size_t from_size, char* dst, std::size_t to_size,
                              const std::uint32_t s[4], const std::uint32_t p[4]) noexcept {
+  // The bytes only, NCHW <-> NHWC (the two permutations read_attr_shape plans): transposes.
+  const bool to_nhwc = p[1] == 2 && p[2] == 3 && p[3] == 1, to_nchw = p[1] == 3 && p[2] == 1 && p[3] == 2;
+  if (!fn && p[0] == 0 && (to_nhwc || to_nchw) && (from_size == 2 || from_size == 4)) {
+    const std::size_t rows = to_nhwc ? s[1] : std::size_t(s[1]) * s[2], cols = to_nhwc ? std::size_t(s[2]) * s[3] : s[3];
+    return from_size == 4 ? transpose<4>(src, dst, s[0], rows, cols) : transpose<2>(src, dst, s[0], rows, cols);
+  }
   std::size_t src_stride[4], dst_dims[4], dst_stride[4], dst_stride_of_src_dim[4];
   src_stride[3] = 1;
   for (int d = 2; d >= 0; --d) src_stride[d] = src_stride[d + 1] * s[d + 1];
@@ -169,21 +197,23 @@ RKNNOP_DETAIL_COLD inline outcome tensor_failure(const field_desc& f, const tens
   return outcome(VX_ERROR_INVALID_PARAMETERS, s);
 }
 
+// Whether a field's layout tag is `name` ("NHWC", "NCHW"; the tag is "" or one of them).
+constexpr bool layout_is(const char* layout, const char (&name)[5]) noexcept {
+  return layout[0] == name[0] && layout[1] == name[1] && layout[2] == name[2] && layout[3] == name[3] &&
+         layout[4] == '\0';
+}
+
 // Rank, dims (innermost first, in the kernel's layout) and dtype of a runtime tensor, checked
 // against its field; `plan` says how its data moves. A rank-0 tensor is one element, [1].
 inline outcome read_attr_shape(const tensor_attr& a, const field_desc& f, tensor_info& info,
                                layout_plan& plan) noexcept {
-  info = tensor_info{};
-  plan = layout_plan{};
   if (a.n_dims > max_tensor_rank) return tensor_failure(f, a, "rknnop tensors have rank 1..6");
-  std::uint32_t outer_first[max_tensor_rank] = {1};
   const std::uint32_t rank = a.n_dims ? a.n_dims : 1;
   std::size_t elements = 1;
   for (std::uint32_t i = 0; i < a.n_dims; ++i) {
     if (a.dims[i] == 0) return tensor_failure(f, a, "a dim is 0");
     if (elements > std::numeric_limits<std::size_t>::max() / 8 / a.dims[i])
       return tensor_failure(f, a, "the dims overflow the address space");
-    outer_first[i] = a.dims[i];
     elements *= a.dims[i];
   }
   info.elements = elements;
@@ -192,29 +222,31 @@ inline outcome read_attr_shape(const tensor_attr& a, const field_desc& f, tensor
   if (!accepts(f, info.dtype)) return dtype_mismatch(f, info.dtype);
   if (a.qnt_type != 0 && info.dtype != VX_TYPE_FLOAT32 && info.dtype != VX_TYPE_FLOAT16)
     return tensor_failure(f, a, "the tensor is quantized (zero point and scale): rknnop hands kernels plain values");
-  const std::string_view layout = f.layout;
-  if (!layout.empty() && rank <= 4) {
-    const bool runtime_nhwc = a.fmt == format_nhwc;
+  info.tensor_rank = rank;
+  plan.permute = false;
+  if (f.layout[0] != '\0' && rank <= 4) {
     if (a.fmt == format_nc1hwc2) return tensor_failure(f, a, "NC1HWC2 data cannot reach a CPU op's compute");
-    for (std::uint32_t i = 0; i < 4; ++i) plan.runtime[i] = i < 4 - rank ? 1 : outer_first[i - (4 - rank)];
+    const std::uint32_t pad = 4 - rank;  // outer dims of 1
+    for (std::uint32_t i = 0; i < 4; ++i) plan.runtime[i] = i < pad ? 1 : (a.n_dims ? a.dims[i - pad] : 1);
     // The runtime's NCHW (or an undefined format, as ONNX lays tensors out) to the kernel's NHWC:
     // kernel (N, H, W, C) = runtime dims (0, 2, 3, 1); NHWC to NCHW: (0, 3, 1, 2).
-    static constexpr std::uint32_t to_nhwc[4] = {0, 2, 3, 1}, to_nchw[4] = {0, 3, 1, 2};
-    const std::uint32_t* perm = nullptr;
-    if (layout == "NHWC" && !runtime_nhwc) perm = to_nhwc;
-    if (layout == "NCHW" && runtime_nhwc) perm = to_nchw;
+    static constexpr std::uint32_t same[4] = {0, 1, 2, 3}, to_nhwc[4] = {0, 2, 3, 1}, to_nchw[4] = {0, 3, 1, 2};
+    const bool runtime_nhwc = a.fmt == format_nhwc;
+    const std::uint32_t* perm = same;
+    if (!runtime_nhwc && layout_is(f.layout, "NHWC")) perm = to_nhwc;
+    if (runtime_nhwc && layout_is(f.layout, "NCHW")) perm = to_nchw;
     info.rank = 4;
     for (std::uint32_t i = 0; i < 4; ++i) {
-      if (perm) plan.perm[i] = perm[i];
-      info.dims[3 - i] = plan.runtime[plan.perm[i]];
+      plan.perm[i] = perm[i];
+      info.dims[3 - i] = plan.runtime[perm[i]];
     }
-    plan.permute = perm != nullptr && elements > 1;
+    plan.permute = perm != same && elements > 1;
   } else {
     info.rank = rank;
-    for (std::uint32_t i = 0; i < rank; ++i) info.dims[i] = outer_first[rank - 1 - i];
+    info.dims[0] = 1;  // rank 0
+    for (std::uint32_t i = 0; i < a.n_dims; ++i) info.dims[i] = a.dims[a.n_dims - 1 - i];
     if (outcome ranked = to_layout_rank(f, info); !ranked.ok()) return ranked;
   }
-  info.tensor_rank = rank;
   return {};
 }
 
