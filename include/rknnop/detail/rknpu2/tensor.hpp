@@ -212,9 +212,8 @@ inline outcome read_attr_shape(const tensor_attr& a, const field_desc& f, tensor
   std::size_t elements = 1;
   for (std::uint32_t i = 0; i < a.n_dims; ++i) {
     if (a.dims[i] == 0) return tensor_failure(f, a, "a dim is 0");
-    if (elements > std::numeric_limits<std::size_t>::max() / 8 / a.dims[i])
+    if (__builtin_mul_overflow(elements, a.dims[i], &elements) || elements > std::numeric_limits<std::size_t>::max() / 8)
       return tensor_failure(f, a, "the dims overflow the address space");
-    elements *= a.dims[i];
   }
   info.elements = elements;
   info.dtype = vx_of(a.type);
@@ -227,7 +226,9 @@ inline outcome read_attr_shape(const tensor_attr& a, const field_desc& f, tensor
   if (f.layout[0] != '\0' && rank <= 4) {
     if (a.fmt == format_nc1hwc2) return tensor_failure(f, a, "NC1HWC2 data cannot reach a CPU op's compute");
     const std::uint32_t pad = 4 - rank;  // outer dims of 1
-    for (std::uint32_t i = 0; i < 4; ++i) plan.runtime[i] = i < pad ? 1 : (a.n_dims ? a.dims[i - pad] : 1);
+    for (std::uint32_t i = 0; i < pad; ++i) plan.runtime[i] = 1;
+    for (std::uint32_t i = 0; i < a.n_dims; ++i) plan.runtime[pad + i] = a.dims[i];
+    if (!a.n_dims) plan.runtime[3] = 1;
     // The runtime's NCHW (or an undefined format, as ONNX lays tensors out) to the kernel's NHWC:
     // kernel (N, H, W, C) = runtime dims (0, 2, 3, 1); NHWC to NCHW: (0, 3, 1, 2).
     static constexpr std::uint32_t same[4] = {0, 1, 2, 3}, to_nhwc[4] = {0, 2, 3, 1}, to_nchw[4] = {0, 3, 1, 2};
