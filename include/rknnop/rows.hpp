@@ -154,7 +154,10 @@ public:
   // (a tiny image's) lives inside the object; a larger one in one heap block.
   [[gnu::noinline]] tap_table(std::size_t outputs, std::size_t inputs, std::size_t max_taps,
                               std::size_t channels) noexcept
-      : outputs_(outputs), inputs_(inputs), max_taps_(max_taps), channels_(channels),
+      : outputs_(outputs),
+        inputs_(inputs),
+        max_taps_(max_taps),
+        channels_(channels),
         wide_end_(outputs ? outputs - 1 : 0) {
     constexpr std::size_t per_tap = sizeof(tap), per_output = sizeof(std::uint32_t);
     // No table (operator bool) when its size overflows or an input offset would not fit 32 bits.
@@ -274,8 +277,8 @@ private:
 #endif
 
   std::size_t outputs_, inputs_, max_taps_, channels_;
-  tap* taps_ = nullptr;              // outputs_ * max_taps_ taps, in local_ or heap_
-  std::uint32_t* count_ = nullptr;   // taps added per output, after them
+  tap* taps_ = nullptr;             // outputs_ * max_taps_ taps, in local_ or heap_
+  std::uint32_t* count_ = nullptr;  // taps added per output, after them
   void* heap_ = nullptr;
   std::size_t wide_end_;  // outputs before it have every tap's 4-float load inside the input row
   bool overflow_ = false;

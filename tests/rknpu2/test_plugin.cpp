@@ -109,9 +109,9 @@ struct Widen {
 template <class Element>
 struct MarkOf {
   static constexpr std::string_view name = std::is_same_v<Element, float> ? "Mark" : "Mark16";
-  using image = std::conditional_t<std::is_same_v<Element, float>,
-                                   rknnop::tensor<rknnop::layout::nhwc, float, rknnop::float16>,
-                                   rknnop::tensor<rknnop::layout::nhwc, rknnop::float16>>;
+  using image =
+      std::conditional_t<std::is_same_v<Element, float>, rknnop::tensor<rknnop::layout::nhwc, float, rknnop::float16>,
+                         rknnop::tensor<rknnop::layout::nhwc, rknnop::float16>>;
   struct inputs {
     image in;
   };

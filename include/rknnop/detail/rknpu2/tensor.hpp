@@ -135,7 +135,8 @@ inline void convert_permute4(convert_fn fn, const char* src, std::size_t from_si
   // The bytes only, NCHW <-> NHWC (the two permutations read_attr_shape plans): transposes.
   const bool to_nhwc = p[1] == 2 && p[2] == 3 && p[3] == 1, to_nchw = p[1] == 3 && p[2] == 1 && p[3] == 2;
   if (!fn && p[0] == 0 && (to_nhwc || to_nchw) && (from_size == 2 || from_size == 4)) {
-    const std::size_t rows = to_nhwc ? s[1] : std::size_t(s[1]) * s[2], cols = to_nhwc ? std::size_t(s[2]) * s[3] : s[3];
+    const std::size_t rows = to_nhwc ? s[1] : std::size_t(s[1]) * s[2],
+                      cols = to_nhwc ? std::size_t(s[2]) * s[3] : s[3];
     return from_size == 4 ? transpose<4>(src, dst, s[0], rows, cols) : transpose<2>(src, dst, s[0], rows, cols);
   }
   std::size_t src_stride[4], dst_dims[4], dst_stride[4], dst_stride_of_src_dim[4];
@@ -212,7 +213,8 @@ inline outcome read_attr_shape(const tensor_attr& a, const field_desc& f, tensor
   std::size_t elements = 1;
   for (std::uint32_t i = 0; i < a.n_dims; ++i) {
     if (a.dims[i] == 0) return tensor_failure(f, a, "a dim is 0");
-    if (__builtin_mul_overflow(elements, a.dims[i], &elements) || elements > std::numeric_limits<std::size_t>::max() / 8)
+    if (__builtin_mul_overflow(elements, a.dims[i], &elements) ||
+        elements > std::numeric_limits<std::size_t>::max() / 8)
       return tensor_failure(f, a, "the dims overflow the address space");
   }
   info.elements = elements;
