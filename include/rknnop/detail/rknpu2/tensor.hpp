@@ -83,6 +83,15 @@ struct layout_plan {
   std::uint32_t perm[4] = {0, 1, 2, 3};
 };
 
+// The plans' permutations: the same layout; the runtime's NCHW (or an undefined format, as ONNX lays
+// tensors out) to the kernel's NHWC, kernel (N, H, W, C) = runtime dims (0, 2, 3, 1); NHWC to NCHW,
+// (0, 3, 1, 2). The last two are each the other's inverse.
+inline constexpr std::uint32_t keep_layout[4] = {0, 1, 2, 3}, nchw_to_nhwc[4] = {0, 2, 3, 1},
+                               nhwc_to_nchw[4] = {0, 3, 1, 2};
+constexpr bool is_perm(const std::uint32_t p[4], const std::uint32_t (&q)[4]) noexcept {
+  return p[0] == q[0] && p[1] == q[1] && p[2] == q[2] && p[3] == q[3];
+}
+
 // n elements of Size bytes from src to dst, src_step and dst_step elements apart (a fixed-size memcpy
 // per element: one load and one store, no call).
 template <std::size_t Size>
@@ -106,21 +115,12 @@ inline void move_strided(std::size_t size, const char* src, std::size_t src_step
 // goes along the longer side.
 template <std::size_t Size>
 void transpose(const char* src, char* dst, std::size_t batches, std::size_t rows, std::size_t cols) noexcept {
-  const std::size_t plane = rows * cols * Size, row = cols * Size, column = rows * Size;
+  const std::size_t plane = rows * cols * Size;
   for (std::size_t b = 0; b < batches; ++b, src += plane, dst += plane)
-    if (cols >= rows) {
-      for (std::size_t i = 0; i < rows; ++i) {
-        const char* from = src + i * row;
-        char* to = dst + i * Size;
-        for (std::size_t j = 0; j < cols; ++j, from += Size, to += column) std::memcpy(to, from, Size);
-      }
-    } else {
-      for (std::size_t j = 0; j < cols; ++j) {
-        const char* from = src + j * Size;
-        char* to = dst + j * column;
-        for (std::size_t i = 0; i < rows; ++i, from += row, to += Size) std::memcpy(to, from, Size);
-      }
-    }
+    if (cols >= rows)  // source row i -> destination column i
+      for (std::size_t i = 0; i < rows; ++i) move_strided<Size>(src + i * cols * Size, 1, dst + i * Size, rows, cols);
+    else  // source column j -> destination row j
+      for (std::size_t j = 0; j < cols; ++j) move_strided<Size>(src + j * Size, cols, dst + j * rows * Size, 1, rows);
 }
 
 // A 4-d tensor from one layout to another, each element converted by `fn` (nullptr: the same type,
@@ -133,8 +133,8 @@ void transpose(const char* src, char* dst, std::size_t batches, std::size_t rows
 inline void convert_permute4(convert_fn fn, const char* src, std::size_t from_size, char* dst, std::size_t to_size,
                              const std::uint32_t s[4], const std::uint32_t p[4]) noexcept {
   // The bytes only, NCHW <-> NHWC (the two permutations read_attr_shape plans): transposes.
-  const bool to_nhwc = p[1] == 2 && p[2] == 3 && p[3] == 1, to_nchw = p[1] == 3 && p[2] == 1 && p[3] == 2;
-  if (!fn && p[0] == 0 && (to_nhwc || to_nchw) && (from_size == 2 || from_size == 4)) {
+  const bool to_nhwc = is_perm(p, nchw_to_nhwc), to_nchw = is_perm(p, nhwc_to_nchw);
+  if (!fn && (to_nhwc || to_nchw) && (from_size == 2 || from_size == 4)) {
     const std::size_t rows = to_nhwc ? s[1] : std::size_t(s[1]) * s[2],
                       cols = to_nhwc ? std::size_t(s[2]) * s[3] : s[3];
     return from_size == 4 ? transpose<4>(src, dst, s[0], rows, cols) : transpose<2>(src, dst, s[0], rows, cols);
@@ -231,19 +231,16 @@ inline outcome read_attr_shape(const tensor_attr& a, const field_desc& f, tensor
     for (std::uint32_t i = 0; i < pad; ++i) plan.runtime[i] = 1;
     for (std::uint32_t i = 0; i < a.n_dims; ++i) plan.runtime[pad + i] = a.dims[i];
     if (!a.n_dims) plan.runtime[3] = 1;
-    // The runtime's NCHW (or an undefined format, as ONNX lays tensors out) to the kernel's NHWC:
-    // kernel (N, H, W, C) = runtime dims (0, 2, 3, 1); NHWC to NCHW: (0, 3, 1, 2).
-    static constexpr std::uint32_t same[4] = {0, 1, 2, 3}, to_nhwc[4] = {0, 2, 3, 1}, to_nchw[4] = {0, 3, 1, 2};
     const bool runtime_nhwc = a.fmt == format_nhwc;
-    const std::uint32_t* perm = same;
-    if (!runtime_nhwc && layout_is(f.layout, "NHWC")) perm = to_nhwc;
-    if (runtime_nhwc && layout_is(f.layout, "NCHW")) perm = to_nchw;
+    const std::uint32_t* perm = keep_layout;
+    if (!runtime_nhwc && layout_is(f.layout, "NHWC")) perm = nchw_to_nhwc;
+    if (runtime_nhwc && layout_is(f.layout, "NCHW")) perm = nhwc_to_nchw;
     info.rank = 4;
     for (std::uint32_t i = 0; i < 4; ++i) {
       plan.perm[i] = perm[i];
       info.dims[3 - i] = plan.runtime[perm[i]];
     }
-    plan.permute = perm != same && elements > 1;
+    plan.permute = perm != keep_layout && elements > 1;
   } else {
     info.rank = rank;
     info.dims[0] = 1;  // rank 0
