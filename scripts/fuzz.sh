@@ -13,6 +13,7 @@
 #                      rknnop-node, as the tools run them), fuzz_decode
 #   --keep-corpus DIR  also write the grown corpora to DIR/<target>/ (reuse it with the next run)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (build jobs, default 2),
+#   RKNNOP_FUZZ_PARALLEL (targets fuzzed side by side, default RKNNOP_JOBS; each for --seconds),
 #   RKNNOP_FUZZ_WORKERS (parallel fuzzing processes per target, default 1),
 #   RKNNOP_FUZZ_STRICT=0 (skip the one-line-message and op.yml UTF-8 round-trip checks, which are
 #   on by default, CI included; see tests/fuzz/fuzz_util.hpp),
@@ -139,10 +140,13 @@ case " ${targets[*]} " in
       --param bias=1 --param scale=2 --param negate=false -o "$seeds/fuzz_model_run/testscale.rknn" >/dev/null ;;
 esac
 
-failed=0
 findings=$out/findings
 mkdir -p "$findings"
-for t in "${targets[@]}"; do
+# One target's run: its corpus, its log, its reproducers; "ok" or "failed" in $work/$t.result.
+# Targets run side by side, RKNNOP_FUZZ_PARALLEL at a time (default RKNNOP_JOBS): each is one process
+# on one core for its --seconds, so two cores fuzz two targets in the wall time of one.
+fuzz_target() {
+  local t=$1 corpus artifacts dict parallel status reproducers r
   corpus=$work/corpus/$t
   mkdir -p "$corpus"
   [ -d "$root/tests/fuzz/corpus/$t" ] && cp -R "$root/tests/fuzz/corpus/$t/." "$corpus/"
@@ -150,19 +154,20 @@ for t in "${targets[@]}"; do
   [ -n "$keep" ] && [ -d "$keep/$t" ] && cp -R "$keep/$t/." "$corpus/"
   artifacts=$work/artifacts/$t
   rm -rf "${findings:?}/$t"  # reproducers of an earlier run would be reported again
-  mkdir -p "$artifacts"
+  mkdir -p "$artifacts" "$work/run/$t"
   dict=()
   [ -f "$root/tests/fuzz/$t.dict" ] && dict=(-dict="$root/tests/fuzz/$t.dict")
   stamp "run $t for ${seconds}s ($(ls "$corpus" | wc -l) seeds)"
   status=0
   # -timeout: one input taking this long is a finding too. ASAN_OPTIONS: leaks are findings;
   # UBSAN: the first report aborts (with -fno-sanitize-recover) and prints a stack.
-  # Parallel workers (-fork) write their logs into the current directory: run from the temp dir.
+  # Parallel workers (-fork) write their logs into the current directory: each target runs from a
+  # directory of its own under the temp dir.
   parallel=()
   [ "$workers" -gt 1 ] && parallel=(-fork="$workers" -ignore_crashes=0)
   # Keep going past crashes (each saved as a reproducer).
   [ "${RKNNOP_FUZZ_KEEP_GOING:-0}" = 1 ] && parallel=(-fork="$workers" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
-  (cd "$work" &&
+  (cd "$work/run/$t" &&
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
       "$out/tests/fuzz/$t" "$corpus" "${dict[@]}" "${parallel[@]}" -max_total_time="$seconds" \
@@ -170,20 +175,41 @@ for t in "${targets[@]}"; do
         >"$work/$t.log" 2>&1) || status=$?
   reproducers=$(find "$artifacts" -type f | sort)
   if [ "$status" -ne 0 ] || [ -n "$reproducers" ]; then
-    failed=1
-    tail -n 80 "$work/$t.log" >&2
-    mkdir -p "$findings/$t"
-    for r in $reproducers; do
-      cp "$r" "$findings/$t/"
-      echo "scripts/fuzz.sh: $t FAILED; reproducer: $findings/$t/$(basename "$r")" >&2
-      echo "  re-run: $out/tests/fuzz/$t $findings/$t/$(basename "$r")" >&2
-    done
-    [ -n "$reproducers" ] || echo "scripts/fuzz.sh: $t exited with status $status and left no reproducer (see the log above)" >&2
+    {
+      tail -n 80 "$work/$t.log"
+      mkdir -p "$findings/$t"
+      for r in $reproducers; do
+        cp "$r" "$findings/$t/"
+        echo "scripts/fuzz.sh: $t FAILED; reproducer: $findings/$t/$(basename "$r")"
+        echo "  re-run: $out/tests/fuzz/$t $findings/$t/$(basename "$r")"
+      done
+      [ -n "$reproducers" ] || echo "scripts/fuzz.sh: $t exited with status $status and left no reproducer (see the log above)"
+    } >"$work/$t.report" 2>&1
+    echo failed >"$work/$t.result"
   else
-    grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)' "$work/$t.log" | tr '\n' ' ' || true
-    echo
+    { printf '%s: ' "$t"; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)' "$work/$t.log" | tr '\n' ' ' || true; echo; } >"$work/$t.report"
+    echo ok >"$work/$t.result"
   fi
   if [ -n "$keep" ]; then mkdir -p "$keep/$t" && cp -R "$corpus/." "$keep/$t/"; fi
+}
+
+side_by_side=${RKNNOP_FUZZ_PARALLEL:-$jobs}
+case "$side_by_side" in ''|*[!0-9]*|0) echo "scripts/fuzz.sh: RKNNOP_FUZZ_PARALLEL needs a whole number >= 1" >&2; exit 2 ;; esac
+running=0
+for t in "${targets[@]}"; do
+  if [ "$running" -ge "$side_by_side" ]; then wait -n || true; running=$((running - 1)); fi
+  fuzz_target "$t" &
+  running=$((running + 1))
+done
+wait
+failed=0
+for t in "${targets[@]}"; do
+  if [ "$(cat "$work/$t.result" 2>/dev/null)" = ok ]; then
+    cat "$work/$t.report"
+  else
+    failed=1
+    if [ -f "$work/$t.report" ]; then cat "$work/$t.report" >&2; else echo "scripts/fuzz.sh: $t did not report (see $work/$t.log)" >&2; fi
+  fi
 done
 [ "$failed" -eq 0 ] || { stamp "fuzzing found problems (reproducers under $findings)"; exit 1; }
 stamp "all fuzzers ran ${seconds}s without findings: ${targets[*]}"

@@ -13,7 +13,8 @@
 # aarch64 libraries link with -z max-page-size=4096 and the other AArch64 size flags as rknnop_add_op does (the boards use 4 KiB
 # pages; the default 64 KiB alignment alone adds ~40 KiB of padding).
 # Environment: CXX (default g++), BOOST_PFR_INCLUDE (dir holding boost/pfr.hpp; found if unset),
-# MEASURE_RUNS (compiles per op, default 1; the median is printed).
+# MEASURE_RUNS (compiles per op, default 1; the median is printed), MEASURE_REFERENCE (default
+# f348b30) and MEASURE_RATIO_RUNS (default 5): resize_area.cpp's compile time against that commit's.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -105,5 +106,36 @@ for src in "$root"/examples/*/*.cpp; do
   done
   printf '%-18s %20s s %16s %16s\n' "$name" "$t" "${sizes[0]}" "${sizes[1]}"
 done
+
+# Compile time against a fixed earlier tree, side by side on this machine (absolute seconds differ by
+# machine; the ratio does not): examples/resize_area/resize_area.cpp with this tree's headers and
+# with those of the reference commit, compiled alternately, CPU time, median of MEASURE_RATIO_RUNS.
+# Goal: <= 1.00 (issue 49: the compile time of f348b30, when the 2 s goal was met at 1.39 s).
+reference="${MEASURE_REFERENCE:-f348b30}"
+ratio_runs="${MEASURE_RATIO_RUNS:-5}"
+if git -C "$root" cat-file -e "$reference^{commit}" 2>/dev/null; then
+  mkdir -p "$work/reference"
+  git -C "$root" archive "$reference" include examples/resize_area | tar -x -C "$work/reference"
+  : > "$work/ratio"
+  for ((run = 0; run < ratio_runs; ++run)); do
+    for tree in "$root" "$work/reference"; do
+      /usr/bin/time -f '%U %S' -o "$work/time" "$cxx" -std=c++20 -O2 -I"$tree/include" \
+        -c "$tree/examples/resize_area/resize_area.cpp" -o "$work/ratio.o"
+      printf '%s %s\n' "$([[ "$tree" == "$root" ]] && echo now || echo then)" "$(cat "$work/time")" >> "$work/ratio"
+    done
+  done
+  awk -v ref="$reference" -v n="$ratio_runs" '
+    { cpu = $2 + $3; if ($1 == "now") now[++a] = cpu; else then_[++b] = cpu }
+    function median(v, n,   i, j, t) {
+      for (i = 2; i <= n; ++i) for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+      return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    END {
+      x = median(now, a); y = median(then_, b)
+      printf "resize_area.cpp g++ -O2 -c CPU time: this tree %.2f s / %s %.2f s = %.2f (goal <= 1.00; median of %d, alternating)\n", x, ref, y, x / y, n
+    }' "$work/ratio"
+else
+  echo "resize_area.cpp compile ratio: n/a ($reference is not in this clone's history)"
+fi
 echo "goals: compile <= 2 s per op; ResizeArea <= 32 KiB stripped per board library"
 echo "(built) = measured from BUILD_DIR; (here) = cross-compiled by this script with the board flags"

@@ -21,7 +21,9 @@
 #
 #   scripts/perf-report-arm.sh [BUILD_ROOT]          (default ./build; builds BUILD_ROOT/perf-<arch>)
 # Environment: RKNNOP_JOBS (default 2), ARCHES (default "aarch64 armhf"), NO_WRITE=1 (print only;
-# otherwise bench/README.md is rewritten between <!-- perf-report-arm:begin --> and :end -->).
+# otherwise bench/README.md is rewritten between <!-- perf-report-arm:begin --> and :end -->),
+# RKNNOP_RKNPU2_RUNTIME (required: without it the script fails, exit 2, unless
+# RKNNOP_PERF_NO_RKNPU2=1 asks for a report without the RKNPU2 rows).
 # Needs: g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user (scripts/install-deps.sh), and, as
 # root once, the foreign dpkg architectures (cmake/fetch-cross-deps.sh adds them and downloads the
 # target packages: OpenCV's imgproc and what it loads, extracted, not installed).
@@ -78,8 +80,16 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 declare -A ir digest
 rknpu2_cases=(resize_tiny resize_2x resize_7:3)
 rknpu2=""
-[ -f "${RKNNOP_RKNPU2_RUNTIME:-}/include/rknn_custom_op.h" ] && rknpu2=yes ||
-  echo "perf-report-arm: RKNNOP_RKNPU2_RUNTIME is not set to a folder with include/rknn_custom_op.h: no RKNPU2 rows" >&2
+if [ -f "${RKNNOP_RKNPU2_RUNTIME:-}/include/rknn_custom_op.h" ]; then
+  rknpu2=yes
+elif [ "${RKNNOP_PERF_NO_RKNPU2:-0}" = 1 ]; then
+  echo "perf-report-arm: RKNNOP_PERF_NO_RKNPU2=1: no RKNPU2 rows (asked for)" >&2
+else
+  # A report without its RKNPU2 rows is not the report: fail, unless the caller asked for that.
+  echo "perf-report-arm: RKNNOP_RKNPU2_RUNTIME is not set to a folder with include/rknn_custom_op.h" \
+    "(e.g. ../shared/rknpu2/runtime-1.6.0); set RKNNOP_PERF_NO_RKNPU2=1 to run without the RKNPU2 rows" >&2
+  exit 2
+fi
 for arch in "${arches[@]}"; do
   case "$arch" in
     aarch64) triple=aarch64-linux-gnu debarch=arm64 qemu=qemu-aarch64 ;;

@@ -22,7 +22,7 @@ endif()
 
 if(_runtime_why)
   add_test(NAME mindspore_runtime_tests COMMAND "${CMAKE_COMMAND}" -E echo "SKIPPED: ${_runtime_why}")
-  set_tests_properties(mindspore_runtime_tests PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED: ")
+  set_tests_properties(mindspore_runtime_tests PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED: " LABELS mindspore)
 else()
   # libresizearea_mslite.so as rknnop_add_op BACKENDS mindspore builds it, linked against the runtime.
   rknnop_add_mindspore_library(ResizeAreaFullRuntime SOURCES "${PROJECT_SOURCE_DIR}/examples/resize_area/resize_area.cpp"
@@ -42,5 +42,5 @@ else()
   set_source_files_properties(full_runtime_ops.cpp PROPERTIES
     COMPILE_DEFINITIONS RKNNOP_MINDSPORE_BACKEND=1 COMPILE_OPTIONS "-include;rknnop/mindspore.hpp")
   gtest_discover_tests(mindspore_runtime_tests DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
-                       TEST_PREFIX "mindspore_runtime.")
+                       TEST_PREFIX "mindspore_runtime." PROPERTIES LABELS mindspore)
 endif()
