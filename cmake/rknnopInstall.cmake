@@ -102,6 +102,36 @@ if(RKNNOP_INSTALLS_HOST AND DEFINED RKNNOP_INSTALL_TOOLS_DIR)
               DESTINATION "${_board_lib}/${_arch}" COMPONENT rknnop_tools OPTIONAL)
     endforeach()
   endif()
+
+  # The RKNPU2 runner (docs/rknpu2-emulation.md, docs/rknpu2-deploy.md): bin/rknnop-rknpu2-run
+  # (scripts/rknpu2-run.sh with its installed paths filled in), the runner's source (built by the
+  # script against the runtime folder given at run time), an application's source for --app, and the
+  # armhf /dev/rknpu stand-in built here:
+  #   <prefix>/share/rknnop/board/rknpu2/{rknpu2_run.c,rknpu2_app.cpp}   (board/runner/npy.[ch] above)
+  #   <prefix>/lib/rknnop/rknpu2/armhf/librknnop_rknpu.so
+  set(_rknpu2_lib "${CMAKE_INSTALL_LIBDIR}/rknnop/rknpu2")
+  set(_layout)
+  foreach(_dir "${_board_share}" "${_rknpu2_lib}")
+    cmake_path(ABSOLUTE_PATH _dir BASE_DIRECTORY "/prefix" NORMALIZE OUTPUT_VARIABLE _dir)
+    file(RELATIVE_PATH _dir "${_bindir}" "${_dir}")
+    list(APPEND _layout "${_dir}")
+  endforeach()
+  list(JOIN _layout " " _layout)
+  file(READ "${PROJECT_SOURCE_DIR}/scripts/rknpu2-run.sh" _script)
+  string(REPLACE "\ninstalled_layout=\n" "\ninstalled_layout='${_layout}'\n" _installed "${_script}")
+  if(_installed STREQUAL _script)
+    message(FATAL_ERROR "rknnop: scripts/rknpu2-run.sh has no 'installed_layout=' line for its install")
+  endif()
+  file(WRITE "${PROJECT_BINARY_DIR}/rknnop-package/rknnop-rknpu2-run" "${_installed}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/scripts/rknpu2-run.sh")
+  install(PROGRAMS "${PROJECT_BINARY_DIR}/rknnop-package/rknnop-rknpu2-run" DESTINATION "${RKNNOP_INSTALL_TOOLS_DIR}"
+          COMPONENT rknnop_tools)
+  install(FILES "${PROJECT_SOURCE_DIR}/board/rknpu2/rknpu2_run.c" "${PROJECT_SOURCE_DIR}/examples/rknpu2_app/rknpu2_app.cpp"
+          DESTINATION "${_board_share}/rknpu2" COMPONENT rknnop_tools)
+  if(TARGET rknnop_rknpu_board)
+    install(FILES "${PROJECT_BINARY_DIR}/board/rknpu2/armhf/librknnop_rknpu.so" DESTINATION "${_rknpu2_lib}/armhf"
+            COMPONENT rknnop_tools OPTIONAL)
+  endif()
 endif()
 
 configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/rknnopConfig.cmake.in"

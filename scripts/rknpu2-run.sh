@@ -22,11 +22,25 @@
 # root without a device creates /dev/dri nodes. Exit status: the runner's (0, 1 a failed runtime call,
 # named on stderr, 2 usage), or 77 with the reason when the runtime, qemu-arm, the cross compiler, the
 # stand-in or setpriv is absent. Everything temporary is removed on exit.
+# Installed (cmake/rknnopInstall.cmake) as bin/rknnop-rknpu2-run: the runner's sources from
+# share/rknnop/board/{rknpu2,runner}, the stand-in from lib/rknnop/rknpu2/armhf (installed_layout below).
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-skip() { echo "rknpu2-run.sh: skipped: $*" >&2; exit 77; }
-die() { echo "rknpu2-run.sh: $*" >&2; exit 2; }
-usage() { sed -n '7,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+installed_layout=
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [[ -n $installed_layout ]]; then
+  read -r board_rel standin_rel <<<"$installed_layout"
+  board=$(cd "$here/$board_rel" && pwd)
+  standin_default=$here/$standin_rel/armhf/librknnop_rknpu.so
+  me=rknnop-rknpu2-run shown=rknnop-rknpu2-run
+else
+  root=$(cd "$here/.." && pwd)
+  board=$root/board
+  standin_default=${RKNNOP_BUILD_DIR:-$root/build/native}/board/rknpu2/armhf/librknnop_rknpu.so
+  me=rknpu2-run.sh shown=scripts/rknpu2-run.sh
+fi
+skip() { echo "$me: skipped: $*" >&2; exit 77; }
+die() { echo "$me: $*" >&2; exit 2; }
+usage() { sed -n '7,10p' "${BASH_SOURCE[0]}" | sed "s/^# \{0,1\}//; s#scripts/rknpu2-run.sh#$shown#" >&2; exit 2; }
 absolute() { [[ $1 == /* ]] && echo "$1" || echo "$PWD/$1"; }
 
 soc=RK3588
@@ -66,8 +80,8 @@ command -v "$cc" >/dev/null || skip "$cc not found (scripts/install-deps.sh inst
 command -v qemu-arm >/dev/null || skip "qemu-arm not found (qemu-user)"
 sysroot=/usr/arm-linux-gnueabihf
 [[ -d $sysroot/lib ]] || skip "$sysroot/lib not found (the cross compiler's target libraries)"
-standin=${RKNNOP_RKNPU2_STANDIN:-${RKNNOP_BUILD_DIR:-$root/build/native}/board/rknpu2/armhf/librknnop_rknpu.so}
-[[ -f $standin ]] || skip "no /dev/rknpu stand-in at $standin (build target rknnop_rknpu_board or set RKNNOP_RKNPU2_STANDIN)"
+standin=${RKNNOP_RKNPU2_STANDIN:-$standin_default}
+[[ -f $standin ]] || skip "no /dev/rknpu stand-in at $standin (build target rknnop_rknpu_board, install rknnop with the armhf cross compiler present, or set RKNNOP_RKNPU2_STANDIN)"
 as_user=()
 if [[ $(id -u) == 0 ]]; then
   command -v setpriv >/dev/null || skip "running as root needs setpriv (util-linux) to run the runtime as nobody"
@@ -83,8 +97,8 @@ if [[ -n $app ]]; then  # an application of the user's (armhf), run as "APP MODE
   [[ ${#inputs[@]} -eq 0 && ${#outputs[@]} -eq 0 && -z $record ]] || die "--app takes no -i, -o or --record"
   cp "$app" "$work/rknpu2_run"
 else
-  "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$runtime/include" -I"$root/board/runner" -o "$work/rknpu2_run" \
-    "$root/board/rknpu2/rknpu2_run.c" "$root/board/runner/npy.c" -L"$runtime/armhf" -lrknnrt -ldl
+  "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$runtime/include" -I"$board/runner" -o "$work/rknpu2_run" \
+    "$board/rknpu2/rknpu2_run.c" "$board/runner/npy.c" -L"$runtime/armhf" -lrknnrt -ldl
 fi
 cp "$runtime/armhf/librknnrt.so" "$standin" "$work/lib/"
 cp "$model" "$work/in/model.rknn"
@@ -115,7 +129,7 @@ for name in RKNN_LOG_LEVEL RKNNOP_RKNPU_LOG RKNNOP_RKNPU_SEED RKNNOP_RKNPU_HW_VE
   [[ -n ${!name:-} ]] && env_args+=(-E "$name=${!name}")
 done
 command=("${as_user[@]}" qemu-arm -L "$sysroot" "${env_args[@]}" "$work/rknpu2_run" "${args[@]}")
-[[ ${RKNNOP_RKNPU2_TRACE:-0} == 1 ]] && echo "rknpu2-run.sh: (cd $work/run && ${command[*]})" >&2
+[[ ${RKNNOP_RKNPU2_TRACE:-0} == 1 ]] && echo "$me: (cd $work/run && ${command[*]})" >&2
 status=0
 (cd "$work/run" && exec "${command[@]}") || status=$?
 
@@ -124,7 +138,7 @@ for entry in "${outputs[@]}"; do
   if [[ -f $produced ]]; then
     cp "$produced" "${entry#*=}"
   elif [[ $status == 0 ]]; then
-    echo "rknpu2-run.sh: the run wrote no output ${entry%%=*}" >&2
+    echo "$me: the run wrote no output ${entry%%=*}" >&2
     status=1
   fi
 done

@@ -130,9 +130,10 @@ class RknnopConan(ConanFile):
             destination = os.path.join(self.export_sources_folder, "src")
             # CMakeLists.txt, src/, tools/ and board/ build the tools (option tools): the top-level
             # CMakeLists.txt adds board/galcore and board/, and the board runner is installed with the
-            # tools (scripts/board-run.sh as bin/rknnop-board-run, board/runner and board/stubs).
+            # tools (scripts/board-run.sh as bin/rknnop-board-run, board/runner and board/stubs), and so is
+            # the RKNPU2 runner (scripts/rknpu2-run.sh as bin/rknnop-rknpu2-run, board/rknpu2, the --app example).
             for pattern in ("include/*", "cmake/*", "LICENSE", "CMakeLists.txt", "src/*", "tools/*", "board/*",
-                            "scripts/board-run.sh"):
+                            "scripts/board-run.sh", "scripts/rknpu2-run.sh", "examples/rknpu2_app/rknpu2_app.cpp"):
                 copy(self, pattern, self._checkout, destination)
 
     def layout(self):
@@ -243,7 +244,7 @@ class RknnopConan(ConanFile):
                 rmdir(self, os.path.join(self.package_folder, "include", "rknnop", folder))
             rm(self, "*.a", os.path.join(self.package_folder, "lib"))
             rm(self, "rknnopHostTargets*.cmake", cmake_dir)
-            for tool in self._tools + ("rknnop-board-run",):
+            for tool in self._tools + ("rknnop-board-run", "rknnop-rknpu2-run"):
                 if not os.path.isfile(os.path.join(self.package_folder, "bin", tool)):
                     raise ConanException(f"rknnop: tools=True but the install made no bin/{tool}")
 

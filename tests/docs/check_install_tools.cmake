@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # cmake -DROOT=<source tree> -P check_install_tools.cmake
 # docs/install.md names every program the install puts in bin/: the tools tools/CMakeLists.txt installs
-# (its foreach over _rknnop_installed_tools) and rknnop-board-run (cmake/rknnopInstall.cmake).
+# (its foreach over _rknnop_installed_tools), rknnop-board-run and rknnop-rknpu2-run (cmake/rknnopInstall.cmake).
 file(READ "${ROOT}/tools/CMakeLists.txt" _cmake)
 string(REGEX MATCH "foreach\\(_tool ([a-z0-9 -]+)\\)\n    if\\(TARGET \\$\\{_tool\\}\\)\n      list\\(APPEND _rknnop_installed_tools"
        _match "${_cmake}")
@@ -9,7 +9,7 @@ if(NOT _match)
   message(FATAL_ERROR "rknnop: tools/CMakeLists.txt: the list of installed tools was not found")
 endif()
 string(REPLACE " " ";" _tools "${CMAKE_MATCH_1}")
-list(APPEND _tools rknnop-board-run)
+list(APPEND _tools rknnop-board-run rknnop-rknpu2-run)
 file(READ "${ROOT}/docs/install.md" _doc)
 set(_missing)
 foreach(_tool IN LISTS _tools)

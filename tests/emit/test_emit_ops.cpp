@@ -185,7 +185,12 @@ TEST(EmitToolkit2, OpTypeTensorsAndParamTable) {
   EXPECT_NE(py.find("\nclass Defaults:\n    op_type = 'Defaults'\n"), std::string::npos) << py;
   EXPECT_NE(py.find("    inputs = ('x',)\n    outputs = ('y',)\n"), std::string::npos);
   EXPECT_NE(py.find("_PLUGIN_FILE = 'librkcst_defaults.so'\n"), std::string::npos);
-  EXPECT_NE(py.find("from rknn.api.custom_op import get_node_attr\n"), std::string::npos);
+  // rknn-toolkit2 only when an ONNX node's attributes are read (the module imports without the wheel).
+  EXPECT_EQ(py.find("\nfrom rknn"), std::string::npos) << py;
+  EXPECT_NE(py.find("\n        from rknn.api.custom_op import get_node_attr\n"), std::string::npos);
+  // Runnable on .npy files: `python3 rknn_op_defaults_toolkit2.py ...`.
+  EXPECT_NE(py.find("\nif __name__ == '__main__':\n    sys.exit(_main(Defaults, sys.argv[1:]))\n"), std::string::npos);
+  EXPECT_NE(py.find("    param_kinds = {'alpha': 'float', 'required': 'float', "), std::string::npos);
   // Defaults as the node attribute would carry them: bool and enum as ints; None when required.
   EXPECT_NE(py.find("        ('alpha', 0.2),  # float\n"), std::string::npos);
   EXPECT_NE(py.find("        ('required', None),  # float\n"), std::string::npos);

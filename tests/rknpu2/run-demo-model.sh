@@ -13,6 +13,7 @@
 # --expect-dual-residual ALPHA: the recorded outputs must equal x*ALPHA - y and y*ALPHA - x (float32, bitwise).
 # --same-as DIR: the record must equal DIR's (another plugin's --keep), bitwise.
 # --keep DIR: copy the record and the model's outputs (output0.npy, ...) to DIR.
+# RKNNOP_RKNPU2_RUNNER: the runner to use instead of scripts/rknpu2-run.sh (an installed rknnop-rknpu2-run).
 # Without plugins the runtime has no implementation of the op (rknn_run fails: a pinned test).
 # Always: recorded inputs finite and non-zero; the model's outputs equal the recorded outputs as float16.
 # Exit: 0 passed, 1 failed, 2 usage, 77 skipped (reason printed: runtime, samples, tools or numpy absent).
@@ -78,7 +79,7 @@ plugin_args=()
 for plugin in "${plugins[@]}"; do plugin_args+=(--plugin "$plugin"); done
 started=$(date +%s.%N)
 status=0
-"$root/scripts/rknpu2-run.sh" --soc "$soc" "${plugin_args[@]}" "$model" \
+"${RKNNOP_RKNPU2_RUNNER:-$root/scripts/rknpu2-run.sh}" --soc "$soc" "${plugin_args[@]}" "$model" \
   -i "0=$demo_dir/model/dual_residual_input_0_nhwc.npy" -i "1=$demo_dir/model/dual_residual_input_1_nhwc.npy" \
   -o "0=$work/output0.npy" -o "1=$work/output1.npy" --record "$work/record" || status=$?
 finished=$(date +%s.%N)

@@ -38,9 +38,9 @@ inline constexpr std::string_view toolkit2_common = R"py(
 import ctypes
 import os
 import platform
+import sys
 
 import numpy as np
-from rknn.api.custom_op import get_node_attr
 
 # rknn_tensor_type values (rknn_api.h) and the NumPy dtypes they stand for.
 _NUMPY_OF_RKNN_TYPE = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.uint8, 4: np.int16, 5: np.uint16,
@@ -159,14 +159,36 @@ def _attr_values(op, name, value):
     return np.ascontiguousarray(values.reshape(-1))
 
 
+def _node_attr(op, node, name):
+    """The node's attribute `name`, None when absent. A dict {name: value} (the command line below, or
+    any caller without the toolkit) is read as it is; anything else is the toolkit's ONNX node, read
+    with rknn.api.custom_op.get_node_attr, imported only here: the module loads without the wheel."""
+    if isinstance(node, dict):
+        return node.get(name)
+    try:
+        from rknn.api.custom_op import get_node_attr
+    except ImportError as e:
+        raise RuntimeError("rknnop: %s: reading an ONNX node's attributes needs rknn-toolkit2 "
+                           "(rknn.api.custom_op: %s); without it pass the attributes as a dict {name: value}"
+                           % (op, _one_line(e))) from None
+    return get_node_attr(node, name)
+
+
 def _attrs(op, params, node):
     """The node's attributes for the plugin (rknn_custom_op_attr). An absent attribute is left out, as
     the runtime leaves it out on the board: the plugin then takes the struct's default (the one in
-    `params`; a double default such as 1e-300 has no exact FLOAT32 to send). Returns the ctypes array,
-    its length and the arrays it points into (to keep them alive)."""
+    `params`; a double default such as 1e-300 has no exact FLOAT32 to send). A dict naming an attribute
+    that is no param is refused. Returns the ctypes array, its length and the arrays it points into
+    (to keep them alive)."""
+    if isinstance(node, dict):
+        known = [name for name, _ in params]
+        for name in node:
+            if name not in known:
+                raise ValueError("rknnop: %s: unknown attribute '%s'; the op's attributes are %s"
+                                 % (op, name, ', '.join(known) if known else '(none)'))
     values = []
     for name, default in params:
-        value = get_node_attr(node, name)
+        value = _node_attr(op, node, name)
         if value is None:
             if default is None:
                 raise ValueError("rknnop: %s: the node has no attribute '%s' and the op struct gives that param "
@@ -287,6 +309,183 @@ def _compute(op, op_type, params, node, inputs, outputs, values):
            compute(attrs, n_attrs, ins, len(inputs), outs, len(outputs), error, _ERROR_SIZE), error)
     del keep, arrays
     return results
+
+
+# --- the command line: the op on .npy files, on the PC, without rknn-toolkit2 ----------------------
+_ATTR_TYPES = ('float', 'int64', 'floats', 'ints', 'string')
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _number(op, name, kind, text):
+    text = text.strip()
+    try:
+        if kind in ('int64', 'ints'):
+            return int(text, 0)
+        if kind in ('float', 'floats'):
+            return float(text)
+        try:
+            return int(text, 0)
+        except ValueError:
+            return float(text)
+    except ValueError:
+        raise _UsageError("attribute '%s': '%s' is not %s" % (
+            name, text, 'an integer' if kind in ('int64', 'ints') else 'a number')) from None
+
+
+def _parse_attr(op, text):
+    """--attr NAME=VALUE or NAME=TYPE:VALUE, TYPE one of ONNX's float, int64, floats, ints, string;
+    lists as [1,2] or 1,2 (float:[..] and int64:[..] are FLOATS and INTS). Untyped: an integer is INT,
+    another number FLOAT, a list INTS or FLOATS."""
+    name, sep, value = text.partition('=')
+    name = name.strip()
+    if not sep or not name:
+        raise _UsageError("--attr '%s': expected NAME=VALUE or NAME=TYPE:VALUE (TYPE: %s)"
+                          % (text, ', '.join(_ATTR_TYPES)))
+    kind, colon, rest = value.partition(':')
+    if colon and kind.strip() in _ATTR_TYPES:
+        kind, value = kind.strip(), rest
+    elif colon and kind.strip().isalpha() and kind.strip().lower() not in ('nan', 'inf', 'infinity'):
+        raise _UsageError("attribute '%s': unknown type '%s' (expected %s)" % (name, kind, ', '.join(_ATTR_TYPES)))
+    else:
+        kind = None
+    if kind == 'string':
+        return name, value
+    body = value.strip()
+    bracketed = body.startswith('[') and body.endswith(']')
+    if bracketed:
+        body = body[1:-1]
+    # float:[..] and int64:[..] are lists of that element type, as ONNX's FLOATS and INTS.
+    is_list = kind in ('floats', 'ints') or bracketed or ',' in body
+    if not is_list:
+        return name, _number(op, name, kind, body)
+    items = [t for t in body.split(',')]
+    if not body.strip():
+        raise _UsageError("attribute '%s': an empty list; leave the attribute out to take the op's default" % name)
+    numbers = [_number(op, name, kind, t) for t in items]
+    if kind == 'floats' or (kind is None and any(isinstance(n, float) for n in numbers)):
+        numbers = [float(n) for n in numbers]
+    return name, numbers
+
+
+def _pairs(option, texts, names, what):
+    """--input/--output NAME=FILE, each NAME one of `names` and given once."""
+    pairs = {}
+    for text in texts:
+        name, sep, path = text.partition('=')
+        if not sep or not name or not path:
+            raise _UsageError("%s '%s': expected NAME=FILE.npy" % (option, text))
+        if name not in names:
+            raise _UsageError("%s '%s': the op has no %s '%s' (its %ss: %s)"
+                              % (option, text, what, name, what, ', '.join(names)))
+        if name in pairs:
+            raise _UsageError("%s: %s '%s' given twice" % (option, what, name))
+        pairs[name] = path
+    return pairs
+
+
+def _describe(cls):
+    lines = ['%s: RKNPU2 op type \'%s\'' % (cls.__name__, cls.op_type),
+             'inputs:  ' + ', '.join(cls.inputs) + '  (NCHW as the model holds them, float32 or float16)',
+             'outputs: ' + ', '.join(cls.outputs), 'attributes:' if cls.params else 'attributes: (none)']
+    for name, default in cls.params:
+        lines.append('  %-16s %-28s %s' % (name, cls.param_kinds.get(name, ''),
+                                           'required' if default is None else 'default %r' % (default,)))
+    path, source = _plugin_path(cls.__name__)
+    lines.append('plugin: %s (%s)' % (path, source))
+    return '\n'.join(lines)
+
+
+_USAGE = """usage: python3 %(file)s --input NAME=FILE.npy ... [--output NAME=FILE.npy ...]
+                 [--attr NAME=[TYPE:]VALUE ...] [--plugin librkcst_X.so]
+       python3 %(file)s --describe [--plugin librkcst_X.so]
+
+Runs the op's own C++ (its RKNPU2 plugin) on .npy files, as the class's compute does inside
+rknn-toolkit2, which is not needed here (NumPy is). Inputs are NCHW arrays as the ONNX model holds them
+(float64 is taken as float32). Attributes as the ONNX node gives them: TYPE one of float, int64, floats,
+ints, string (float:[..] and int64:[..] are lists); without TYPE an integer is INT, another number
+FLOAT, a list ([1,2] or 1,2) INTS or FLOATS. An attribute left out takes the op struct's default. Without --output the outputs' shapes and
+dtypes are printed. Errors: one line 'rknnop: <Op>: ...' and exit status 1 (2 for usage)."""
+
+
+def _main(cls, argv):
+    op = cls.__name__
+    usage = _USAGE % {'file': os.path.basename(__file__)}
+    options = {'--input': [], '--output': [], '--attr': []}
+    plugin, describe, k = None, False, 0
+    try:
+        while k < len(argv):
+            arg = argv[k]
+            if arg in ('-h', '--help'):
+                print(usage)
+                return 0
+            if arg == '--describe':
+                describe, k = True, k + 1
+                continue
+            name, eq, value = arg.partition('=')
+            short = {'-i': '--input', '-o': '--output', '-a': '--attr'}.get(name, name)
+            if short in options or short == '--plugin':
+                if not eq:
+                    if k + 1 >= len(argv):
+                        raise _UsageError('%s needs a value' % arg)
+                    value, k = argv[k + 1], k + 2
+                else:
+                    k += 1
+                if short == '--plugin':
+                    plugin = value
+                else:
+                    options[short].append(value)
+                continue
+            raise _UsageError("unknown argument '%s' (--help lists the options)" % arg)
+        if plugin:
+            os.environ['RKNNOP_TOOLKIT2_PLUGIN'] = plugin
+        if describe:
+            print(_describe(cls))
+            return 0
+        inputs = _pairs('--input', options['--input'], cls.inputs, 'input')
+        outputs = _pairs('--output', options['--output'], cls.outputs, 'output')
+        missing = [name for name in cls.inputs if name not in inputs]
+        if missing:
+            raise _UsageError("input '%s' is not given (--input %s=FILE.npy); the op's inputs: %s"
+                              % (missing[0], missing[0], ', '.join(cls.inputs)))
+        attrs = {}
+        for text in options['--attr']:
+            name, value = _parse_attr(op, text)
+            if name in attrs:
+                raise _UsageError("attribute '%s' given twice" % name)
+            attrs[name] = value
+    except _UsageError as e:
+        print('rknnop: %s: %s' % (op, e), file=sys.stderr)
+        return 2
+    try:
+        arrays = []
+        for name in cls.inputs:
+            try:
+                array = np.load(inputs[name], allow_pickle=False)
+            except (OSError, ValueError, EOFError) as e:
+                raise ValueError("rknnop: %s: input '%s': cannot read %s as a .npy file: %s"
+                                 % (op, name, inputs[name], _one_line(e))) from None
+            if not isinstance(array, np.ndarray):
+                raise ValueError("rknnop: %s: input '%s': %s is not a .npy array (an .npz archive?)"
+                                 % (op, name, inputs[name]))
+            arrays.append(array)
+        results = cls().compute(attrs, arrays)
+        for name, result in zip(cls.outputs, results):
+            if name in outputs:
+                try:
+                    np.save(outputs[name], result, allow_pickle=False)
+                except OSError as e:
+                    raise RuntimeError("rknnop: %s: output '%s': cannot write %s: %s"
+                                       % (op, name, outputs[name], _one_line(e))) from None
+                print('%s: %s %s -> %s' % (name, result.dtype, list(result.shape), outputs[name]))
+            else:
+                print('%s: %s %s' % (name, result.dtype, list(result.shape)))
+    except (ValueError, RuntimeError) as e:
+        print(_one_line(e), file=sys.stderr)
+        return 1
+    return 0
 )py";
 
 // A param's default as a Python literal, as the node attribute would carry it (bool and enum as ints).
@@ -386,8 +585,14 @@ inline std::string emit_toolkit2_python(const op_schema& op) {
                  "<folder of this file>/<x86_64|aarch64|armhf>/{0} by the machine, or the file the\n"
                  "environment variable RKNNOP_TOOLKIT2_PLUGIN names. Errors are one line starting with\n"
                  "'rknnop: {1}:' (ValueError for the node's attributes or tensors, RuntimeError from the plugin).\n"
+                 "rknn-toolkit2 is imported only to read an ONNX node's attributes: `node` may also be a dict\n"
+                 "{{name: value}}. On the PC, without the toolkit (NumPy only), on .npy files:\n"
+                 "\n"
+                 "    python3 {2} --describe\n"
+                 "    python3 {2} --input {3}=x.npy --output {4}=y.npy [--attr NAME=[TYPE:]VALUE ...]\n"
                  "\"\"\"\n",
-                 plugin, op.name);
+                 plugin, op.name, file, op.input_count ? op.fields[0].name : "x",
+                 op.output_count ? op.fields[op.input_count].name : "y");
   out += detail::toolkit2_common;
   fmt::format_to(it, "\n\n_PLUGIN_FILE = '{}'\n", plugin);
 
@@ -408,6 +613,13 @@ inline std::string emit_toolkit2_python(const op_schema& op) {
   }
   fmt::format_to(it,
                  "    )\n"
+                 "    # What each attribute holds (ONNX's INT, FLOAT, INTS or FLOATS), for --describe.\n"
+                 "    param_kinds = {{");
+  for (std::size_t i = first_param; i < op.fields.size(); ++i)
+    fmt::format_to(it, "{}'{}': '{}'", i != first_param ? ", " : "", op.fields[i].name,
+                   detail::toolkit2_attr_kind(op.fields[i], extra(i)));
+  fmt::format_to(it,
+                 "}}\n"
                  "\n"
                  "    def shape_infer(self, node, in_shapes, in_dtypes):\n"
                  "        return _shape_infer('{0}', self.op_type, self.params, node, self.inputs, self.outputs, "
@@ -415,7 +627,11 @@ inline std::string emit_toolkit2_python(const op_schema& op) {
                  "                            in_dtypes)\n"
                  "\n"
                  "    def compute(self, node, inputs):\n"
-                 "        return _compute('{0}', self.op_type, self.params, node, self.inputs, self.outputs, inputs)\n",
+                 "        return _compute('{0}', self.op_type, self.params, node, self.inputs, self.outputs, inputs)\n"
+                 "\n"
+                 "\n"
+                 "if __name__ == '__main__':\n"
+                 "    sys.exit(_main({0}, sys.argv[1:]))\n",
                  op.name);
   return out;
 }
