@@ -66,6 +66,9 @@ struct row {
   // The runtime fixes the outputs' shapes (a model's real tensors) instead of leaving them to `infer`
   // (OpenVX virtual tensors, MindSpore Lite outputs without a shape). RKNPU2 always fixes them.
   bool fixed_output_shapes = false;
+  // The bad case is found by running the kernel (the op's `cpu`, or the check of what it wrote), not
+  // before it: a backend that only infers shapes never sees it.
+  bool found_by_kernel = false;
 };
 
 // --- inputs: deterministic values, independent of any op ------------------------------------------
@@ -246,7 +249,9 @@ inline std::vector<row> rows() {
                true,
                {values(e::float32, {4}, -1, 1)},
                {{e::float32, {4}}},
-               {f32("alpha", nan)}});
+               {f32("alpha", nan)},
+               false,
+               true});
   r.push_back({"rule.bad_enum",
                "MirrorPad",
                true,
@@ -279,7 +284,9 @@ inline std::vector<row> rows() {
                true,
                {values(e::float32, {2, 3}, -1, 1)},
                {{e::float32, {2, 3}}},
-               {}});
+               {},
+               false,
+               true});
   return r;
 }
 

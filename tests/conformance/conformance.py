@@ -4,9 +4,10 @@
 and writes docs/backends.md.
 
   conformance.py row RESULTS_DIR ROW            one row's cells; exit 1 when one is FAIL
-  conformance.py table RESULTS_DIR [--write F | --check F]
+  conformance.py table RESULTS_DIR [--write F | --check F] [--rows R1,R2,...]
                                                  the table; --check: F must equal it (exit 1 if not;
-                                                 "skipped:" when a backend did not run)
+                                                 "skipped:" when a backend did not run); --rows: every
+                                                 row the drivers ran must be among these (its ctests)
 
 A cell is "equal" (the output bits equal the row's first backend that ran it), "refused alike" (the
 message body after the backend's prefix "rknnop: <Op>[ (<type>)]: " equals the first refusal's), "n/a"
@@ -21,6 +22,8 @@ import sys
 BACKENDS = [
     ("openvx", "RKNN v1, host runtime"),
     ("rknpu2", "RKNPU2 plugin, x86-64"),
+    ("toolkit2", "RKNPU2 toolkit2 class, compute()"),
+    ("toolkit2_shape_infer", "RKNPU2 toolkit2 class, shape_infer()"),
     ("mindspore", "MindSpore Lite"),
 ]
 
@@ -34,6 +37,12 @@ EXPLANATIONS = {
     "such tensor reaches a v1 kernel.",
     "v1-bool-scalar": "An OpenVX BOOL scalar holds 0 or 1 (docs/runtime.md §3): vxCreateScalar refuses another "
     "value (docs/runtime.md §6), so it never reaches a v1 kernel.",
+    "toolkit2-shapes-only": "The toolkit2 class's shape_infer (rknnop_rknpu2_infer) gives shapes and dtypes, no "
+    "output values: rows of ops are compute()'s column.",
+    "toolkit2-no-model-shapes": "shape_infer is handed the inputs only: there is no model output shape for its "
+    "answer to disagree with (compute()'s column has the case).",
+    "toolkit2-no-kernel": "The bad case is found by running the kernel, which shape_infer does not run "
+    "(compute()'s column has the case).",
     "mindspore-typed-attr": "A MindSpore Lite attr holds the bytes of the param's own type (1 byte for an int8 "
     "param): a value outside it cannot be written into the node.",
     "rknpu2-float-tensors": "librknnrt hands a CPU custom op float32 or float16 tensors only (docs/rknpu2.md §1, §2): "
@@ -208,6 +217,16 @@ def table(results):
 
 
 def cmd_table(results, args):
+    if "--rows" in args:  # the rows CMake made tests of: every row a driver ran must be one
+        at = args.index("--rows")
+        tested = set(args[at + 1].split(","))
+        args = args[:at] + args[at + 2:]
+        ran, _ = load(results)
+        untested = [r for r in row_names(ran) if r not in tested]
+        if untested:
+            print("conformance: rows without a ctest (tests/conformance/CMakeLists.txt reads them from cases.hpp): "
+                  + ", ".join(untested))
+            return 1
     text, skipped = table(results)
     if args and args[0] == "--write":
         with open(args[1], "w", encoding="utf-8") as f:
