@@ -252,6 +252,13 @@ inline std::vector<row> rows() {
                {f32("alpha", nan)},
                false,
                true});
+  // The same NaN where the op's kernel does not check it: only a rule of the SDK's can refuse it.
+  r.push_back({"rule.non_finite_param_unchecked",
+               "DualResidual",
+               true,
+               {values(e::float32, {2, 3}, -1, 1), values(e::float32, {2, 3}, -1, 1)},
+               {{e::float32, {2, 3}}, {e::float32, {2, 3}}},
+               {f32("alpha", nan)}});
   r.push_back({"rule.bad_enum",
                "MirrorPad",
                true,

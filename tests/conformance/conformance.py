@@ -151,7 +151,9 @@ def table(results):
         "test ops on each backend: the same inputs must give the same output bits (rows of ops), and the same bad "
         "cases must be refused with the same message after the backend's prefix (rows `rule.*`). A cell is *equal*, "
         "*refused alike*, *n/a* (the backend cannot express the case; the reason is in the table of explanations), "
-        "*skipped* (that backend's stack was not given to the run) or **FAIL**.",
+        "*skipped* (that backend's stack was not given to the run) or **FAIL**. Cells are compared with the row's "
+        "first answer in column order, so in a row that fails, FAIL marks the backends that differ from that answer "
+        "(or accepted a bad case, or refused a good one): which side is right is the rule still to be decided.",
         "",
         "## 1. The table",
         "",
