@@ -5,8 +5,15 @@
 #include "test_util.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -119,6 +126,78 @@ TEST(Cli, ParseOrExit) {
   EXPECT_EQ(err, "rknnop-tool: --file is required\n");
   EXPECT_EQ(parse({"--file", "a", "--nope"}, err), 2);
   EXPECT_EQ(err, "rknnop-tool: The following argument was not expected: --nope\n");
+}
+
+// --- terminal text (issue 50): one escaping function for what came from a file, a library or a runner ---
+
+// A node name, a graph name or a kernel's log line cannot start a line of its own, move the cursor or
+// switch the terminal's state: newlines, tabs, ESC, CR, DEL, C1 controls, bidirectional overrides and
+// bytes that are not UTF-8 are written as \xHH; letters of other scripts pass.
+TEST(Sandbox, TerminalTextEscapesNewlinesEscapeCodesAndControls) {
+  EXPECT_EQ(terminal_text("conv\nrknnop-run: all OK"), "conv\\x0arknnop-run: all OK");
+  EXPECT_EQ(terminal_text("a\x1b[2J\rb\tc\x7f"), "a\\x1b[2J\\x0db\\x09c\\x7f");
+  EXPECT_EQ(terminal_text("\xc2\x9b"
+                          "31m"),
+            "\\xc2\\x9b31m");  // C1 CSI, UTF-8 encoded
+  EXPECT_EQ(terminal_text("\x9b"
+                          "31m"),
+            "\\x9b31m");  // a lone C1 byte
+  EXPECT_EQ(terminal_text("ab\xe2\x80\xae"
+                          "cd"),
+            "ab\\xe2\\x80\\xaecd");                    // U+202E, right-to-left override
+  EXPECT_EQ(terminal_text("\xc0\xaf"), "\\xc0\\xaf");  // an overlong '/'
+  EXPECT_EQ(terminal_text("caf\xc3\xa9 \xe5\x8d\xb7\xe7\xa7\xaf"),
+            "caf\xc3\xa9 \xe5\x8d\xb7\xe7\xa7\xaf");  // café 卷积
+  EXPECT_EQ(terminal_lines("op.yml\nname: a\x1b[0m\n"), "op.yml\nname: a\\x1b[0m\n");
+}
+
+// Every print of rknnop-run (both modes), rknnop-parity and rknnop-pack that formats a value passes it
+// through terminal_text (or terminal_lines), or says on the line before why the value is the tool's own
+// ("// terminal: sizes only"). The errors a tool ends with go through tool_failure, which escapes them.
+TEST(Sandbox, NoToolPrintBypassesTerminalText) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(RKNNOP_TEST_DATA_DIR).parent_path().parent_path().parent_path();
+  const std::regex print(R"((fmt::print|std::printf|std::fprintf|std::puts)\()");
+  std::size_t prints = 0;
+  std::vector<std::string> bypassing;
+  for (const char* folder : {"tools/rknnop-run", "tools/rknnop-parity", "tools/rknnop-pack"})
+    for (const fs::directory_entry& e : fs::directory_iterator(root / folder)) {
+      if (e.path().extension() != ".cpp") continue;
+      std::ifstream in(e.path());
+      std::stringstream text;
+      text << in.rdbuf();
+      const std::string s = text.str();
+      EXPECT_EQ(s.find("std::cout"), std::string::npos) << e.path() << ": print through fmt::print and terminal_text";
+      EXPECT_EQ(s.find("std::cerr"), std::string::npos) << e.path() << ": print through fmt::print and terminal_text";
+      for (auto it = std::sregex_iterator(s.begin(), s.end(), print); it != std::sregex_iterator(); ++it) {
+        const std::size_t start = static_cast<std::size_t>(it->position());
+        std::size_t at = s.find('(', start);
+        ASSERT_NE(at, std::string::npos);
+        int depth = 0;
+        std::size_t end = at;
+        for (; end < s.size(); ++end) {
+          if (s[end] == '(') ++depth;
+          if (s[end] == ')' && --depth == 0) break;
+        }
+        const std::string statement = s.substr(start, end - start + 1);
+        const std::size_t line_start = s.rfind('\n', start);
+        const std::size_t previous_start = line_start == std::string::npos ? 0 : s.rfind('\n', line_start - 1);
+        const std::string previous =
+            line_start == std::string::npos ? std::string() : s.substr(previous_start + 1, line_start - previous_start);
+        ++prints;
+        const bool formats = statement.find("{}") != std::string::npos || statement.find("{:") != std::string::npos ||
+                             statement.find("%s") != std::string::npos;
+        if (formats && statement.find("terminal_text(") == std::string::npos &&
+            statement.find("terminal_lines(") == std::string::npos &&
+            previous.find("// terminal: ") == std::string::npos)
+          bypassing.push_back(
+              fmt::format("{}:{}: {}", e.path().filename().string(),
+                          std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(start), '\n') + 1,
+                          statement.substr(0, 100)));
+      }
+    }
+  EXPECT_GT(prints, 40u) << "the tools' sources were not found under " << root;
+  EXPECT_TRUE(bypassing.empty()) << fmt::format("{}", fmt::join(bypassing, "\n"));
 }
 
 }  // namespace

@@ -211,6 +211,60 @@ TEST(HostileNames, UnpackNeverWritesOneFileTwice) {
   }
 }
 
+// --- issue 50: a container's op.yml section, a failed unpack, a file size limit -------------------
+
+// A container's op.yml section is bounded as an op.yml file is (16 MiB): on ef302f7 a 900 MiB section
+// was parsed (76 s, 3.7 GB) and a 17 MiB one passed --describe.
+TEST(Sandbox, AContainersOpYmlSectionIsBoundedLikeAnOpYmlFile) {
+  const fs::path scratch = work_dir("sandbox_big_op_yml");
+  container big = read_container_file(resize_area);
+  std::string yml = text_of(big.op_yml);
+  yml += "# " + std::string((std::size_t{17} << 20), 'x') + "\n";
+  big.op_yml = bytes_of(yml);
+  const fs::path file = save(big, scratch / "big.rknnop");
+  const auto r = run_tool(RKNNOP_RUN_EXE, {file.string(), "--describe"}, scratch);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << r.err;
+  EXPECT_NE(
+      r.err.find(fmt::format("{}: its op.yml section is {} bytes, more than an op.yml may hold ({} bytes, 16 MiB)",
+                             file.string(), yml.size(), std::uint64_t{16} << 20)),
+      std::string::npos)
+      << r.err;
+}
+
+// A failed unpack leaves nothing behind, and a file size limit (RLIMIT_FSIZE) is an error naming the
+// file, not a silent SIGXFSZ: on ef302f7 the tool died with exit status 153 and left the folder.
+TEST(Sandbox, AFailedUnpackLeavesNothingAndAFileSizeLimitIsAnError) {
+  const fs::path scratch = work_dir("sandbox_unpack_fsize");
+  const fs::path out = scratch / "fresh" / "out";
+  const auto r = run_tool(
+      "prlimit", {"--fsize=1000", RKNNOP_PACK_EXE, "unpack", resize_area.string(), "-d", out.string()}, scratch);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(scratch / "fresh")) << "a failed unpack left its folders";
+}
+
+// A section's folder that is a link to a folder inside the output folder is named as such, not "out
+// of the output folder"; what the unpack made is removed, what was there stays.
+TEST(Sandbox, UnpackNamesALinkInsideTheOutputFolder) {
+  const fs::path scratch = work_dir("sandbox_unpack_inside_link");
+  const fs::path out = scratch / "out";
+  fs::create_directories(out / "other");
+  fs::create_directory_symlink(out / "other", out / "x86_64");
+  const auto r = run_tool(RKNNOP_PACK_EXE, {"unpack", resize_area.string(), "-d", out.string()}, scratch);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("'" + (out / "x86_64").string() + "' is a symbolic link to '" + (out / "other").string() +
+                       "' (inside the output folder), not a folder of it"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("out of the output folder"), std::string::npos) << r.err;
+  std::vector<std::string> left = files_in(out);
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"other", "x86_64"}));
+}
+
 // --- 2. outputs never replace what is not a regular file --------------------------------------
 
 TEST(HostileOutputs, RunRefusesNonRegularOutputsBeforeTheKernelRuns) {

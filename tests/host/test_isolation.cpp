@@ -24,7 +24,9 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
@@ -320,6 +322,7 @@ std::vector<std::string> processes_marked(const std::string& marker) {
 tool_result run_attack(const fs::path& dir, int mode, bool parity, bool unprivileged,
                        const std::vector<std::string>& options = {}, bool vx = false) {
   write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
+  fs::permissions(dir / "in.npy", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   fs::create_directories(dir / "tmp");
   std::vector<std::string> args;
   if (unprivileged) {
@@ -383,6 +386,17 @@ void expect_refused(const tool_result& r, const fs::path& dir, bool parity, cons
   std::sort(files.begin(), files.end());
   EXPECT_EQ(files, (std::vector<std::string>{"in.npy", "stderr.txt", "stdout.txt", "tmp"}));
   EXPECT_TRUE(empty_folder(dir / "tmp"));
+  // The input as run_attack left it: mode 0640, its folder's owner, no attribute, its own times.
+  struct stat input {};
+  struct stat folder {};
+  ASSERT_EQ(::stat((dir / "in.npy").c_str(), &input), 0);
+  ASSERT_EQ(::stat(dir.c_str(), &folder), 0);
+  EXPECT_EQ(input.st_mode & 07777, 0640u) << "the input's mode was changed";
+  EXPECT_EQ(input.st_uid, folder.st_uid) << "the input's owner was changed";
+  EXPECT_GT(input.st_mtime, 1000000000) << "the input's times were changed";
+  EXPECT_LE(::listxattr((dir / "in.npy").c_str(), nullptr, 0), 0) << "an attribute was left on the input";
+  // No System V object of the run's left behind (1 GiB segments, queues).
+  EXPECT_EQ(rknnop_test::slurp("/proc/sysvipc/shm").find(" 1073741824 "), std::string::npos);
 }
 
 struct attack {
@@ -402,6 +416,24 @@ constexpr attack attacks[] = {
     {26, "connect", "tried socket, which the node runner's sandbox refuses"},
     {27, "write_file", "tried open (a file to write), which the node runner's sandbox refuses"},
     {28, "memfd", "tried memfd_create, which the node runner's sandbox refuses"},
+    // Issue 50: on ef302f7 each of these passed (the input made 0666, root-owned by nobody, an xattr
+    // and a time stamp left on it, 1 GiB of SysV memory left behind, the tool's RLIMIT_FSIZE set to 0,
+    // its priority and CPUs changed); an x32 call killed only the thread and the tool waited. (Mode 41,
+    // i386's int 0x80, takes the same path where the kernel has IA-32 emulation; this one faults it.)
+    {34, "chmod", "tried chmod, which the node runner's sandbox refuses (stopped)"},
+    {35, "setxattr", "tried setxattr (an extended attribute), which the node runner's sandbox refuses"},
+    {36, "utimensat", "tried utimensat (a file's times), which the node runner's sandbox refuses"},
+    {37, "shmget", "tried System V IPC (shmget, msgget, semget...), which the node runner's sandbox refuses"},
+    {38, "socketpair", "tried socketpair, which the node runner's sandbox refuses"},
+    {39, "prlimit", "tried prlimit64 (of another process), which the node runner's sandbox refuses"},
+    {40, "setpriority", "tried setpriority (of another process), which the node runner's sandbox refuses"},
+    {42, "affinity", "tried sched_setaffinity, which the node runner's sandbox refuses"},
+    {43, "msgget", "tried System V IPC (shmget, msgget, semget...), which the node runner's sandbox refuses"},
+    {44, "chown", "tried chown, which the node runner's sandbox refuses"},
+    {45, "ioprio", "tried ioprio_set (of another process), which the node runner's sandbox refuses"},
+#if defined(__x86_64__)
+    {46, "x32", "tried a system call of another architecture (int 0x80 or x32), which the node runner's sandbox"},
+#endif
 };
 
 void run_attacks(bool parity, bool unprivileged) {
@@ -422,6 +454,128 @@ void run_attacks(bool parity, bool unprivileged) {
 
 TEST(Sandbox, RunsAttacksAreRefusedAndNamed) { run_attacks(false, false); }
 TEST(Sandbox, RunsAttacksAreRefusedAndNamedForAnUnprivilegedUser) { run_attacks(false, true); }
+// Reads beyond what a node needs (issue 50): the tool's /proc entry (its terminal's number is there),
+// a terminal device, the user's own file; on ef302f7 each opened (the runs passed), and a runner read
+// what the user typed on the tool's terminal. Landlock refuses them: the kernel sees EACCES and fails.
+void run_read_attacks(bool parity, bool unprivileged) {
+#if defined(RKNNOP_SANITIZED_BUILD_TESTS)
+  GTEST_SKIP() << "a sanitizer build opens the runner's filter for the sanitizers (docs/isolation.md)";
+#endif
+  for (const auto& [mode, name] : {std::pair{47, "proc"}, std::pair{48, "terminal"}, std::pair{49, "user_file"}}) {
+    SCOPED_TRACE(name);
+    const fs::path dir = rknnop_test::work_dir(
+        fmt::format("sandbox_read_{}_{}{}", name, parity ? "parity" : "run", unprivileged ? "_nobody" : ""));
+    const tool_result r = run_attack(dir, mode, parity, unprivileged);
+    expect_refused(r, dir, parity, "op 'Hostile' (kernel 'hostile_cpu'): ");
+    EXPECT_NE((r.out + r.err).find("VX_FAILURE"), std::string::npos) << r.out << r.err;
+  }
+}
+
+// Threads (issue 50): on ef302f7 a library started 32,426 threads, up to pid_max, and the user's other
+// processes could not fork. The runner's cap (RLIMIT_NPROC in its own user namespace, so the user's
+// other processes do not count) stops 2000 short: the kernel fails. The kernel exempts uid 0 from
+// RLIMIT_NPROC, so this holds for an unprivileged user (docs/isolation.md, "What still gets through").
+TEST(Sandbox, RunsThreadsAreCappedForAnUnprivilegedUser) {
+#if defined(RKNNOP_SANITIZED_BUILD_TESTS)
+  GTEST_SKIP() << "a sanitizer build opens the runner's filter for the sanitizers (docs/isolation.md)";
+#endif
+  ASSERT_EQ(::geteuid(), 0u) << "the test runs the tool as nobody through setpriv";
+  for (const bool parity : {false, true}) {
+#ifndef RKNNOP_PARITY_EXE
+    if (parity) continue;
+#endif
+    const fs::path dir = rknnop_test::work_dir(fmt::format("sandbox_threads_{}", parity ? "parity" : "run"));
+    const tool_result r = run_attack(dir, 50, parity, true);
+    expect_refused(r, dir, parity, "op 'Hostile' (kernel 'hostile_cpu'): ");
+    EXPECT_NE((r.out + r.err).find("VX_FAILURE"), std::string::npos) << r.out << r.err;
+  }
+}
+
+// The status page is the library's to write (issue 50): on ef302f7 a library that wrote 1 TiB of tensors
+// there switched the memory limit off and filled 1 GiB under a 256 MiB limit (the run passed). The tool
+// takes the page's figure only up to the tensor budget (--memory-limit 64M): stopped.
+TEST(Sandbox, AForgedTensorFigureDoesNotRaiseTheMemoryLimit) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_status_page");
+  const tool_result r = run_attack(dir, 51, false, false, {"--memory-limit", "64M"});
+  expect_refused(r, dir, false, fmt::format("the CPU kernel of Hostile ({}) used more than", RKNNOP_HOSTILE_SO));
+}
+
+// A file size limit on the tool (a runner's prlimit could set one on ef302f7: RLIMIT_FSIZE 0 killed
+// rknnop-run with SIGXFSZ, exit status 153, no message, a .out.npy.tmp.* left) is an error naming what
+// could not be written, and nothing is left behind.
+TEST(Sandbox, AFileSizeLimitOnTheToolIsAnErrorNotASilentDeath) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_fsize");
+  write_npy_file(npy_array::from_floats(std::vector<float>(4096, 1.0f), {1, 64, 64}), dir / "in.npy");
+  fs::create_directories(dir / "tmp");
+  const tool_result r =
+      run_tool("prlimit",
+               {"--fsize=4096", "env", "TMPDIR=" + (dir / "tmp").string(), RKNNOP_RUN_EXE, RKNNOP_HOSTILE_SO,
+                "--op-yml", RKNNOP_HOSTILE_YML, "--input", "input=" + (dir / "in.npy").string(), "--param", "mode=0",
+                "--output", "output=" + (dir / "out.npy").string()},
+               dir);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find("out.npy"), std::string::npos) << "left: " << e.path();
+  EXPECT_TRUE(empty_folder(dir / "tmp"));
+}
+
+// The control channel (issue 50): a thread of the library that answers every byte on descriptor 7 made
+// each later run of `--repeat` return the first run's outputs on ef302f7 (the run passed). The tool
+// empties the reply before each request: an answer that is not the runner's reads no reply, refused.
+TEST(Sandbox, AnAnswerFromALibrarysThreadReadsNoEarlierReply) {
+  const fs::path dir = rknnop_test::work_dir("sandbox_control_channel");
+  const tool_result r = run_attack(dir, 52, false, false, {"--repeat", "20"});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find(fmt::format("Hostile ({}): node runner message: truncated", RKNNOP_HOSTILE_SO)),
+            std::string::npos)
+      << r.err;
+}
+
+#ifdef RKNNOP_PARITY_EXE
+// A VX runner's child outlived the tool on ef302f7 (SIGKILL, SIGTERM, SIGHUP, SIGINT of the tool): the
+// runner's guardian kills its process group when the runner dies, which it does with the tool.
+TEST(Sandbox, AVxRunnersChildEndsWithTheToolHoweverItEnds) {
+#if defined(RKNNOP_SANITIZED_BUILD_TESTS)
+  GTEST_SKIP() << "a sanitizer build opens the runner's filter for the sanitizers (docs/isolation.md)";
+#endif
+  for (const char* signal_name : {"KILL", "TERM", "HUP", "INT"}) {
+    SCOPED_TRACE(signal_name);
+    const fs::path dir = rknnop_test::work_dir(fmt::format("sandbox_vx_child_{}", signal_name));
+    write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
+    fs::create_directories(dir / "tmp");
+    const std::string tool = fmt::format(
+        "env TMPDIR={}/tmp RKNNOP_NODE_TIME_LIMIT=30 RKNNOP_HOSTILE_MARK={} {} {} --op-yml {} --input "
+        "input={}/in.npy --output output={}/out.npy --kernel-index 1 --vx {} --param mode=153",
+        dir.string(), dir.string(), RKNNOP_RUN_EXE, RKNNOP_HOSTILE_SO, RKNNOP_HOSTILE_YML, dir.string(), dir.string(),
+        RKNNOP_HOSTILE_VX);
+    // The child is up once four processes carry the marker (the tool, its runner, the runner's guardian
+    // and the child); then the tool is signalled.
+    const tool_result r = run_tool(
+        "sh",
+        {"-c", fmt::format("{} & for i in $(seq 200); do [ $(grep -l {} /proc/[0-9]*/environ 2>/dev/null | wc -l) "
+                           "-ge 4 ] && echo up && break; sleep 0.1; done; kill -{} $!; wait $!; exit 0",
+                           tool, dir.string(), signal_name)},
+        dir);
+    EXPECT_NE(r.out.find("up"), std::string::npos) << "the runner's child did not start: " << r.out << r.err;
+    std::vector<std::string> left = processes_marked(dir.string());
+    for (int wait = 0; wait < 200 && !left.empty(); ++wait) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      left = processes_marked(dir.string());
+    }
+    EXPECT_TRUE(left.empty()) << "still running after the tool's end: " << fmt::format("{}", fmt::join(left, " "));
+  }
+}
+#endif
+
+TEST(Sandbox, RunsReadsBeyondTheNodesFilesAreRefused) { run_read_attacks(false, false); }
+TEST(Sandbox, RunsReadsBeyondTheNodesFilesAreRefusedForAnUnprivilegedUser) { run_read_attacks(false, true); }
+#ifdef RKNNOP_PARITY_EXE
+TEST(Sandbox, ParitysReadsBeyondTheNodesFilesAreRefused) { run_read_attacks(true, false); }
+#endif
+
 #ifdef RKNNOP_PARITY_EXE
 TEST(Sandbox, ParitysAttacksAreRefusedAndNamed) { run_attacks(true, false); }
 TEST(Sandbox, ParitysAttacksAreRefusedAndNamedForAnUnprivilegedUser) { run_attacks(true, true); }
@@ -435,7 +589,7 @@ void run_vx_attacks(bool parity) {
   GTEST_SKIP() << "a sanitizer build opens the runner's filter for the sanitizers (docs/isolation.md)";
 #endif
   for (const attack& a : attacks) {
-    if (a.mode == 24 || a.mode == 25 || a.mode == 27) continue;  // processes and Landlock: below
+    if (a.mode == 24 || a.mode == 25 || a.mode == 27 || a.mode == 34) continue;  // processes, Landlock, mounts: below
     SCOPED_TRACE(a.name);
     const fs::path dir = rknnop_test::work_dir(fmt::format("sandbox_vx_{}_{}", a.name, parity ? "parity" : "run"));
     const tool_result r = run_attack(dir, a.mode + 100, parity, false, {}, true);
@@ -446,6 +600,11 @@ void run_vx_attacks(bool parity) {
   }
   const fs::path write = rknnop_test::work_dir(fmt::format("sandbox_vx_write_file_{}", parity ? "parity" : "run"));
   expect_refused(run_attack(write, 127, parity, false, {}, true), write, parity,
+                 "op 'Hostile' (kernel 'hostile_vx'): initialize failed with VX_FAILURE", "VX kernel");
+  // chmod passes the filter of a VX runner (its linker chmods what it links): the read-only mounts of
+  // its mount namespace refuse it (EROFS), and the input's mode stays (expect_refused checks it).
+  const fs::path chmod = rknnop_test::work_dir(fmt::format("sandbox_vx_chmod_{}", parity ? "parity" : "run"));
+  expect_refused(run_attack(chmod, 134, parity, false, {}, true), chmod, parity,
                  "op 'Hostile' (kernel 'hostile_vx'): initialize failed with VX_FAILURE", "VX kernel");
   const fs::path fork = rknnop_test::work_dir(fmt::format("sandbox_vx_fork_{}", parity ? "parity" : "run"));
   const tool_result forked = run_attack(fork, 124, parity, false, {}, true);
@@ -599,7 +758,9 @@ std::vector<std::string> runner_pids(pid_t pid) {
   std::vector<std::string> found;
   for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
     const std::string cmdline = rknnop_test::slurp(e.path() / "cmdline");
-    if (cmdline.find(std::string("--rknnop-node") + '\0' + std::to_string(pid) + '\0') != std::string::npos)
+    // A runner's guardian (forked from it, so with its command line) is not a runner.
+    if (cmdline.find(std::string("--rknnop-node") + '\0' + std::to_string(pid) + '\0') != std::string::npos &&
+        rknnop_test::slurp(e.path() / "comm") != "rknnop-guardian\n")
       found.push_back(e.path().filename().string());
   }
   return found;

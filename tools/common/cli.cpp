@@ -6,7 +6,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -16,6 +18,9 @@
 namespace rknnop::tools {
 
 std::optional<int> parse_or_exit(CLI::App& app, int argc, char** argv) {
+  // A file size limit (RLIMIT_FSIZE) makes a write fail with EFBIG, reported with the file's name,
+  // instead of killing the tool silently with SIGXFSZ halfway through (its temporary file left behind).
+  (void)std::signal(SIGXFSZ, SIG_IGN);
   try {
     app.parse(argc, argv);
     return std::nullopt;
@@ -109,12 +114,52 @@ host::load_options load_options_of(const shared_options& values, std::optional<s
 std::string terminal_text(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7f)
-      out += fmt::format("\\x{:02x}", byte);
-    else
-      out += c;
+  const auto escape = [&out](unsigned char byte) { out += fmt::format("\\x{:02x}", byte); };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x80) {  // ASCII: its control bytes (newline and tab too) and DEL escaped
+      if (byte < 0x20 || byte == 0x7f)
+        escape(byte);
+      else
+        out += static_cast<char>(byte);
+      ++i;
+      continue;
+    }
+    // UTF-8: a well-formed sequence of a character that is not a control (C1: U+0080-U+009F, which
+    // some terminals read as ESC sequences) nor a bidirectional override passes; any other byte escaped.
+    const std::size_t length = byte >= 0xf0 && byte <= 0xf4   ? 4
+                               : byte >= 0xe0                 ? 3
+                               : byte >= 0xc2 && byte <= 0xdf ? 2
+                                                              : 0;
+    std::uint32_t code = length == 4 ? byte & 0x07U : length == 3 ? byte & 0x0fU : byte & 0x1fU;
+    bool valid = length != 0 && byte < 0xf5 && i + length <= text.size();
+    for (std::size_t k = 1; valid && k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      valid = (next & 0xc0U) == 0x80U;
+      code = (code << 6) | (next & 0x3fU);
+    }
+    const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    valid = valid && code >= least[length] && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+    const bool control = code <= 0x9f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) ||
+                         code == 0x2028 || code == 0x2029;
+    if (valid && !control) {
+      out.append(text.substr(i, length));
+      i += length;
+    } else {
+      escape(byte);
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string terminal_lines(std::string_view text) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    out += terminal_text(text.substr(at, end - at));
+    if (end < text.size()) out += '\n';
+    at = end + 1;
   }
   return out;
 }

@@ -37,10 +37,17 @@ public:
 /// status to return (0 after --help; exit_usage after one line "<tool>: <CLI11's message>" on stderr).
 [[nodiscard]] std::optional<int> parse_or_exit(CLI::App& app, int argc, char** argv);
 
-/// `text` (a name from a file: a node, an op, a port) as it may reach a terminal: control bytes but
-/// a newline and a tab (ESC, CR, NUL, ...) written as \xHH, so a file cannot move the cursor, rewrite a
-/// line or set the terminal's state.
+/// `text` (anything that came from a file, a library or a node runner: a node's name, a model's graph
+/// name, a kernel's log line, an error's detail) as it may reach a terminal, on one line: every control
+/// byte (newline, tab, ESC, CR, NUL, DEL...), C1 controls, bidirectional overrides and bytes that are not
+/// well-formed UTF-8 written as \xHH, so a file cannot start a line of its own ("rknnop-run: ... OK"),
+/// move the cursor, rewrite a line or set the terminal's state. Every tool prints such text through it
+/// (tests/host/test_terminal_text.cpp greps for prints that bypass it).
 [[nodiscard]] std::string terminal_text(std::string_view text);
+
+/// A text of several lines the tool printed from a file's content (session::describe): each line
+/// through terminal_text, the line ends kept.
+[[nodiscard]] std::string terminal_lines(std::string_view text);
 
 /// The one handler after a tool's work, in its catch (...): prints one line "<tool>: <detail>" for
 /// what escaped (a usage_error or rknnop::host::error: its detail(); std::bad_alloc: "out of memory

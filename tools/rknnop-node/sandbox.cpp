@@ -11,16 +11,21 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <sched.h>
 #include <string>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #if RKNNOP_NODE_HAS_SECCOMP
@@ -30,6 +35,10 @@
 namespace rknnop_node {
 
 namespace {
+
+// The runner's threads and processes (RLIMIT_NPROC in its user namespace): POCL's and LLVM's threads
+// and a VX runner's linker need a few dozen.
+constexpr rlim_t runner_thread_cap = 256;
 
 std::string fmt_errno(const std::string& text, int error_number) { return text + std::strerror(error_number); }
 
@@ -49,8 +58,102 @@ bool drop_capabilities() noexcept {
   return ::syscall(SYS_capset, &header, none.data()) == 0;
 }
 
+// --- namespaces: other processes, System V objects and the network are not there to reach ----------
+
+// Writes `text` to /proc/self/`file` (a user namespace's maps).
+bool write_proc_self(const char* file, const std::string& text) noexcept {
+  const int fd = ::open((std::string("/proc/self/") + file).c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  return ok;
+}
+
+// The runner's guardian: a process forked before the sandbox (so before the library), in the runner's
+// process group, that waits for the runner's death (PR_SET_PDEATHSIG) and then kills the group whole:
+// the processes a VX runner started (its linker, or a library's child, which can leave neither the group
+// nor be hidden from it: setsid and setpgid are refused) end with the runner however it ended, the
+// tool's death included (before, a child outlived a tool killed with SIGKILL, SIGTERM, SIGHUP or
+// SIGINT). It runs no code of the library's and is outside its sandbox, which cannot signal it. A pid namespace would
+// do it too, but a process that unshares one can no longer start threads, and the tool would no longer see the runner
+// by its pid.
+bool start_guardian() noexcept {
+  const pid_t runner = ::getpid();
+  const pid_t guardian = ::fork();
+  if (guardian == 0) {
+    // The runner's death seen through a pidfd (PR_SET_PDEATHSIG's signal would come from inside the
+    // runner's Landlock domain, whose signal scope refuses it), else by its parent changing.
+    const int runner_fd = static_cast<int>(::syscall(SYS_pidfd_open, runner, 0));
+    (void)::prctl(PR_SET_NAME, "rknnop-guardian", 0, 0, 0);
+    for (int fd = 0; fd < 1024; ++fd)
+      if (fd != runner_fd) ::close(fd);
+    while (::getppid() == runner) {
+      pollfd p{runner_fd, POLLIN, 0};
+      if (runner_fd >= 0 ? ::poll(&p, 1, 1000) > 0 : (::usleep(100000), false)) break;
+    }
+    ::kill(-runner, SIGKILL);  // the group, this process last
+    ::_exit(0);
+  }
+  return guardian > 0;
+}
+
+// Every mount read-only (mount_setattr, recursively), `writable` (bound onto itself first) excepted.
+bool read_only_but(const std::string& writable) noexcept {
+#if defined(SYS_mount_setattr)
+  struct {
+    std::uint64_t attr_set = 0, attr_clr = 0, propagation = 0, userns_fd = 0;
+  } attributes;
+  constexpr std::uint64_t mount_attr_rdonly = 0x1;
+  constexpr unsigned at_recursive = 0x8000;
+  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return false;
+  if (!writable.empty() && ::mount(writable.c_str(), writable.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0)
+    return false;
+  attributes.attr_set = mount_attr_rdonly;
+  if (::syscall(SYS_mount_setattr, AT_FDCWD, "/", at_recursive, &attributes, sizeof attributes) != 0) return false;
+  attributes.attr_set = 0;
+  attributes.attr_clr = mount_attr_rdonly;
+  return writable.empty() ||
+         ::syscall(SYS_mount_setattr, AT_FDCWD, writable.c_str(), at_recursive, &attributes, sizeof attributes) == 0;
+#else
+  (void)writable;
+  errno = ENOSYS;
+  return false;
+#endif
+}
+
+// The runner's own user, ipc, net and mount namespaces: other processes' System V objects and the
+// network are not there to reach, and what it makes there ends with it. Each namespace the kernel
+// refuses is named; the others, and the other layers, still hold. Returns whether the user namespace
+// was made.
+bool enter_namespaces(const std::string& writable, std::string& missing) {
+  const uid_t uid = ::geteuid();
+  const gid_t gid = ::getegid();
+  const bool user = ::unshare(CLONE_NEWUSER) == 0;
+  if (!user) {
+    add_missing(missing, fmt_errno("a user namespace (", errno) + ")");
+  } else if (!write_proc_self("setgroups", "deny") ||
+             !write_proc_self("uid_map", std::to_string(uid) + " " + std::to_string(uid) + " 1") ||
+             !write_proc_self("gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1")) {
+    add_missing(missing, fmt_errno("the user namespace's identity map (", errno) + ")");
+  }
+  constexpr std::pair<int, const char*> others[] = {
+      {CLONE_NEWIPC, "an ipc namespace ("}, {CLONE_NEWNET, "a net namespace ("}, {CLONE_NEWNS, "a mount namespace ("}};
+  bool mounts = user;
+  for (const auto& [flag, name] : others)
+    if (::unshare(flag) != 0) {
+      add_missing(missing, fmt_errno(name, errno) + ")");
+      if (flag == CLONE_NEWNS) mounts = false;
+    }
+  // In its own mount namespace every file system is read-only to it but its kernel-cache folder: no
+  // file's mode, owner, attributes or times can change (EROFS), whichever call a library (or a VX
+  // runner's linker, which chmods what it links) makes.
+  if (mounts && !read_only_but(writable)) add_missing(missing, fmt_errno("read-only mounts (", errno) + ")");
+  return user;
+}
+
 // --- Landlock (raw system calls: glibc has no wrappers; the constants of newer ABIs are the kernel's) -
 
+constexpr std::uint64_t ll_execute = 1U << 0, ll_read_file = 1U << 2, ll_read_dir = 1U << 3;
 constexpr std::uint64_t ll_write_file = 1U << 1, ll_remove_dir = 1U << 4, ll_remove_file = 1U << 5,
                         ll_make_char = 1U << 6, ll_make_dir = 1U << 7, ll_make_reg = 1U << 8, ll_make_sock = 1U << 9,
                         ll_make_fifo = 1U << 10, ll_make_block = 1U << 11, ll_make_sym = 1U << 12, ll_refer = 1U << 13,
@@ -79,7 +182,47 @@ long ll_abi() noexcept {
 }
 #endif
 
-// Writes only beneath `writable` (and to /dev/null), no TCP bind or connect, no signal or abstract
+// What a node reads: the system's programs and libraries (POCL, LLVM, the linker), the loader's and
+// OpenCL's configuration, the distribution's name (clang's driver in POCL picks the linker's options by
+// it: without it a shader's final link fails), the devices' description (hwloc), the runner's own /proc entry and a few
+// devices. Not the user's files, the terminal (/dev/pts, /dev/tty), other processes' /proc entries or /etc beyond
+// these.
+constexpr const char* readable_paths[] = {"/usr",
+                                          "/lib",
+                                          "/lib32",
+                                          "/lib64",
+                                          "/libx32",
+                                          "/bin",
+                                          "/sbin",
+                                          "/opt",
+                                          "/etc/ld.so.cache",
+                                          "/etc/ld.so.conf",
+                                          "/etc/ld.so.conf.d",
+                                          "/etc/OpenCL",
+                                          "/etc/localtime",
+                                          "/etc/alternatives",
+                                          "/etc/debian_version",
+                                          "/etc/os-release",
+                                          "/etc/lsb-release",
+                                          "/etc/locale.alias",
+                                          "/proc/self",
+                                          "/proc/cpuinfo",
+                                          "/proc/meminfo",
+                                          "/proc/stat",
+                                          "/proc/sys/vm/overcommit_memory",
+                                          "/proc/sys/kernel/osrelease",
+                                          "/sys/devices",
+                                          "/sys/kernel/mm",
+                                          "/sys/fs/cgroup",
+                                          "/sys/bus",
+                                          "/sys/class",
+                                          "/dev/null",
+                                          "/dev/zero",
+                                          "/dev/urandom",
+                                          "/dev/random"};
+
+// Reads only of readable_paths, the op's op.yml (RKNNOP_NODE_OP_YML, from the tool) and `writable`;
+// writes only beneath `writable` (and to /dev/null), no TCP bind or connect, no signal or abstract
 // socket out of the domain; what the kernel's ABI lacks is added to `missing`.
 void restrict_with_landlock(const std::string& writable, std::string& missing) {
 #if defined(SYS_landlock_create_ruleset)
@@ -89,8 +232,9 @@ void restrict_with_landlock(const std::string& writable, std::string& missing) {
     return;
   }
   ll_ruleset_attr attr;
-  attr.handled_access_fs = ll_write_file | ll_remove_dir | ll_remove_file | ll_make_char | ll_make_dir | ll_make_reg |
-                           ll_make_sock | ll_make_fifo | ll_make_block | ll_make_sym;
+  attr.handled_access_fs = ll_execute | ll_read_file | ll_read_dir | ll_write_file | ll_remove_dir | ll_remove_file |
+                           ll_make_char | ll_make_dir | ll_make_reg | ll_make_sock | ll_make_fifo | ll_make_block |
+                           ll_make_sym;
   if (abi >= 2) attr.handled_access_fs |= ll_refer;
   if (abi >= 3) attr.handled_access_fs |= ll_truncate;
   if (abi >= 5) attr.handled_access_fs |= ll_ioctl_dev;
@@ -108,11 +252,19 @@ void restrict_with_landlock(const std::string& writable, std::string& missing) {
     rule.allowed_access = access & attr.handled_access_fs;
     rule.parent_fd = ::open(path, O_PATH | O_CLOEXEC);
     if (rule.parent_fd < 0) return false;
+    // A file's rule takes a file's rights only (Landlock refuses a directory's on it).
+    struct stat st {};
+    if (::fstat(rule.parent_fd, &st) == 0 && !S_ISDIR(st.st_mode))
+      rule.allowed_access &= ll_execute | ll_write_file | ll_read_file | ll_truncate | ll_ioctl_dev;
     const long added = ::syscall(SYS_landlock_add_rule, ruleset, ll_rule_path_beneath, &rule, 0);
     ::close(rule.parent_fd);
     return added == 0;
   };
-  (void)allow("/dev/null", ll_write_file | ll_truncate);
+  constexpr std::uint64_t read = ll_execute | ll_read_file | ll_read_dir;
+  for (const char* path : readable_paths) (void)allow(path, read);  // one a system lacks is left out
+  if (const char* op_yml = std::getenv("RKNNOP_NODE_OP_YML"); op_yml != nullptr && *op_yml != '\0')
+    (void)allow(op_yml, ll_read_file);
+  (void)allow("/dev/null", read | ll_write_file | ll_truncate);
   if (!writable.empty() && !allow(writable.c_str(), attr.handled_access_fs & ~ll_ioctl_dev))
     add_missing(missing, "write access to " + writable + " (the run's folder could not be added)");
   if (::syscall(SYS_landlock_restrict_self, ruleset, 0) != 0)
@@ -132,7 +284,7 @@ struct refused_name {
   int number = -1;
   std::array<char, 64> name{};
 };
-std::array<refused_name, 96> refused_names{};
+std::array<refused_name, 160> refused_names{};
 std::size_t refused_count = 0;
 char* refused_out = nullptr;
 std::size_t refused_capacity = 0;
@@ -183,6 +335,20 @@ bool refuse(scmp_filter_ctx filter, const char* name, const char* shown, Compare
   return ::seccomp_rule_add(filter, SCMP_ACT_TRAP, number, static_cast<unsigned>(sizeof...(Compare)), compare...) == 0;
 }
 
+// `name` refused when its argument `arg` (a pid) is neither 0 (itself) nor `self`: libseccomp takes one
+// comparison of an argument per rule, so the pids above `self` are one rule and those from 1 to
+// self - 1 a rule per aligned block of that range.
+bool refuse_other_pids(scmp_filter_ctx filter, const char* name, const char* shown, unsigned arg, std::uint32_t self) {
+  bool ok = refuse(filter, name, shown, arg32(arg, SCMP_CMP_GT, self));
+  for (std::uint64_t low = 1; low < self;) {
+    std::uint64_t block = 1;
+    while (low % (block * 2) == 0 && low + block * 2 - 1 < self) block *= 2;
+    ok &= refuse(filter, name, shown, arg32(arg, SCMP_CMP_MASKED_EQ, ~(block - 1) & 0xffffffffU, low));
+    low += block;
+  }
+  return ok;
+}
+
 // After the library is loaded (the loader copies a container's library into a memory file first): no
 // more memory files, whose pages the runner's resident set does not show (the parent counts those
 // made before, by the library's constructors, with its resident memory).
@@ -200,6 +366,10 @@ bool install_seccomp(const rknnop::host::runner_sandbox_request& settings, std::
     add_missing(missing, "seccomp (seccomp_init failed)");
     return false;
   }
+  // A call of another architecture (i386's int 0x80 on x86-64, x32) kills the whole process, not just
+  // its thread (which left the runner deadlocked until the time limit); the tool names it.
+  if (::seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) != 0)
+    add_missing(missing, "seccomp's rule for calls of another architecture");
   const auto self = static_cast<scmp_datum_t>(::getpid());
   bool ok = true;
   // Other processes: no tracing, no reading or writing their memory, no signals but to itself.
@@ -243,8 +413,37 @@ bool install_seccomp(const rknnop::host::runner_sandbox_request& settings, std::
     ok &= refuse(filter, "creat", "creat");
     ok &= ::seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0) == 0;
   }
-  // The network, and io_uring (its operations bypass this filter).
-  for (const char* name : {"socket", "connect", "io_uring_setup"}) ok &= refuse(filter, name, name);
+  // The network, and io_uring (its operations bypass this filter); socketpair (its buffers hold memory
+  // outside the runner's resident set).
+  for (const char* name : {"socket", "socketpair", "connect", "io_uring_setup"}) ok &= refuse(filter, name, name);
+  // Files' permissions, owners, extended attributes and times: a kernel cannot make a file setuid, open
+  // one to others, or leave a secret in an attribute or a time stamp (Landlock does not handle them).
+  // A VX runner's linker chmods the library it links, in the kernel-cache folder: there the read-only
+  // mounts refuse a mode change elsewhere.
+  if (!settings.processes)
+    for (const char* name : {"chmod", "fchmod", "fchmodat", "fchmodat2"}) ok &= refuse(filter, name, "chmod");
+  for (const char* name : {"chown", "fchown", "lchown", "fchownat", "chown32", "fchown32", "lchown32"})
+    ok &= refuse(filter, name, "chown");
+  for (const char* name : {"setxattr", "lsetxattr", "fsetxattr", "setxattrat", "removexattr", "lremovexattr",
+                           "fremovexattr", "removexattrat"})
+    ok &= refuse(filter, name, "setxattr (an extended attribute)");
+  for (const char* name : {"utime", "utimes", "utimensat", "futimesat", "utimensat_time64"})
+    ok &= refuse(filter, name, "utimensat (a file's times)");
+  // System V IPC: its objects outlive the runner and are reachable by other processes.
+  for (const char* name : {"shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl", "semget",
+                           "semop", "semctl", "semtimedop", "ipc"})
+    ok &= refuse(filter, name, "System V IPC (shmget, msgget, semget...)");
+  // Limits, priorities and CPUs: its own only (pid 0 or its own).
+  const auto own = static_cast<std::uint32_t>(self);
+  ok &= refuse_other_pids(filter, "prlimit64", "prlimit64 (of another process)", 0, own);
+  ok &=
+      refuse(filter, "setpriority", "setpriority (of another process)", arg32(0, SCMP_CMP_NE, unsigned{PRIO_PROCESS}));
+  ok &= refuse_other_pids(filter, "setpriority", "setpriority (of another process)", 1, own);
+  for (const char* name : {"sched_setscheduler", "sched_setparam", "sched_setaffinity", "sched_setattr"})
+    ok &= refuse_other_pids(filter, name, name, 0, own);
+  constexpr unsigned ioprio_who_process = 1;
+  ok &= refuse(filter, "ioprio_set", "ioprio_set (of another process)", arg32(0, SCMP_CMP_NE, ioprio_who_process));
+  ok &= refuse_other_pids(filter, "ioprio_set", "ioprio_set (of another process)", 1, own);
   // The terminal: no keystrokes pushed into its input, no line discipline or mode changes.
   for (const auto request :
        {TIOCSTI, TIOCSETD, TCSETS, TCSETSW, TCSETSF, TCSETA, TCSETAW, TCSETAF, TIOCLINUX, TIOCSCTTY})
@@ -296,8 +495,20 @@ std::string confine_runner(const rknnop::host::runner_sandbox_request& settings)
   (void)::syscall(SYS_close_range, 8U, ~0U, 0U);
   const rlimit no_core{0, 0};
   (void)::setrlimit(RLIMIT_CORE, &no_core);  // a crash writes no core file in the user's folder
+  const bool root = ::geteuid() == 0;
+  if (!start_guardian()) add_missing(missing, fmt_errno("the guardian that ends its processes with it (", errno) + ")");
+  const bool user_namespace = enter_namespaces(settings.writable_folder, missing);
+  // Threads and processes: a cap, counted in the user namespace (so the user's other processes do not
+  // count). The kernel exempts uid 0 from RLIMIT_NPROC: a root runner's threads are counted by the
+  // tool's watch instead.
+  if (user_namespace && !root) {
+    const rlimit threads{runner_thread_cap, runner_thread_cap};
+    if (::setrlimit(RLIMIT_NPROC, &threads) != 0)
+      add_missing(missing, fmt_errno("the thread cap (RLIMIT_NPROC: ", errno) + ")");
+  }
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) add_missing(missing, fmt_errno("no_new_privs (", errno) + ")");
-  if (::geteuid() == 0 && !drop_capabilities())
+  // In its own user namespace the runner holds every capability there: dropped, as root's are.
+  if ((root || user_namespace) && !drop_capabilities())
     add_missing(missing, fmt_errno("dropping root's capabilities (", errno) + ")");
   restrict_with_landlock(settings.writable_folder, missing);
 #if RKNNOP_NODE_HAS_SECCOMP

@@ -21,6 +21,7 @@
 
 #include <cstdio>
 #include <cstdlib>  // setenv
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -31,6 +32,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace rknnop::host;
+using rknnop::tools::terminal_text;  // tools/common: text from a file, escaped for the terminal
 
 std::string_view text_of(const std::vector<std::uint8_t>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
@@ -43,20 +45,20 @@ int run_inspect(const fs::path& file, bool verify) {
   const std::string source = file.string();
   const container_report report = validate_container(c, source);
 
-  fmt::print("{}: .rknnop version {}, {} sections\n", source, c.version, locations.size());
+  fmt::print("{}: .rknnop version {}, {} sections\n", terminal_text(source), c.version, locations.size());
   for (std::size_t i = 0; i < locations.size(); ++i) {
     const section_location& loc = locations[i];
     fmt::print("  {} {:<16} offset {:>8} size {:>8}  {}\n", i + 1, section_description(loc.kind), loc.offset, loc.size,
-               report.details[static_cast<std::size_t>(loc.kind)]);
+               terminal_text(report.details[static_cast<std::size_t>(loc.kind)]));
   }
   if (!verify) return 0;
   if (report.problems.empty() && report.missing_sections.empty()) {
-    fmt::print("{}: verify: OK\n", source);
+    fmt::print("{}: verify: OK\n", terminal_text(source));
     return 0;
   }
   std::fflush(stdout);
   for (const auto* list : {&report.problems, &report.missing_sections})
-    for (const std::string& p : *list) fmt::print(stderr, "rknnop-pack: verify: {}\n", p);
+    for (const std::string& p : *list) fmt::print(stderr, "rknnop-pack: verify: {}\n", terminal_text(p));
   return 1;
 }
 
@@ -86,20 +88,21 @@ int run_pack(std::uint64_t version, const std::string& shader, const std::string
   // A missing board library too, unless the user asks for a container only the PC runs (--pc-only).
   const container_report report = validate_container(c, out.string());
   if (!report.problems.empty() || (!pc_only && !report.missing_sections.empty())) {
-    for (const std::string& p : report.problems) fmt::print(stderr, "rknnop-pack: pack: {}\n", p);
+    for (const std::string& p : report.problems) fmt::print(stderr, "rknnop-pack: pack: {}\n", terminal_text(p));
     for (const std::string& p : report.missing_sections)
       fmt::print(stderr,
                  "rknnop-pack: pack: {} (give the board's library, or --pc-only for a container only the PC runs)\n",
-                 p);
+                 terminal_text(p));
     return 1;
   }
   for (const std::string& p : report.missing_sections)
     fmt::print(stderr,
                "rknnop-pack: pack: warning: {}: --pc-only, so the boards cannot load it and `inspect --verify` "
                "rejects it\n",
-               p);
+               terminal_text(p));
   write_container_file(c, out);
-  fmt::print("{}: wrote .rknnop version {} ({} bytes)\n", out.string(), version, serialize_container(c).size());
+  fmt::print("{}: wrote .rknnop version {} ({} bytes)\n", terminal_text(out.string()), version,
+             serialize_container(c).size());
   return 0;
 }
 
@@ -149,28 +152,59 @@ int run_unpack(const fs::path& file, const fs::path& dir) {
   files.push_back({"op.yml", "op.yml", &c.op_yml});
   files.push_back({"Python op (op_py_file)", op.op_py_file.value_or(fmt::format("rknn_op_{}.py", lower)), &c.op_py});
   check_unpack_targets(files, dir, file);
+  // What this unpack made (folders, then files), removed again when it fails: a failed unpack leaves
+  // nothing behind (before, an empty folder).
+  std::vector<fs::path> made;
+  bool done = false;
+  struct undo {
+    std::vector<fs::path>& made;
+    bool& done;
+    ~undo() {
+      if (done) return;
+      std::error_code ignored;
+      for (auto it = made.rbegin(); it != made.rend(); ++it) fs::remove(*it, ignored);  // a folder only if empty
+    }
+  } cleanup{made, done};
+  const auto make_folder = [&made](const fs::path& folder) {
+    std::vector<fs::path> missing;
+    for (fs::path at = folder; !at.empty() && !fs::exists(fs::symlink_status(at)); at = at.parent_path()) {
+      missing.push_back(at);
+      if (at == at.parent_path()) break;
+    }
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    if (ec) throw error(fmt::format("cannot create directory '{}': {}", folder.string(), ec.message()));
+    made.insert(made.end(), missing.rbegin(), missing.rend());
+  };
+  make_folder(dir);
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw error(fmt::format("cannot create directory '{}': {}", dir.string(), ec.message()));
   // Every target is checked before the first is written (no half-unpacked folder because the
-  // fourth path was a FIFO); a section's folder must be a folder of `dir`, not a link out of it.
+  // fourth path was a FIFO); a section's folder must be a folder of `dir`, not a link.
   const fs::path real_dir = fs::canonical(dir, ec);
   for (const unpacked_file& f : files) {
     const fs::path target = dir / f.relative;
     if (f.relative.has_parent_path()) {
-      fs::create_directories(target.parent_path(), ec);
-      if (ec) throw error(fmt::format("cannot create directory '{}': {}", target.parent_path().string(), ec.message()));
-      if (fs::is_symlink(target.parent_path()) || fs::canonical(target.parent_path(), ec).parent_path() != real_dir)
-        throw error(fmt::format("unpack '{}': '{}' is a symbolic link out of the output folder, not a folder of it",
-                                file.string(), target.parent_path().string()));
+      make_folder(target.parent_path());
+      const fs::path real = fs::canonical(target.parent_path(), ec);
+      const bool inside = !ec && real.parent_path() == real_dir;
+      if (fs::is_symlink(target.parent_path()) || !inside)
+        throw error(fmt::format(
+            "unpack '{}': '{}' is a symbolic link {}, not a folder of it", file.string(), target.parent_path().string(),
+            !ec && std::mismatch(real_dir.begin(), real_dir.end(), real.begin(), real.end()).first == real_dir.end()
+                ? fmt::format("to '{}' (inside the output folder)", real.string())
+                : std::string("out of the output folder")));
     }
     check_output_path(target, fmt::format("unpack '{}'", target.string()));
   }
   for (const unpacked_file& f : files) {
     const fs::path target = dir / f.relative;
+    const bool existed = fs::exists(fs::symlink_status(target));
     write_file_atomically(target, *f.bytes);
-    fmt::print("{} ({} bytes)\n", target.string(), f.bytes->size());
+    if (!existed) made.push_back(target);
   }
+  done = true;
+  for (const unpacked_file& f : files)
+    fmt::print("{} ({} bytes)\n", terminal_text((dir / f.relative).string()), f.bytes->size());
   return 0;
 }
 

@@ -115,7 +115,8 @@ int run_update(const std::string& model_path, const std::string& container_path,
   // same checks of every library the container holds, one line per problem.
   if (const std::vector<std::string> problems = library_problems(c, yml, container_path); !problems.empty()) {
     for (const std::string& p : problems)
-      fmt::print(stderr, "rknnop-pack: update: refusing to update op '{}' in {}: {}\n", yml.name, model_path, p);
+      fmt::print(stderr, "rknnop-pack: update: refusing to update op '{}' in {}: {}\n", terminal_text(yml.name),
+                 terminal_text(model_path), terminal_text(p));
     return 1;
   }
   const model_op& op = select_op(m, op_name.empty() ? yml.name : op_name, "name one with --op");
@@ -176,9 +177,10 @@ int run_update(const std::string& model_path, const std::string& container_path,
   const std::size_t nodes = 0;
 #endif
   write_file_atomically(out, bytes);
-  fmt::print("{}: op '{}' updated from {} ({} node(s) checked against its library): {} bytes{}\n", out, op.name,
-             container_path, nodes, bytes.size(), bytes == original ? ", identical to the input" : "");
-  for (const std::string& note : notes) fmt::print("  note: {}\n", note);
+  fmt::print("{}: op '{}' updated from {} ({} node(s) checked against its library): {} bytes{}\n", terminal_text(out),
+             terminal_text(op.name), terminal_text(container_path), nodes, bytes.size(),
+             bytes == original ? ", identical to the input" : "");
+  for (const std::string& note : notes) fmt::print("  note: {}\n", terminal_text(note));
   return 0;
 }
 
@@ -187,8 +189,8 @@ int run_extract(const std::string& model_path, const std::string& out, const std
   const model m = model::read(model_path);
   const model_op& op = select_op(m, op_name, "name one with --op");
   write_container_file(model_op_container(m, op), out);
-  fmt::print("{}: op '{}' from {} (the model carries no .py; op.yml made from its op description)\n", out, op.name,
-             model_path);
+  fmt::print("{}: op '{}' from {} (the model carries no .py; op.yml made from its op description)\n",
+             terminal_text(out), terminal_text(op.name), terminal_text(model_path));
   return 0;
 }
 
@@ -206,7 +208,7 @@ int run_wrap(const std::string& container_path, const std::string& out, const st
   // A float16 param: the model is still written (the param's type is the op's), and runs and --check
   // refuse its node, as the board's rknn_init does.
   for (const std::string& line : v1_param_problems(yml))
-    fmt::print(stderr, "rknnop-pack: warning: op '{}': {}\n", yml.name, line);
+    fmt::print(stderr, "rknnop-pack: warning: op '{}': {}\n", terminal_text(yml.name), terminal_text(line));
   const auto shapes = [&](std::string_view option, const std::vector<std::string>& texts, op_entry_kind kind,
                           bool required) {
     const std::vector<op_yml_entry>& ports = kind == op_entry_kind::input ? yml.inputs : yml.outputs;
@@ -277,7 +279,8 @@ int run_wrap(const std::string& container_path, const std::string& out, const st
   const std::vector<std::uint8_t> bytes = wrap_op_as_model(yml, blobs, input_dims, output_dims, params).serialize();
   (void)model::parse(bytes, out);  // what we write must read back
   write_file_atomically(out, bytes);
-  fmt::print("{}: a one-node model around op '{}' from {} ({} bytes)\n", out, yml.name, container_path, bytes.size());
+  fmt::print("{}: a one-node model around op '{}' from {} ({} bytes)\n", terminal_text(out), terminal_text(yml.name),
+             terminal_text(container_path), bytes.size());
   return 0;
 }
 

@@ -109,7 +109,8 @@ parity::tensor_data tensor_from_npy(const host::npy_array& a, vx_type float_type
       fmt::print(stderr,
                  "rknnop-parity: note: {}{} of {} values rounded, {} lost converting {} to {} (largest relative "
                  "change {:.3g})\n",
-                 what, r.rounded, r.count, r.lossy, host::npy_descr(a.dtype), host::npy_descr(to), r.largest_relative);
+                 rknnop::tools::terminal_text(what), r.rounded, r.count, r.lossy, host::npy_descr(a.dtype),
+                 host::npy_descr(to), r.largest_relative);
     t.dtype = float_type;
     t.bytes.resize(converted.data.size());
     std::memcpy(t.bytes.data(), converted.data.data(), converted.data.size());
@@ -336,7 +337,7 @@ int run_cases(parity::checker& check, const std::vector<parity::parity_case>& ca
   std::size_t failed = 0;
   for (const parity::parity_case& c : cases) {
     const parity::case_report r = check.run(c);
-    std::printf("%s\n", r.to_string().c_str());
+    std::printf("%s\n", rknnop::tools::terminal_lines(r.to_string()).c_str());
     if (r.result == parity::outcome::no_opencl) return exit_no_opencl;
     if (!r.passed()) ++failed;
     for (const parity::output_diff& d : r.outputs) {
@@ -350,8 +351,10 @@ int run_cases(parity::checker& check, const std::vector<parity::parity_case>& ca
   for (const auto& name : op.signature.outputs) {
     const totals& t = per_output[name];
     std::printf("output '%s': max abs diff %.3g, max rel diff %.3g, %zu of %zu elements outside abs %.3g + rel %.3g\n",
-                name.c_str(), t.max_abs, t.max_rel, t.mismatches, t.elements, op.tol.abs, op.tol.rel);
+                rknnop::tools::terminal_text(name).c_str(), t.max_abs, t.max_rel, t.mismatches, t.elements, op.tol.abs,
+                op.tol.rel);
   }
+  // terminal: counts only
   std::printf("%s: %zu of %zu case(s) within tolerance\n", failed == 0 ? "PASS" : "FAIL", cases.size() - failed,
               cases.size());
   return failed == 0 ? 0 : exit_failure;
@@ -382,12 +385,16 @@ int compare(options& o) {
   parity::checker check(
       op, [&kernels, &op](const parity::parity_case& c) { return run_in_runner(kernels.cpu, op, c); },
       [&kernels, &op, &shader](const parity::parity_case& c) { return run_in_runner(kernels.vx, op, c, shader); });
-  std::printf("%s: CPU kernel '%s' vs VX kernel '%s' (%s) on %s\n", yml.name.c_str(), kernels.cpu.kernel().name.c_str(),
-              kernels.vx.kernel().name.c_str(), kernels.vx_path.c_str(),
-              check.opencl_available() ? check.opencl_status().c_str() : "no OpenCL device");
+  std::printf(
+      "%s: CPU kernel '%s' vs VX kernel '%s' (%s) on %s\n", rknnop::tools::terminal_text(yml.name).c_str(),
+      rknnop::tools::terminal_text(kernels.cpu.kernel().name).c_str(),
+      rknnop::tools::terminal_text(kernels.vx.kernel().name).c_str(),
+      rknnop::tools::terminal_text(kernels.vx_path).c_str(),
+      check.opencl_available() ? rknnop::tools::terminal_text(check.opencl_status()).c_str() : "no OpenCL device");
   if (!check.opencl_available()) {
     std::fflush(stdout);
-    std::fprintf(stderr, "rknnop-parity: the VX kernel cannot run: %s\n", check.opencl_status().c_str());
+    std::fprintf(stderr, "rknnop-parity: the VX kernel cannot run: %s\n",
+                 rknnop::tools::terminal_text(check.opencl_status()).c_str());
     return exit_no_opencl;
   }
   return run_cases(check, cases, op);

@@ -165,9 +165,10 @@ int run_op(const options& o, std::string& stage) {
   if (o.shared.allow_lossy) setenv("RKNNOP_ALLOW_LOSSY", "1", 1);
   stage = fmt::format("loading '{}'", o.shared.op);
   session s = session::load(o.shared.op, load);
-  if (s.op().port_order_warning) fmt::print(stderr, "rknnop-run: warning: {}\n", *s.op().port_order_warning);
+  if (s.op().port_order_warning)
+    fmt::print(stderr, "rknnop-run: warning: {}\n", terminal_text(*s.op().port_order_warning));
   if (o.shared.describe) {
-    fmt::print("{}", s.describe());
+    fmt::print("{}", terminal_lines(s.describe()));
     return 0;
   }
 #if RKNNOP_VXC_HAS_BRIDGE
@@ -181,7 +182,8 @@ int run_op(const options& o, std::string& stage) {
     stage = fmt::format("reading input '{}' from '{}'", name, file);
     s.set_input(name, std::filesystem::path(file), tensor_type);
   }
-  for (const std::string& note : s.conversion_notes()) fmt::print(stderr, "rknnop-run: note: {}\n", note);
+  for (const std::string& note : s.conversion_notes())
+    fmt::print(stderr, "rknnop-run: note: {}\n", terminal_text(note));
   stage = "setting the params";
   for (const auto& [name, value] : param_list) s.set_param(name, std::string_view(value));
   for (const auto& [name, text] : shape_list)
@@ -190,8 +192,9 @@ int run_op(const options& o, std::string& stage) {
 
   stage = fmt::format("running op '{}' (kernel '{}')", s.op().name, s.kernel().name);
   const run_report report = s.run();
-  fmt::print("{} (kernel '{}', kernel_index {})\n", s.op().name, s.kernel().name, s.kernel().kernel_index);
-  for (const step_report& step : report.steps) fmt::print("  {}\n", status_line(step));
+  fmt::print("{} (kernel '{}', kernel_index {})\n", terminal_text(s.op().name), terminal_text(s.kernel().name),
+             s.kernel().kernel_index);
+  for (const step_report& step : report.steps) fmt::print("  {}\n", terminal_text(status_line(step)));
   if (o.shared.repeat != 0) {
     stage = fmt::format("timing op '{}' ({} runs)", s.op().name, o.shared.repeat);
     rknnop_run::print_timing(s, o.shared.repeat);
@@ -200,7 +203,8 @@ int run_op(const options& o, std::string& stage) {
     stage = fmt::format("writing output '{}' to '{}'", name, file);
     const tensor_result& r = s.output(name);
     write_npy_file(r.array, file);
-    fmt::print("  output '{}': shape ({}) {} -> {}\n", name, fmt::join(r.shape, ", "), vx_type_name(r.vx_type), file);
+    fmt::print("  output '{}': shape ({}) {} -> {}\n", terminal_text(name), fmt::join(r.shape, ", "),
+               vx_type_name(r.vx_type), terminal_text(file));
   }
   return 0;
 }
@@ -221,6 +225,7 @@ void rknnop_run::print_timing(rknnop::host::session& s, std::uint32_t runs) {
   const double median = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
   const char* env = std::getenv("RKNNOP_THREADS");
   // rknnop::thread_count() reads RKNNOP_THREADS and the online cores as the kernel library does.
+  // terminal: numbers and the user's own RKNNOP_THREADS
   fmt::print(
       "  timing        {} run(s): median {:.3f} ms, min {:.3f} ms per run (graph, kernel, outputs read back); "
       "{} thread(s) ({})\n",

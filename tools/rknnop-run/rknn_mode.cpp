@@ -100,26 +100,32 @@ std::string entries_text(const std::vector<op_yml_entry>& entries) {
 
 int describe(const model& m) {
   const std::optional<model_blob_kind> host = host_library_blob();
-  fmt::print("{}: .rknn model format {}, graph '{}' version {}, {} node(s), {} custom op(s)\n", m.source,
-             m.file.version, m.name, m.graph_version.empty() ? "?" : m.graph_version, m.nodes.size(), m.ops.size());
+  fmt::print("{}: .rknn model format {}, graph '{}' version {}, {} node(s), {} custom op(s)\n", terminal_text(m.source),
+             m.file.version, terminal_text(m.name), m.graph_version.empty() ? "?" : terminal_text(m.graph_version),
+             m.nodes.size(), m.ops.size());
+  // terminal: sizes only
   fmt::print("  sections: export_data {} B, config {} B", m.file.export_data.size(), m.file.config.size());
   if (m.file.version >= 2)
+    // terminal: sizes only
     fmt::print(", custom_op_config {} B, custom_op_data {} B", m.file.custom_op_config.size(),
                m.file.custom_op_data.size());
+  // terminal: a size only
   fmt::print("{}\n",
              m.file.trailing.empty() ? std::string() : fmt::format(", {} trailing byte(s)", m.file.trailing.size()));
-  for (const std::string& note : m.notes) fmt::print("  note: {}\n", note);
+  for (const std::string& note : m.notes) fmt::print("  note: {}\n", terminal_text(note));
   for (const model_op& op : m.ops) {
-    fmt::print("custom op '{}': kernel_index {}\n", op.name,
+    fmt::print("custom op '{}': kernel_index {}\n", terminal_text(op.name),
                op.kernel_index ? fmt::format("{}", *op.kernel_index) : std::string("absent (0)"));
-    fmt::print("  inputs:  {}\n  outputs: {}\n  params:  {}\n", entries_text(op.inputs), entries_text(op.outputs),
-               entries_text(op.params));
+    fmt::print("  inputs:  {}\n  outputs: {}\n  params:  {}\n", terminal_text(entries_text(op.inputs)),
+               terminal_text(entries_text(op.outputs)), terminal_text(entries_text(op.params)));
     for (const model_blob_kind kind : all_model_blob_kinds)
-      fmt::print("  {:<16} {}\n", model_blob_description(kind), blob_text(m, op, kind));
+      fmt::print("  {:<16} {}\n", model_blob_description(kind), terminal_text(blob_text(m, op, kind)));
     if (host)
+      // terminal: the tool's own words
       fmt::print("  library for this host ({}): {}\n", model_blob_description(*host),
                  m.blob(op, *host).empty() ? "MISSING" : "present");
     else
+      // terminal: the tool's own words
       fmt::print("  library for this host: none (this host is {})\n", machine_name(host_machine()));
   }
   for (const model_node& node : m.nodes) {
@@ -137,14 +143,15 @@ int describe(const model& m) {
       if (e != op.params.end())
         for (const op_yml_enumerator& n : e->enumerators)
           if (p.json == std::to_string(n.value)) value = fmt::format("{} ({})", n.name, n.value);
-      fmt::print("  param {} = {} ({})\n", p.name, value,
+      fmt::print("  param {} = {} ({})\n", terminal_text(p.name), terminal_text(value),
                  e != op.params.end() ? vx_type_name(e->type) : "not in the op description");
     }
     for (const auto& [direction, ports, entries] :
          {std::tuple{"input", &node.inputs, &op.inputs}, std::tuple{"output", &node.outputs, &op.outputs}})
       for (const model_port& port : *ports)
         fmt::print("  {} {} '{}': {}\n", direction, port.index,
-                   port.index < entries->size() ? (*entries)[port.index].name : std::string("?"), tensor_text(port, m));
+                   terminal_text(port.index < entries->size() ? (*entries)[port.index].name : std::string("?")),
+                   terminal_text(tensor_text(port, m)));
   }
   return 0;
 }
@@ -175,7 +182,8 @@ int check(const model& m) {
   for (const model_node& node : m.nodes)
     if (!node.custom_op && !is_builtin_op(node.op)) unknown.push_back(node.index);
   if (custom.empty() && unknown.empty()) {
-    fmt::print("{}: no custom-op nodes (every node's op is a built-in VSI_NN_OP_*), nothing to check\n", m.source);
+    fmt::print("{}: no custom-op nodes (every node's op is a built-in VSI_NN_OP_*), nothing to check\n",
+               terminal_text(m.source));
     return 0;
   }
   std::size_t failed = 0;
@@ -192,10 +200,11 @@ int check(const model& m) {
     return 1;
   }
   if (failed == 0) {
-    fmt::print("{}: {} custom-op node(s) checked, all pass\n", m.source, custom.size());
+    fmt::print("{}: {} custom-op node(s) checked, all pass\n", terminal_text(m.source), custom.size());
     return 0;
   }
-  fmt::print(stderr, "rknnop-run: {}: {} of {} custom-op node(s) failed the check\n", m.source, failed, custom.size());
+  fmt::print(stderr, "rknnop-run: {}: {} of {} custom-op node(s) failed the check\n", terminal_text(m.source), failed,
+             custom.size());
   return 1;
 }
 
@@ -293,21 +302,21 @@ int run(const model& m, const std::string& node_name, const std::vector<std::str
     s.set_input(op.inputs[i].name, data, static_cast<vx_type>(input_types[i]));
   }
   const run_report report = s.run();
-  fmt::print("{}: node '{}' (op {}, kernel '{}', kernel_index {})\n", m.source, terminal_text(node.name),
+  fmt::print("{}: node '{}' (op {}, kernel '{}', kernel_index {})\n", terminal_text(m.source), terminal_text(node.name),
              terminal_text(op.name), terminal_text(s.kernel().name), s.kernel().kernel_index);
   for (const step_report& step : report.steps) {
     if (!step.called)
-      fmt::print("  {:<13} not called (no callback)\n", step.step);
+      fmt::print("  {:<13} not called (no callback)\n", terminal_text(step.step));
     else
-      fmt::print("  {:<13} {}{}{}\n", step.step, vx_status_text(step.status),
-                 step.log.empty() ? "" : "  log: ", fmt::join(step.log, "; "));
+      fmt::print("  {:<13} {}{}{}\n", terminal_text(step.step), vx_status_text(step.status),
+                 step.log.empty() ? "" : "  log: ", terminal_text(fmt::format("{}", fmt::join(step.log, "; "))));
   }
   if (repeat != 0) print_timing(s, repeat);
   for (const auto& [port, file] : writes) {
     const tensor_result& r = s.output(op.outputs[port].name);
     write_npy_file(r.array, file);
-    fmt::print("  output {} '{}': shape {} {} -> {}\n", port, op.outputs[port].name, shape_text(r.shape),
-               vx_type_name(r.vx_type), file);
+    fmt::print("  output {} '{}': shape {} {} -> {}\n", port, terminal_text(op.outputs[port].name), shape_text(r.shape),
+               vx_type_name(r.vx_type), terminal_text(file));
   }
   return 0;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "rknnop/host/container.hpp"
+#include "rknnop/host/op_yml.hpp"  // max_op_yml_file_size
 
 #include "rknnop/host/error.hpp"
 #include "rknnop/host/file_io.hpp"
@@ -68,6 +69,10 @@ container parse_container(std::span<const std::uint8_t> bytes, std::string_view 
   result.version = parsed.version;
   if (locations) locations->clear();
   for (const format::section_location& where : parsed.sections()) {
+    // The op.yml section is bounded as an op.yml file is (before, 900 MiB were parsed for minutes).
+    if (where.kind == section_kind::op_yml && where.size > max_op_yml_file_size)
+      throw error(fmt::format("{}: its op.yml section is {} bytes, more than an op.yml may hold ({} bytes, 16 MiB)",
+                              source, where.size, max_op_yml_file_size));
     const auto data = parsed.bytes_of(bytes, where.kind);
     result.section(where.kind).assign(data.begin(), data.end());
     if (locations) locations->push_back({where.kind, where.offset, where.size});

@@ -55,9 +55,11 @@ std::uint64_t group_members_resident_bytes(pid_t leader) {
     const std::string name = it->path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos || name == std::to_string(leader))
       continue;
+    // The whole file, not its first line: a command may hold a newline (and a forged ") R 1 1 1").
     std::ifstream stat(it->path() / "stat");
-    std::string text;
-    std::getline(stat, text);
+    std::string text(4096, '\0');
+    stat.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(stat.gcount()));
     // pid (comm) state ppid pgrp ...: the command may hold spaces and parentheses; fields follow the last ')'.
     const auto close = text.rfind(')');
     if (close == std::string::npos) continue;

@@ -185,15 +185,6 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-std::vector<std::uint8_t> read_memory_file(int fd) {
-  std::vector<std::uint8_t> bytes;
-  errno = 0;  // a short read sets none
-  if (!read_whole_file(fd, bytes))
-    throw error(fmt::format("cannot read the node runner's reply: {}",
-                            errno != 0 ? std::strerror(errno) : "it is shorter than its size"));
-  return bytes;
-}
-
 std::string_view step_text(runner_step step) {
   switch (step) {
     case runner_step::start: return "starting the node runner for";
@@ -333,8 +324,12 @@ std::unique_ptr<runner_process> start_runner(const child_library& library, bool 
   // The environment, POCL's kernel cache in the runner's own folder.
   std::vector<std::string> environment_text;
   for (char** e = environ; *e != nullptr; ++e)
-    if (!std::string_view(*e).starts_with("POCL_CACHE_DIR=")) environment_text.emplace_back(*e);
+    if (!std::string_view(*e).starts_with("POCL_CACHE_DIR=") &&
+        !std::string_view(*e).starts_with("RKNNOP_NODE_OP_YML="))
+      environment_text.emplace_back(*e);
   if (processes) environment_text.push_back("POCL_CACHE_DIR=" + process->cache_folder);
+  // The op.yml the runner reads: its sandbox lets it read that file (and no other of the user's).
+  if (library.options.op_yml) environment_text.push_back("RKNNOP_NODE_OP_YML=" + library.options.op_yml->string());
   std::vector<char*> environment;
   for (std::string& e : environment_text) environment.push_back(e.data());
   environment.push_back(nullptr);
@@ -354,16 +349,22 @@ std::unique_ptr<runner_process> start_runner(const child_library& library, bool 
 
 // Puts `request` in the runner's request file and a clean status page beside it; drops what the runner
 // wrote since the last request (the one line of a crash quotes this request's output only).
+// The control channel is the library's to use too (a thread of it may answer on descriptor 7): the
+// last reply is emptied, so an answer that is not the runner's reads no earlier run's output; answers
+// left on the channel are dropped; the byte is sent without blocking (a channel the runner does not
+// read fills up), and the watch then bounds the wait by the time limit.
 void send_request(runner_process& process, const wire_writer& request) {
-  if (!replace_whole_file(process.request.get(), request.bytes()))
+  if (!replace_whole_file(process.request.get(), request.bytes()) || ::ftruncate(process.reply.get(), 0) != 0)
     throw error(fmt::format("cannot write the node runner's request: {}", std::strerror(errno)));
   const runner_status clean{};
   (void)::pwrite(process.status.get(), &clean, sizeof clean, 0);
   char chunk[512];
   for (pollfd p{process.output.get(), POLLIN, 0}; ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN) != 0;)
     if (::read(process.output.get(), chunk, sizeof chunk) <= 0) break;
+  for (int drained = 0; drained < 1024 && ::recv(process.control.get(), chunk, sizeof chunk, MSG_DONTWAIT) > 0;)
+    ++drained;
   const char go = 1;
-  (void)::send(process.control.get(), &go, 1, MSG_NOSIGNAL);  // a dead runner is found by the watch
+  (void)::send(process.control.get(), &go, 1, MSG_NOSIGNAL | MSG_DONTWAIT);  // a dead runner is found by the watch
 }
 
 // The sandbox's layers a runner could not set up, said once per process (docs/isolation.md).
@@ -379,17 +380,29 @@ void note_missing_layers(const runner_process& process) {
 
 // The reply file, its size checked before it is read: the outputs the memory budget allows and their
 // steps' text, never more (a runner's reply is not trusted).
+// The size is taken once: the runner (or a thread it left) may grow the file after the check, and the
+// read never goes past the size checked (before, read_whole_file's own fstat read what it had grown to).
 std::vector<std::uint8_t> read_reply(const runner_process& process, const child_library& library) {
   struct stat st {};
   if (::fstat(process.reply.get(), &st) != 0)
     throw error(fmt::format("cannot read the node runner's reply: {}", std::strerror(errno)));
   const std::uint64_t bound = memory_budget() + max_reply_text;
-  if (static_cast<std::uint64_t>(st.st_size) > bound)
+  if (st.st_size < 0 || static_cast<std::uint64_t>(st.st_size) > bound)
     throw error(
         fmt::format("{} ({}): the node runner's reply is {} bytes, more than the memory budget and {} MiB "
                     "of text allow ({} bytes); it was not read",
                     library.op_name, library.origin, st.st_size, max_reply_text >> 20, bound));
-  return read_memory_file(process.reply.get());
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(st.st_size));
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t got =
+        ::pread(process.reply.get(), bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0)
+      throw error(fmt::format("cannot read the node runner's reply: {}",
+                              got < 0 ? std::strerror(errno) : "it is shorter than its size"));
+    done += static_cast<std::size_t>(got);
+  }
+  return bytes;
 }
 
 // Reads a reply with `read`: a reply the reader finds short ("node runner message: truncated", a runner's
@@ -420,7 +433,10 @@ std::vector<std::uint8_t> call(runner_process& process, const child_library& lib
   const auto reported_tensors = [&] {
     runner_status status{};
     const ssize_t got = ::pread(process.status.get(), &status, sizeof status, 0);
-    return got == static_cast<ssize_t>(sizeof status) ? 4 * status.tensor_bytes : std::uint64_t{0};
+    // The page is the library's to write: its figure counts up to the tensor budget the runner itself
+    // may not pass (--memory-limit), never more.
+    return got == static_cast<ssize_t>(sizeof status) ? 4 * std::min(status.tensor_bytes, memory_budget())
+                                                      : std::uint64_t{0};
   };
   const child_outcome outcome = watch_child(process.pid, process.output.get(), limits.time, memory_limit, 8192,
                                             process.control.get(), reported_tensors, true);
@@ -449,17 +465,21 @@ std::vector<std::uint8_t> call(runner_process& process, const child_library& lib
                     what, said.empty() ? "" : "; it said: " + printable(said)));
   if (WIFSIGNALED(outcome.status) && WTERMSIG(outcome.status) == SIGSYS) {
     const std::string refused(status.refused, ::strnlen(status.refused, sizeof status.refused));
-    throw error(fmt::format("{} tried {}, which the node runner's sandbox refuses (stopped)", what,
-                            refused.empty() ? "a system call" : printable(refused)));
+    // The filter's handler names what it trapped; a call it kills outright (no handler runs) is one of
+    // another architecture: i386's int 0x80 or x32 on x86-64.
+    throw error(
+        fmt::format("{} tried {}, which the node runner's sandbox refuses (stopped)", what,
+                    refused.empty() ? "a system call of another architecture (int 0x80 or x32)" : printable(refused)));
   }
   if (WIFSIGNALED(outcome.status)) {
     const std::string fault(status.fault, std::min<std::size_t>(status.fault_length, sizeof status.fault));
     throw error(fmt::format("{} crashed with {}{}{}", what, signal_description(WTERMSIG(outcome.status)),
-                            fault.empty() ? "" : ": " + fault, said.empty() ? "" : "; it said: " + said));
+                            fault.empty() ? "" : ": " + printable(fault),
+                            said.empty() ? "" : "; it said: " + printable(said)));
   }
   throw error(fmt::format("{} stopped with exit status {}{}", what,
                           WIFEXITED(outcome.status) ? WEXITSTATUS(outcome.status) : -1,
-                          said.empty() ? "" : "; it said: " + said));
+                          said.empty() ? "" : "; it said: " + printable(said)));
 }
 
 // The request to `runner`'s runner, started first if there is none (or it died idle); a runner that
@@ -481,7 +501,13 @@ std::vector<std::uint8_t> call_runner(const child_library& library, runner_slot&
   naming_the_op(library, [&] {
     wire_reader head(reply);
     if (head.get<std::uint32_t>() != node_wire_magic) throw error("the node runner's reply is garbled");
-    if (head.get<std::uint8_t>() == 0) throw error(head.get_string());
+    if (head.get<std::uint8_t>() == 0) {
+      // A failure reply's text is the runner's (the library's, if it forged one): escaped, and naming the
+      // op when it does not already.
+      const std::string text = printable(head.get_string());
+      if (text.find(library.op_name) != std::string::npos) throw error(text);
+      throw error(fmt::format("{} ({}): {}", library.op_name, library.origin, text));
+    }
   });
   return reply;
 }

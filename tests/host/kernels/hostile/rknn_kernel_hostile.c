@@ -20,8 +20,26 @@
  *   31 closes the runner's control socket and waits (the tool stops it)
  *   32 fails when it has any capability (the runner drops root's)
  *   33 answers with a truncated reply (a string that runs past the reply's end)
- * Modes 120-133 make the same attacks (20-33) from the VX kernel's initializer, in a VX shader's runner.
- * Mode 124's child holds 512 MiB: a VX runner may start processes (POCL's linker), killed with it.
+ * Attacks the sandbox's second part refuses (issue 50), each on the run's input file (in.npy in the folder
+ * RKNNOP_HOSTILE_MARK names) or on the tool (its pid: the runner's argv[2]):
+ *   34 chmod 0666 of the input                           35 setxattr on the input
+ *   36 utimensat on the input                            37 a 1 GiB System V shared memory segment
+ *   38 socketpair                                        39 prlimit RLIMIT_FSIZE 0 on the tool
+ *   40 setpriority 19 on the tool                        41 a system call through int 0x80 (i386's)
+ *   42 sched_setaffinity of the tool                     43 a System V message queue
+ *   44 chown of the input                                45 ioprio_set on the tool
+ *   46 an x32 system call
+ * Reads the sandbox refuses (Landlock: the library sees EACCES and the run fails with VX_FAILURE):
+ *   47 the tool's /proc/PID/stat (where its terminal is named)   48 a terminal device (/dev/ptmx)
+ *   49 the user's file (the run's input, by its path)
+ * And: 51 writes 1 TiB of tensors into the runner's status page (its tensor_bytes, at byte 1032) and
+ * then fills 1 GiB and holds it a second: the tool takes the page's figure only up to the tensor budget and stops it.
+ * 52 starts a thread that answers every byte on the runner's control channel (descriptor 7) at once,
+ * for the runs after this one (rknnop-run --repeat): the tool then reads the reply file it emptied.
+ * 53 (as 153, in a VX runner) forks a child that waits, and never returns: the child must end with the runner when the
+ * tool is killed. 50 starts 2000 threads (the runner's thread cap, RLIMIT_NPROC in its user namespace, stops it short:
+ * the kernel fails with VX_FAILURE). Modes 120-133 make the same attacks (20-33) from the VX kernel's initializer, in a
+ * VX shader's runner. Mode 124's child holds 512 MiB: a VX runner may start processes (POCL's linker), killed with it.
  * Each returns VX_FAILURE when the call fails instead of being stopped, so a run never passes by it.
  * A constructor aborts the process when its name (/proc/self/comm) is RKNNOP_HOSTILE_ABORT_IN: a tool
  * that loads the library in its own process dies, one that loads it in rknnop-node only does not.
@@ -31,10 +49,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/resource.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -107,8 +134,135 @@ static void forge_reply(int mode) {
   for (;;) pause();
 }
 
+/* The run's input file: RKNNOP_HOSTILE_MARK/in.npy. */
+static const char* input_file(void) {
+  static char path[4096];
+  const char* mark = getenv("RKNNOP_HOSTILE_MARK");
+  snprintf(path, sizeof path, "%s/in.npy", mark != NULL ? mark : ".");
+  return path;
+}
+
+/* The tool's pid, as its runner's command line gives it (--rknnop-node PID): in a pid namespace the
+ * runner's parent is not there to see. */
+static pid_t tool_pid(void) {
+  char line[256] = {0};
+  const int fd = open("/proc/self/cmdline", O_RDONLY);
+  ssize_t got = fd >= 0 ? read(fd, line, sizeof line - 1) : -1;
+  size_t at = 0;
+  int field = 0;
+  if (fd >= 0) close(fd);
+  for (; got > 0 && at < (size_t)got && field < 2; ++at)
+    if (line[at] == '\0') ++field;
+  return field == 2 && at < (size_t)got ? (pid_t)atoi(line + at) : getppid();
+}
+
+static void* sleeper(void* unused) {
+  (void)unused;
+  for (;;) pause();
+  return NULL;
+}
+
+static void* answerer(void* unused) {
+  char byte;
+  (void)unused;
+  while (recv(7, &byte, 1, 0) == 1)
+    if (send(7, &byte, 1, MSG_NOSIGNAL) != 1) break;
+  return NULL;
+}
+
 static int attack(int mode) {
   switch (mode) {
+    case 34: return chmod(input_file(), 0666) == 0;
+    case 35: return setxattr(input_file(), "user.secret", "x", 1, 0) == 0;
+    case 36: {
+      const struct timespec times[2] = {{1, 0}, {1, 0}};
+      return utimensat(AT_FDCWD, input_file(), times, 0) == 0;
+    }
+    case 37: {
+      const int id = shmget(IPC_PRIVATE, (size_t)1 << 30, IPC_CREAT | 0666);
+      char* at = id >= 0 ? (char*)shmat(id, NULL, 0) : (char*)-1;
+      size_t i;
+      if (at == (char*)-1) return 0;
+      for (i = 0; i < ((size_t)1 << 30); i += 4096) at[i] = 1;
+      return 1;
+    }
+    case 38: {
+      int ends[2];
+      return socketpair(AF_UNIX, SOCK_STREAM, 0, ends) == 0;
+    }
+    case 39: {
+      const struct rlimit none = {0, 0};
+      return prlimit(tool_pid(), RLIMIT_FSIZE, &none, NULL) == 0;
+    }
+    case 40: return setpriority(PRIO_PROCESS, (id_t)tool_pid(), 19) == 0;
+    case 41: {
+#if defined(__x86_64__)
+      long result = 20; /* i386's getpid */
+      __asm__ volatile("int $0x80" : "+a"(result) : : "memory");
+      return result > 0;
+#else
+      return 0;
+#endif
+    }
+    case 42: {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(0, &one);
+      return sched_setaffinity(tool_pid(), sizeof one, &one) == 0;
+    }
+    case 43: return msgget(IPC_PRIVATE, IPC_CREAT | 0666) >= 0;
+    case 44: return chown(input_file(), 65534, 65534) == 0;
+    case 45: return syscall(SYS_ioprio_set, 1, tool_pid(), (3 << 13) | 7) == 0;
+    case 47:
+    case 48:
+    case 49: {
+      char path[64];
+      const char* name = path;
+      int fd;
+      if (mode == 47) snprintf(path, sizeof path, "/proc/%d/stat", (int)tool_pid());
+      if (mode == 48) name = "/dev/ptmx";
+      if (mode == 49) name = input_file();
+      fd = open(name, O_RDONLY | O_NOCTTY);
+      if (fd >= 0) close(fd);
+      return fd >= 0;
+    }
+    case 50: {
+      pthread_t thread;
+      int started = 0;
+      while (started < 2000 && pthread_create(&thread, NULL, sleeper, NULL) == 0) ++started;
+      return started == 2000;
+    }
+    case 51: {
+      const uint64_t forged = (uint64_t)1 << 40;
+      char* block;
+      size_t i;
+      if (pwrite(6, &forged, sizeof forged, 1032) != (ssize_t)sizeof forged) return 0;
+      block = (char*)malloc((size_t)1 << 30);
+      if (block == NULL) return 0;
+      for (i = 0; i < ((size_t)1 << 30); i += 4096) block[i] = 1;
+      usleep(1000000); /* held: the tool's watch looks every 50 ms */
+      free(block);
+      return 1;
+    }
+    case 52: {
+      static int started = 0;
+      pthread_t thread;
+      if (!started) started = pthread_create(&thread, NULL, answerer, NULL) == 0;
+      return started;
+    }
+    case 53: {
+      const pid_t child = fork();
+      if (child == 0)
+        for (;;) pause();
+      if (child < 0) return 0;
+      for (;;) pause();
+    }
+    case 46:
+#if defined(__x86_64__)
+      return syscall(0x40000000L | 39) > 0; /* x32's getpid */
+#else
+      return 0;
+#endif
     case 20: return ptrace(PTRACE_ATTACH, getppid(), NULL, NULL) == 0;
     case 21: return ioctl(0, TIOCSTI, "x") == 0;
     case 22: return kill(getppid(), SIGKILL) == 0;
