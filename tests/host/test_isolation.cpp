@@ -86,11 +86,13 @@ tool_result run_limited(const fs::path& dir, const std::vector<std::string>& arg
   return run_tool("env", full, dir);
 }
 
-tool_result run_hostile(const fs::path& dir, int mode) {
+tool_result run_hostile(const fs::path& dir, int mode, int seconds = 2) {
   write_npy_file(npy_array::from_floats(std::vector<float>(4096, 1.0f), {1, 64, 64}), dir / "in.npy");
   return run_limited(
-      dir, {RKNNOP_HOSTILE_SO, "--op-yml", RKNNOP_HOSTILE_YML, "--input", "input=" + (dir / "in.npy").string(),
-            "--param", fmt::format("mode={}", mode), "--output", "output=" + (dir / "out.npy").string()});
+      dir,
+      {RKNNOP_HOSTILE_SO, "--op-yml", RKNNOP_HOSTILE_YML, "--input", "input=" + (dir / "in.npy").string(), "--param",
+       fmt::format("mode={}", mode), "--output", "output=" + (dir / "out.npy").string()},
+      seconds);
 }
 
 void expect_one_line(const tool_result& r, const fs::path& dir, const std::string& what) {
@@ -288,7 +290,9 @@ TEST(Isolation, AKernelThatNeverReturnsIsStopped) {
 
 TEST(Isolation, AKernelThatFillsMemoryIsStopped) {
   const fs::path dir = rknnop_test::work_dir("isolation_memory");
-  const tool_result r = run_hostile(dir, 4);
+  // The memory limit must stop it, not the time limit: 20 s, so that a loaded machine (ctest -j, CI)
+  // cannot reach the time limit first.
+  const tool_result r = run_hostile(dir, 4, 20);
   expect_one_line(r, dir, "the CPU kernel of Hostile");
   EXPECT_NE(r.err.find("used more than 256 MiB of memory"), std::string::npos) << r.err;
 }
