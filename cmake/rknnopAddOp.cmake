@@ -10,7 +10,12 @@
 #               [INCLUDE_DIRECTORIES dir...]          (extra include dirs, for every architecture)
 #               [OPENVX_INCLUDE_DIR dir [KHRONOS_DIMS]]  (build against a vendor's OpenVX headers)
 #               [OUTPUT_DIRECTORY dir]                (default ${CMAKE_CURRENT_BINARY_DIR}/<Name>)
-#               [BACKENDS openvx mindspore])          (mindspore: also lib<lower>_mslite.so, rknnopMindSpore.cmake)
+#               [BACKENDS openvx mindspore rknpu2]    (default: openvx rknpu2; the one switch of what is built:
+#                                                     openvx: the RKNN v1 libraries, op.yml, .rknnop;
+#                                                     mindspore: lib<lower>_mslite.so, rknnopMindSpore.cmake;
+#                                                     rknpu2: rknpu2/<arch>/librkcst_<lower>.so, rknnopRknpu2.cmake)
+#               [NO_RKNPU2]                           (shorthand: the default BACKENDS without rknpu2)
+#               [TARGET_PLATFORM RK3562|RK3566|RK3568|RK3576|RK3588]   (shorthand: BACKENDS rknpu2)
 #
 # Builds everything RKNN-Toolkit v1's `custom_op --action create/build` would, from one op struct:
 #   <out>/x86_64/lib<lower>.so   target <Name> (MODULE), the PC-simulator library
@@ -244,7 +249,15 @@ function(rknnop_add_op name)
     "SOURCES;ARCHITECTURES;INCLUDE_DIRECTORIES;BACKENDS")
   _rknnop_add_op_arguments(${name})
   _rknnop_add_op_locations(${name})
-  _rknnop_add_op_host_library(${name})
+  if("openvx" IN_LIST _backends)
+    _rknnop_add_op_host_library(${name})
+  else()  # no RKNN v1 library: target <name> only carries the properties of the other backends' files
+    add_custom_target(${name})
+    set_target_properties(${name} PROPERTIES RKNNOP_OUTPUT_DIRECTORY "${_out}")
+  endif()
+  if("mindspore" IN_LIST _backends)
+    _rknnop_add_op_backends(${name} "${_backends}" "${_sources}" "${_include_dirs}" "${_out}")
+  endif()
   if(CMAKE_CROSSCOMPILING)
     _rknnop_status_once(cross_add_op "rknnop: cross-compiling: rknnop_add_op builds only the ${_self_arch} "
       "kernel libraries (op.yml, the Python op and .rknnop come from a native build)")
@@ -310,12 +323,41 @@ function(_rknnop_add_op_arguments name)
       message(FATAL_ERROR "${_ctx}: TARGET_PLATFORM ${ARG_TARGET_PLATFORM} is an RKNPU2 SoC, but the RKNPU2 plugins "
                           "are off (NO_RKNPU2 or RKNNOP_BUILD_RKNPU2_PLUGINS=OFF)")
     endif()
-    _rknnop_status_once(rknpu2_only_${name} "rknnop: ${name}: TARGET_PLATFORM ${ARG_TARGET_PLATFORM} is an RKNPU2 "
-                                            "SoC: only its RKNPU2 plugins (rknpu2/<arch>/librkcst_*.so) are built")
+    _rknnop_status_once(rknpu2_only_${name} "rknnop: ${name}: TARGET_PLATFORM ${ARG_TARGET_PLATFORM} is an RKNPU2 SoC: only its RKNPU2 plugins (rknpu2/<arch>/librkcst_*.so) are built")
   elseif(NOT ARG_TARGET_PLATFORM IN_LIST _platforms)
     list(JOIN _platforms ", " _list)
     list(JOIN _rknpu2_platforms ", " _list2)
     message(FATAL_ERROR "${_ctx}: unknown TARGET_PLATFORM '${ARG_TARGET_PLATFORM}' (RKNN v1: ${_list}; RKNPU2: ${_list2})")
+  endif()
+  # The one switch, BACKENDS (default: openvx rknpu2); NO_RKNPU2 and an RKNPU2 TARGET_PLATFORM are
+  # its shorthands (docs/building.md).
+  if(DEFINED ARG_BACKENDS)
+    set(_backends ${ARG_BACKENDS})
+    list(REMOVE_DUPLICATES _backends)
+  else()
+    set(_backends openvx rknpu2)
+    if(NOT RKNNOP_BUILD_RKNPU2_PLUGINS)
+      list(REMOVE_ITEM _backends rknpu2)
+    endif()
+  endif()
+  if(ARG_NO_RKNPU2)
+    if("rknpu2" IN_LIST ARG_BACKENDS)
+      message(FATAL_ERROR "${_ctx}: NO_RKNPU2 contradicts BACKENDS ${ARG_BACKENDS}")
+    endif()
+    list(REMOVE_ITEM _backends rknpu2)
+  endif()
+  if(_rknpu2_only)
+    if(DEFINED ARG_BACKENDS AND NOT ARG_BACKENDS STREQUAL "rknpu2")
+      message(FATAL_ERROR "${_ctx}: TARGET_PLATFORM ${ARG_TARGET_PLATFORM} (an RKNPU2 SoC) builds BACKENDS rknpu2 "
+                          "only, not BACKENDS ${ARG_BACKENDS}")
+    endif()
+    set(_backends rknpu2)
+  endif()
+  if("rknpu2" IN_LIST _backends AND NOT RKNNOP_BUILD_RKNPU2_PLUGINS)
+    message(FATAL_ERROR "${_ctx}: BACKENDS rknpu2, but the RKNPU2 plugins are off (RKNNOP_BUILD_RKNPU2_PLUGINS=OFF)")
+  endif()
+  if(NOT "openvx" IN_LIST _backends)
+    set(_rknpu2_only TRUE)  # no RKNN v1 outputs: no v1 libraries, op.yml or .rknnop
   endif()
   if(NOT DEFINED ARG_KERNEL_INDEX)
     set(ARG_KERNEL_INDEX 0)
@@ -338,7 +380,7 @@ function(_rknnop_add_op_arguments name)
   else()
     set(ARG_ARCHITECTURES ${_known_arches})
   endif()
-  foreach(_var ARG_TARGET_PLATFORM ARG_KERNEL_INDEX ARG_ARCHITECTURES _explicit_arches _rknpu2_only)
+  foreach(_var ARG_TARGET_PLATFORM ARG_KERNEL_INDEX ARG_ARCHITECTURES _explicit_arches _rknpu2_only _backends)
     set(${_var} "${${_var}}" PARENT_SCOPE)
   endforeach()
 endfunction()
@@ -485,9 +527,6 @@ function(_rknnop_add_op_host_library name)
       VERBATIM)
   endif()
   set_property(GLOBAL APPEND PROPERTY RKNNOP_OPS ${name})  # for tests/board_abi
-  if(DEFINED ARG_BACKENDS)
-    _rknnop_add_op_backends(${name} "${ARG_BACKENDS}" "${_sources}" "${_include_dirs}" "${_out}")
-  endif()
   set_target_properties(${name} PROPERTIES
     RKNNOP_OUTPUT_DIRECTORY "${_out}"
     RKNNOP_LIBRARY_${_self_arch} "$<TARGET_FILE:${name}>")

@@ -9,6 +9,7 @@
 // descriptions here.
 
 #include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/invoke/attrs.hpp>
 #include <rknnop/detail/rknpu2/abi.hpp>
 #include <rknnop/float16.hpp>
 #include <rknnop/status.hpp>
@@ -289,13 +290,28 @@ inline outcome read_input(const op_tensor& t, const field_desc& f, const tensor_
 // The kernel's result into the runtime's output memory: checked as written, converted to the
 // tensor's dtype and laid out back in the runtime's layout in one pass, straight into that memory.
 inline outcome write_output(op_tensor& t, const field_desc& f, const tensor_info& info, const layout_plan& plan,
-                            void* kernel_data) noexcept {
-  if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
+                            void* kernel_data, buffer_list& buffers) noexcept {
   char* data = nullptr;
   if (outcome r = tensor_data(t, f, info, data); !r.ok()) return r;
-  const std::size_t from = dtype_size(f.vx_type), to = dtype_size(info.dtype);
+  std::size_t from = dtype_size(f.vx_type);
+  const std::size_t to = dtype_size(info.dtype);
   const char* src = static_cast<const char*>(kernel_data);
-  const convert_fn fn = info.dtype != f.vx_type ? f.from_kernel[accepted_index(f, info.dtype)] : nullptr;
+  convert_fn fn = info.dtype != f.vx_type ? f.from_kernel[accepted_index(f, info.dtype)] : nullptr;
+  // The core's one output check (unwritten elements; in checking builds, lossy conversions). A
+  // converted output is checked while converting: straight into the runtime's memory, or (laid out
+  // anew) into a copy that is then only moved.
+  if (!fn) {
+    if (outcome checked = check_output(f, info, kernel_data, nullptr); !checked.ok()) return checked;
+  } else if (!plan.permute) {
+    return check_output(f, info, kernel_data, data);
+  } else {
+    char* converted = static_cast<char*>(buffers.allocate(info.elements * to));
+    if (!converted) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate the converted copy");
+    if (outcome checked = check_output(f, info, kernel_data, converted); !checked.ok()) return checked;
+    src = converted;
+    from = to;
+    fn = nullptr;
+  }
   if (plan.permute) {  // the kernel's layout (dims runtime[perm[i]]) back to the runtime's, converted on the way
     std::uint32_t kernel_dims[4], inverse[4];
     for (std::uint32_t i = 0; i < 4; ++i) {
@@ -312,13 +328,7 @@ inline outcome write_output(op_tensor& t, const field_desc& f, const tensor_info
 }
 
 // --- attributes -----------------------------------------------------------------------------------
-// One item of an attribute, as an integer or a float. False: the attribute's dtype holds neither.
-struct attr_item {
-  bool integer = false;
-  std::int64_t i = 0;
-  double d = 0;
-};
-
+// One item of an attribute as the core's attr_item. False: the attribute's dtype holds neither.
 inline bool read_attr_item(const op_attr& a, std::uint32_t k, attr_item& v) noexcept {
   const auto* p = static_cast<const unsigned char*>(a.data);
   const auto load = [p, k](auto value) {
@@ -348,38 +358,6 @@ RKNNOP_DETAIL_COLD inline outcome attr_failure(const field_desc& f, const op_att
   status s = error("{} '{}': the node's attribute '{}' is {} with {} item{}, expected {}", role_name(f.kind), f.name,
                    f.name, rknn_type_name(a.dtype), a.n_elems, a.n_elems == 1 ? "" : "s", expected);
   return outcome(VX_ERROR_INVALID_TYPE, s);
-}
-
-RKNNOP_DETAIL_COLD inline outcome attr_value_failure(const field_desc& f, const attr_item& v, std::uint32_t k,
-                                                     const char* expected) noexcept {
-  status s = error("{} '{}': ", role_name(f.kind), f.name);
-  if (v.integer)
-    s.append(error("item {} of the node's attribute is {}, expected {}", k, v.i, expected).message());
-  else
-    s.append(error("item {} of the node's attribute is {}, expected {}", k, v.d, expected).message());
-  return outcome(VX_ERROR_INVALID_VALUE, s);
-}
-
-// A float param's value from one item: FLOAT32 or FLOAT16, or an integer the field's type holds exactly.
-template <class T>
-outcome attr_to_float(const field_desc& f, const attr_item& v, std::uint32_t k, T& out) noexcept {
-  const double d = v.integer ? double(v.i) : v.d;
-  if (v.integer && double(std::int64_t(d)) != d) return attr_value_failure(f, v, k, "an integer a float holds exactly");
-  T converted{};
-  double back = 0;
-  if constexpr (std::is_same_v<T, float16>) {
-    converted = float16(float(d));
-    back = double(float(converted));
-  } else {
-    converted = T(d);
-    back = double(converted);
-  }
-  if (back != d && !(d != d && back != back))  // NaN stays NaN
-    return attr_value_failure(
-        f, v, k,
-        std::is_same_v<T, float16> ? "a value float16 holds exactly" : "a value the param's float type holds exactly");
-  out = converted;
-  return {};
 }
 
 }  // namespace rknnop::detail::rknpu2
