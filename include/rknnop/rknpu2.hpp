@@ -129,6 +129,7 @@ outcome decode_param(const field_desc& f, const op_attr* a, F& value, bool has_d
     return decode_scalar_item(f, v, value);  // the core's rules: ranges, enums, exact finite floats
   }
 }
+#undef RKNNOP_DETAIL_RKNPU2_INTEGER_TYPES
 
 // Every param from the attributes `lookup(name)` returns (a const op_attr*, nullptr when absent).
 template <class Op, class Lookup>

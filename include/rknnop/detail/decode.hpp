@@ -481,8 +481,8 @@ RKNNOP_DETAIL_COLD inline outcome scratch_overrun_failure() noexcept {
                                    scratch_guard::first, scratch_guard::last, scratch_guard::size));
 }
 
-// The one check of an output after the kernel (OpenVX and MindSpore Lite callbacks alike): every
-// element written (check_every_element), else not nothing at all (the markers).
+// The written-check of an output after the kernel (check_output, every backend's, uses it in boards'
+// builds): every element written (check_every_element), else not nothing at all (the markers).
 inline outcome check_written(const field_desc& f, const tensor_info& info, const void* kernel_data) noexcept {
   if constexpr (check_every_element) {
     if (const unwritten_elements r = find_unwritten(f, info, kernel_data); r.count != 0)

@@ -90,7 +90,7 @@ outcome attr_to_integer(const field_desc& f, const attr_item& v, std::uint32_t k
   }
 }
 
-// One scalar param from one item (`integer_expected`: the line's expectation for an integer param).
+// One scalar param from one item.
 template <class F>
 outcome decode_scalar_item(const field_desc& f, const attr_item& v, F& value) noexcept {
   if constexpr (std::is_floating_point_v<F> || std::is_same_v<F, float16>) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 13 of detail/ (docs/architecture.md §1), above the OpenVX path it shares decoding with.
+// Layer 13 of detail/ (docs/architecture.md §1), in the MindSpore Lite backend's room, above the
+// shared decoding layers.
 // Non-template work of the MindSpore Lite backend: MSTensor <-> rknnop shapes, dtypes and formats,
 // Custom-node attributes, and the one-line diagnostics. The per-op kernel in <rknnop/mindspore.hpp>
 // only passes constexpr field descriptions here.

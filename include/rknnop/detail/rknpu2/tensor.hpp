@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 13 of detail/ (docs/architecture.md §1), above the decoding it shares with the OpenVX and
-// MindSpore Lite backends: the non-template work of the RKNPU2 backend. librknnrt's tensors (dims
+// Layer 13 of detail/ (docs/architecture.md §1), in the RKNPU2 backend's room, above the shared
+// decoding layers and the core's attribute rules (detail/invoke/attrs.hpp): the non-template work
+// of the RKNPU2 backend. librknnrt's tensors (dims
 // outermost first, a format, an RKNN dtype) as rknnop's tensor views (dims innermost first, the
-// op's layout), their data in and out (dtype conversion, NCHW <-> NHWC), node attributes read as
-// param values, and the one-line diagnostics. <rknnop/rknpu2.hpp> only passes constexpr field
+// op's layout), their data in and out (dtype conversion, NCHW <-> NHWC), node attribute items for
+// the core's decoding, and the one-line diagnostics. <rknnop/rknpu2.hpp> only passes constexpr field
 // descriptions here.
 
 #include <rknnop/detail/decode.hpp>
