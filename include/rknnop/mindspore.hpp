@@ -82,8 +82,9 @@ outcome bind_ms_inputs(const std::vector<::mindspore::MSTensor>& tensors, invoca
     if (!result.ok() || unknown) return;
     constexpr field_desc f = model::fields[i];
     tensor_info& info = call.info[i];
-    result = read_ms_shape(tensors[i], f, info, unknown);
-    if (Data && result.ok() && !unknown) result = read_ms_input(tensors[i], f, info, buffers, call.data[i]);
+    layout_plan plan;
+    result = read_ms_shape(tensors[i], f, info, unknown, plan);
+    if (Data && result.ok() && !unknown) result = read_ms_input(tensors[i], f, info, plan, buffers, call.data[i]);
     if (!result.ok() || unknown) return;
     bind_view<i>(call.in, info, call.data[i]);
   });
@@ -123,6 +124,10 @@ struct ms_io {
     for (std::int64_t d : t.Shape()) deferred = deferred || d < 0;
     if (deferred) t.SetShape(to_ms_shape(info.dims, info.rank));
     if (t.DataType() == ::mindspore::DataType::kTypeUnknown) t.SetDataType(to_ms_dtype(info.dtype));
+    // A layout-tagged output holds the layout the op declares, and says so (as Infer does).
+    const field_desc& f = model::fields[model::input_count + i];
+    if (layout_is(f.layout, "NHWC")) t.SetFormat(::mindspore::NHWC);
+    if (layout_is(f.layout, "NCHW")) t.SetFormat(::mindspore::NCHW);
     return {};
   }
   outcome write(invocation<Op>& call, std::size_t i, buffer_list& buffers) noexcept {

@@ -549,9 +549,13 @@ TEST(MindSporeDiagnostics, StaleModel) {
 TEST(MindSporeDiagnostics, LayoutRankDtypeAndInferFailures) {
   const auto attrs = rknnop::mindspore::encode_attrs<ResizeArea>({{3, 4}, false});
   const auto f32 = ms_type::kNumberTypeFloat32;
-  ms_result m = run_ms("ResizeArea", attrs, {{f32, {1, 1, 2, 2}, bytes(16), mindspore::NCHW}}, 1);
+  ms_result m = run_ms("ResizeArea", attrs, {{f32, {1, 1, 2, 2}, bytes(16), mindspore::NC4HW4}}, 1);
   EXPECT_EQ(m.infer, mindspore::kLiteError);
-  EXPECT_EQ(m.log, "rknnop: ResizeArea: input 'images': the op declares NHWC, the tensor's format is NCHW (0)\n");
+  EXPECT_EQ(m.log.rfind("rknnop: ResizeArea: input 'images': the op declares NHWC, the tensor's format is another "
+                        "format (",
+                        0),
+            0u)
+      << m.log;
   m = run_ms("ResizeArea", attrs, {{f32, {1, 1, 2, 2, 1}, bytes(16)}}, 1);
   EXPECT_EQ(m.infer, mindspore::kLiteError);
   EXPECT_EQ(m.log,
@@ -685,5 +689,27 @@ TEST(MindSporeDiagnostics, AZeroDimAndAnInt8ForAFloatOutputAreRefused) {
     EXPECT_EQ(kernel->Execute(), -1);
     EXPECT_EQ(g_log, std::string("rknnop: Int8Infer: ") + rknnop::test::int8_line + "\n");
   }
+}
+}  // namespace
+
+namespace {
+// The core's layout rule (docs/architecture.md §1): an NCHW MSTensor for ResizeArea's NHWC input is
+// converted, as RKNPU2 converts it; the kernel sees NHWC and the output equals the NHWC run's.
+TEST(MindSporeLayout, NchwInputOfAnNhwcOpIsConverted) {
+  const auto attrs = rknnop::mindspore::encode_attrs<ResizeArea>({{3, 4}, false});
+  const auto f32 = ms_type::kNumberTypeFloat32;
+  const std::size_t n = 1, h = 5, w = 7, c = 3;
+  const std::vector<float> nhwc = ramp(n * h * w * c, -4.f, 4.f);
+  std::vector<float> nchw(nhwc.size());
+  for (std::size_t y = 0; y < h; ++y)
+    for (std::size_t x = 0; x < w; ++x)
+      for (std::size_t k = 0; k < c; ++k) nchw[(k * h + y) * w + x] = nhwc[(y * w + x) * c + k];
+  const ms_result a = run_ms("ResizeArea", attrs, {{f32, {1, 5, 7, 3}, as_bytes(nhwc), mindspore::NHWC}}, 1);
+  const ms_result b = run_ms("ResizeArea", attrs, {{f32, {1, 3, 5, 7}, as_bytes(nchw), mindspore::NCHW}}, 1);
+  ASSERT_EQ(a.execute, 0) << a.log;
+  ASSERT_EQ(b.execute, 0) << b.log;
+  EXPECT_EQ(b.outputs[0].format(), mindspore::NHWC);
+  EXPECT_EQ(b.outputs[0].Shape(), (std::vector<std::int64_t>{1, 3, 4, 3}));
+  EXPECT_EQ(data_of(b.outputs[0]), data_of(a.outputs[0]));
 }
 }  // namespace

@@ -508,7 +508,7 @@ TEST_F(Rknpu2Plugin, InferAndComputeEntriesTakeAttributesFromTheCaller) {
 TEST_F(Rknpu2Plugin, AZeroDimAndAnInt8ForAFloatOutputAreRefusedByComputeAndTheInferExport) {
   using rknnop::test::Int8Infer;
   using rknnop::test::ZeroDimInfer;
-  for (const std::uint32_t type : {std::uint32_t(r::type_float32), std::uint32_t(r::type_float16)}) {
+  for (const r::tensor_type type : {r::type_float32, r::type_float16}) {
     SetUp();
     tensor_buffer x(r::type_float32, {3}), y(type, {3, 1});
     std::vector<r::op_tensor> in{x.t}, out{y.t};

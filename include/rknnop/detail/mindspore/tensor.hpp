@@ -8,6 +8,7 @@
 // only passes constexpr field descriptions here.
 
 #include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/invoke/layout.hpp>
 #include <rknnop/mindspore_attrs.hpp>
 #include <rknnop/status.hpp>
 
@@ -72,8 +73,9 @@ RKNNOP_DETAIL_COLD inline void append_shape(status& s, const std::vector<std::in
 // against its field as query_tensor checks an OpenVX tensor (a layout-tagged field's view of a lower
 // rank is batch 1). A rank-0 MSTensor is one element, [1].
 // `unknown`: a dim is still -1 (shapes deferred until run time); nothing else is checked then.
-inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f, tensor_info& info,
-                             bool& unknown) noexcept {
+inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f, tensor_info& info, bool& unknown,
+                             layout_plan& plan) noexcept {
+  plan.permute = false;
   unknown = false;
   info = tensor_info{};
   if (t == nullptr) return fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor is null");
@@ -108,29 +110,44 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
                 "op's: float32, float16, int8, uint8, int16, uint16, int32)",
                 static_cast<int>(t.DataType()));
   }
+  info.tensor_rank = info.rank;
+  if (f.layout[0] != '\0' && info.rank <= 4) {
+    // The core's layout rule: NHWC and NCHW become the declared layout; no other format is one.
+    if (t.format() != ::mindspore::NHWC && t.format() != ::mindspore::NCHW)
+      return fail(VX_ERROR_INVALID_FORMAT, f, "the op declares {}, the tensor's format is {} ({})", f.layout,
+                  format_name(t.format()), static_cast<long long>(t.format()));
+    std::uint32_t outer_first[max_tensor_rank] = {};
+    const auto n = static_cast<std::uint32_t>(shape.size());
+    for (std::uint32_t i = 0; i < n; ++i) outer_first[i] = static_cast<std::uint32_t>(shape[i]);
+    plan_layout(f, t.format() == ::mindspore::NHWC ? tensor_layout::nhwc : tensor_layout::nchw, outer_first, n, info,
+                plan);
+    return {};
+  }
   if (outcome ranked = to_layout_rank(f, info); !ranked.ok()) return ranked;
-  if (f.layout[0] != '\0' && std::string_view(format_name(t.format())) != f.layout)
-    return fail(VX_ERROR_INVALID_FORMAT, f, "the op declares {}, the tensor's format is {} ({})", f.layout,
-                format_name(t.format()), static_cast<long long>(t.format()));
   return {};
 }
 
-// An input's data as the kernel's element type: the tensor's own memory when the dtypes agree,
-// else a converted copy in `buffers` (exactly as the OpenVX path converts).
+// An input's data as the kernel's element type and declared layout: the tensor's own memory when
+// both agree, else a converted (and laid out) copy in `buffers` (exactly as the other backends do).
 inline outcome read_ms_input(const ::mindspore::MSTensor& t, const field_desc& f, const tensor_info& info,
-                             buffer_list& buffers, void*& kernel_data) noexcept {
+                             const layout_plan& plan, buffer_list& buffers, void*& kernel_data) noexcept {
   const std::shared_ptr<const void> data = t.Data();
   if (!data) return fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor has no data");
   if (t.DataSize() < info.elements * dtype_size(info.dtype))
     return fail(VX_ERROR_INVALID_PARAMETERS, f, "the MSTensor holds {} bytes, its shape needs {}", t.DataSize(),
                 info.elements * dtype_size(info.dtype));
-  if (info.dtype == f.vx_type) {
+  if (info.dtype == f.vx_type && !plan.permute) {
     kernel_data = const_cast<void*>(data.get());  // bound to a const view: the kernel only reads it
     return {};
   }
   kernel_data = buffers.allocate(info.elements * dtype_size(f.vx_type));
   if (!kernel_data) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
-  f.to_kernel[accepted_index(f, info.dtype)](data.get(), kernel_data, info.elements);
+  const convert_fn fn = info.dtype != f.vx_type ? f.to_kernel[accepted_index(f, info.dtype)] : nullptr;
+  if (plan.permute)  // converted and laid out in the declared layout in one pass (the core's rule)
+    convert_permute4(fn, static_cast<const char*>(data.get()), dtype_size(info.dtype), static_cast<char*>(kernel_data),
+                     dtype_size(f.vx_type), plan.runtime, plan.perm);
+  else
+    fn(data.get(), kernel_data, info.elements);
   return {};
 }
 
