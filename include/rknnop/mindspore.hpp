@@ -117,22 +117,24 @@ struct ms_io {
     return result;
   }
   // The inferred shape onto an output the model left deferred; its dtype where it has none.
-  outcome settled(invocation<Op>& call, std::size_t i) noexcept {
-    ::mindspore::MSTensor& t = outputs[i];
-    const tensor_info& info = call.info[model::input_count + i];
+  template <class I>  // I: the output's index, a std::integral_constant
+  outcome settled(invocation<Op>& call, I) noexcept {
+    ::mindspore::MSTensor& t = outputs[I::value];
+    const tensor_info& info = call.info[model::input_count + I::value];
     bool deferred = t.Shape().empty();  // never shaped, or -1 after a deferred Infer
     for (std::int64_t d : t.Shape()) deferred = deferred || d < 0;
     if (deferred) t.SetShape(to_ms_shape(info.dims, info.rank));
     if (t.DataType() == ::mindspore::DataType::kTypeUnknown) t.SetDataType(to_ms_dtype(info.dtype));
     // A layout-tagged output holds the layout the op declares, and says so (as Infer does).
-    const field_desc& f = model::fields[model::input_count + i];
+    constexpr field_desc f = model::fields[model::input_count + I::value];
     if (layout_is(f.layout, "NHWC")) t.SetFormat(::mindspore::NHWC);
     if (layout_is(f.layout, "NCHW")) t.SetFormat(::mindspore::NCHW);
     return {};
   }
-  outcome write(invocation<Op>& call, std::size_t i, buffer_list& buffers) noexcept {
-    const std::size_t k = model::input_count + i;
-    return write_ms_output(outputs[i], model::fields[k], call.info[k], call.data[k], buffers);
+  template <class I>
+  outcome write(invocation<Op>& call, I, buffer_list& buffers) noexcept {
+    constexpr std::size_t k = model::input_count + I::value;
+    return write_ms_output(outputs[I::value], model::fields[k], call.info[k], call.data[k], buffers);
   }
 };
 

@@ -299,10 +299,14 @@ struct rknpu2_io {
     });
     return result;
   }
-  outcome settled(invocation<Op>&, std::size_t) noexcept { return {}; }
-  outcome write(invocation<Op>& call, std::size_t i, buffer_list& buffers) noexcept {
-    const std::size_t k = model::input_count + i;
-    return write_output(outputs[i], model::fields[k], call.info[k], plans[k], call.data[k], buffers);
+  template <class I>
+  outcome settled(invocation<Op>&, I) noexcept {
+    return {};
+  }
+  template <class I>  // I: the output's index, a std::integral_constant
+  outcome write(invocation<Op>& call, I, buffer_list& buffers) noexcept {
+    constexpr std::size_t k = model::input_count + I::value;
+    return write_output(outputs[I::value], model::fields[k], call.info[k], plans[k], call.data[k], buffers);
   }
 };
 

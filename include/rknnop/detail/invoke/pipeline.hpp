@@ -123,8 +123,8 @@ inline vx_enum default_output_dtype(const field_desc& f, vx_enum given, vx_enum 
 
 // THE check of what `infer` gave an output, on every backend: rank 1..6, no dim 0, a dtype the
 // field accepts.
-RKNNOP_DETAIL_COLD inline outcome check_inferred(const field_desc& f, const std::uint32_t* dims, std::uint32_t rank,
-                                                 vx_enum dtype) noexcept {
+inline outcome check_inferred(const field_desc& f, const std::uint32_t* dims, std::uint32_t rank,
+                              vx_enum dtype) noexcept {
   if (rank == 0 || rank > max_tensor_rank)
     return fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave rank {} (expected 1..6)", rank);
   for (std::uint32_t d = 0; d < rank; ++d)
@@ -135,9 +135,8 @@ RKNNOP_DETAIL_COLD inline outcome check_inferred(const field_desc& f, const std:
 
 // THE line for an inferred shape the runtime's output tensor does not have, on every backend: NumPy
 // shapes (outermost first) as the user wrote them, then the dims innermost first.
-RKNNOP_DETAIL_COLD inline outcome inferred_shape_mismatch(const field_desc& f, const std::uint32_t* inferred,
-                                                          std::uint32_t inferred_rank, const std::uint32_t* actual,
-                                                          std::uint32_t actual_rank) noexcept {
+inline outcome inferred_shape_mismatch(const field_desc& f, const std::uint32_t* inferred, std::uint32_t inferred_rank,
+                                       const std::uint32_t* actual, std::uint32_t actual_rank) noexcept {
   status s = error("{} '{}': shape inference gives NumPy shape ", role_name(f.kind), f.name);
   append_numpy_shape(s, inferred, inferred_rank);
   s.append(", the output tensor has ");
@@ -151,8 +150,10 @@ RKNNOP_DETAIL_COLD inline outcome inferred_shape_mismatch(const field_desc& f, c
 }
 
 // Runs the op's `infer` on bound inputs and checks every output it gave (check_inferred). `given`:
-// per output, the dtype the runtime gives its tensor (VX_TYPE_INVALID: none yet).
-template <class Op>
+// per output, the dtype the runtime gives its tensor (VX_TYPE_INVALID: none yet). Check false: the
+// caller runs check_inferred on each output itself, first thing in a loop over the outputs of its
+// own (RKNN v1's validator, whose board libraries have a size budget).
+template <class Op, bool Check = true>
 outcome infer_outputs(invocation<Op>& call, const vx_enum* given) noexcept {
   using model = op_model<Op>;
   const vx_enum first_input = call.info[0].dtype;
@@ -162,12 +163,13 @@ outcome infer_outputs(invocation<Op>& call, const vx_enum* given) noexcept {
                             default_output_dtype(f, given ? given[i] : VX_TYPE_INVALID, first_input));
   });
   outcome result = call_user("shape inference (infer)", [&] { return Op::infer(call.in, call.out, call.par); });
-  for_each_field_index<typename model::outputs>([&](auto i) {
-    if (!result.ok()) return;
-    const auto& view = field<i>(call.out);
-    result = check_inferred(model::fields[model::input_count + i], view.dims().data(), view.rank(),
-                            static_cast<vx_enum>(view.dtype()));
-  });
+  if constexpr (Check)
+    for_each_field_index<typename model::outputs>([&](auto i) {
+      if (!result.ok()) return;
+      const auto& view = field<i>(call.out);
+      result = check_inferred(model::fields[model::input_count + i], view.dims().data(), view.rank(),
+                              static_cast<vx_enum>(view.dtype()));
+    });
   return result;
 }
 
@@ -220,13 +222,14 @@ outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std
 //   outcome bind(invocation<Op>&, buffer_list&)        inputs read (data in the kernel's dtype and
 //       layout) and their views bound; every output's call.info as the runtime gives it (rank 0:
 //       the runtime leaves the shape to `infer`; dtype VX_TYPE_INVALID: to `infer` too)
-//   outcome settled(invocation<Op>&, std::size_t i)    the backend's own step once output i's
-//       shape is known (MindSpore Lite sets it on the MSTensor); {} when there is none
-//   outcome write(invocation<Op>&, std::size_t i, buffer_list&)   output i's checked result
-//       (check_and_write) into the runtime's tensor
+//   outcome settled(invocation<Op>&, I)   the backend's own step once output I's shape is known
+//       (MindSpore Lite sets it on the MSTensor); {} when there is none. I: the output's index, a
+//       std::integral_constant (so that its field is a constant)
+//   outcome write(invocation<Op>&, I, buffer_list&)   output I's result, checked by the core's
+//       check_output (detail/decode.hpp), into the runtime's tensor
 // Outputs are written back only when the kernel succeeded and every guard held.
 template <class Op, class Io>
-outcome invoke(Io& io, invocation<Op>& call, buffer_list& buffers) noexcept {
+[[gnu::always_inline]] inline outcome invoke(Io& io, invocation<Op>& call, buffer_list& buffers) noexcept {
   using model = op_model<Op>;
   outcome result = io.bind(call, buffers);
   if constexpr (Io::infer_per_call) {

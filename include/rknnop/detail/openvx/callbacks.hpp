@@ -91,7 +91,7 @@ outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list
     else
       result = query_tensor(refs[k], f, info, allow_unshaped_outputs);
     if (!result.ok()) return;
-    bind_view<i>(call.out, info, nullptr);
+    if constexpr (!Data) bind_view<i>(call.out, info, nullptr);  // with Data, invoke binds it to its buffer
   });
   return result;
 }
@@ -172,11 +172,14 @@ struct vx_io {
     if (result.ok() && facts && !known) node_facts<Op>::fill(node, facts, refs, call.info);
     return result;
   }
-  outcome settled(invocation<Op>&, std::size_t) noexcept { return {}; }
-  outcome write(invocation<Op>& call, std::size_t i, buffer_list& buffers) noexcept {
-    using model = op_model<Op>;
-    const std::size_t k = model::input_count + i;
-    return write_tensor(refs[k], model::fields[k], call.info[k], buffers, call.data[k]);
+  template <class I>
+  outcome settled(invocation<Op>&, I) noexcept {
+    return {};
+  }
+  template <class I>  // I: the output's index, a std::integral_constant
+  outcome write(invocation<Op>& call, I, buffer_list& buffers) noexcept {
+    constexpr std::size_t k = op_model<Op>::input_count + I::value;
+    return write_tensor(refs[k], op_model<Op>::fields[k], call.info[k], buffers, call.data[k]);
   }
 };
 
@@ -253,9 +256,7 @@ RKNNOP_DETAIL_COLD outcome vx_infer(const vx_reference* refs, invocation<Op>& ca
   outcome result = decode_params(refs, call, param_types::check);
   if (result.ok()) result = bind_tensors<Op, false>(refs, call, no_buffers, true);
   if (!result.ok()) return result;
-  vx_enum given[model::output_count > 0 ? model::output_count : 1] = {};
-  for (std::size_t i = 0; i < model::output_count; ++i) given[i] = call.info[model::input_count + i].dtype;
-  return infer_outputs(call, given);
+  return infer_outputs<Op, false>(call, nullptr);  // the validator checks each output first (below)
 }
 
 template <class Op>
@@ -266,13 +267,15 @@ validate_callback(vx_node node, const vx_reference parameters[], vx_uint32 num, 
   if (!result.ok()) return finish<Op>(node, result);
 
   invocation<Op> call;
-  result = vx_infer(parameters, call);  // checked by the core (check_inferred)
+  result = vx_infer(parameters, call);
   for_each_field_index<typename model::outputs>([&](auto i) {
     if (!result.ok()) return;
     constexpr std::size_t k = model::input_count + i;
     constexpr field_desc f = model::fields[k];
     const auto& view = field<i>(call.out);
     const auto inferred_type = static_cast<vx_enum>(view.dtype());
+    result = check_inferred(f, view.dims().data(), view.rank(), inferred_type);  // the core's one check
+    if (!result.ok()) return;
     const tensor_info& actual = call.info[k];
     vx_enum meta_type = inferred_type;
     // The meta format describes the output tensor as it is (its own rank) when it has a shape, else
