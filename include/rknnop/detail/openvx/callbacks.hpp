@@ -248,10 +248,9 @@ RKNNOP_DETAIL_COLD RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_c
 }
 
 // The validator's `infer`: params checked, tensors queried, then the core's infer_outputs (its
-// defaults and its one check).
+// defaults; the validator runs its one check, check_inferred, on each output).
 template <class Op>
 RKNNOP_DETAIL_COLD outcome vx_infer(const vx_reference* refs, invocation<Op>& call) noexcept {
-  using model = op_model<Op>;
   buffer_list no_buffers;
   outcome result = decode_params(refs, call, param_types::check);
   if (result.ok()) result = bind_tensors<Op, false>(refs, call, no_buffers, true);
