@@ -393,6 +393,18 @@ TEST_F(Rknpu2Plugin, EachBadAttributeIsOneLineNamingParamExpectedAndGot) {
     const char* line;
   };
   const bad_case cases[] = {
+      // The core's rules (detail/invoke/attrs.hpp, MindSpore Lite's too): a float is finite, as
+      // rknnop-run --param alpha=nan refuses it; an attribute given with no items is not absent.
+      {"scale", attr_of<float>(r::type_float32, {std::nanf("")}),
+       "rknnop: Params: param 'scale': item 0 of the node's attribute is nan, expected a finite number"},
+      {"precise", attr_of<float>(r::type_float32, {-HUGE_VALF}),
+       "rknnop: Params: param 'precise': item 0 of the node's attribute is -inf, expected a finite number"},
+      {"small", attr_of<std::int64_t>(r::type_int64, {}),
+       "rknnop: Params: param 'small': the node's attribute 'small' is INT64 with 0 items, expected one integer "
+       "(INT64, INT32, INT16, INT8, UINT32, UINT16, UINT8 or BOOL)"},
+      {"pair", attr_of<std::int64_t>(r::type_int64, {}),
+       "rknnop: Params: param 'pair': the node's attribute 'pair' is INT64 with 0 items, expected an integer array "
+       "(INT64, INT32, INT16, INT8, UINT32, UINT16, UINT8 or BOOL) of exactly 2 items"},
       {"small", attr_of<std::int64_t>(r::type_int64, {300}),
        "rknnop: Params: param 'small': item 0 of the node's attribute is 300, expected a value the param's type "
        "holds"},
