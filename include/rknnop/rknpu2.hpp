@@ -155,9 +155,10 @@ struct runtime_attrs {
     std::memcpy(key, name.data(), name.size());
     last = op_attr{};
     rknnop_detail_rknn_get_op_attr(ctx, key, &last);
-    // librknnrt answers an attribute the node lacks with no data and no dtype: absent. Anything
-    // else it gives (an empty list too) is the node's attribute.
-    return last.data || last.n_elems != 0 || last.dtype != 0 ? &last : nullptr;
+    // librknnrt answers an attribute the node lacks ("op_attr x not found") with no items and no
+    // data, and an undefined dtype: absent. Whatever has data is the node's attribute (an empty list
+    // with data too; one without data cannot be told from an absent one through librknnrt).
+    return last.n_elems != 0 || last.data ? &last : nullptr;
   }
 };
 
