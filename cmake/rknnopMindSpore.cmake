@@ -144,19 +144,15 @@ function(rknnop_add_mindspore_library name)
   endif()
 endfunction()
 
-# The hook rknnop_add_op calls with its BACKENDS: the OpenVX outputs are always built; "mindspore"
-# adds <Name>_mslite when MindSpore Lite is found, else says (once) what is missing.
+# The hooks rknnop_add_op calls with its BACKENDS (openvx, mindspore, rknpu2; docs/building.md):
+# "mindspore" adds <Name>_mslite when MindSpore Lite is found, else says (once) what is missing.
 # Checked with rknnop_add_op's other arguments (an empty list: BACKENDS not given).
 function(_rknnop_check_backends name backends)
   foreach(_backend IN LISTS backends)
-    if(NOT _backend MATCHES "^(openvx|mindspore)$")
-      message(FATAL_ERROR "rknnop_add_op(${name}): unknown backend '${_backend}' in BACKENDS (openvx, mindspore)")
+    if(NOT _backend MATCHES "^(openvx|mindspore|rknpu2)$")
+      message(FATAL_ERROR "rknnop_add_op(${name}): unknown backend '${_backend}' in BACKENDS (openvx, mindspore, rknpu2)")
     endif()
   endforeach()
-  if(backends AND NOT "openvx" IN_LIST backends)
-    message(FATAL_ERROR "rknnop_add_op(${name}): BACKENDS must list openvx (the OpenVX libraries, op.yml and "
-                        ".rknnop are always built), e.g. BACKENDS openvx mindspore")
-  endif()
 endfunction()
 
 function(_rknnop_add_op_backends name backends sources include_dirs out)

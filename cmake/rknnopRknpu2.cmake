@@ -2,7 +2,8 @@
 # The RKNPU2 backend of rknnop_add_op (included by rknnopAddOp.cmake): from the op's own sources,
 # the plugin librkcst_<lower>.so that librknnrt's custom-op interface loads (RK3562, RK3566/RK3568,
 # RK3576, RK3588; <rknnop/rknpu2.hpp>, docs/rknpu2.md), for every architecture the op is built for:
-#   <out>/rknpu2/aarch64/librkcst_<lower>.so   the boards (Linux aarch64)
+#   <out>/rknpu2/aarch64/librkcst_<lower>.so   the boards (Linux aarch64); stripped, its debug info
+#                                              and symbols beside it in librkcst_<lower>.so.debug
 #   <out>/rknpu2/armhf/librkcst_<lower>.so     32-bit userlands (and librknnrt 1.6.0 under qemu-arm)
 #   <out>/rknpu2/x86_64/librkcst_<lower>.so    the PC: the toolkit2 Python class calls its kernel
 #   <out>/rknpu2/rknn_op_<lower>_toolkit2.py   that class (the emitter's --toolkit2-py)
@@ -18,7 +19,7 @@ option(RKNNOP_BUILD_RKNPU2_PLUGINS "rknnop: rknnop_add_op also builds RKNPU2 plu
 
 # Stage 4b, after the emitter (its --rknpu2-support decides whether the plugin is linked).
 function(_rknnop_add_op_rknpu2 name)
-  if(NOT RKNNOP_BUILD_RKNPU2_PLUGINS OR ARG_NO_RKNPU2)
+  if(NOT "rknpu2" IN_LIST _backends)  # BACKENDS (NO_RKNPU2, RKNNOP_BUILD_RKNPU2_PLUGINS=OFF: not in the default)
     return()
   endif()
   # The support check, and the RKNN-Toolkit2 class beside the plugins, which it loads from the folder
@@ -44,12 +45,18 @@ function(_rknnop_add_op_rknpu2 name)
     if(_arch STREQUAL "x86_64")
       set(_cxx "${CMAKE_CXX_COMPILER}")
       set(_what "the PC (toolkit2's Python class)")
+      set(_objcopy "${CMAKE_OBJCOPY}")
     else()
       set(_cxx "${RKNNOP_${_ARCH}_CXX}")
       set(_what "RKNPU2 boards, ${_arch}")
       if(NOT _cxx)
         continue()  # stage 3 said once that the cross compiler is missing
       endif()
+      string(REGEX REPLACE "g\\+\\+$" "objcopy" _objcopy "${_cxx}")
+    endif()
+    if(NOT _objcopy OR NOT EXISTS "${_objcopy}")
+      _rknnop_status_once(no_objcopy_rknpu2_${_arch} "rknnop: no objcopy for ${_arch} ('${_objcopy}'): its RKNPU2 plugins are not stripped")
+      set(_objcopy "")
     endif()
     _rknnop_board_openvx(${_arch} "${_cxx}" _stub_dir)  # the stub libpthread.so.0 (old symbol versions)
     _rknnop_add_op_board_objects(${_arch} "${_cxx}" "${_what}" _objects _flags)
@@ -68,9 +75,10 @@ function(_rknnop_add_op_rknpu2 name)
     add_custom_command(OUTPUT "${_stamp}"
       BYPRODUCTS "${_lib}"
       COMMAND "${CMAKE_COMMAND}" "-DSUPPORT=${_support}" "-DLIBRARY=${_lib}" "-DSTAMP=${_stamp}" "-DARCH=${_arch}"
-              "-DOP=${name}" "-DLINK=${_link_arg}" "-DCHECK=${_check}" "-DMODULE_DIR=${_module_dir}"
-              -P "${_module_dir}/rknnopRknpu2Link.cmake"
+              "-DOP=${name}" "-DLINK=${_link_arg}" "-DCHECK=${_check}" "-DOBJCOPY=${_objcopy}"
+              "-DMODULE_DIR=${_module_dir}" -P "${_module_dir}/rknnopRknpu2Link.cmake"
       DEPENDS ${_objects} "${_support}" rknnop_openvx_stub_${_arch} "${_module_dir}/rknnopRknpu2Link.cmake"
+              "${_module_dir}/rknnopStripLibrary.cmake"
               "${_module_dir}/rknnopRknpu2Exports.map" ${_check_inputs}
       COMMENT "rknnop: linking the RKNPU2 plugin ${_arch} librkcst_${_lower}.so (${_what})"
       VERBATIM)

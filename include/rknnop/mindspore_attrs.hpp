@@ -14,8 +14,10 @@
 
 #include <rknnop/config.hpp>
 #include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/invoke/attrs.hpp>  // the core: the one decoding of params from attributes
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/reflect.hpp>
+#include <rknnop/detail/schema.hpp>  // has_default_member_initializer
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width types
@@ -115,14 +117,8 @@ struct attr_bytes {
   bool present = false;
 };
 
-RKNNOP_DETAIL_COLD inline outcome missing_attr(const field_desc& f) noexcept {
-  return fail(VX_ERROR_INVALID_PARAMETERS, f,
-              "the Custom node has no attr '{}' (write the node's attrs with rknnop::mindspore::encode_attrs)", f.name);
-}
-
-// Checks a scalar attribute's presence and size; its little-endian value in `bits`.
+// Checks a scalar attribute's size; its little-endian value in `bits`.
 inline outcome decode_scalar_attr(const field_desc& f, const attr_bytes& a, std::uint64_t& bits) noexcept {
-  if (!a.present) return missing_attr(f);
   const std::size_t expected = attr_item_size(f);
   if (a.size != expected)
     return fail(VX_ERROR_INVALID_PARAMETERS, f, "attr '{}' has {} bytes, expected {} (a little-endian {})", f.name,
@@ -131,10 +127,10 @@ inline outcome decode_scalar_attr(const field_desc& f, const attr_bytes& a, std:
   return {};
 }
 
-// Checks an int32 array attribute's presence, size and item count, then copies its items.
+// Checks an int32 array attribute's size and item count, then copies its items (an attribute of 0
+// bytes is an empty list, not an absent attribute).
 inline outcome decode_array_attr(const field_desc& f, const attr_bytes& a, std::int32_t* items,
                                  std::size_t& count) noexcept {
-  if (!a.present) return missing_attr(f);
   if (a.size % 4 != 0)
     return fail(VX_ERROR_INVALID_PARAMETERS, f, "attr '{}' has {} bytes, not a whole number of 4-byte int32 items",
                 f.name, a.size);
@@ -185,6 +181,10 @@ outcome decode_attrs(const Lookup& lookup, typename op_model<Op>::params& params
     auto& value = field<i>(params);
     using F = std::remove_cvref_t<decltype(value)>;
     const attr_bytes a = lookup(f.name);
+    if (!a.present) {  // the core's rule: the struct's default, else refused
+      if (!has_default_member_initializer<typename model::params, decltype(i)::value>) result = missing_attr_failure(f);
+      return;
+    }
     if constexpr (int32_array_type<F>) {
       std::size_t count = 0;
       if constexpr (array_traits<F>::exact) {
@@ -196,7 +196,30 @@ outcome decode_attrs(const Lookup& lookup, typename op_model<Op>::params& params
     } else {
       std::uint64_t bits = 0;
       result = decode_scalar_attr(f, a, bits);
-      if (result.ok()) set_from_bits(value, bits);
+      if (!result.ok()) return;
+      // The bytes as the field's own type, then the core's rules (0 or 1 for a bool, an enum's
+      // values, a finite float), as on RKNPU2.
+      attr_item v;
+      if constexpr (std::is_same_v<F, bool>) {
+        v.integer = true;
+        v.i = static_cast<std::int64_t>(bits);
+      } else if constexpr (std::is_enum_v<F>) {
+        v.integer = true;
+        v.i = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));  // an enum travels as int32
+      } else {
+        F raw{};
+        set_from_bits(raw, bits);
+        if constexpr (std::is_same_v<F, std::uint64_t>) {
+          value = raw;  // every bit pattern is a value (no int64 item holds it)
+          return;
+        } else if constexpr (std::is_floating_point_v<F> || std::is_same_v<F, float16>) {
+          v.d = static_cast<double>(static_cast<std::conditional_t<std::is_same_v<F, float16>, float, F>>(raw));
+        } else {
+          v.integer = true;
+          v.i = static_cast<std::int64_t>(raw);
+        }
+      }
+      result = decode_scalar_item(f, v, value);
     }
   });
   return result;

@@ -25,15 +25,19 @@
 // (stderr by default).
 
 #include <rknnop/config.hpp>
-#include <rknnop/detail/callbacks.hpp>  // invocation, call_user: shared with the OpenVX trampolines
 #include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/invoke/attrs.hpp>     // the core: params from named attributes
+#include <rknnop/detail/invoke/pipeline.hpp>  // the core: invocation, infer_outputs, invoke
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/rknpu2/abi.hpp>
 #include <rknnop/detail/rknpu2/tensor.hpp>
 #include <rknnop/detail/schema.hpp>  // has_default_member_initializer (compile time only)
 #include <rknnop/detail/scratch.hpp>
 #include <rknnop/detail/threads.hpp>
-#include <rknnop/op.hpp>
+#include <rknnop/float16.hpp>
+#include <rknnop/status.hpp>
+#include <rknnop/tensor.hpp>
+#include <rknnop/types.hpp>
 
 #include <cstdint>      // fixed-width types
 #include <cstdlib>      // std::malloc, std::free: the node's params
@@ -79,73 +83,53 @@ RKNNOP_DETAIL_COLD inline outcome count_mismatch(const char* what, std::uint32_t
                  error("the node has {} {}{}, the op declares {}", got, what, got == 1 ? "" : "s", expected));
 }
 
-RKNNOP_DETAIL_COLD inline outcome missing_attr(const field_desc& f) noexcept {
-  return fail(VX_ERROR_INVALID_PARAMETERS, f,
-              "the node has no attribute '{}' and the param has no default (give the ONNX node the attribute, or "
-              "the field a default member initializer)",
-              f.name);
-}
+// What an integer attribute may be (read_attr_item reads every one of these types).
+#define RKNNOP_DETAIL_RKNPU2_INTEGER_TYPES "INT64, INT32, INT16, INT8, UINT32, UINT16, UINT8 or BOOL"
 
-// Reads one param from the attribute `a` (nullptr: absent, the struct's default stays).
+// Reads one param from the attribute `a` (nullptr: absent, the struct's default stays). An
+// attribute that is present with no items is not absent: it is refused (a scalar needs one item),
+// or an empty list (an array param of variable length).
 template <class F>
 outcome decode_param(const field_desc& f, const op_attr* a, F& value, bool has_default) noexcept {
-  if (!a) return has_default ? outcome{} : missing_attr(f);
+  if (!a) return has_default ? outcome{} : missing_attr_failure(f);
   attr_item v;
   if constexpr (int32_array_type<F>) {
     std::int32_t* items = nullptr;
     if constexpr (array_traits<F>::exact) {
       if (a->n_elems != f.capacity) {
-        status expected = error("an integer array (INT64 or INT32) of exactly {} items", f.capacity);
+        status expected =
+            error("an integer array (" RKNNOP_DETAIL_RKNPU2_INTEGER_TYPES ") of exactly {} items", f.capacity);
         return attr_failure(f, *a, expected.message());
       }
       items = value.data();
     } else {
       if (a->n_elems > f.capacity) {
-        status expected = error("an integer array (INT64 or INT32) of at most {} items", f.capacity);
+        status expected =
+            error("an integer array (" RKNNOP_DETAIL_RKNPU2_INTEGER_TYPES ") of at most {} items", f.capacity);
         return attr_failure(f, *a, expected.message());
       }
       items = value.storage();
     }
     for (std::uint32_t k = 0; k < a->n_elems; ++k) {
-      if (!read_attr_item(*a, k, v) || !v.integer) return attr_failure(f, *a, "an integer array (INT64 or INT32)");
-      if (v.i < INT32_MIN || v.i > INT32_MAX) return attr_value_failure(f, v, k, "an int32");
-      items[k] = static_cast<std::int32_t>(v.i);
+      if (!a->data || !read_attr_item(*a, k, v) || !v.integer)
+        return attr_failure(f, *a, "an integer array (" RKNNOP_DETAIL_RKNPU2_INTEGER_TYPES ")");
+      if (outcome r = decode_array_item(f, v, k, items[k]); !r.ok()) return r;
     }
     if constexpr (!array_traits<F>::exact) value.resize(a->n_elems);
     return {};
   } else {
     constexpr bool is_float = std::is_floating_point_v<F> || std::is_same_v<F, float16>;
-    constexpr const char* expected = std::is_same_v<F, bool> ? "one bool (an integer 0 or 1)"
-                                     : is_float              ? "one float (FLOAT32, FLOAT16, or an exact integer)"
-                                     : std::is_enum_v<F>     ? "one integer naming an enumerator"
-                                                             : "one integer (INT64, INT32, INT8 or UINT8)";
+    constexpr const char* expected =
+        std::is_same_v<F, bool> ? "one bool (an integer 0 or 1: " RKNNOP_DETAIL_RKNPU2_INTEGER_TYPES ")"
+        : is_float              ? "one float (FLOAT32, FLOAT16, or an exact integer)"
+        : std::is_enum_v<F>     ? "one integer naming an enumerator (" RKNNOP_DETAIL_RKNPU2_INTEGER_TYPES ")"
+                                : "one integer (" RKNNOP_DETAIL_RKNPU2_INTEGER_TYPES ")";
     if (a->n_elems != 1 || !a->data || !read_attr_item(*a, 0, v)) return attr_failure(f, *a, expected);
-    if constexpr (is_float) {
-      return attr_to_float(f, v, 0, value);
-    } else {
-      if (!v.integer) return attr_failure(f, *a, expected);
-      if constexpr (std::is_same_v<F, bool>) {
-        if (v.i != 0 && v.i != 1) return attr_value_failure(f, v, 0, "0 or 1");
-        value = v.i != 0;
-      } else if constexpr (std::is_enum_v<F>) {
-        for (const auto& e : customize::enum_names<F>::table)
-          if (static_cast<std::int64_t>(e.value) == v.i) {
-            value = e.value;
-            return {};
-          }
-        return attr_value_failure(f, v, 0, "the value of one of the enum's names");
-      } else {
-        using L = std::numeric_limits<F>;
-        if (v.i < 0 && !L::is_signed) return attr_value_failure(f, v, 0, "a value the param's type holds");
-        if ((L::is_signed && (v.i < std::int64_t(L::min()) || v.i > std::int64_t(L::max()))) ||
-            (!L::is_signed && std::uint64_t(v.i) > std::uint64_t(L::max())))
-          return attr_value_failure(f, v, 0, "a value the param's type holds");
-        value = static_cast<F>(v.i);
-      }
-      return {};
-    }
+    if (!is_float && !v.integer) return attr_failure(f, *a, expected);
+    return decode_scalar_item(f, v, value);  // the core's rules: ranges, enums, exact finite floats
   }
 }
+#undef RKNNOP_DETAIL_RKNPU2_INTEGER_TYPES
 
 // Every param from the attributes `lookup(name)` returns (a const op_attr*, nullptr when absent).
 template <class Op, class Lookup>
@@ -171,7 +155,10 @@ struct runtime_attrs {
     std::memcpy(key, name.data(), name.size());
     last = op_attr{};
     rknnop_detail_rknn_get_op_attr(ctx, key, &last);
-    return last.n_elems != 0 && last.data ? &last : nullptr;
+    // librknnrt answers an attribute the node lacks ("op_attr x not found") with no items and no
+    // data, and an undefined dtype: absent. Whatever has data is the node's attribute (an empty list
+    // with data too; one without data cannot be told from an absent one through librknnrt).
+    return last.n_elems != 0 || last.data ? &last : nullptr;
   }
 };
 
@@ -182,7 +169,7 @@ struct given_attrs {
   const op_attr* operator()(std::string_view name) const noexcept {
     for (std::uint32_t i = 0; attrs && i < count; ++i)
       if (std::string_view(attrs[i].name, ::strnlen(attrs[i].name, max_name_len)) == name)
-        return attrs[i].n_elems != 0 && attrs[i].data ? &attrs[i] : nullptr;
+        return &attrs[i];  // present, even with no items (an empty list is not an absent attribute)
     return nullptr;
   }
 };
@@ -202,38 +189,9 @@ outcome bind_inputs(const op_tensor* inputs, std::uint32_t n_inputs, invocation<
     result = read_attr_shape(inputs[i].attr, f, info, plans[i]);
     if (Data && result.ok()) result = read_input(inputs[i], f, info, plans[i], buffers, call.data[i]);
     if (!result.ok()) return;
-    auto& view = field<i>(call.in);
-    view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(call.data[i]), info.dims,
-              info.rank, info.dtype);
+    bind_view<i>(call.in, info, call.data[i]);
   });
   return result;
-}
-
-template <class Op>
-outcome run_infer(invocation<Op>& call, const vx_enum* output_dtypes) noexcept {
-  using model = op_model<Op>;
-  for_each_field_index<typename model::outputs>(
-      [&](auto i) { field<i>(call.out).bind(nullptr, nullptr, 0, output_dtypes[i]); });
-  outcome result = call_user("shape inference (infer)", [&] { return Op::infer(call.in, call.out, call.par); });
-  for_each_field_index<typename model::outputs>([&](auto i) {
-    if (!result.ok()) return;
-    const auto& view = field<i>(call.out);
-    constexpr field_desc f = model::fields[model::input_count + i];
-    if (view.rank() == 0 || view.rank() > max_tensor_rank)
-      result = fail(VX_ERROR_INVALID_DIMENSION, f, "infer gave rank {} (1..6 expected)", view.rank());
-  });
-  return result;
-}
-
-RKNNOP_DETAIL_COLD inline outcome output_shape_mismatch(const field_desc& f, const std::uint32_t* inferred,
-                                                        std::uint32_t inferred_rank,
-                                                        const tensor_info& model) noexcept {
-  status s = error("{} '{}': infer gives ", role_name(f.kind), f.name);
-  append_numpy_shape(s, inferred, inferred_rank);
-  s.append(", the model's output is ");
-  append_numpy_shape(s, model.dims, model.rank);
-  if (f.layout[0] != '\0') s.append(error(" (as the op's {} view)", f.layout).message());
-  return outcome(VX_ERROR_INVALID_DIMENSION, s);
 }
 
 // The callbacks' state for one node: its params, decoded once in init (librknnrt hands compute and
@@ -320,49 +278,48 @@ int destroy(op_context* ctx) noexcept {
   });
 }
 
-// One call of the op: inputs read, `infer` checked against the outputs the runtime gives, the CPU
-// kernel run, its outputs written back.
+// The RKNPU2 adapter of the core's pipeline (invoke): librknnrt's tensors in and out, converted
+// between the runtime's layout and the one the op declares (layout_plan).
+template <class Op>
+struct rknpu2_io {
+  using model = op_model<Op>;
+  static constexpr bool infer_per_call = true;
+  op_tensor* inputs;
+  std::uint32_t n_inputs;
+  op_tensor* outputs;
+  std::uint32_t n_outputs;
+  layout_plan plans[model::input_count + model::output_count];
+
+  outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
+    if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
+    if (!outputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("the runtime handed no output tensors"));
+    outcome result = bind_inputs<Op, true>(inputs, n_inputs, call, plans, buffers);
+    for_each_field_index<typename model::outputs>([&](auto i) {
+      constexpr std::size_t k = model::input_count + i;
+      if (result.ok()) result = read_attr_shape(outputs[i].attr, model::fields[k], call.info[k], plans[k]);
+    });
+    return result;
+  }
+  template <class I>
+  outcome settled(invocation<Op>&, I) noexcept {
+    return {};
+  }
+  template <class I>  // I: the output's index, a std::integral_constant
+  outcome write(invocation<Op>& call, I, buffer_list& buffers) noexcept {
+    constexpr std::size_t k = model::input_count + I::value;
+    return write_output(outputs[I::value], model::fields[k], call.info[k], plans[k], call.data[k], buffers);
+  }
+};
+
+// One call of the op: the core's pipeline through librknnrt's tensors.
 template <class Op>
 outcome run(const typename op_model<Op>::params& params, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* outputs,
             std::uint32_t n_outputs) noexcept {
-  using model = op_model<Op>;
-  if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
-  if (!outputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("the runtime handed no output tensors"));
   buffer_list buffers;
   invocation<Op> call;
   call.par = params;
-  layout_plan plans[model::input_count + model::output_count];
-  outcome result = bind_inputs<Op, true>(inputs, n_inputs, call, plans, buffers);
-  vx_enum output_dtypes[model::output_count] = {};
-  for_each_field_index<typename model::outputs>([&](auto i) {
-    if (!result.ok()) return;
-    constexpr std::size_t k = model::input_count + i;
-    result = read_attr_shape(outputs[i].attr, model::fields[k], call.info[k], plans[k]);
-    output_dtypes[i] = call.info[k].dtype;
-  });
-  if (result.ok()) result = run_infer(call, output_dtypes);
-  for_each_field_index<typename model::outputs>([&](auto i) {
-    if (!result.ok()) return;
-    constexpr std::size_t k = model::input_count + i;
-    constexpr field_desc f = model::fields[k];
-    auto& view = field<i>(call.out);
-    tensor_info& info = call.info[k];
-    if (!same_shape(f, view.dims().data(), view.rank(), info.dims, info.rank)) {
-      result = output_shape_mismatch(f, view.dims().data(), view.rank(), info);
-      return;
-    }
-    result = allocate_output(f, info, buffers, call.data[k]);
-    if (result.ok())
-      view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(call.data[k]), info.dims,
-                info.rank, info.dtype);
-  });
-  if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
-  for_each_field_index<typename model::outputs>([&](auto i) {
-    if (!result.ok()) return;
-    constexpr std::size_t k = model::input_count + i;
-    result = write_output(outputs[i], model::fields[k], call.info[k], plans[k], call.data[k]);
-  });
-  return result;
+  rknpu2_io<Op> io{inputs, n_inputs, outputs, n_outputs, {}};
+  return invoke(io, call, buffers);
 }
 
 template <class Op>
@@ -397,12 +354,7 @@ int infer_entry(const op_attr* attrs, std::uint32_t n_attrs, const tensor_attr* 
     layout_plan plans[model::input_count + model::output_count];
     buffer_list buffers;
     if (result.ok()) result = bind_inputs<Op, false>(shapes, n_inputs, call, plans, buffers);
-    vx_enum dtypes[model::output_count] = {};
-    for_each_field_index<typename model::outputs>([&](auto i) {
-      constexpr field_desc f = model::fields[model::input_count + i];
-      dtypes[i] = accepts(f, call.info[0].dtype) ? call.info[0].dtype : f.accepted[0];
-    });
-    if (result.ok()) result = run_infer(call, dtypes);
+    if (result.ok()) result = infer_outputs(call, nullptr);  // the core's defaults and its one check
     for_each_field_index<typename model::outputs>([&](auto i) {
       if (!result.ok()) return;
       constexpr field_desc f = model::fields[model::input_count + i];
@@ -483,8 +435,7 @@ RKNNOP_DETAIL_END_HIDDEN
                 "custom op float32 (or float16) tensors, so it cannot be an RKNPU2 plugin");                          \
   namespace {                                                                                                         \
   [[gnu::destructor]] void rknnop_detail_rknpu2_unload_##Name() {                                                     \
-    ::rknnop::detail::thread_hooks::unload(); /* joins parallel_for's workers */                                      \
-    ::rknnop::detail::scratch_cache::drain();                                                                         \
+    ::rknnop::detail::unload_library(); /* workers joined, scratch cache drained */                                   \
   }                                                                                                                   \
   }                                                                                                                   \
   extern "C" {                                                                                                        \

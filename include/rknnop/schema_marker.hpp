@@ -3,7 +3,7 @@
 
 // The marker before an op struct's schema fingerprint (16 hex digits), written once. It follows
 // each kernel name's terminator in the descriptors RKNNOP_EXPORT_OP exports ("rknnop-schema:<hex>",
-// detail/export.hpp) and starts a comment line of the generated op.yml and Python op
+// detail/openvx/export.hpp) and starts a comment line of the generated op.yml and Python op
 // ("# rknnop-schema: <hex>", emit/); rknnop's loader and op.yml reader compare the two
 // (docs/abi.md). Standard library only: kernel libraries include it.
 

@@ -9,6 +9,10 @@
 #   #include counts, whatever #if it sits under);
 # - with DOC: the document's layer table lists every detail/ and emit/ header with its number
 #   ("| N | `detail/name.hpp` |").
+# - the rooms (docs/architecture.md §1, "The invocation core and the three backends"): a backend's
+#   headers (detail/openvx/; detail/mindspore/, mindspore.hpp, mindspore_attrs.hpp; detail/rknpu2/,
+#   rknpu2.hpp, rknpu2_register.hpp) reach no header of another backend through any chain of
+#   includes, and the core (detail/invoke/) and the shared detail/ layers reach none of any backend;
 # Every violation is one "rknnop: layers: ..." line; the script fails if there is any.
 cmake_minimum_required(VERSION 3.20)
 
@@ -101,6 +105,59 @@ if(EXISTS "${INCLUDE_DIR}/rknnop/op.hpp")
   endwhile()
 endif()
 
+# The rooms: which backend a header belongs to ("" for the shared layers and public headers).
+function(_room_of header out)
+  if(header MATCHES "^rknnop/detail/(openvx|mindspore|rknpu2)/")
+    set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+  elseif(header MATCHES "^rknnop/(mindspore|mindspore_attrs)\\.hpp$")
+    set(${out} mindspore PARENT_SCOPE)
+  elseif(header MATCHES "^rknnop/(rknpu2|rknpu2_register)\\.hpp$")
+    set(${out} rknpu2 PARENT_SCOPE)
+  elseif(header MATCHES "^rknnop/detail/invoke/")
+    set(${out} core PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
+file(GLOB _public RELATIVE "${INCLUDE_DIR}" "${INCLUDE_DIR}/rknnop/*.hpp")
+foreach(_h IN LISTS _detail _public)
+  _room_of("${_h}" _room)
+  if(_h IN_LIST _public AND _room STREQUAL "")
+    continue()  # a public header outside the backends (op.hpp: RKNN v1's RKNNOP_EXPORT_OP by default)
+  endif()
+  # Everything _h reaches, breadth first, with the chain that reaches it.
+  set(_seen "${_h}")
+  set(_queue "${_h}")
+  set(_chain_${_h} "${_h}")
+  while(_queue)
+    list(POP_FRONT _queue _from)
+    if(NOT EXISTS "${INCLUDE_DIR}/${_from}")
+      continue()
+    endif()
+    _includes_of("${_from}" _incs)
+    foreach(_i IN LISTS _incs)
+      if(_i IN_LIST _seen)
+        continue()
+      endif()
+      list(APPEND _seen "${_i}")
+      list(APPEND _queue "${_i}")
+      set(_chain_${_i} "${_chain_${_from}} -> ${_i}")
+      _room_of("${_i}" _other)
+      if(_other STREQUAL "" OR _other STREQUAL "core" OR _other STREQUAL _room)
+        continue()
+      endif()
+      if(_room STREQUAL "")
+        list(APPEND _errors "${_h} (shared by every backend) reaches <${_i}> of the ${_other} backend (${_chain_${_i}})")
+      elseif(_room STREQUAL "core")
+        list(APPEND _errors "${_h} (the backend-neutral core) reaches <${_i}> of the ${_other} backend (${_chain_${_i}})")
+      else()
+        list(APPEND _errors "${_h} (the ${_room} backend) reaches <${_i}> of the ${_other} backend (${_chain_${_i}}): a backend includes no other backend's headers")
+      endif()
+    endforeach()
+  endwhile()
+endforeach()
+
 # The document's table.
 if(DOC)
   file(READ "${DOC}" _doc)
@@ -127,4 +184,4 @@ if(_errors)
 endif()
 list(LENGTH _detail _nd)
 list(LENGTH _emit _ne)
-message("rknnop: layers: ${_nd} detail/ and ${_ne} emit/ headers include only lower layers; op.hpp reaches no emitter")
+message("rknnop: layers: ${_nd} detail/ and ${_ne} emit/ headers include only lower layers; op.hpp reaches no emitter; no backend reaches another's headers")

@@ -405,7 +405,7 @@ TEST(ResizeAreaRuntime, ErrorsNameTheOpTheFieldExpectedAndActual) {
        {3, 5, 4, 1},
        VX_ERROR_INVALID_DIMENSION,
        "rknnop: ResizeArea: output 'output': shape inference gives NumPy shape (1, 4, 4, 3), the output tensor has "
-       "(1, 4, 5, 3) (OpenVX dims [3,4,4,1] and [3,5,4,1])"});
+       "(1, 4, 5, 3) (dims innermost first [3,4,4,1] and [3,5,4,1])"});
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // other dims convention (Khronos vx_size vs VSI uint32).
 #include <rknnop/op.hpp>
 
+#include "bad_infer_ops.hpp"
 #include "vx_harness.hpp"
 
 #include <gtest/gtest.h>
@@ -60,6 +61,27 @@ struct Int16Copy {
 
 RKNNOP_EXPORT_OP(NhwcDouble);
 RKNNOP_EXPORT_OP(Int16Copy);
+using rknnop::test::Int8Infer;
+using rknnop::test::ZeroDimInfer;
+RKNNOP_EXPORT_OP(ZeroDimInfer);
+RKNNOP_EXPORT_OP(Int8Infer);
+
+// The core's one `infer` check (detail/invoke/pipeline.hpp), through the OpenVX validator: the same
+// lines as on RKNPU2 and MindSpore Lite (tests/rknpu2/test_plugin.cpp, tests/mindspore/).
+TEST(CoreInferCheck, AZeroDimAndAnInt8ForAFloatOutputAreRefused) {
+  harness h(vx_kernel_ZeroDimInfer_list.entries[0]);
+  EXPECT_EQ(h.run({rknnop::test::ref(h.tensor<float>({3}, VX_TYPE_FLOAT32)),
+                   rknnop::test::ref(h.tensor<float>({3}, VX_TYPE_FLOAT32))}),
+            VX_ERROR_INVALID_DIMENSION);
+  EXPECT_EQ(h.last_log(), std::string("rknnop: ZeroDimInfer: ") + rknnop::test::zero_dim_line);
+  for (vx_enum out : {VX_TYPE_FLOAT32, VX_TYPE_FLOAT16}) {
+    harness h2(vx_kernel_Int8Infer_list.entries[0]);
+    EXPECT_EQ(h2.run({rknnop::test::ref(h2.tensor<float>({3}, VX_TYPE_FLOAT32)),
+                      rknnop::test::ref(h2.tensor<float>({3}, out))}),
+              VX_ERROR_INVALID_TYPE);
+    EXPECT_EQ(h2.last_log(), std::string("rknnop: Int8Infer: ") + rknnop::test::int8_line);
+  }
+}
 
 namespace {
 
@@ -101,7 +123,7 @@ TEST(Validator, OtherRanksAndShapesStayErrors) {
       VX_ERROR_INVALID_DIMENSION);
   EXPECT_EQ(h2.last_log(),
             "rknnop: NhwcDouble: output 'y': shape inference gives NumPy shape (1, 5, 4, 3), the output tensor "
-            "has (4, 5, 3) (OpenVX dims [3,4,5,1] and [3,5,4])");
+            "has (4, 5, 3) (dims innermost first [3,4,5,1] and [3,5,4])");
   harness h3(vx_kernel_NhwcDouble_list.entries[0]);  // an outer dim that is not 1 is not "batch left out"
   EXPECT_EQ(
       h3.run({ref(h3.tensor<float>({3, 4, 5, 2}, VX_TYPE_FLOAT32)), ref(h3.tensor<float>({3, 4, 5}, VX_TYPE_FLOAT32))}),

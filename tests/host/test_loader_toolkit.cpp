@@ -144,7 +144,7 @@ TEST(ToolkitRanks, OtherRanksStayClearErrors) {
   wrong_shape.set_output_shape("output", {64, 32, 3});
   RKNNOP_EXPECT_ERROR(wrong_shape.run(),
                       "output 'output': shape inference gives NumPy shape (1, 64, 64, 3), the output tensor "
-                      "has (64, 32, 3) (OpenVX dims [3,64,64,1] and [3,32,64])");
+                      "has (64, 32, 3) (dims innermost first [3,64,64,1] and [3,32,64])");
   session rank5 = resize_session(resize_area, {1, 1, 8, 8, 3}, 4);
   RKNNOP_EXPECT_ERROR(rank5.run(),
                       "input 'images': expected rank 4 (NHWC; a lower rank is taken as batch 1), got "

@@ -9,3 +9,10 @@
 
 // A second registration of one op under another provider and arch (the overridable arguments).
 RKNNOP_MINDSPORE_REGISTER_OP(Exp, "rknnop_test_provider", "RKNNOP_TEST_ARCH");
+
+// The two ops whose `infer` every backend refuses alike (tests/core/bad_infer_ops.hpp).
+#include "bad_infer_ops.hpp"  // tests/core
+using rknnop::test::Int8Infer;
+using rknnop::test::ZeroDimInfer;
+RKNNOP_MINDSPORE_REGISTER_OP(ZeroDimInfer);
+RKNNOP_MINDSPORE_REGISTER_OP(Int8Infer);

@@ -167,10 +167,20 @@ struct error_case {
 TEST(MindSporeAttrs, EveryDecodingDiagnostic) {
   const error_case cases[] = {
       {"missing scalar", [](auto& a) { a.erase("f32"); },
-       "param 'f32': the Custom node has no attr 'f32' (write the node's attrs with rknnop::mindspore::encode_attrs)"},
+       "param 'f32': the node has no attribute 'f32' and the param has no default (give the node the attribute, or "
+       "the field a default member initializer)"},
       {"missing array", [](auto& a) { a.erase("fixed"); },
-       "param 'fixed': the Custom node has no attr 'fixed' (write the node's attrs with "
-       "rknnop::mindspore::encode_attrs)"},
+       "param 'fixed': the node has no attribute 'fixed' and the param has no default (give the node the attribute, "
+       "or the field a default member initializer)"},
+      {"a NaN float32 (as rknnop-run --param f32=nan)",
+       [](auto& a) {
+         a["f32"] = {0x00, 0x00, 0xC0, 0x7F};
+       },
+       "param 'f32': item 0 of the node's attribute is nan, expected a finite number"},
+      {"an infinite float64", [](auto& a) { a["f64"] = {0, 0, 0, 0, 0, 0, 0xF0, 0x7F}; },
+       "param 'f64': item 0 of the node's attribute is inf, expected a finite number"},
+      {"bool byte 2", [](auto& a) { a["flag"] = {2}; },
+       "param 'flag': item 0 of the node's attribute is 2, expected 0 or 1"},
       {"bool of 4 bytes (a vx_bool)",
        [](auto& a) {
          a["flag"] = {1, 0, 0, 0};
@@ -256,3 +266,46 @@ TEST(MindSporeAttrs, ExtraAttrsAreIgnored) {
 }
 
 }  // namespace
+
+// The rules every backend that reads attributes shares (detail/invoke/attrs.hpp; RKNPU2's
+// tests/rknpu2/test_plugin.cpp has the same cases): an absent attribute takes the struct's default,
+// an empty list is a list (not an absent attribute), an enum takes only its names' values.
+enum class pad { constant = 0, reflect = 3 };
+template <>
+struct rknnop::customize::enum_names<pad> {
+  static constexpr rknnop::enum_name<pad> table[] = {{pad::constant, "CONSTANT"}, {pad::reflect, "REFLECT"}};
+};
+struct Defaults {
+  static constexpr std::string_view name = "Defaults";
+  struct inputs {
+    rknnop::tensor<float> x;
+  };
+  struct outputs {
+    rknnop::tensor<float> y;
+  };
+  struct params {
+    float alpha = 0.5f;
+    pad mode = pad::reflect;
+    rknnop::int_array<4> axes{1, 2};
+  };
+  static constexpr auto infer = [](const inputs&, outputs&, const params&) {};
+  static constexpr auto cpu = [](const inputs&, outputs&, const params&) {};
+};
+
+TEST(MindSporeAttrs, AbsentTakesTheDefaultEmptyIsAListEnumsTakeTheirNames) {
+  auto attrs = rknnop::mindspore::encode_attrs<Defaults>();
+  attrs.erase("alpha");
+  attrs.erase("mode");
+  attrs["axes"] = {};
+  Defaults::params p{};
+  p.alpha = 2.f;
+  p.mode = pad::constant;
+  ASSERT_EQ(decode<Defaults>(attrs, p), "");
+  EXPECT_EQ(p.alpha, 2.f);  // the caller's value stays: an absent attribute leaves the param as it is
+  EXPECT_EQ(p.mode, pad::constant);
+  EXPECT_EQ(p.axes.size(), 0u);  // the empty list, not the default {1, 2}
+  attrs = rknnop::mindspore::encode_attrs<Defaults>();
+  attrs["mode"] = {1, 0, 0, 0};
+  EXPECT_EQ(decode<Defaults>(attrs, p),
+            "param 'mode': 1 is not the value of one of the enum's names (CONSTANT = 0, REFLECT = 3)");
+}

@@ -232,8 +232,8 @@ TEST(MindSporeFullRuntime, StaleOrMissingAttrsFailBuildWithTheDiagnostic) {
        "rknnop: ResizeArea: the Custom node has no attr 'rknnop:schema' (write the node's attrs with "
        "rknnop::mindspore::encode_attrs)\n"},
       {"no size", [](auto& a) { a.erase("size"); },
-       "rknnop: ResizeArea: param 'size': the Custom node has no attr 'size' (write the node's attrs with "
-       "rknnop::mindspore::encode_attrs)\n"},
+       "rknnop: ResizeArea: param 'size': the node has no attribute 'size' and the param has no default (give the "
+       "node the attribute, or the field a default member initializer)\n"},
   };
   for (const auto& c : cases) {
     auto attrs = rknnop::mindspore::encode_attrs<ResizeArea>({{3, 4}, false});

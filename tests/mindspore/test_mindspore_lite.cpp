@@ -11,7 +11,8 @@
 #include "resize_area/resize_area.cpp"
 #include "truncate_div/truncate_div.cpp"
 
-#include "vx_harness.hpp"  // tests/core
+#include "bad_infer_ops.hpp"  // tests/core
+#include "vx_harness.hpp"     // tests/core
 
 #include <rknnop/detail/mindspore/tensor.hpp>
 #include <rknnop/mindspore_attrs.hpp>
@@ -27,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>  // setenv
 #include <cstring>
 #include <memory>
 #include <string>
@@ -183,7 +185,8 @@ std::vector<std::uint32_t> vx_dims(const std::vector<std::int64_t>& shape) {
 vx_enum vx_type_of(ms_type t) { return rknnop::detail::mindspore::from_ms_dtype(t); }
 
 // Both paths on the same inputs: MindSpore's outputs must equal the OpenVX path's, byte for byte,
-// with the same shapes (MindSpore's outermost first).
+// with the same shapes (MindSpore's outermost first); or both refuse the call with the same line
+// (the core's output check: a lossy conversion is refused on every backend's checking build).
 template <class Params>
 void expect_same_as_openvx(const std::string& type, const rknnop::mindspore::attr_map& attrs,
                            const std::vector<input>& inputs, std::vector<ms_type> output_types,
@@ -193,13 +196,18 @@ void expect_same_as_openvx(const std::string& type, const rknnop::mindspore::att
   ASSERT_TRUE(m.created) << m.log;
   ASSERT_EQ(m.prepare, 0) << m.log;
   ASSERT_EQ(m.infer_shape, 0) << m.log;
-  ASSERT_EQ(m.execute, 0) << m.log;
   std::vector<vx_input> vin;
   for (const input& i : inputs) vin.push_back({vx_type_of(i.type), vx_dims(i.shape), i.data});
   std::vector<vx_enum> vout;
   for (ms_type t : output_types) vout.push_back(vx_type_of(t));
   const vx_result v = run_vx(d, vin, vout, params);
-  ASSERT_EQ(v.status, VX_SUCCESS) << v.log;
+  if (v.status != VX_SUCCESS || m.execute != 0) {  // refused: by both, with the same line
+    EXPECT_NE(v.status, VX_SUCCESS) << m.log;
+    EXPECT_NE(m.execute, 0) << v.log;
+    EXPECT_FALSE(v.log.empty());
+    EXPECT_EQ(m.log, v.log + "\n");
+    return;
+  }
   for (std::size_t k = 0; k < output_types.size(); ++k) {
     EXPECT_EQ(m.outputs[k].DataType(), output_types[k]) << type << " output " << k;
     EXPECT_EQ(vx_dims(m.outputs[k].Shape()), v.dims[k]) << type << " output " << k;
@@ -294,6 +302,19 @@ TEST(MindSporeParity, ExpFloat32AndFloat16) {
     expect_same_as_openvx("Exp", rknnop::mindspore::encode_attrs<Exp>(),
                           {{t, {2, 3, 5}, half ? f16_bytes(x) : as_bytes(x)}}, {t}, vx_kernel_Exp_list.entries[0],
                           [](harness&) { return std::vector<vx_reference>{}; });
+  }
+  // exp(-10) is a float16 subnormal: in this (checking) build both refuse the float16 output alike
+  // (above), and with RKNNOP_ALLOW_LOSSY=1 (rknnop-run --allow-lossy) both return the same bits.
+  if constexpr (rknnop::detail::check_every_element) {
+    const std::vector<float> x = ramp(2 * 3 * 5, -10.f, 10.f);
+    const ms_type t = ms_type::kNumberTypeFloat16;
+    const ms_result m = run_ms("Exp", rknnop::mindspore::encode_attrs<Exp>(), {{t, {2, 3, 5}, f16_bytes(x)}}, 1);
+    EXPECT_NE(m.execute, 0);
+    EXPECT_NE(m.log.find("(subnormal: bits lost)"), std::string::npos) << m.log;
+    ::setenv("RKNNOP_ALLOW_LOSSY", "1", 1);
+    expect_same_as_openvx("Exp", rknnop::mindspore::encode_attrs<Exp>(), {{t, {2, 3, 5}, f16_bytes(x)}}, {t},
+                          vx_kernel_Exp_list.entries[0], [](harness&) { return std::vector<vx_reference>{}; });
+    ::unsetenv("RKNNOP_ALLOW_LOSSY");
   }
 }
 
@@ -468,11 +489,11 @@ struct diagnostic_case {
 TEST(MindSporeDiagnostics, EveryAttrErrorInInferAndPrepare) {
   const diagnostic_case cases[] = {
       {"missing size", [](auto& a) { a.erase("size"); },
-       "rknnop: ResizeArea: param 'size': the Custom node has no attr 'size' (write the node's attrs with "
-       "rknnop::mindspore::encode_attrs)\n"},
+       "rknnop: ResizeArea: param 'size': the node has no attribute 'size' and the param has no default (give the "
+       "node the attribute, or the field a default member initializer)\n"},
       {"missing align_corners", [](auto& a) { a.erase("align_corners"); },
-       "rknnop: ResizeArea: param 'align_corners': the Custom node has no attr 'align_corners' (write the node's "
-       "attrs with rknnop::mindspore::encode_attrs)\n"},
+       "rknnop: ResizeArea: param 'align_corners': the node has no attribute 'align_corners' and the param has no "
+       "default (give the node the attribute, or the field a default member initializer)\n"},
       {"bool as 4 bytes",
        [](auto& a) {
          a["align_corners"] = {0, 0, 0, 0};
@@ -528,9 +549,13 @@ TEST(MindSporeDiagnostics, StaleModel) {
 TEST(MindSporeDiagnostics, LayoutRankDtypeAndInferFailures) {
   const auto attrs = rknnop::mindspore::encode_attrs<ResizeArea>({{3, 4}, false});
   const auto f32 = ms_type::kNumberTypeFloat32;
-  ms_result m = run_ms("ResizeArea", attrs, {{f32, {1, 1, 2, 2}, bytes(16), mindspore::NCHW}}, 1);
+  ms_result m = run_ms("ResizeArea", attrs, {{f32, {1, 1, 2, 2}, bytes(16), mindspore::NC4HW4}}, 1);
   EXPECT_EQ(m.infer, mindspore::kLiteError);
-  EXPECT_EQ(m.log, "rknnop: ResizeArea: input 'images': the op declares NHWC, the tensor's format is NCHW (0)\n");
+  EXPECT_EQ(m.log.rfind("rknnop: ResizeArea: input 'images': the op declares NHWC, the tensor's format is another "
+                        "format (",
+                        0),
+            0u)
+      << m.log;
   m = run_ms("ResizeArea", attrs, {{f32, {1, 1, 2, 2, 1}, bytes(16)}}, 1);
   EXPECT_EQ(m.infer, mindspore::kLiteError);
   EXPECT_EQ(m.log,
@@ -540,8 +565,8 @@ TEST(MindSporeDiagnostics, LayoutRankDtypeAndInferFailures) {
   m = run_ms("ResizeArea", attrs, {{f32, {2, 2, 2, 1}, bytes(32)}}, 1, "rknnop", "CPU", {{3, 4, 1}});
   EXPECT_EQ(m.infer, mindspore::kLiteError);
   EXPECT_EQ(m.log,
-            "rknnop: ResizeArea: output 'output': shape inference gives dims [1,4,3,2], the output MSTensor "
-            "has shape [3,4,1]\n");
+            "rknnop: ResizeArea: output 'output': shape inference gives NumPy shape (2, 3, 4, 1), the output "
+            "tensor has (3, 4, 1) (dims innermost first [1,4,3,2] and [1,4,3])\n");
   {
     log_capture logs;
     const node n = make_node("ResizeArea", attrs);
@@ -555,8 +580,8 @@ TEST(MindSporeDiagnostics, LayoutRankDtypeAndInferFailures) {
     ASSERT_EQ(kernel->Prepare(), 0) << g_log;
     EXPECT_EQ(kernel->Execute(), -1);
     EXPECT_EQ(g_log,
-              "rknnop: ResizeArea: output 'output': shape inference gives dims [1,4,3,2], the output MSTensor "
-              "has shape [3,4,1]\n");
+              "rknnop: ResizeArea: output 'output': shape inference gives NumPy shape (2, 3, 4, 1), the output "
+              "tensor has (3, 4, 1) (dims innermost first [1,4,3,2] and [1,4,3])\n");
   }
   m = run_ms("ResizeArea", attrs, {{ms_type::kNumberTypeInt32, {1, 2, 2, 1}, bytes(16)}}, 1);
   EXPECT_EQ(
@@ -588,7 +613,9 @@ TEST(MindSporeDiagnostics, ExecuteChecksTheOutputShapeAndDtype) {
       mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, out, n.primitive, nullptr);
   ASSERT_EQ(kernel->Prepare(), 0);
   EXPECT_EQ(kernel->Execute(), -1);
-  EXPECT_EQ(g_log, "rknnop: Exp: output 'y': shape inference gives dims [3], the output MSTensor has shape [4]\n");
+  EXPECT_EQ(g_log,
+            "rknnop: Exp: output 'y': shape inference gives NumPy shape (3,), the output tensor has (4,) (dims "
+            "innermost first [3] and [4])\n");
   g_log.clear();
   out[0].SetShape({3});
   out[0].SetDataType(ms_type::kNumberTypeInt32);
@@ -631,4 +658,58 @@ TEST(MindSporeDiagnostics, WrongCustomTypeIsRefused) {
   EXPECT_EQ(g_log, "rknnop: Exp: the Custom node's type is 'ResizeArea', this kernel is 'Exp'\n");
 }
 
+}  // namespace
+
+using rknnop::test::Int8Infer;  // registered by ms_ops.cpp
+using rknnop::test::ZeroDimInfer;
+
+namespace {
+// The core's one `infer` check (detail/invoke/pipeline.hpp) in Infer and in Execute: the same lines
+// as RKNN v1's validator and RKNPU2 (tests/core/test_validator.cpp, tests/rknpu2/test_plugin.cpp).
+TEST(MindSporeDiagnostics, AZeroDimAndAnInt8ForAFloatOutputAreRefused) {
+  const auto f32 = ms_type::kNumberTypeFloat32;
+  ms_result m = run_ms("ZeroDimInfer", rknnop::mindspore::encode_attrs<ZeroDimInfer>(), {{f32, {3}, bytes(12)}}, 1);
+  EXPECT_EQ(m.infer, mindspore::kLiteError);
+  EXPECT_EQ(m.log, std::string("rknnop: ZeroDimInfer: ") + rknnop::test::zero_dim_line + "\n");
+  for (const ms_type out : {f32, ms_type::kNumberTypeFloat16}) {
+    m = run_ms("Int8Infer", rknnop::mindspore::encode_attrs<Int8Infer>(), {{f32, {3}, bytes(12)}}, 1);
+    EXPECT_EQ(m.infer, mindspore::kLiteError);
+    EXPECT_EQ(m.log, std::string("rknnop: Int8Infer: ") + rknnop::test::int8_line + "\n");
+    // Execute without Infer (an output the model shaped and typed) runs the same check.
+    log_capture logs;
+    const node n = make_node("Int8Infer", rknnop::mindspore::encode_attrs<Int8Infer>());
+    std::vector<mindspore::MSTensor> in{make_tensor({f32, {3}, bytes(12)})}, outs{mindspore::MSTensor()};
+    outs[0].SetShape({3});
+    outs[0].SetDataType(out);
+    mindspore::registry::KernelDesc desc{f32, mindspore::schema::PrimitiveType_Custom, "CPU", "rknnop"};
+    const auto kernel =
+        mindspore::registry::RegisterKernel::GetCreator(n.primitive, &desc)(in, outs, n.primitive, nullptr);
+    ASSERT_TRUE(kernel);
+    ASSERT_EQ(kernel->Prepare(), 0) << g_log;
+    EXPECT_EQ(kernel->Execute(), -1);
+    EXPECT_EQ(g_log, std::string("rknnop: Int8Infer: ") + rknnop::test::int8_line + "\n");
+  }
+}
+}  // namespace
+
+namespace {
+// The core's layout rule (docs/architecture.md §1): an NCHW MSTensor for ResizeArea's NHWC input is
+// converted, as RKNPU2 converts it; the kernel sees NHWC and the output equals the NHWC run's.
+TEST(MindSporeLayout, NchwInputOfAnNhwcOpIsConverted) {
+  const auto attrs = rknnop::mindspore::encode_attrs<ResizeArea>({{3, 4}, false});
+  const auto f32 = ms_type::kNumberTypeFloat32;
+  const std::size_t n = 1, h = 5, w = 7, c = 3;
+  const std::vector<float> nhwc = ramp(n * h * w * c, -4.f, 4.f);
+  std::vector<float> nchw(nhwc.size());
+  for (std::size_t y = 0; y < h; ++y)
+    for (std::size_t x = 0; x < w; ++x)
+      for (std::size_t k = 0; k < c; ++k) nchw[(k * h + y) * w + x] = nhwc[(y * w + x) * c + k];
+  const ms_result a = run_ms("ResizeArea", attrs, {{f32, {1, 5, 7, 3}, as_bytes(nhwc), mindspore::NHWC}}, 1);
+  const ms_result b = run_ms("ResizeArea", attrs, {{f32, {1, 3, 5, 7}, as_bytes(nchw), mindspore::NCHW}}, 1);
+  ASSERT_EQ(a.execute, 0) << a.log;
+  ASSERT_EQ(b.execute, 0) << b.log;
+  EXPECT_EQ(b.outputs[0].format(), mindspore::NHWC);
+  EXPECT_EQ(b.outputs[0].Shape(), (std::vector<std::int64_t>{1, 3, 4, 3}));
+  EXPECT_EQ(data_of(b.outputs[0]), data_of(a.outputs[0]));
+}
 }  // namespace

@@ -5,6 +5,8 @@
 // here independently (the formula, or index arithmetic for layouts), never by rknnop.
 #include <rknnop/rknpu2.hpp>
 
+#include "bad_infer_ops.hpp"  // tests/core
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -364,8 +366,8 @@ TEST_F(Rknpu2Plugin, AnInferThatDisagreesWithTheModelsOutputIsOneLine) {
   std::vector<r::op_tensor> in{in_t.t}, out{out_t.t};
   EXPECT_EQ(run_node<Widen>(in, out), -1);
   EXPECT_EQ(only_line(),
-            "rknnop: Widen: output 'out': infer gives (1, 2, 8, 3), the model's output is (1, 2, 4, 3) (as the op's "
-            "NHWC view)");
+            "rknnop: Widen: output 'out': shape inference gives NumPy shape (1, 2, 8, 3), the output tensor has "
+            "(1, 2, 4, 3) (dims innermost first [3,8,2,1] and [3,4,2,1])");
 }
 
 TEST_F(Rknpu2Plugin, AttributesConvertByTheRules) {
@@ -391,6 +393,12 @@ TEST_F(Rknpu2Plugin, EachBadAttributeIsOneLineNamingParamExpectedAndGot) {
     const char* line;
   };
   const bad_case cases[] = {
+      // The core's rules (detail/invoke/attrs.hpp, MindSpore Lite's too): a float is finite, as
+      // rknnop-run --param alpha=nan refuses it.
+      {"scale", attr_of<float>(r::type_float32, {std::nanf("")}),
+       "rknnop: Params: param 'scale': item 0 of the node's attribute is nan, expected a finite number"},
+      {"precise", attr_of<float>(r::type_float32, {-HUGE_VALF}),
+       "rknnop: Params: param 'precise': item 0 of the node's attribute is -inf, expected a finite number"},
       {"small", attr_of<std::int64_t>(r::type_int64, {300}),
        "rknnop: Params: param 'small': item 0 of the node's attribute is 300, expected a value the param's type "
        "holds"},
@@ -404,19 +412,20 @@ TEST_F(Rknpu2Plugin, EachBadAttributeIsOneLineNamingParamExpectedAndGot) {
        "(FLOAT32, FLOAT16, or an exact integer)"},
       {"small", attr_of<float>(r::type_float32, {0.5f}),
        "rknnop: Params: param 'small': the node's attribute 'small' is FLOAT32 with 1 item, expected one integer "
-       "(INT64, INT32, INT8 or UINT8)"},
+       "(INT64, INT32, INT16, INT8, UINT32, UINT16, UINT8 or BOOL)"},
       {"half", attr_of<float>(r::type_float32, {0.1f}),
        "rknnop: Params: param 'half': item 0 of the node's attribute is 0.1, expected a value float16 holds exactly"},
       {"m", attr_of<std::int64_t>(r::type_int64, {1}),
-       "rknnop: Params: param 'm': item 0 of the node's attribute is 1, expected the value of one of the enum's names"},
+       "rknnop: Params: param 'm': 1 is not the value of one of the enum's names (CONSTANT = 0, REFLECT = 3)"},
       {"pair", attr_of<std::int64_t>(r::type_int64, {1, 2, 3}),
        "rknnop: Params: param 'pair': the node's attribute 'pair' is INT64 with 3 items, expected an integer array "
-       "(INT64 or INT32) of exactly 2 items"},
+       "(INT64, INT32, INT16, INT8, UINT32, UINT16, UINT8 or BOOL) of exactly 2 items"},
       {"list", attr_of<std::int64_t>(r::type_int64, {1, 2, 3, 4, 5}),
        "rknnop: Params: param 'list': the node's attribute 'list' is INT64 with 5 items, expected an integer array "
-       "(INT64 or INT32) of at most 4 items"},
+       "(INT64, INT32, INT16, INT8, UINT32, UINT16, UINT8 or BOOL) of at most 4 items"},
       {"list", attr_of<std::int64_t>(r::type_int64, {1, 1LL << 40}),
-       "rknnop: Params: param 'list': item 1 of the node's attribute is 1099511627776, expected an int32"},
+       "rknnop: Params: param 'list': item 1 of the node's attribute is 1099511627776, expected a value the param's "
+       "type holds"},
   };
   for (const bad_case& c : cases) {
     SetUp();
@@ -434,7 +443,7 @@ TEST_F(Rknpu2Plugin, EachBadAttributeIsOneLineNamingParamExpectedAndGot) {
   EXPECT_EQ(run_node<Params>(in, out), -1);
   EXPECT_EQ(only_line(),
             "rknnop: Params: param 'required': the node has no attribute 'required' and the param has no default "
-            "(give the ONNX node the attribute, or the field a default member initializer)");
+            "(give the node the attribute, or the field a default member initializer)");
 }
 
 TEST_F(Rknpu2Plugin, TensorsTheOpCannotTakeAreOneLine) {
@@ -496,6 +505,67 @@ TEST_F(Rknpu2Plugin, InferAndComputeEntriesTakeAttributesFromTheCaller) {
   EXPECT_STREQ(
       line,
       "rknnop: Dual (cstDualResidual): param 'alpha': the node has no attribute 'alpha' and the param has no default "
-      "(give the ONNX node the attribute, or the field a default member initializer)");
+      "(give the node the attribute, or the field a default member initializer)");
   EXPECT_TRUE(g_lines.empty());  // into the caller's buffer, not the log
+}
+
+// The core's one `infer` check (detail/invoke/pipeline.hpp) in compute and in the infer export: the
+// same lines as RKNN v1's validator and MindSpore Lite (tests/core/test_validator.cpp).
+TEST_F(Rknpu2Plugin, AZeroDimAndAnInt8ForAFloatOutputAreRefusedByComputeAndTheInferExport) {
+  using rknnop::test::Int8Infer;
+  using rknnop::test::ZeroDimInfer;
+  for (const r::tensor_type type : {r::type_float32, r::type_float16}) {
+    SetUp();
+    tensor_buffer x(r::type_float32, {3}), y(type, {3, 1});
+    std::vector<r::op_tensor> in{x.t}, out{y.t};
+    EXPECT_EQ(run_node<ZeroDimInfer>(in, out), -1);
+    EXPECT_EQ(only_line(), std::string("rknnop: ZeroDimInfer: ") + rknnop::test::zero_dim_line);
+    SetUp();
+    tensor_buffer y2(type, {3});
+    out = {y2.t};
+    EXPECT_EQ(run_node<Int8Infer>(in, out), -1);
+    EXPECT_EQ(only_line(), std::string("rknnop: Int8Infer: ") + rknnop::test::int8_line);
+  }
+  r::tensor_attr shapes[1] = {tensor_buffer(r::type_float32, {3}).t.attr}, outs[1] = {};
+  char line[256] = {};
+  EXPECT_EQ(r::infer_entry<ZeroDimInfer>(nullptr, 0, shapes, 1, outs, 1, line, sizeof line), -1);
+  EXPECT_EQ(std::string(line), std::string("rknnop: ZeroDimInfer: ") + rknnop::test::zero_dim_line);
+  EXPECT_EQ(r::infer_entry<Int8Infer>(nullptr, 0, shapes, 1, outs, 1, line, sizeof line), -1);
+  EXPECT_EQ(std::string(line), std::string("rknnop: Int8Infer: ") + rknnop::test::int8_line);
+}
+
+// An attribute given with no items is not an absent one (the entries for callers without librknnrt
+// tell the two apart; librknnrt answers both with no items and no data): a scalar refuses it, an
+// exact array refuses it, a bounded array is the empty list.
+TEST_F(Rknpu2Plugin, AnAttributeWithNoItemsIsNotAnAbsentOne) {
+  std::int64_t required = 5;
+  const auto attr = [](const char* name, r::tensor_type type, void* data, std::uint32_t n) {
+    r::op_attr a{};
+    std::strcpy(a.name, name);
+    a.dtype = type;
+    a.n_elems = n;
+    a.data = data;
+    return a;
+  };
+  tensor_buffer x(r::type_float32, {1}), y(r::type_float32, {12});
+  r::op_tensor in[1] = {x.t}, out[1] = {y.t};
+  char line[256] = {};
+  r::op_attr attrs[2] = {attr("required", r::type_int64, &required, 1), attr("small", r::type_int64, nullptr, 0)};
+  EXPECT_EQ(r::compute_entry<Params>(attrs, 2, in, 1, out, 1, line, sizeof line), -1);
+  EXPECT_STREQ(line,
+               "rknnop: Params: param 'small': the node's attribute 'small' is INT64 with 0 items, expected one "
+               "integer (INT64, INT32, INT16, INT8, UINT32, UINT16, UINT8 or BOOL)");
+  attrs[1] = attr("pair", r::type_int64, nullptr, 0);
+  EXPECT_EQ(r::compute_entry<Params>(attrs, 2, in, 1, out, 1, line, sizeof line), -1);
+  EXPECT_STREQ(line,
+               "rknnop: Params: param 'pair': the node's attribute 'pair' is INT64 with 0 items, expected an integer "
+               "array (INT64, INT32, INT16, INT8, UINT32, UINT16, UINT8 or BOOL) of exactly 2 items");
+  std::int64_t items[1] = {9};
+  r::op_attr three[3] = {attrs[0], attr("list", r::type_int64, items, 1), attr("list", r::type_int64, nullptr, 0)};
+  ASSERT_EQ(r::compute_entry<Params>(three, 2, in, 1, out, 1, line, sizeof line), 0) << line;
+  EXPECT_EQ(y.f32()[9], 1.f);  // list.size()
+  three[1] = three[2];         // the empty list: size 0, not absent
+  ASSERT_EQ(r::compute_entry<Params>(three, 2, in, 1, out, 1, line, sizeof line), 0) << line;
+  EXPECT_EQ(y.f32()[9], 0.f);
+  EXPECT_EQ(y.f32()[10], -1.f);
 }

@@ -481,8 +481,8 @@ RKNNOP_DETAIL_COLD inline outcome scratch_overrun_failure() noexcept {
                                    scratch_guard::first, scratch_guard::last, scratch_guard::size));
 }
 
-// The one check of an output after the kernel (OpenVX and MindSpore Lite callbacks alike): every
-// element written (check_every_element), else not nothing at all (the markers).
+// The written-check of an output after the kernel (check_output, every backend's, uses it in boards'
+// builds): every element written (check_every_element), else not nothing at all (the markers).
 inline outcome check_written(const field_desc& f, const tensor_info& info, const void* kernel_data) noexcept {
   if constexpr (check_every_element) {
     if (const unwritten_elements r = find_unwritten(f, info, kernel_data); r.count != 0)
@@ -615,6 +615,23 @@ inline outcome check_and_convert(const field_desc& f, const tensor_info& info, c
   return {};
 }
 
+// THE check of an output the kernel wrote, on every backend (docs/architecture.md §3): every element
+// written, and in checking builds (RKNNOP_GUARD_BUFFERS: the PC's) no value the conversion to the
+// tensor's dtype loses (lossy_output; RKNNOP_ALLOW_LOSSY=1 accepts it). `converted` (nullptr when the
+// dtypes agree) receives the elements in the tensor's dtype.
+inline outcome check_output(const field_desc& f, const tensor_info& info, const void* kernel_data,
+                            void* converted) noexcept {
+  if constexpr (check_every_element) {
+    return check_and_convert(f, info, kernel_data, converted);
+  } else {
+    if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
+    if (converted)
+      convert_range(f.from_kernel[accepted_index(f, info.dtype)], static_cast<const char*>(kernel_data),
+                    dtype_size(f.vx_type), static_cast<char*>(converted), dtype_size(info.dtype), 0, info.elements);
+    return {};
+  }
+}
+
 // Converts the kernel's result to the tensor's dtype and copies it into the tensor (only once every
 // check passed: a refused output leaves the tensor as it was).
 inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
@@ -625,15 +642,8 @@ inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_
     raw = buffers.allocate(info.elements * dtype_size(info.dtype));
     if (!raw) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate the converted copy");
   }
-  if constexpr (check_every_element) {
-    if (outcome checked = check_and_convert(f, info, kernel_data, raw != kernel_data ? raw : nullptr); !checked.ok())
-      return checked;
-  } else {
-    if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
-    if (raw != kernel_data)
-      convert_range(f.from_kernel[accepted_index(f, info.dtype)], static_cast<const char*>(kernel_data),
-                    dtype_size(f.vx_type), static_cast<char*>(raw), dtype_size(info.dtype), 0, info.elements);
-  }
+  if (outcome checked = check_output(f, info, kernel_data, raw != kernel_data ? raw : nullptr); !checked.ok())
+    return checked;
   slabs s;
   vx_status st = VX_SUCCESS;
   if (split_copies(info, s)) {

@@ -457,5 +457,24 @@ struct op_model {
 
 }  // namespace rknnop::detail
 
+// The op model's public names (documented in <rknnop/op.hpp>, which every backend shares).
+namespace rknnop {
+// True when Op satisfies every rule of an op struct (checked with readable errors by RKNNOP_EXPORT_OP).
+template <class Op>
+concept op_spec =
+    (!detail::declares_name<Op> || detail::has_name<Op>)&&detail::has_io_structs<Op> && detail::has_cpu_kernel<Op> &&
+    detail::has_infer<Op> && detail::cpu_kernel_signature<Op> && detail::infer_signature<Op>;
+
+// The op's name: Op::name when the struct declares one, else the struct's own name. It names the
+// symbol vx_kernel_<name>_list, op.yml's `name`, the Python class and MindSpore Lite's Custom.type.
+template <class Op>
+inline constexpr std::string_view op_name = detail::op_model_name<Op>();
+
+// The op's RKNPU2 op type (the ONNX node's op type librknnrt matches): Op::rknpu2_type when the
+// struct declares one, else op_name<Op>.
+template <class Op>
+inline constexpr std::string_view rknpu2_op_type = detail::op_model_rknpu2_type<Op>();
+}  // namespace rknnop
+
 RKNNOP_DETAIL_END_GLUE
 RKNNOP_DETAIL_END_HIDDEN

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 13 of detail/ (docs/architecture.md §1), above the OpenVX path it shares decoding with.
+// Layer 13 of detail/ (docs/architecture.md §1), in the MindSpore Lite backend's room, above the
+// shared decoding layers.
 // Non-template work of the MindSpore Lite backend: MSTensor <-> rknnop shapes, dtypes and formats,
 // Custom-node attributes, and the one-line diagnostics. The per-op kernel in <rknnop/mindspore.hpp>
 // only passes constexpr field descriptions here.
 
 #include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/invoke/layout.hpp>
 #include <rknnop/mindspore_attrs.hpp>
 #include <rknnop/status.hpp>
 
@@ -71,8 +73,9 @@ RKNNOP_DETAIL_COLD inline void append_shape(status& s, const std::vector<std::in
 // against its field as query_tensor checks an OpenVX tensor (a layout-tagged field's view of a lower
 // rank is batch 1). A rank-0 MSTensor is one element, [1].
 // `unknown`: a dim is still -1 (shapes deferred until run time); nothing else is checked then.
-inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f, tensor_info& info,
-                             bool& unknown) noexcept {
+inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f, tensor_info& info, bool& unknown,
+                             layout_plan& plan) noexcept {
+  plan.permute = false;
   unknown = false;
   info = tensor_info{};
   if (t == nullptr) return fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor is null");
@@ -107,56 +110,67 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
                 "op's: float32, float16, int8, uint8, int16, uint16, int32)",
                 static_cast<int>(t.DataType()));
   }
+  info.tensor_rank = info.rank;
+  if (f.layout[0] != '\0' && info.rank <= 4) {
+    // The core's layout rule: NHWC and NCHW become the declared layout; no other format is one.
+    if (t.format() != ::mindspore::NHWC && t.format() != ::mindspore::NCHW)
+      return fail(VX_ERROR_INVALID_FORMAT, f, "the op declares {}, the tensor's format is {} ({})", f.layout,
+                  format_name(t.format()), static_cast<long long>(t.format()));
+    std::uint32_t outer_first[max_tensor_rank] = {};
+    const auto n = static_cast<std::uint32_t>(shape.size());
+    for (std::uint32_t i = 0; i < n; ++i) outer_first[i] = static_cast<std::uint32_t>(shape[i]);
+    plan_layout(f, t.format() == ::mindspore::NHWC ? tensor_layout::nhwc : tensor_layout::nchw, outer_first, n, info,
+                plan);
+    return {};
+  }
   if (outcome ranked = to_layout_rank(f, info); !ranked.ok()) return ranked;
-  if (f.layout[0] != '\0' && std::string_view(format_name(t.format())) != f.layout)
-    return fail(VX_ERROR_INVALID_FORMAT, f, "the op declares {}, the tensor's format is {} ({})", f.layout,
-                format_name(t.format()), static_cast<long long>(t.format()));
   return {};
 }
 
-// An input's data as the kernel's element type: the tensor's own memory when the dtypes agree,
-// else a converted copy in `buffers` (exactly as the OpenVX path converts).
+// An input's data as the kernel's element type and declared layout: the tensor's own memory when
+// both agree, else a converted (and laid out) copy in `buffers` (exactly as the other backends do).
 inline outcome read_ms_input(const ::mindspore::MSTensor& t, const field_desc& f, const tensor_info& info,
-                             buffer_list& buffers, void*& kernel_data) noexcept {
+                             const layout_plan& plan, buffer_list& buffers, void*& kernel_data) noexcept {
   const std::shared_ptr<const void> data = t.Data();
   if (!data) return fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor has no data");
   if (t.DataSize() < info.elements * dtype_size(info.dtype))
     return fail(VX_ERROR_INVALID_PARAMETERS, f, "the MSTensor holds {} bytes, its shape needs {}", t.DataSize(),
                 info.elements * dtype_size(info.dtype));
-  if (info.dtype == f.vx_type) {
+  if (info.dtype == f.vx_type && !plan.permute) {
     kernel_data = const_cast<void*>(data.get());  // bound to a const view: the kernel only reads it
     return {};
   }
   kernel_data = buffers.allocate(info.elements * dtype_size(f.vx_type));
   if (!kernel_data) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
-  f.to_kernel[accepted_index(f, info.dtype)](data.get(), kernel_data, info.elements);
+  const convert_fn fn = info.dtype != f.vx_type ? f.to_kernel[accepted_index(f, info.dtype)] : nullptr;
+  if (plan.permute)  // converted and laid out in the declared layout in one pass (the core's rule)
+    convert_permute4(fn, static_cast<const char*>(data.get()), dtype_size(info.dtype), static_cast<char*>(kernel_data),
+                     dtype_size(f.vx_type), plan.runtime, plan.perm);
+  else
+    fn(data.get(), kernel_data, info.elements);
   return {};
 }
 
 // Converts a kernel result into the output MSTensor's memory (MutableData allocates it).
 inline outcome write_ms_output(::mindspore::MSTensor& t, const field_desc& f, const tensor_info& info,
-                               const void* kernel_data) noexcept {
-  if (outcome written = check_written(f, info, kernel_data); !written.ok()) return written;
+                               const void* kernel_data, buffer_list& buffers) noexcept {
   void* out = t.MutableData();
   if (!out) return fail(VX_ERROR_NO_MEMORY, f, "MSTensor::MutableData() gave no memory");
   if (t.DataSize() < info.elements * dtype_size(info.dtype))
     return fail(VX_ERROR_INVALID_PARAMETERS, f, "the MSTensor holds {} bytes, its shape needs {}", t.DataSize(),
                 info.elements * dtype_size(info.dtype));
-  if (info.dtype == f.vx_type)
-    std::memcpy(out, kernel_data, info.elements * dtype_size(info.dtype));
-  else
-    f.from_kernel[accepted_index(f, info.dtype)](kernel_data, out, info.elements);
-  return {};
-}
-
-// What shape inference gave an output, checked as the OpenVX validator checks it.
-inline outcome check_inferred(const field_desc& f, const std::uint32_t* dims, std::uint32_t rank,
-                              vx_enum dtype) noexcept {
-  if (rank == 0 || rank > max_tensor_rank)
-    return fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave rank {} (expected 1..6)", rank);
-  for (std::uint32_t d = 0; d < rank; ++d)
-    if (dims[d] == 0) return fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave dims[{}] = 0", d);
-  if (!accepts(f, dtype)) return dtype_mismatch(f, dtype);
+  // The core's one output check (unwritten elements; in checking builds, lossy conversions), into a
+  // converted copy first: a refused output leaves the tensor as it was (as on every backend).
+  const void* result = kernel_data;
+  if (info.dtype != f.vx_type) {
+    void* converted = buffers.allocate(info.elements * dtype_size(info.dtype));
+    if (!converted) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate the converted copy");
+    result = converted;
+  }
+  if (outcome checked = check_output(f, info, kernel_data, result != kernel_data ? const_cast<void*>(result) : nullptr);
+      !checked.ok())
+    return checked;
+  std::memcpy(out, result, info.elements * dtype_size(info.dtype));
   return {};
 }
 
@@ -166,31 +180,41 @@ inline std::vector<std::int64_t> to_ms_shape(const std::uint32_t* dims, std::uin
   return shape;
 }
 
-RKNNOP_DETAIL_COLD inline outcome output_shape_mismatch(const ::mindspore::MSTensor& t, const field_desc& f,
-                                                        const std::uint32_t* dims, std::uint32_t rank) noexcept {
-  status s = error("{} '{}': shape inference gives dims ", role_name(f.kind), f.name);
-  append_dims(s, dims, rank);
-  s.append(", the output MSTensor has shape ");
-  append_shape(s, t.Shape());
-  return outcome(VX_ERROR_INVALID_DIMENSION, s);
-}
-
-// The inferred shape against an output tensor that already has one (Execute after a deferred or
-// external shape): the same tensor shape (a layout-tagged field's tensor may leave out outer dims
-// of 1, as in the OpenVX validator), or an error naming both.
-inline outcome check_output_shape(const ::mindspore::MSTensor& t, const field_desc& f, const std::uint32_t* dims,
-                                  std::uint32_t rank) noexcept {
-  const std::vector<std::int64_t>& shape = t.Shape();
-  std::uint32_t own[max_tensor_rank] = {1};  // a rank-0 MSTensor is one element, [1]
-  bool same = shape.size() <= max_tensor_rank;
-  for (std::size_t i = 0; same && i < shape.size(); ++i) {
-    const std::int64_t d = shape[shape.size() - 1 - i];
-    same = d > 0 && d <= 0xFFFFFFFF;
-    own[i] = static_cast<std::uint32_t>(d);
+// An output MSTensor as the core's pipeline takes it: rank 0 while its shape is deferred (never
+// shaped, or -1 after a deferred Infer), else its own dims (innermost first; `tensor_rank` its own
+// rank); dtype VX_TYPE_INVALID while the model gives none.
+inline outcome read_ms_output(const ::mindspore::MSTensor& t, const field_desc& f, tensor_info& info) noexcept {
+  info = tensor_info{};
+  if (t == nullptr) return fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor is null");
+  if (t.DataType() != ::mindspore::DataType::kTypeUnknown) {
+    info.dtype = from_ms_dtype(t.DataType());
+    if (info.dtype == VX_TYPE_INVALID)
+      return fail(VX_ERROR_INVALID_TYPE, f, "MindSpore dtype {} has no rknnop element type",
+                  static_cast<int>(t.DataType()));
   }
-  const auto own_rank = static_cast<std::uint32_t>(shape.empty() ? 1 : shape.size());
-  if (same && same_shape(f, own, own_rank, dims, rank)) return {};
-  return output_shape_mismatch(t, f, dims, rank);
+  const std::vector<std::int64_t>& shape = t.Shape();
+  if (shape.empty()) return {};
+  for (std::int64_t d : shape)
+    if (d < 0) return {};
+  if (shape.size() > max_tensor_rank)
+    return fail(VX_ERROR_INVALID_DIMENSION, f, "expected rank 1..6, got {}", shape.size());
+  info.rank = info.tensor_rank = static_cast<std::uint32_t>(shape.size());
+  std::size_t elements = 1;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    const std::int64_t d = shape[shape.size() - 1 - i];
+    if (d == 0 || d > 0xFFFFFFFF) {
+      status s = error("{} '{}': shape ", role_name(f.kind), f.name);
+      append_shape(s, shape);
+      s.append(" has a dim rknnop cannot hold (0 or above 2^32-1)");
+      return outcome(VX_ERROR_INVALID_DIMENSION, s);
+    }
+    info.dims[i] = static_cast<std::uint32_t>(d);
+    if (elements > std::numeric_limits<std::size_t>::max() / 8 / info.dims[i])
+      return fail(VX_ERROR_INVALID_DIMENSION, f, "dims overflow the address space");
+    elements *= info.dims[i];
+  }
+  info.elements = elements;
+  return {};
 }
 
 // The rank Infer gives an output: its own when the model shaped it (no -1) with a lower rank than

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 10 of detail/ (docs/architecture.md §1): callbacks. The C callbacks OpenVX calls, generated
-// per op: named noexcept trampolines that decode the parameters, call the op's functions and turn
-// every failure (or exception) into a vx_status and one log line. Nothing thrown crosses into C.
+// Layer 11 of detail/ (docs/architecture.md §1): callbacks, the RKNN v1 (OpenVX) adapter. The C
+// callbacks OpenVX calls, generated per op: named noexcept trampolines that decode the parameters,
+// run the core's pipeline (detail/invoke/pipeline.hpp) through VX tensor I/O and turn every failure
+// (or exception) into a vx_status and one log line. Nothing thrown crosses into C.
 
 #include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/invoke/pipeline.hpp>
 #include <rknnop/detail/log.hpp>
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/scratch.hpp>
@@ -22,17 +24,6 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 RKNNOP_DETAIL_BEGIN_GLUE    // see config.hpp: compiled for size
 
 namespace rknnop::detail {
-// Typed views of one callback invocation: the op's own inputs/outputs/params structs, filled in.
-template <class Op>
-struct invocation {
-  using model = op_model<Op>;
-  typename model::inputs in{};
-  typename model::outputs out{};
-  typename model::params par{};
-  tensor_info info[model::input_count + model::output_count]{};
-  void* data[model::input_count + model::output_count]{};
-};
-
 // `types`: param_types::check in the validator, trust_validator after it (see param_types).
 template <class Op>
 outcome decode_params(const vx_reference* refs, invocation<Op>& call, param_types types) noexcept {
@@ -62,7 +53,7 @@ outcome decode_params(const vx_reference* refs, invocation<Op>& call, param_type
       } else if constexpr (std::is_enum_v<F>) {
         vx_int32 v = 0;  // an enum param travels as VX_TYPE_INT32
         std::memcpy(&v, storage, sizeof v);
-        value = static_cast<F>(v);
+        result = decode_enum(f, v, value);  // the core's one enum rule
       } else {
         std::memcpy(&value, storage, sizeof value);
       }
@@ -72,7 +63,7 @@ outcome decode_params(const vx_reference* refs, invocation<Op>& call, param_type
 }
 
 // Queries every tensor (or takes what `known` holds: the node's facts, see node_facts); with Data,
-// also copies inputs in and prepares output buffers.
+// also copies inputs in (the core's pipeline allocates the outputs).
 template <class Op, bool Data>
 outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list& buffers, bool allow_unshaped_outputs,
                      const tensor_info* known = nullptr) noexcept {
@@ -88,9 +79,7 @@ outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list
       result = query_tensor(refs[i], f, info);
     if (Data && result.ok()) result = read_tensor(refs[i], f, info, buffers, call.data[i]);
     if (!result.ok()) return;
-    auto& view = field<i>(call.in);
-    view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(call.data[i]), info.dims,
-              info.rank, info.dtype);
+    bind_view<i>(call.in, info, call.data[i]);
   });
   for_each_field_index<typename model::outputs>([&](auto i) {
     if (!result.ok()) return;
@@ -101,81 +90,10 @@ outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list
       info = known[k];
     else
       result = query_tensor(refs[k], f, info, allow_unshaped_outputs);
-    if (Data && result.ok()) result = allocate_output(f, info, buffers, call.data[k]);
     if (!result.ok()) return;
-    auto& view = field<i>(call.out);
-    view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(call.data[k]), info.dims,
-              info.rank, info.dtype);
+    if constexpr (!Data) bind_view<i>(call.out, info, nullptr);  // with Data, invoke binds it to its buffer
   });
   return result;
-}
-
-// Runs one of the op's functions; an exception becomes a failure naming the function.
-template <class F>
-outcome call_user(const char* what, F&& f) noexcept {
-#if RKNNOP_HAS_EXCEPTIONS
-  try {
-#endif
-    if constexpr (std::is_void_v<decltype(f())>) {
-      f();
-      return {};
-    } else {
-      const status s = f();
-      if (s.ok()) return {};
-      status m = error("{} failed: ", what);
-      m.append(s.message());
-      return outcome(VX_FAILURE, m);
-    }
-#if RKNNOP_HAS_EXCEPTIONS
-  } catch (const std::bad_alloc&) {
-    return outcome(VX_ERROR_NO_MEMORY, error("{} threw std::bad_alloc", what));
-  } catch (const std::exception& e) {
-    status m = error("{} threw: ", what);
-    m.append(e.what());
-    return outcome(VX_FAILURE, m);
-  } catch (...) {
-    return outcome(VX_FAILURE, error("{} threw an exception of unknown type", what));
-  }
-#endif
-}
-
-// Runs a backend callback's `body` (returning an outcome): an exception that escapes it becomes a
-// failure, so that nothing thrown reaches the C caller (the MindSpore Lite and RKNPU2 firewalls).
-template <class Body>
-outcome guarded(Body&& body) noexcept {
-#if RKNNOP_HAS_EXCEPTIONS
-  try {
-#endif
-    return body();
-#if RKNNOP_HAS_EXCEPTIONS
-  } catch (const std::bad_alloc&) {
-    return outcome(VX_ERROR_NO_MEMORY, error("out of memory (std::bad_alloc)"));
-  } catch (const std::exception& e) {
-    status m = error("exception: ");
-    m.append(e.what());
-    return outcome(VX_FAILURE, m);
-  } catch (...) {
-    return outcome(VX_FAILURE, error("an exception of unknown type"));
-  }
-#endif
-}
-
-// RKNNOP_GUARD_BUFFERS: whether the kernel wrote outside a tensor's buffer (before the outputs are
-// copied out, so a wrong `infer` fails the node instead of giving short or corrupted results).
-template <class Op>
-outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std::size_t scratch_overruns) noexcept {
-  if constexpr (buffer_list::guard == 0) {
-    return {};
-  } else {
-    using model = op_model<Op>;
-    for (std::size_t k = 0; k < model::input_count + model::output_count; ++k) {
-      const buffer_list::overrun_report r = buffers.overrun(call.data[k]);
-      if (r.changed != 0) return overrun_failure(model::fields[k], call.info[k], r);
-    }
-    if (__atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE) != scratch_overruns)
-      return scratch_overrun_failure();
-    return {};
-  }
 }
 
 template <class Op>
@@ -238,30 +156,42 @@ struct node_facts {
 // The validator, the initializers and the deinitializer run once per verification, not per call:
 // cold (compiled for size: the board libraries have a size budget, docs/performance.md §1).
 
+// The OpenVX adapter of the core's pipeline (invoke): VX tensors in and out, the node's facts.
+// `infer` ran in the validator, which the driver runs on these very tensors before any call.
+template <class Op>
+struct vx_io {
+  static constexpr bool infer_per_call = false;
+  vx_node node;
+  const vx_reference* refs;
+
+  outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
+    outcome result = decode_params(refs, call, param_types::trust_validator);
+    node_facts<Op>* const facts = node_facts<Op>::block(node);
+    const tensor_info* const known = node_facts<Op>::known(facts, refs);
+    if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false, known);
+    if (result.ok() && facts && !known) node_facts<Op>::fill(node, facts, refs, call.info);
+    return result;
+  }
+  template <class I>
+  outcome settled(invocation<Op>&, I) noexcept {
+    return {};
+  }
+  template <class I>  // I: the output's index, a std::integral_constant
+  outcome write(invocation<Op>& call, I, buffer_list& buffers) noexcept {
+    constexpr std::size_t k = op_model<Op>::input_count + I::value;
+    return write_tensor(refs[k], op_model<Op>::fields[k], call.info[k], buffers, call.data[k]);
+  }
+};
+
 template <class Op>
 RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_kernel_callback(vx_node node, const vx_reference* refs,
                                                                vx_uint32 num) noexcept {
-  using model = op_model<Op>;
-  outcome result = check_call(num, model::table_size, refs);
+  outcome result = check_call(num, op_model<Op>::table_size, refs);
   if (!result.ok()) return finish<Op>(node, result);
-
   buffer_list buffers;
   invocation<Op> call;
-  result = decode_params(refs, call, param_types::trust_validator);
-  node_facts<Op>* const facts = node_facts<Op>::block(node);
-  const tensor_info* const known = node_facts<Op>::known(facts, refs);
-  if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false, known);
-  if (result.ok() && facts && !known) node_facts<Op>::fill(node, facts, refs, call.info);
-  const std::size_t scratch_overruns = __atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE);
-  if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
-  if (result.ok()) result = check_guards<Op>(call, buffers, scratch_overruns);
-  // Outputs are written back only when the kernel succeeded.
-  for_each_field_index<typename model::outputs>([&](auto i) {
-    if (!result.ok()) return;
-    constexpr std::size_t k = model::input_count + i;
-    result = write_tensor(refs[k], model::fields[k], call.info[k], buffers, call.data[k]);
-  });
-  return finish<Op>(node, result);
+  vx_io<Op> io{node, refs};
+  return finish<Op>(node, invoke(io, call, buffers));
 }
 
 // The CPU kernel's initializer: only an optimisation. It asks the driver for a local data block of
@@ -317,21 +247,15 @@ RKNNOP_DETAIL_COLD RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK cpu_deinitialize_c
   return VX_SUCCESS;
 }
 
+// The validator's `infer`: params checked, tensors queried, then the core's infer_outputs (its
+// defaults; the validator runs its one check, check_inferred, on each output).
 template <class Op>
-RKNNOP_DETAIL_COLD outcome infer_outputs(const vx_reference* refs, invocation<Op>& call) noexcept {
-  using model = op_model<Op>;
+RKNNOP_DETAIL_COLD outcome vx_infer(const vx_reference* refs, invocation<Op>& call) noexcept {
   buffer_list no_buffers;
   outcome result = decode_params(refs, call, param_types::check);
   if (result.ok()) result = bind_tensors<Op, false>(refs, call, no_buffers, true);
   if (!result.ok()) return result;
-  // Defaults before shape inference: no dims; dtype of the first input when the output accepts it.
-  const vx_enum first_input_dtype = call.info[0].dtype;
-  for_each_field_index<typename model::outputs>([&](auto i) {
-    constexpr field_desc f = model::fields[model::input_count + i];
-    auto& view = field<i>(call.out);
-    view.bind(nullptr, nullptr, 0, accepts(f, first_input_dtype) ? first_input_dtype : f.accepted[0]);
-  });
-  return call_user("shape inference (infer)", [&] { return Op::infer(call.in, call.out, call.par); });
+  return infer_outputs<Op, false>(call, nullptr);  // the validator checks each output first (below)
 }
 
 template <class Op>
@@ -342,26 +266,15 @@ validate_callback(vx_node node, const vx_reference parameters[], vx_uint32 num, 
   if (!result.ok()) return finish<Op>(node, result);
 
   invocation<Op> call;
-  result = infer_outputs(parameters, call);
+  result = vx_infer(parameters, call);
   for_each_field_index<typename model::outputs>([&](auto i) {
     if (!result.ok()) return;
     constexpr std::size_t k = model::input_count + i;
     constexpr field_desc f = model::fields[k];
     const auto& view = field<i>(call.out);
     const auto inferred_type = static_cast<vx_enum>(view.dtype());
-    if (view.rank() == 0 || view.rank() > max_tensor_rank) {
-      result = fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave rank {} (expected 1..6)", view.rank());
-      return;
-    }
-    for (std::uint32_t d = 0; d < view.rank(); ++d)
-      if (view.dims()[d] == 0) {
-        result = fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave dims[{}] = 0", d);
-        return;
-      }
-    if (!accepts(f, inferred_type)) {
-      result = dtype_mismatch(f, inferred_type);
-      return;
-    }
+    result = check_inferred(f, view.dims().data(), view.rank(), inferred_type);  // the core's one check
+    if (!result.ok()) return;
     const tensor_info& actual = call.info[k];
     vx_enum meta_type = inferred_type;
     // The meta format describes the output tensor as it is (its own rank) when it has a shape, else
@@ -370,17 +283,7 @@ validate_callback(vx_node node, const vx_reference parameters[], vx_uint32 num, 
     std::uint32_t meta_rank = view.rank();
     if (actual.rank != 0) {  // a real output tensor: it must agree with shape inference
       if (!same_shape(f, actual.dims, actual.rank, view.dims().data(), view.rank())) {
-        // In the order the user wrote the shape (rknnop-run --output-shape, a model's NumPy shape) first.
-        status s = error("{} '{}': shape inference gives NumPy shape ", role_name(f.kind), f.name);
-        append_numpy_shape(s, view.dims().data(), view.rank());
-        s.append(", the output tensor has ");
-        append_numpy_shape(s, actual.dims, actual.tensor_rank);
-        s.append(" (OpenVX dims ");
-        append_dims(s, view.dims().data(), view.rank());
-        s.append(" and ");
-        append_dims(s, actual.dims, actual.tensor_rank);
-        s.append(")");
-        result = outcome(VX_ERROR_INVALID_DIMENSION, s);
+        result = inferred_shape_mismatch(f, view.dims().data(), view.rank(), actual.dims, actual.tensor_rank);
         return;
       }
       if (actual.dtype != VX_TYPE_INVALID) meta_type = actual.dtype;

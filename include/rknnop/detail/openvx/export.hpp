@@ -1,13 +1,27 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 11 of detail/ (docs/architecture.md §1): export. The descriptors and parameter table in
-// writable constinit storage, and the NULL-terminated list RKNNOP_EXPORT_OP exports.
+// Layer 13 of detail/ (docs/architecture.md §1): export, the RKNN v1 (OpenVX) backend's door. The
+// descriptors and parameter table in writable constinit storage, the NULL-terminated list, and
+// RKNNOP_EXPORT_OP(Name), the macro that exports it (<rknnop/op.hpp> includes this header unless
+// another backend's header defined RKNNOP_EXPORT_OP first).
 
-#include <rknnop/detail/callbacks.hpp>
+#include <rknnop/detail/invoke/pipeline.hpp>  // unload_library
 #include <rknnop/detail/model.hpp>
+#include <rknnop/detail/openvx/callbacks.hpp>
 #include <rknnop/detail/vx_api.hpp>
 #include <rknnop/schema_marker.hpp>
+
+#ifdef RKNNOP_EMITTER
+// Only in the host-side generator build of rknnop_add_op: the op's schema as data, the one thing the
+// generator's main (cmake/rknnopEmitterMain.cpp.in, which includes <rknnop/emit/program.hpp>) cannot
+// read off a struct it does not see. No {fmt}, no text, no files: the emitter is never reached from here.
+#include <rknnop/detail/schema.hpp>
+#define RKNNOP_DETAIL_EMITTER_SCHEMA(Name) \
+  ::rknnop::op_schema rknnop_schema_##Name() noexcept { return ::rknnop::schema_of<Name>(); }
+#else
+#define RKNNOP_DETAIL_EMITTER_SCHEMA(Name)
+#endif
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint64_t
@@ -93,3 +107,22 @@ using list_for = std::conditional_t<check_op<Op>(), kernel_list<Op>, invalid_op_
 
 RKNNOP_DETAIL_END_GLUE
 RKNNOP_DETAIL_END_HIDDEN
+
+// Defines the exported descriptor list `vx_kernel_<Name>_list` for op struct Name (at namespace
+// scope, once per op, in the library's source, with a trailing `;`). When the struct also declares
+// `name`, it must equal Name: the runtime looks the symbol up by the name written in op.yml.
+#define RKNNOP_EXPORT_OP(Name)                                                                                         \
+  static_assert(::rknnop::detail::check_op<Name>(), "rknnop: " #Name " is not a valid op (see above)");                \
+  static_assert(::rknnop::detail::check_export_name<Name, ::rknnop::detail::fixed_string<sizeof(#Name) - 1>(#Name)>(), \
+                "rknnop: RKNNOP_EXPORT_OP(X) needs X::name == \"X\" (see above)");                                     \
+  namespace {                                                                                                          \
+  constinit ::rknnop::detail::storage_for<Name> rknnop_detail_storage_##Name{};                                        \
+  [[gnu::destructor]] void rknnop_detail_unload_##Name() {                                                             \
+    ::rknnop::detail::unload_library(); /* workers joined, scratch cache drained */                                    \
+  }                                                                                                                    \
+  }                                                                                                                    \
+  extern "C" {                                                                                                         \
+  RKNNOP_EXPORT constinit ::rknnop::detail::list_for<Name> vx_kernel_##Name##_list{rknnop_detail_storage_##Name};      \
+  }                                                                                                                    \
+  RKNNOP_DETAIL_EMITTER_SCHEMA(Name)                                                                                   \
+  static_assert(true, "RKNNOP_EXPORT_OP(Name) takes a trailing semicolon")

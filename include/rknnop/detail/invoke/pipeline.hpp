@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Layer 10 of detail/ (docs/architecture.md §1): the invocation, the backend-neutral core of every
+// call of an op. The typed views of one call (`invocation`), the exception firewall (`call_user`,
+// `guarded`), the one `infer` check, the output dtype defaults, the buffer guards, the unload hook,
+// and `invoke`: THE per-call pipeline (bind the inputs, run and check `infer`, allocate the outputs,
+// run the kernel, check and write back) that the RKNN v1 (OpenVX), MindSpore Lite and RKNPU2
+// adapters all run, each through its own tensor I/O. Includes no backend's header.
+
+#include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/log.hpp>
+#include <rknnop/detail/model.hpp>
+#include <rknnop/detail/scratch.hpp>
+#include <rknnop/detail/threads.hpp>
+#include <rknnop/status.hpp>
+
+#include <cstddef>      // std::size_t
+#include <cstdint>      // fixed-width types
+#include <new>          // std::bad_alloc (exception builds)
+#include <type_traits>  // std::remove_cvref_t
+
+RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
+RKNNOP_DETAIL_BEGIN_GLUE    // see config.hpp: compiled for size
+
+namespace rknnop::detail {
+// Typed views of one invocation: the op's own inputs/outputs/params structs, filled in.
+template <class Op>
+struct invocation {
+  using model = op_model<Op>;
+  typename model::inputs in{};
+  typename model::outputs out{};
+  typename model::params par{};
+  tensor_info info[model::input_count + model::output_count]{};
+  void* data[model::input_count + model::output_count]{};
+};
+
+// Binds field I's view (of `views`, the op's inputs or outputs struct) to `data` and `info`.
+template <std::size_t I, class Views>
+void bind_view(Views& views, const tensor_info& info, void* data) noexcept {
+  auto& view = field<I>(views);
+  view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(data), info.dims, info.rank,
+            info.dtype);
+}
+
+// Runs one of the op's functions; an exception becomes a failure naming the function.
+template <class F>
+outcome call_user(const char* what, F&& f) noexcept {
+#if RKNNOP_HAS_EXCEPTIONS
+  try {
+#endif
+    if constexpr (std::is_void_v<decltype(f())>) {
+      f();
+      return {};
+    } else {
+      const status s = f();
+      if (s.ok()) return {};
+      status m = error("{} failed: ", what);
+      m.append(s.message());
+      return outcome(VX_FAILURE, m);
+    }
+#if RKNNOP_HAS_EXCEPTIONS
+  } catch (const std::bad_alloc&) {
+    return outcome(VX_ERROR_NO_MEMORY, error("{} threw std::bad_alloc", what));
+  } catch (const std::exception& e) {
+    status m = error("{} threw: ", what);
+    m.append(e.what());
+    return outcome(VX_FAILURE, m);
+  } catch (...) {
+    return outcome(VX_FAILURE, error("{} threw an exception of unknown type", what));
+  }
+#endif
+}
+
+// Runs a backend callback's `body` (returning an outcome): an exception that escapes it becomes a
+// failure, so that nothing thrown reaches the C caller (every backend's firewall).
+template <class Body>
+outcome guarded(Body&& body) noexcept {
+#if RKNNOP_HAS_EXCEPTIONS
+  try {
+#endif
+    return body();
+#if RKNNOP_HAS_EXCEPTIONS
+  } catch (const std::bad_alloc&) {
+    return outcome(VX_ERROR_NO_MEMORY, error("out of memory (std::bad_alloc)"));
+  } catch (const std::exception& e) {
+    status m = error("exception: ");
+    m.append(e.what());
+    return outcome(VX_FAILURE, m);
+  } catch (...) {
+    return outcome(VX_FAILURE, error("an exception of unknown type"));
+  }
+#endif
+}
+
+// THE enum rule, on every backend: a param of enum type takes only the value of one of its names
+// (customize::enum_names), whatever carried it (a VX_TYPE_INT32 scalar, a node attribute).
+template <class E>
+outcome decode_enum(const field_desc& f, std::int64_t value, E& out) noexcept {
+  for (const auto& e : customize::enum_names<E>::table)
+    if (static_cast<std::int64_t>(e.value) == value) {
+      out = e.value;
+      return {};
+    }
+  status s = error("{} '{}': {} is not the value of one of the enum's names (", role_name(f.kind), f.name, value);
+  bool first = true;
+  for (const auto& e : customize::enum_names<E>::table) {
+    s.append(
+        error("{}{} = {}", first ? "" : ", ", std::string_view(e.name), static_cast<std::int64_t>(e.value)).message());
+    first = false;
+  }
+  s.append(")");
+  return outcome(VX_ERROR_INVALID_VALUE, s);
+}
+
+// The dtype an output's view holds when `infer` starts (docs/architecture.md §3): the dtype the
+// runtime gives the output tensor when it gives one the field accepts, else the first input's when
+// the field accepts it, else the field's first accepted dtype.
+inline vx_enum default_output_dtype(const field_desc& f, vx_enum given, vx_enum first_input) noexcept {
+  if (given != VX_TYPE_INVALID && accepts(f, given)) return given;
+  return accepts(f, first_input) ? first_input : f.accepted[0];
+}
+
+// THE check of what `infer` gave an output, on every backend: rank 1..6, no dim 0, a dtype the
+// field accepts.
+inline outcome check_inferred(const field_desc& f, const std::uint32_t* dims, std::uint32_t rank,
+                              vx_enum dtype) noexcept {
+  if (rank == 0 || rank > max_tensor_rank)
+    return fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave rank {} (expected 1..6)", rank);
+  for (std::uint32_t d = 0; d < rank; ++d)
+    if (dims[d] == 0) return fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave dims[{}] = 0", d);
+  if (!accepts(f, dtype)) return dtype_mismatch(f, dtype);
+  return {};
+}
+
+// THE line for an inferred shape the runtime's output tensor does not have, on every backend: NumPy
+// shapes (outermost first) as the user wrote them, then the dims innermost first.
+inline outcome inferred_shape_mismatch(const field_desc& f, const std::uint32_t* inferred, std::uint32_t inferred_rank,
+                                       const std::uint32_t* actual, std::uint32_t actual_rank) noexcept {
+  status s = error("{} '{}': shape inference gives NumPy shape ", role_name(f.kind), f.name);
+  append_numpy_shape(s, inferred, inferred_rank);
+  s.append(", the output tensor has ");
+  append_numpy_shape(s, actual, actual_rank);
+  s.append(" (dims innermost first ");
+  append_dims(s, inferred, inferred_rank);
+  s.append(" and ");
+  append_dims(s, actual, actual_rank);
+  s.append(")");
+  return outcome(VX_ERROR_INVALID_DIMENSION, s);
+}
+
+// Runs the op's `infer` on bound inputs and checks every output it gave (check_inferred). `given`:
+// per output, the dtype the runtime gives its tensor (VX_TYPE_INVALID: none yet). Check false: the
+// caller runs check_inferred on each output itself, first thing in a loop over the outputs of its
+// own (RKNN v1's validator, whose board libraries have a size budget).
+template <class Op, bool Check = true>
+outcome infer_outputs(invocation<Op>& call, const vx_enum* given) noexcept {
+  using model = op_model<Op>;
+  const vx_enum first_input = call.info[0].dtype;
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    constexpr field_desc f = model::fields[model::input_count + i];
+    field<i>(call.out).bind(nullptr, nullptr, 0,
+                            default_output_dtype(f, given ? given[i] : VX_TYPE_INVALID, first_input));
+  });
+  outcome result = call_user("shape inference (infer)", [&] { return Op::infer(call.in, call.out, call.par); });
+  if constexpr (Check)
+    for_each_field_index<typename model::outputs>([&](auto i) {
+      if (!result.ok()) return;
+      const auto& view = field<i>(call.out);
+      result = check_inferred(model::fields[model::input_count + i], view.dims().data(), view.rank(),
+                              static_cast<vx_enum>(view.dtype()));
+    });
+  return result;
+}
+
+// The inferred shape of output I against the runtime's (call.info[k], rank 0: the runtime leaves it
+// to `infer`, which then gives it): the one shape rule (same_shape) and the one line.
+template <class Op, std::size_t I>
+outcome settle_output_shape(invocation<Op>& call) noexcept {
+  using model = op_model<Op>;
+  constexpr std::size_t k = model::input_count + I;
+  constexpr field_desc f = model::fields[k];
+  const auto& view = field<I>(call.out);
+  tensor_info& info = call.info[k];
+  if (info.rank == 0) {  // deferred: the inferred shape is the tensor's
+    info.rank = info.tensor_rank = view.rank();
+    info.elements = view.size();
+    for (std::uint32_t d = 0; d < view.rank(); ++d) info.dims[d] = view.dims()[d];
+  } else if (!same_shape(f, info.dims, info.rank, view.dims().data(), view.rank())) {
+    return inferred_shape_mismatch(f, view.dims().data(), view.rank(), info.dims,
+                                   info.tensor_rank ? info.tensor_rank : info.rank);
+  } else {  // the kernel sees the inferred shape (a layout-tagged view may add outer dims of 1)
+    info.rank = view.rank();
+    for (std::uint32_t d = 0; d < view.rank(); ++d) info.dims[d] = view.dims()[d];
+  }
+  if (info.dtype == VX_TYPE_INVALID) info.dtype = static_cast<vx_enum>(view.dtype());
+  if (!accepts(f, info.dtype)) return dtype_mismatch(f, info.dtype);
+  return {};
+}
+
+// RKNNOP_GUARD_BUFFERS: whether the kernel wrote outside a tensor's buffer (before the outputs are
+// copied out, so a wrong `infer` fails the node instead of giving short or corrupted results).
+template <class Op>
+outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std::size_t scratch_overruns) noexcept {
+  if constexpr (buffer_list::guard == 0) {
+    return {};
+  } else {
+    using model = op_model<Op>;
+    for (std::size_t k = 0; k < model::input_count + model::output_count; ++k) {
+      const buffer_list::overrun_report r = buffers.overrun(call.data[k]);
+      if (r.changed != 0) return overrun_failure(model::fields[k], call.info[k], r);
+    }
+    if (__atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE) != scratch_overruns)
+      return scratch_overrun_failure();
+    return {};
+  }
+}
+
+// THE per-call pipeline of every backend. `io`, the backend's adapter, provides:
+//   static constexpr bool infer_per_call    run `infer` here (MindSpore Lite, RKNPU2) or trust the
+//                                           runtime's verified output shapes (OpenVX's validator ran it)
+//   outcome bind(invocation<Op>&, buffer_list&)        inputs read (data in the kernel's dtype and
+//       layout) and their views bound; every output's call.info as the runtime gives it (rank 0:
+//       the runtime leaves the shape to `infer`; dtype VX_TYPE_INVALID: to `infer` too)
+//   outcome settled(invocation<Op>&, I)   the backend's own step once output I's shape is known
+//       (MindSpore Lite sets it on the MSTensor); {} when there is none. I: the output's index, a
+//       std::integral_constant (so that its field is a constant)
+//   outcome write(invocation<Op>&, I, buffer_list&)   output I's result, checked by the core's
+//       check_output (detail/decode.hpp), into the runtime's tensor
+// Outputs are written back only when the kernel succeeded and every guard held.
+template <class Op, class Io>
+[[gnu::always_inline]] inline outcome invoke(Io& io, invocation<Op>& call, buffer_list& buffers) noexcept {
+  using model = op_model<Op>;
+  outcome result = io.bind(call, buffers);
+  if constexpr (Io::infer_per_call) {
+    vx_enum given[model::output_count > 0 ? model::output_count : 1] = {};
+    for (std::size_t i = 0; i < model::output_count; ++i) given[i] = call.info[model::input_count + i].dtype;
+    if (result.ok()) result = infer_outputs(call, given);
+    for_each_field_index<typename model::outputs>([&](auto i) {
+      if (result.ok()) result = settle_output_shape<Op, decltype(i)::value>(call);
+      if (result.ok()) result = io.settled(call, i);
+    });
+  }
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (!result.ok()) return;
+    constexpr std::size_t k = model::input_count + i;
+    result = allocate_output(model::fields[k], call.info[k], buffers, call.data[k]);
+    if (result.ok()) bind_view<i>(call.out, call.info[k], call.data[k]);
+  });
+  const std::size_t scratch_overruns = __atomic_load_n(&scratch_guard::overruns, __ATOMIC_ACQUIRE);
+  if (result.ok()) result = call_user("the CPU kernel", [&] { return Op::cpu(call.in, call.out, call.par); });
+  if (result.ok()) result = check_guards<Op>(call, buffers, scratch_overruns);
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (result.ok()) result = io.write(call, i, buffers);
+  });
+  return result;
+}
+
+// What a library of any backend runs when it is unloaded ([[gnu::destructor]]): parallel_for's
+// workers joined, the cached scratch blocks freed (docs/runtime.md §10).
+inline void unload_library() noexcept {
+  thread_hooks::unload();
+  scratch_cache::drain();
+}
+
+}  // namespace rknnop::detail
+
+RKNNOP_DETAIL_END_GLUE
+RKNNOP_DETAIL_END_HIDDEN
