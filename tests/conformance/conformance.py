@@ -29,6 +29,8 @@ BACKENDS = [
 
 # The one table of explanations: why a backend cannot express a row. A driver printing another key fails.
 EXPLANATIONS = {
+    "board-converts": "A board's library converts an output without checking what the conversion loses "
+    "(its size budget; docs/architecture.md §3): only a checking build (the PC's) refuses a lossy output.",
     "v1-positional": "RKNN v1 has no named attributes: a node's parameters are positional and a model always holds "
     "every one (a param the user leaves out is written with op.yml's default), so a node cannot lack a param.",
     "v1-typed-scalar": "An RKNN v1 param is a scalar of the param's own VX type (INT8 for an int8 param): a value "

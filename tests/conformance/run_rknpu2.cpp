@@ -261,6 +261,7 @@ int main(int argc, char** argv) {
   };
 #undef RKNNOP_CONFORMANCE_OP
   for (const row& rw : rows()) {
+    if (not_for_this_build(rw)) continue;
     const op_entry& e = ops.at(rw.op);
     if (toolkit2)
       e.toolkit2(rw, e.nhwc, mode == "--toolkit2-shape-infer");

@@ -176,9 +176,9 @@ TEST(MindSporeAttrs, EveryDecodingDiagnostic) {
        [](auto& a) {
          a["f32"] = {0x00, 0x00, 0xC0, 0x7F};
        },
-       "param 'f32': item 0 of the node's attribute is nan, expected a finite number"},
+       "param 'f32': nan is not a finite number"},
       {"an infinite float64", [](auto& a) { a["f64"] = {0, 0, 0, 0, 0, 0, 0xF0, 0x7F}; },
-       "param 'f64': item 0 of the node's attribute is inf, expected a finite number"},
+       "param 'f64': inf is not a finite number"},
       {"bool byte 2", [](auto& a) { a["flag"] = {2}; },
        "param 'flag': item 0 of the node's attribute is 2, expected 0 or 1"},
       {"bool of 4 bytes (a vx_bool)",

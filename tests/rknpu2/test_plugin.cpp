@@ -396,9 +396,9 @@ TEST_F(Rknpu2Plugin, EachBadAttributeIsOneLineNamingParamExpectedAndGot) {
       // The core's rules (detail/invoke/attrs.hpp, MindSpore Lite's too): a float is finite, as
       // rknnop-run --param alpha=nan refuses it.
       {"scale", attr_of<float>(r::type_float32, {std::nanf("")}),
-       "rknnop: Params: param 'scale': item 0 of the node's attribute is nan, expected a finite number"},
+       "rknnop: Params: param 'scale': nan is not a finite number"},
       {"precise", attr_of<float>(r::type_float32, {-HUGE_VALF}),
-       "rknnop: Params: param 'precise': item 0 of the node's attribute is -inf, expected a finite number"},
+       "rknnop: Params: param 'precise': -inf is not a finite number"},
       {"small", attr_of<std::int64_t>(r::type_int64, {300}),
        "rknnop: Params: param 'small': item 0 of the node's attribute is 300, expected a value the param's type "
        "holds"},

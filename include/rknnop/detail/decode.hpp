@@ -686,6 +686,19 @@ inline outcome read_scalar(vx_reference ref, const field_desc& f, void* storage,
   }
   st = vxCopyScalar(scalar, storage, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
   if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyScalar");
+  if constexpr (check_every_element) {
+    // Checking builds (the PC's): a nan or infinite float param is refused with the line the attribute
+    // backends give (docs/architecture.md §3). Boards take the scalar as it is (their size budget).
+    double value = 0;
+    if (f.vx_type == VX_TYPE_FLOAT32) {
+      float v = 0;
+      std::memcpy(&v, storage, sizeof v);
+      value = double(v);
+    } else if (f.vx_type == VX_TYPE_FLOAT64) {
+      std::memcpy(&value, storage, sizeof value);
+    }
+    if (value != value || value - value != 0) return non_finite_failure(f, value);
+  }
   return {};
 }
 

@@ -82,6 +82,25 @@ outcome fail(vx_status code, const field_desc& f, std::string_view pattern, cons
   return fail_packed(code, f, pattern, packed, sizeof...(Args));
 }
 
+// "param 'alpha': nan is not a finite number": the one line for a float param whose value is nan or
+// infinite, on every backend that refuses it (attributes always; RKNN v1's scalars in checking builds).
+RKNNOP_DETAIL_COLD inline outcome non_finite_failure(const field_desc& f, double value) noexcept {
+  return fail(VX_ERROR_INVALID_VALUE, f, "{} is not a finite number", value);
+}
+
+// "input 'x': a dim is 0 (shape [2,0,3])": the one line for a runtime tensor with a zero dim, on every
+// backend whose runtime can hand one over (shape outermost first, as NumPy writes it).
+template <class Dim>
+RKNNOP_DETAIL_COLD outcome zero_dim_failure(const field_desc& f, const Dim* dims, std::size_t rank) noexcept {
+  status s = error("{} '{}': a dim is 0 (shape [", role_name(f.kind), f.name);
+  for (std::size_t i = 0; i < rank; ++i) {
+    if (i) s.append(",");
+    append_any(s, dims[i]);
+  }
+  s.append("])");
+  return outcome(VX_ERROR_INVALID_DIMENSION, s);
+}
+
 // "<role> '<field>': <call> failed: <code> (<name>)" for an OpenVX call that failed on field f. One
 // out-of-line copy for every call site (a board library's size budget is 32 KiB).
 RKNNOP_DETAIL_COLD inline outcome call_failed(vx_status code, const field_desc& f, const char* call) noexcept {

@@ -53,7 +53,7 @@ template <class T>
 outcome attr_to_float(const field_desc& f, const attr_item& v, std::uint32_t k, T& out) noexcept {
   const double d = v.integer ? double(v.i) : v.d;
   if (v.integer && double(std::int64_t(d)) != d) return attr_value_failure(f, v, k, "an integer a float holds exactly");
-  if (d != d || d - d != 0) return attr_value_failure(f, v, k, "a finite number");
+  if (d != d || d - d != 0) return non_finite_failure(f, d);
   T converted{};
   double back = 0;
   if constexpr (std::is_same_v<T, float16>) {

@@ -90,10 +90,11 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
   std::size_t elements = 1;
   for (std::size_t i = 0; i < shape.size(); ++i) {
     const std::int64_t d = shape[shape.size() - 1 - i];
-    if (d == 0 || d > 0xFFFFFFFF) {
+    if (d == 0) return zero_dim_failure(f, shape.data(), shape.size());
+    if (d > 0xFFFFFFFF) {
       status s = error("{} '{}': shape ", role_name(f.kind), f.name);
       append_shape(s, shape);
-      s.append(" has a dim rknnop cannot hold (0 or above 2^32-1)");
+      s.append(" has a dim above 2^32-1, which rknnop cannot hold");
       return outcome(VX_ERROR_INVALID_DIMENSION, s);
     }
     info.dims[i] = static_cast<std::uint32_t>(d);
@@ -202,10 +203,11 @@ inline outcome read_ms_output(const ::mindspore::MSTensor& t, const field_desc& 
   std::size_t elements = 1;
   for (std::size_t i = 0; i < shape.size(); ++i) {
     const std::int64_t d = shape[shape.size() - 1 - i];
-    if (d == 0 || d > 0xFFFFFFFF) {
+    if (d == 0) return zero_dim_failure(f, shape.data(), shape.size());
+    if (d > 0xFFFFFFFF) {
       status s = error("{} '{}': shape ", role_name(f.kind), f.name);
       append_shape(s, shape);
-      s.append(" has a dim rknnop cannot hold (0 or above 2^32-1)");
+      s.append(" has a dim above 2^32-1, which rknnop cannot hold");
       return outcome(VX_ERROR_INVALID_DIMENSION, s);
     }
     info.dims[i] = static_cast<std::uint32_t>(d);

@@ -95,7 +95,7 @@ inline outcome read_attr_shape(const tensor_attr& a, const field_desc& f, tensor
   const std::uint32_t rank = a.n_dims ? a.n_dims : 1;
   std::size_t elements = 1;
   for (std::uint32_t i = 0; i < a.n_dims; ++i) {
-    if (a.dims[i] == 0) return tensor_failure(f, a, "a dim is 0");
+    if (a.dims[i] == 0) return zero_dim_failure(f, a.dims, a.n_dims);
     if (__builtin_mul_overflow(elements, a.dims[i], &elements) ||
         elements > std::numeric_limits<std::size_t>::max() / 8)
       return tensor_failure(f, a, "the dims overflow the address space");
