@@ -77,14 +77,17 @@ run_arch() {
   cmake --build "$dir" -j "$jobs" || return 1
   stamp "$arch: tests under qemu"
   # Compile-fail, package and board tests only run compilers/CMake/host inspection: native covers them.
+  # The conformance suite compares the backends of the PC's checking build (its rules for lossy and
+  # unwritten outputs and non-finite scalars are the checking build's; a board's library converts and
+  # takes them as they come, docs/architecture.md §3): the native and ASan steps run it.
   # Also excluded (RKNNOP_CROSS_EXCLUDE overrides): tests that exec the project's tools or python3
   # directly (no binfmt_misc here, so the kernel cannot run a foreign binary: they need to prefix
   # RKNNOP_TEST_EMULATOR) or that expect x86-64 facts of "the host" library; ModelValidation and
   # Relocations use x86-64 library fixtures and tool runs (native step only); Samples/ToolkitModel runs
   # rknnop-run on the toolkit's sample models when RKNNOP_TOOLKIT_SAMPLES is set (CI sets it).
   local exclude=${RKNNOP_CROSS_EXCLUDE-'^(emit\.python\.check|Elf\.HostKernelLibrary|PackTool\..*|SessionLoad\.ElfOfAnotherArchitecture|RunTool\..*|ModelTools\..*|ModelValidation\..*|Relocations\..*|Samples/ToolkitModel\..*)$'}
-  local args=(-E '^(package\.|compile_fail\.|board\.)')
-  [ -n "$exclude" ] && args=(-E "^(package\\.|compile_fail\\.|board\\.)|$exclude")
+  local args=(-E '^(package\.|compile_fail\.|board\.|conformance\.)')
+  [ -n "$exclude" ] && args=(-E "^(package\\.|compile_fail\\.|board\\.|conformance\\.)|$exclude")
   # shellcheck disable=SC2086
   ctest --test-dir "$dir" -j "$jobs" --output-on-failure --timeout 600 "${args[@]}" ${RKNNOP_CROSS_CTEST_ARGS:-} || return 1
   stamp "$arch: done"
