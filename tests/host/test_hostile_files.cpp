@@ -430,7 +430,13 @@ TEST(CorruptLibraries, TwoHundredFiftyMutationsNeverCrashAndLeaveNothing) {
   const std::size_t extent = loaded_extent(good.lib_x86_64);
   ASSERT_GT(extent, 4096u);
   int refused_by_structure = 0, refused_by_probe = 0, refused_by_dlopen = 0, refused_by_pointers = 0, loaded = 0;
-  for (std::uint64_t seed = 1; seed <= 250; ++seed) {
+  // A sanitizer build runs 100 (each run is two instrumented processes, ~0.85 s: 250 took 211 s).
+#if defined(RKNNOP_SANITIZED_BUILD_TESTS)
+  constexpr int mutations = 100;
+#else
+  constexpr int mutations = 250;
+#endif
+  for (std::uint64_t seed = 1; seed <= std::uint64_t{mutations}; ++seed) {
     container c = good;
     splitmix64 random{seed};
     const std::uint64_t changes = 1 + random.next() % 8;
@@ -474,13 +480,13 @@ TEST(CorruptLibraries, TwoHundredFiftyMutationsNeverCrashAndLeaveNothing) {
     fs::remove(file);
   }
   std::cout << fmt::format(
-      "250 corrupt libraries: {} refused by the checks before loading, {} by the probe "
+      "{} corrupt libraries: {} refused by the checks before loading, {} by the probe "
       "process, {} by dlopen, {} by the descriptor pointer check, {} loaded\n",
-      refused_by_structure, refused_by_probe, refused_by_dlopen, refused_by_pointers, loaded);
+      mutations, refused_by_structure, refused_by_probe, refused_by_dlopen, refused_by_pointers, loaded);
   // The family is not vacuous: it reaches the structure check and loading (an ASan build's library is
   // mostly instrumented code, so fewer mutations load there: 81 of 250, against about 200 natively).
-  EXPECT_GE(refused_by_structure, 10);
-  EXPECT_GE(loaded, 50);
+  EXPECT_GE(refused_by_structure, mutations / 25);
+  EXPECT_GE(loaded, mutations / 5);
 }
 
 TEST(CorruptLibraries, AConstructorThatCrashesIsReportedNotFatal) {
