@@ -319,7 +319,7 @@ for step in "${steps[@]}"; do
   esac
 done
 
-# Each step's wall time, printed at the end of the run (also when a step fails): CI's budget is
+# Each step's wall time, printed at the end of the run (also when a step fails): CI's
 # goal is 40 minutes on 2 cores from a fresh machine (its limit 90), and this table says where it goes.
 step_times=()
 started=$SECONDS
