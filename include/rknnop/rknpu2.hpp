@@ -16,6 +16,7 @@
 //                                                          rknn_register_custom_ops (<rknnop/rknpu2_register.hpp>)
 //   int rknnop_rknpu2_infer(...), int rknnop_rknpu2_compute(...)   the op without librknnrt: attributes
 //                                                          passed in (the toolkit2 Python class, ctypes)
+//   const char* rknnop_rknpu2_describe(void)               the op, its tensors and attributes (rknnop-run --describe)
 // The op type is rknnop::rknpu2_op_type<Op>: the struct's `rknpu2_type` when it declares one (the
 // ONNX node's op type, e.g. "cstDualResidual"), else its name. Inputs and outputs by position, params
 // by field name from the node's attributes (docs/rknpu2.md: the types each param takes), the struct's
@@ -30,6 +31,7 @@
 #include <rknnop/detail/invoke/pipeline.hpp>  // the core: invocation, infer_outputs, invoke
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/rknpu2/abi.hpp>
+#include <rknnop/detail/rknpu2/describe.hpp>  // rknnop_rknpu2_describe
 #include <rknnop/detail/rknpu2/tensor.hpp>
 #include <rknnop/detail/schema.hpp>  // has_default_member_initializer (compile time only)
 #include <rknnop/detail/scratch.hpp>
@@ -460,6 +462,7 @@ RKNNOP_DETAIL_END_HIDDEN
     return ::rknnop::detail::rknpu2::compute_entry<Name>(attrs, n_attrs, inputs, n_inputs, outputs, n_outputs, error, \
                                                          error_size);                                                 \
   }                                                                                                                   \
+  RKNNOP_EXPORT const char* rknnop_rknpu2_describe() { return ::rknnop::detail::rknpu2::describe_entry<Name>(); }     \
   }                                                                                                                   \
   static_assert(true, "RKNNOP_RKNPU2_EXPORT_OP(Name) takes a trailing semicolon")
 
