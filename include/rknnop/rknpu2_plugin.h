@@ -168,13 +168,14 @@ int rknnop_rknpu2_compute(const rknnop_rknpu2_op_attr* attrs, uint32_t n_attrs, 
 const char* rknnop_rknpu2_describe(void);
 
 /* The exports' pointer types, for dlsym. */
-typedef rknnop_rknpu2_custom_op* (*RKNNOP_RKNPU2_GET_CUSTOM_OP_FN)(void);
+/* (void): C's empty parameter list */
+typedef rknnop_rknpu2_custom_op* (*RKNNOP_RKNPU2_GET_CUSTOM_OP_FN)(void); /* NOLINT(modernize-redundant-void-arg) */
 typedef const rknnop_rknpu2_custom_op* (*RKNNOP_RKNPU2_OPS_FN)(uint32_t*);
 typedef int (*RKNNOP_RKNPU2_INFER_FN)(const rknnop_rknpu2_op_attr*, uint32_t, const rknnop_rknpu2_tensor_attr*,
                                       uint32_t, rknnop_rknpu2_tensor_attr*, uint32_t, char*, uint32_t);
 typedef int (*RKNNOP_RKNPU2_COMPUTE_FN)(const rknnop_rknpu2_op_attr*, uint32_t, rknnop_rknpu2_op_tensor*, uint32_t,
                                         rknnop_rknpu2_op_tensor*, uint32_t, char*, uint32_t);
-typedef const char* (*RKNNOP_RKNPU2_DESCRIBE_FN)(void);
+typedef const char* (*RKNNOP_RKNPU2_DESCRIBE_FN)(void); /* NOLINT(modernize-redundant-void-arg) */
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fcntl.h>
@@ -314,9 +315,12 @@ described_op names_of(const std::string& text) {
     if (space == std::string_view::npos || colon == std::string_view::npos || colon < space) continue;
     const std::string word(line.substr(0, space));
     std::string name(line.substr(space + 1, colon - space - 1));
-    if (word == "input") op.inputs.push_back(std::move(name));
-    if (word == "output") op.outputs.push_back(std::move(name));
-    if (word == "attribute") op.attributes.push_back(std::move(name));
+    if (word == "input")
+      op.inputs.push_back(std::move(name));
+    else if (word == "output")
+      op.outputs.push_back(std::move(name));
+    else if (word == "attribute")
+      op.attributes.push_back(std::move(name));
   }
   return op;
 }

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <dlfcn.h>
@@ -152,10 +153,10 @@ std::string plugin_line(const std::string& text) {
   for (std::size_t at = 0; at < text.size();) {
     std::size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
-    const std::string line = text.substr(at, end - at);
+    std::string line = text.substr(at, end - at);
     if (line.starts_with("rknnop: ")) return line;
-    if (!line.empty()) last = line;
     at = end + 1;
+    if (!line.empty()) last = std::move(line);
   }
   return last;
 }
