@@ -32,6 +32,7 @@
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/rknpu2/abi.hpp>
 #include <rknnop/detail/rknpu2/describe.hpp>  // rknnop_rknpu2_describe
+#include <rknnop/detail/rknpu2/profile.hpp>   // RKNNOP_PROFILE=1
 #include <rknnop/detail/rknpu2/tensor.hpp>
 #include <rknnop/detail/schema.hpp>  // has_default_member_initializer (compile time only)
 #include <rknnop/detail/scratch.hpp>
@@ -291,6 +292,7 @@ struct rknpu2_io {
   op_tensor* outputs;
   std::uint32_t n_outputs;
   layout_plan plans[model::input_count + model::output_count];
+  profile_marks* marks = nullptr;  // RKNNOP_PROFILE=1 (profile.hpp)
 
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
@@ -300,6 +302,7 @@ struct rknpu2_io {
       constexpr std::size_t k = model::input_count + i;
       if (result.ok()) result = read_attr_shape(outputs[i].attr, model::fields[k], call.info[k], plans[k]);
     });
+    if (marks) marks->inputs_done = profile_now();
     return result;
   }
   template <class I>
@@ -309,6 +312,7 @@ struct rknpu2_io {
   template <class I>  // I: the output's index, a std::integral_constant
   outcome write(invocation<Op>& call, I, buffer_list& buffers) noexcept {
     constexpr std::size_t k = model::input_count + I::value;
+    if (I::value == 0 && marks) marks->outputs_from = profile_now();
     return write_output(outputs[I::value], model::fields[k], call.info[k], plans[k], call.data[k], buffers);
   }
 };
@@ -321,7 +325,14 @@ outcome run(const typename op_model<Op>::params& params, op_tensor* inputs, std:
   invocation<Op> call;
   call.par = params;
   rknpu2_io<Op> io{inputs, n_inputs, outputs, n_outputs, {}};
-  return invoke(io, call, buffers);
+  profile_marks marks;
+  if (profile_enabled) {
+    marks = profile_start();
+    io.marks = &marks;
+  }
+  outcome result = invoke(io, call, buffers);
+  if (io.marks) print_profile(op_model<Op>::name, marks, result.ok());
+  return result;
 }
 
 template <class Op>
@@ -436,6 +447,9 @@ RKNNOP_DETAIL_END_HIDDEN
                 " has a tensor that accepts neither float32 nor float16: librknnrt hands a CPU "                      \
                 "custom op float32 (or float16) tensors, so it cannot be an RKNPU2 plugin");                          \
   namespace {                                                                                                         \
+  [[gnu::constructor]] void rknnop_detail_rknpu2_load_##Name() {                                                      \
+    ::rknnop::detail::rknpu2::read_profile_setting(); /* RKNNOP_PROFILE, read once */                                 \
+  }                                                                                                                   \
   [[gnu::destructor]] void rknnop_detail_rknpu2_unload_##Name() {                                                     \
     ::rknnop::detail::unload_library(); /* workers joined, scratch cache drained */                                   \
   }                                                                                                                   \

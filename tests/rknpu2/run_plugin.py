@@ -136,6 +136,38 @@ def case_refusals(args):
             "BFLOAT16, INT8, UINT8, INT16, UINT16, INT32)", '-i', 'x=' + x, '--tensor-type', 'DOUBLE', status=2)
 
 
+def case_profile(args):
+    import re
+    x = save(args, 'x.npy', np.linspace(-1, 1, 16 * 64 * 64, dtype=np.float32).reshape(1, 16, 64, 64))
+    line = re.compile(r'rknnop: profile: LeakyRelu: compute call 1: inputs (\d+\.\d{3}) ms \(conversion, layout\), '
+                      r'kernel (\d+\.\d{3}) ms \(with infer\), outputs (\d+\.\d{3}) ms \(conversion, layout\), '
+                      r'threads (\d+)$')
+    env = dict(os.environ, RKNNOP_PROFILE='1', RKNNOP_THREADS='3')
+    p = subprocess.run([args.run, args.leaky_relu, '-i', '0=' + x, '-o', '0=' + out(args, 'y.npy')], env=env,
+                       capture_output=True, text=True, cwd=args.work, timeout=60)
+    lines = [t for t in p.stderr.splitlines() if t.startswith('rknnop: profile:')]
+    check(p.returncode == 0 and len(lines) == 1, 'RKNNOP_PROFILE=1: exit %d, %d line(s): %s'
+          % (p.returncode, len(lines), p.stderr))
+    m = line.match(lines[0]) if lines else None
+    check(m is not None, 'the profile line: %r' % (lines[:1],))
+    if m:  # LeakyRelu's kernel is a parallel_for: on the 3 threads RKNNOP_THREADS allows (2 on 2 cores)
+        check(int(m.group(4)) == min(3, os.cpu_count() or 1), 'RKNNOP_THREADS=3: the line says threads %s on %s '
+              'cores' % (m.group(4), os.cpu_count()))
+    y = np.load(out(args, 'y.npy'))
+    x_values = np.load(x)
+    check(np.array_equal(y, np.where(x_values >= 0, x_values, np.float32(0.2) * x_values)),
+          'RKNNOP_PROFILE=1 changed the output')
+    # Unset, or anything but 1: no line.
+    for value in (None, '0', 'yes'):
+        env = dict(os.environ)
+        env.pop('RKNNOP_PROFILE', None)
+        if value is not None:
+            env['RKNNOP_PROFILE'] = value
+        p = subprocess.run([args.run, args.leaky_relu, '-i', '0=' + x], env=env, capture_output=True, text=True,
+                           cwd=args.work, timeout=60)
+        check(p.returncode == 0 and 'profile' not in p.stderr, 'RKNNOP_PROFILE=%s: %s' % (value, p.stderr))
+
+
 def case_other_machine(args):
     rc, _, stderr = run(args, args.aarch64, '--describe')
     check(rc == 1 and 'is for aarch64' in stderr and 'this host is x86-64' in stderr,

@@ -396,7 +396,11 @@ int run(const options& o) {
   for (const auto& [name, file] : output_list)
     output_index.push_back(find_tensor(names.outputs, "--output", name, "output", op));
 
-  const std::vector<rknpu2_tensor> outputs = plugin.run(attrs, given, static_cast<std::uint32_t>(names.outputs.size()));
+  std::string said;
+  const std::vector<rknpu2_tensor> outputs =
+      plugin.run(attrs, given, static_cast<std::uint32_t>(names.outputs.size()), &said);
+  // What the plugin wrote on stderr (RKNNOP_PROFILE=1's lines), as it would inside librknnrt.
+  if (!said.empty()) fmt::print(stderr, "{}", terminal_lines(said));
   fmt::print("{} (RKNPU2 plugin '{}'): init, compute, destroy as librknnrt calls them; inputs {}\n", terminal_text(op),
              terminal_text(o.plugin), type_name(type));
   for (std::size_t i = 0; i < outputs.size(); ++i) {

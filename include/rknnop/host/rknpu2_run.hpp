@@ -50,10 +50,12 @@ public:
   rknpu2_plugin_runner& operator=(const rknpu2_plugin_runner&) = delete;
 
   [[nodiscard]] rknpu2_plugin_description describe();
-  /// Runs the node once (infer, init, compute, destroy); its outputs, `output_count` of them (the op's).
-  /// A refusal throws rknnop::host::error with the plugin's own line.
+  /// Runs the node once (infer, init, compute, destroy); its outputs, `output_count` of them (the op's),
+  /// and what the plugin wrote on stderr meanwhile (RKNNOP_PROFILE=1's lines). A refusal throws
+  /// rknnop::host::error with the plugin's own line.
   [[nodiscard]] std::vector<rknpu2_tensor> run(const std::vector<rknpu2_attr>& attrs,
-                                               const std::vector<rknpu2_tensor>& inputs, std::uint32_t output_count);
+                                               const std::vector<rknpu2_tensor>& inputs, std::uint32_t output_count,
+                                               std::string* plugin_stderr = nullptr);
 
 private:
   struct state;

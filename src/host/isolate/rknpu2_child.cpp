@@ -58,7 +58,7 @@ rknpu2_plugin_description rknpu2_plugin_runner::describe() {
 
 std::vector<rknpu2_tensor> rknpu2_plugin_runner::run(const std::vector<rknpu2_attr>& attrs,
                                                      const std::vector<rknpu2_tensor>& inputs,
-                                                     std::uint32_t output_count) {
+                                                     std::uint32_t output_count, std::string* plugin_stderr) {
   std::uint64_t tensor_bytes = 0;
   for (const rknpu2_tensor& t : inputs) tensor_bytes += t.data.size();
   const std::vector<std::uint8_t> reply = child_io::call_in_child(
@@ -103,6 +103,8 @@ std::vector<rknpu2_tensor> rknpu2_plugin_runner::run(const std::vector<rknpu2_at
     t.data.assign(data.begin(), data.end());
     outputs.push_back(std::move(t));
   }
+  std::string said = r.get_string();
+  if (plugin_stderr != nullptr) *plugin_stderr = std::move(said);
   return outputs;
 }
 
