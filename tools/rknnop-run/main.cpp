@@ -246,7 +246,7 @@ int main(int argc, char** argv) try {
   if (rknnop_run::names_rknpu2_plugin(argc, argv)) return rknnop_run::rknpu2_main(argc, argv);  // its own options
   CLI::App app{
       "Run an RKNN-Toolkit v1 custom op, or the custom-op nodes of a model (.rknn), on the PC through rknnop's host "
-      "OpenVX runtime",
+      "OpenVX runtime; given an RKNPU2 plugin (librkcst_<op>.so), run it as librknnrt does (rknnop-run PLUGIN --help)",
       "rknnop-run"};
   options o;
   add_options(app, o);
