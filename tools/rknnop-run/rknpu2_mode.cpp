@@ -334,14 +334,14 @@ std::size_t find_tensor(const std::vector<std::string>& names, const std::string
                                 names.empty() ? "(none)" : fmt::format("{}", fmt::join(names, ", "))));
 }
 
-struct options {
+struct plugin_options {
   std::string plugin;
   std::vector<std::string> inputs, outputs, attrs;
   std::string tensor_type;
   bool describe = false;
 };
 
-int run(const options& o) {
+int run_plugin(const plugin_options& o) {
   const std::int32_t type = parse_tensor_type(o.tensor_type);
   const auto input_list = rknnop::tools::parse_assignments("--input", o.inputs, "FILE.npy");
   const auto output_list = rknnop::tools::parse_assignments("--output", o.outputs, "FILE.npy");
@@ -454,7 +454,7 @@ bool names_rknpu2_plugin(int argc, char** argv) noexcept {
 int rknpu2_main(int argc, char** argv) {
   CLI::App app{"Run an RKNPU2 custom-op plugin (librkcst_<op>.so) on .npy files the way librknnrt runs a CPU op",
                "rknnop-run"};
-  options o;
+  plugin_options o;
   app.add_option("plugin", o.plugin, "The RKNPU2 plugin, librkcst_<op>.so (an ELF exporting get_rknn_custom_op)")
       ->required();
   app.add_option("-i,--input", o.inputs, "NAME=FILE.npy for each input (NCHW, as the ONNX model holds it)");
@@ -471,7 +471,7 @@ int rknpu2_main(int argc, char** argv) {
   if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
   std::string stage = "running the RKNPU2 plugin";
   try {
-    return run(o);
+    return run_plugin(o);
   } catch (const usage_error&) {
     return rknnop::tools::tool_failure("rknnop-run", stage);
   } catch (const error& e) {
