@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* <rknnop/rknpu2_plugin.h> from C11: opens an rknnop RKNPU2 plugin (the LeakyRelu example's
- * librkcst_leakyrelu.so, argv[1]) with dlopen and calls its four exports through the header's types:
+ * librkcst_leakyrelu.so, argv[1]) with dlopen and calls its five exports through the header's types:
  * get_rknn_custom_op and rknnop_rknpu2_ops name the op, rknnop_rknpu2_infer gives the output's attr,
  * rknnop_rknpu2_compute gives x >= 0 ? x : alpha * x (worked out here), and a bad alpha is one line
  * "rknnop: LeakyRelu: ..." cut to the caller's buffer, and rknnop_rknpu2_describe is the op's description (the
