@@ -136,7 +136,7 @@ if(_thread_symbols AND NOT "libpthread.so.0" IN_LIST _needed)
 endif()
 
 if(RKNPU2_PLUGIN)
-  set(_lists get_rknn_custom_op rknnop_rknpu2_ops rknnop_rknpu2_infer rknnop_rknpu2_compute)
+  set(_lists get_rknn_custom_op rknnop_rknpu2_ops rknnop_rknpu2_infer rknnop_rknpu2_compute rknnop_rknpu2_describe)
   set(_kind "an RKNPU2 plugin")
 else()
   set(_lists "vx_kernel_${OP}_list")

@@ -16,7 +16,7 @@
 # --app APP runs an armhf application of your own in the runner's place, as "APP MODEL PLUGIN...",
 # with the same stand-in and identity (examples/rknpu2_app).
 # The stand-in: RKNNOP_RKNPU2_STANDIN, else <build>/board/rknpu2/armhf/librknnop_rknpu.so (build =
-# RKNNOP_BUILD_DIR or build/native). Passed on to the run: RKNN_LOG_LEVEL, RKNNOP_RKNPU_LOG,
+# RKNNOP_BUILD_DIR or build/native). Passed on to the run: RKNN_LOG_LEVEL, RKNNOP_RKNPU_LOG, RKNNOP_PROFILE, RKNNOP_THREADS,
 # RKNNOP_RKNPU_SEED, RKNNOP_RKNPU_HW_VERSION. RKNNOP_RKNPU2_TRACE=1 prints the qemu command.
 # Run as root, the runtime runs as nobody (setpriv, uid/gid 65534, no capabilities): librknnrt run as
 # root without a device creates /dev/dri nodes. Exit status: the runner's (0, 1 a failed runtime call,
@@ -125,7 +125,7 @@ chmod 755 "$work/rknpu2_run"
 
 env_args=(-E "LD_LIBRARY_PATH=$work/lib" -E "LD_PRELOAD=$work/lib/$(basename "$standin")" -E "RKNNOP_RKNPU_SOC=$soc"
           -E "TMPDIR=$work/run")
-for name in RKNN_LOG_LEVEL RKNNOP_RKNPU_LOG RKNNOP_RKNPU_SEED RKNNOP_RKNPU_HW_VERSION; do
+for name in RKNN_LOG_LEVEL RKNNOP_RKNPU_LOG RKNNOP_RKNPU_SEED RKNNOP_RKNPU_HW_VERSION RKNNOP_PROFILE RKNNOP_THREADS; do
   [[ -n ${!name:-} ]] && env_args+=(-E "$name=${!name}")
 done
 command=("${as_user[@]}" qemu-arm -L "$sysroot" "${env_args[@]}" "$work/rknpu2_run" "${args[@]}")

@@ -16,6 +16,7 @@
 //                                                          rknn_register_custom_ops (<rknnop/rknpu2_register.hpp>)
 //   int rknnop_rknpu2_infer(...), int rknnop_rknpu2_compute(...)   the op without librknnrt: attributes
 //                                                          passed in (the toolkit2 Python class, ctypes)
+//   const char* rknnop_rknpu2_describe(void)               the op, its tensors and attributes (rknnop-run --describe)
 // The op type is rknnop::rknpu2_op_type<Op>: the struct's `rknpu2_type` when it declares one (the
 // ONNX node's op type, e.g. "cstDualResidual"), else its name. Inputs and outputs by position, params
 // by field name from the node's attributes (docs/rknpu2.md: the types each param takes), the struct's
@@ -30,6 +31,8 @@
 #include <rknnop/detail/invoke/pipeline.hpp>  // the core: invocation, infer_outputs, invoke
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/rknpu2/abi.hpp>
+#include <rknnop/detail/rknpu2/describe.hpp>  // rknnop_rknpu2_describe
+#include <rknnop/detail/rknpu2/profile.hpp>   // RKNNOP_PROFILE=1
 #include <rknnop/detail/rknpu2/tensor.hpp>
 #include <rknnop/detail/schema.hpp>  // has_default_member_initializer (compile time only)
 #include <rknnop/detail/scratch.hpp>
@@ -289,6 +292,7 @@ struct rknpu2_io {
   op_tensor* outputs;
   std::uint32_t n_outputs;
   layout_plan plans[model::input_count + model::output_count];
+  profile_marks* marks = nullptr;  // RKNNOP_PROFILE=1 (profile.hpp)
 
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
@@ -298,6 +302,7 @@ struct rknpu2_io {
       constexpr std::size_t k = model::input_count + i;
       if (result.ok()) result = read_attr_shape(outputs[i].attr, model::fields[k], call.info[k], plans[k]);
     });
+    if (marks) marks->inputs_done = profile_now();
     return result;
   }
   template <class I>
@@ -307,6 +312,7 @@ struct rknpu2_io {
   template <class I>  // I: the output's index, a std::integral_constant
   outcome write(invocation<Op>& call, I, buffer_list& buffers) noexcept {
     constexpr std::size_t k = model::input_count + I::value;
+    if (I::value == 0 && marks) marks->outputs_from = profile_now();
     return write_output(outputs[I::value], model::fields[k], call.info[k], plans[k], call.data[k], buffers);
   }
 };
@@ -319,7 +325,14 @@ outcome run(const typename op_model<Op>::params& params, op_tensor* inputs, std:
   invocation<Op> call;
   call.par = params;
   rknpu2_io<Op> io{inputs, n_inputs, outputs, n_outputs, {}};
-  return invoke(io, call, buffers);
+  profile_marks marks;
+  if (profile_enabled) {
+    marks = profile_start();
+    io.marks = &marks;
+  }
+  outcome result = invoke(io, call, buffers);
+  if (io.marks) print_profile(op_model<Op>::name, marks, result.ok());
+  return result;
 }
 
 template <class Op>
@@ -434,6 +447,9 @@ RKNNOP_DETAIL_END_HIDDEN
                 " has a tensor that accepts neither float32 nor float16: librknnrt hands a CPU "                      \
                 "custom op float32 (or float16) tensors, so it cannot be an RKNPU2 plugin");                          \
   namespace {                                                                                                         \
+  [[gnu::constructor]] void rknnop_detail_rknpu2_load_##Name() {                                                      \
+    ::rknnop::detail::rknpu2::read_profile_setting(); /* RKNNOP_PROFILE, read once */                                 \
+  }                                                                                                                   \
   [[gnu::destructor]] void rknnop_detail_rknpu2_unload_##Name() {                                                     \
     ::rknnop::detail::unload_library(); /* workers joined, scratch cache drained */                                   \
   }                                                                                                                   \
@@ -460,6 +476,7 @@ RKNNOP_DETAIL_END_HIDDEN
     return ::rknnop::detail::rknpu2::compute_entry<Name>(attrs, n_attrs, inputs, n_inputs, outputs, n_outputs, error, \
                                                          error_size);                                                 \
   }                                                                                                                   \
+  RKNNOP_EXPORT const char* rknnop_rknpu2_describe() { return ::rknnop::detail::rknpu2::describe_entry<Name>(); }     \
   }                                                                                                                   \
   static_assert(true, "RKNNOP_RKNPU2_EXPORT_OP(Name) takes a trailing semicolon")
 

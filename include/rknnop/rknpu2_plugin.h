@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The four C exports of an rknnop RKNPU2 plugin (librkcst_<lower>.so, built by rknnop_add_op from an op
+ * The C exports of an rknnop RKNPU2 plugin (librkcst_<lower>.so, built by rknnop_add_op from an op
  * struct with <rknnop/rknpu2.hpp>; docs/rknpu2.md), for C and C++ callers that open a plugin themselves:
  *
  *   rknnop_rknpu2_custom_op* get_rknn_custom_op(void)         what librknnrt and rknn_server load
  *   const rknnop_rknpu2_custom_op* rknnop_rknpu2_ops(uint32_t* count)   every op of the library (one)
  *   int rknnop_rknpu2_infer(...)                                 the op's shape inference, attributes given
  *   int rknnop_rknpu2_compute(...)                               the op's CPU kernel, attributes given
+ *   const char* rknnop_rknpu2_describe(void)                     the op, its tensors and attributes (text)
  *
  * Plain C (C99 and later), no Rockchip header needed. The structs are rknnop's own names for
  * librknnrt's (rknn_api.h, rknn_custom_op.h of RKNPU2 SDK 1.6.0 and later), layout for layout:
@@ -48,7 +49,8 @@ enum {
   RKNNOP_RKNPU2_UINT32 = 7,
   RKNNOP_RKNPU2_INT64 = 8,
   RKNNOP_RKNPU2_BOOL = 9,
-  RKNNOP_RKNPU2_INT4 = 10
+  RKNNOP_RKNPU2_INT4 = 10,
+  RKNNOP_RKNPU2_BFLOAT16 = 11 /* RKNN_TENSOR_BFLOAT16 of RKNPU2 SDK 2.1 and later (not in 1.6.0's header) */
 };
 
 /* rknn_tensor_format */
@@ -156,13 +158,24 @@ int rknnop_rknpu2_compute(const rknnop_rknpu2_op_attr* attrs, uint32_t n_attrs, 
                           uint32_t n_inputs, rknnop_rknpu2_op_tensor* outputs, uint32_t n_outputs, char* error,
                           uint32_t error_size);
 
+/* The op described, one line each (static text, NUL-terminated, built from the op struct as the
+   toolkit2 class is; `rknnop-run librkcst_<op>.so --describe` prints it):
+     op <Name> (RKNPU2 op type '<type>')
+     input <name>: <the RKNN dtypes it takes, e.g. FLOAT32 or FLOAT16>[, rank N]
+     output <name>: <dtypes>[, rank N]
+     attribute <name>: <ONNX type: float, int64 or ints, with what it holds>, default <value> | required
+   in the op struct's order. Absent from plugins built by rknnop 0.1.0 (dlsym returns NULL). */
+const char* rknnop_rknpu2_describe(void);
+
 /* The exports' pointer types, for dlsym. */
-typedef rknnop_rknpu2_custom_op* (*RKNNOP_RKNPU2_GET_CUSTOM_OP_FN)(void);
+/* (void): C's empty parameter list */
+typedef rknnop_rknpu2_custom_op* (*RKNNOP_RKNPU2_GET_CUSTOM_OP_FN)(void); /* NOLINT(modernize-redundant-void-arg) */
 typedef const rknnop_rknpu2_custom_op* (*RKNNOP_RKNPU2_OPS_FN)(uint32_t*);
 typedef int (*RKNNOP_RKNPU2_INFER_FN)(const rknnop_rknpu2_op_attr*, uint32_t, const rknnop_rknpu2_tensor_attr*,
                                       uint32_t, rknnop_rknpu2_tensor_attr*, uint32_t, char*, uint32_t);
 typedef int (*RKNNOP_RKNPU2_COMPUTE_FN)(const rknnop_rknpu2_op_attr*, uint32_t, rknnop_rknpu2_op_tensor*, uint32_t,
                                         rknnop_rknpu2_op_tensor*, uint32_t, char*, uint32_t);
+typedef const char* (*RKNNOP_RKNPU2_DESCRIBE_FN)(void); /* NOLINT(modernize-redundant-void-arg) */
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 //              [--tensor-type VX_TYPE_FLOAT16|npy] [--allow-lossy] [--describe] [--repeat N] [--vx file.vx]
 //   rknnop-run MODEL.rknn --describe | --check | [--node NAME] --input PORT=in.npy ... --output PORT=out.npy
 //              [--random-inputs SEED] [--allow-lossy] [--repeat N]
+//   rknnop-run librkcst_<op>.so [--describe] --input NAME=in.npy ... --output NAME=out.npy
+//              [--attr NAME=[TYPE:]VALUE ...] [--tensor-type FLOAT16]   (rknpu2_mode.cpp)
 // One parser for both (the shared options are tools/common's); the first file's bytes choose the mode,
 // and an option of the other mode is a usage error. The op's code runs in rknnop-node, never in this
 // tool (isolation.hpp). Every failure is one line "rknnop-run: ..." and a non-zero exit status.
@@ -20,6 +22,7 @@
 #if RKNNOP_HOST_HAS_MODEL
 #include "rknn_mode.hpp"  // rknnop-run MODEL.rknn --describe | --check | run a node
 #endif
+#include "rknpu2_mode.hpp"  // rknnop-run librkcst_<op>.so: an RKNPU2 plugin as librknnrt runs it
 #if RKNNOP_VXC_HAS_BRIDGE
 #include <rknnop/vxc/vxc.hpp>  // find_op_shader: a VX kernel's .vx (run on POCL in rknnop-node)
 #endif
@@ -240,9 +243,10 @@ int main(int argc, char** argv) try {
   setenv("RKNNOP_LOG", "off", 0);
   // The op's code (constructors, callbacks, kernel) runs in rknnop-node, not here (isolation.hpp).
   set_default_node_execution(node_execution::child);
+  if (rknnop_run::names_rknpu2_plugin(argc, argv)) return rknnop_run::rknpu2_main(argc, argv);  // its own options
   CLI::App app{
       "Run an RKNN-Toolkit v1 custom op, or the custom-op nodes of a model (.rknn), on the PC through rknnop's host "
-      "OpenVX runtime",
+      "OpenVX runtime; given an RKNPU2 plugin (librkcst_<op>.so), run it as librknnrt does (rknnop-run PLUGIN --help)",
       "rknnop-run"};
   options o;
   add_options(app, o);

@@ -173,6 +173,8 @@ public:
 
   // The workers started and not joined (for tests).
   static unsigned workers() noexcept { return __atomic_load_n(&workers_, __ATOMIC_ACQUIRE); }
+  // Counts the runs handed to the workers (and the stops): RKNNOP_PROFILE tells whether a call ran one.
+  static int generation() noexcept { return __atomic_load_n(&generation_, __ATOMIC_ACQUIRE); }
 
   // Each worker's thread name (/proc/<pid>/task/<tid>/comm): tests and the board runner count the
   // pools' own workers by it, not the process's threads (qemu-user and drivers start their own).

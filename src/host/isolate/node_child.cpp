@@ -654,6 +654,14 @@ node_result run_in_child(const child_library& library, runner_slot& runner, cons
   });
 }
 
+std::vector<std::uint8_t> call_in_child(const child_library& library, runner_slot& runner, runner_command command,
+                                        const std::function<void(wire_writer&)>& body, std::uint64_t tensor_bytes) {
+  wire_writer request;
+  write_request_head(request, command, library);
+  body(request);
+  return call_runner(library, runner, request, tensor_bytes);
+}
+
 }  // namespace child_io
 
 }  // namespace rknnop::host

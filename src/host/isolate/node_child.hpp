@@ -4,6 +4,9 @@
 // and runs through these.
 #include "rknnop/host/engine.hpp"
 #include "rknnop/host/loader.hpp"
+#include "isolate/node_wire.hpp"
+
+#include <functional>
 
 #include <memory>
 #include <string>
@@ -32,5 +35,10 @@ kernel_descriptor_info load_in_child(const child_library& library, runner_slot& 
 /// Runs `spec` (its descriptor ignored, on_context refused) in the slot's runner, which loads the
 /// library first if it has not.
 node_result run_in_child(const child_library& library, runner_slot& runner, const node_spec& spec);
+/// One request of `command`, its body written by `body` after the common head, in the slot's runner
+/// (started first if there is none), watched and bounded as every request: the reply's bytes (its
+/// magic and success byte first; rknpu2_child.cpp). A failure reply is thrown as run_in_child throws it.
+std::vector<std::uint8_t> call_in_child(const child_library& library, runner_slot& runner, runner_command command,
+                                        const std::function<void(wire_writer&)>& body, std::uint64_t tensor_bytes);
 
 }  // namespace rknnop::host::child_io

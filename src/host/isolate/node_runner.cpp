@@ -30,11 +30,13 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "isolate/child_process.hpp"
 #include "isolate/node_wire.hpp"
+#include "isolate/rknpu2_runner.hpp"
 
 namespace rknnop::host {
 
@@ -244,6 +246,21 @@ std::optional<op_library> loaded;
 // The sandbox's second call, once the library is loaded (runner_sandbox_request::library_loaded).
 std::function<void()> after_load;
 
+// What an RKNPU2 plugin's request borrows of this loop (rknpu2_runner.cpp).
+child_io::rknpu2_runner_hooks rknpu2_hooks() {
+  child_io::rknpu2_runner_hooks h;
+  h.set_step = set_step;
+  h.after_load = [] {
+    if (after_load) std::exchange(after_load, nullptr)();
+  };
+  h.clear_guarded = [] { guarded_count = 0; };
+  h.guard_buffer = guard_buffer;
+  h.tensor_bytes = [](std::uint64_t bytes) {
+    if (status_page != nullptr) __atomic_store_n(&status_page->tensor_bytes, bytes, __ATOMIC_SEQ_CST);
+  };
+  return h;
+}
+
 void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) {
   const std::vector<std::uint8_t> request = read_request();
   child_io::wire_reader r(request);
@@ -260,6 +277,7 @@ void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) 
   if (has_index) options.kernel_index = index;
   options.execution = node_execution::in_process;
   set_memory_budget(r.get<std::uint64_t>());
+  if (command == child_io::runner_command::rknpu2) return child_io::serve_rknpu2(r, reply, label, rknpu2_hooks());
 
   if (!loaded) {
     set_step(runner_step::load);

@@ -61,7 +61,7 @@ inline constexpr int runner_reply_fd = 5;
 inline constexpr int runner_status_fd = 6;
 inline constexpr int runner_control_fd = 7;
 
-enum class runner_command : std::uint8_t { load = 1, run = 2 };
+enum class runner_command : std::uint8_t { load = 1, run = 2, rknpu2 = 3 };  // rknpu2: rknpu2_runner.cpp
 
 // The step the runner is in, kept in the status page for the parent to read after a crash or a kill.
 // `shader`: the runner's shader executor runs a VX kernel's .vx (the descriptor's function is NULL).

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* <rknnop/rknpu2_plugin.h> from C11: opens an rknnop RKNPU2 plugin (the LeakyRelu example's
- * librkcst_leakyrelu.so, argv[1]) with dlopen and calls its four exports through the header's types:
+ * librkcst_leakyrelu.so, argv[1]) with dlopen and calls its five exports through the header's types:
  * get_rknn_custom_op and rknnop_rknpu2_ops name the op, rknnop_rknpu2_infer gives the output's attr,
  * rknnop_rknpu2_compute gives x >= 0 ? x : alpha * x (worked out here), and a bad alpha is one line
- * "rknnop: LeakyRelu: ..." cut to the caller's buffer. Exit 0 when every check holds. */
+ * "rknnop: LeakyRelu: ..." cut to the caller's buffer, and rknnop_rknpu2_describe is the op's description (the
+ * text written out here). Exit 0 when every check holds. */
 #include <rknnop/rknpu2_plugin.h>
 
 #include <dlfcn.h>
@@ -60,13 +61,15 @@ int main(int argc, char** argv) {
   RKNNOP_RKNPU2_OPS_FN ops;
   RKNNOP_RKNPU2_INFER_FN infer;
   RKNNOP_RKNPU2_COMPUTE_FN compute;
+  RKNNOP_RKNPU2_DESCRIBE_FN describe;
   void* sym;
   sym = dlsym(lib, "get_rknn_custom_op"), memcpy(&get_op, &sym, sizeof sym);
   sym = dlsym(lib, "rknnop_rknpu2_ops"), memcpy(&ops, &sym, sizeof sym);
   sym = dlsym(lib, "rknnop_rknpu2_infer"), memcpy(&infer, &sym, sizeof sym);
   sym = dlsym(lib, "rknnop_rknpu2_compute"), memcpy(&compute, &sym, sizeof sym);
-  if (!get_op || !ops || !infer || !compute) {
-    fprintf(stderr, "call_plugin: %s lacks one of the four exports\n", argv[1]);
+  sym = dlsym(lib, "rknnop_rknpu2_describe"), memcpy(&describe, &sym, sizeof sym);
+  if (!get_op || !ops || !infer || !compute || !describe) {
+    fprintf(stderr, "call_plugin: %s lacks one of the five exports\n", argv[1]);
     return 1;
   }
 
@@ -82,6 +85,16 @@ int main(int argc, char** argv) {
   const rknnop_rknpu2_custom_op* list = ops(&count);
   CHECK(count == 1 && list == op, "rknnop_rknpu2_ops: %u ops at %p, expected 1 at %p", (unsigned)count,
         (const void*)list, (void*)op);
+
+  /* The description: LeakyRelu's struct (examples/leaky_relu) as its lines say it, twice the same text. */
+  const char* text = describe();
+  const char* expected_text =
+      "op LeakyRelu (RKNPU2 op type 'LeakyRelu')\n"
+      "input features: FLOAT32 or FLOAT16\n"
+      "output activations: FLOAT32 or FLOAT16\n"
+      "attribute alpha: float, default 0.2\n";
+  CHECK(text && strcmp(text, expected_text) == 0, "rknnop_rknpu2_describe gave '%s'", text ? text : "(null)");
+  CHECK(describe() == text, "rknnop_rknpu2_describe: a second call gave another text");
 
   /* infer: the output's attr from the input's (LeakyRelu: same dims and type). */
   float alpha = 0.5f;
@@ -152,8 +165,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   printf(
-      "call_plugin: %s: get_rknn_custom_op, rknnop_rknpu2_ops, rknnop_rknpu2_infer, rknnop_rknpu2_compute: all checks "
-      "hold\n",
+      "call_plugin: %s: get_rknn_custom_op, rknnop_rknpu2_ops, rknnop_rknpu2_infer, rknnop_rknpu2_compute, "
+      "rknnop_rknpu2_describe: all checks hold\n",
       argv[1]);
   return 0;
 }

@@ -33,6 +33,7 @@ enum tensor_type : std::int32_t {
   type_int64 = 8,
   type_bool = 9,
   type_int4 = 10,
+  type_bfloat16 = 11,  // RKNPU2 SDK 2.1 and later
 };
 
 // rknn_tensor_format

@@ -39,7 +39,7 @@ inline constexpr rknn_type_row rknn_types[] = {
     {type_int16, "INT16", 2, VX_TYPE_INT16},       {type_uint16, "UINT16", 2, VX_TYPE_UINT16},
     {type_int32, "INT32", 4, VX_TYPE_INT32},       {type_uint32, "UINT32", 4, VX_TYPE_INVALID},
     {type_int64, "INT64", 8, VX_TYPE_INVALID},     {type_bool, "BOOL", 1, VX_TYPE_INVALID},
-    {type_int4, "INT4", 0, VX_TYPE_INVALID},
+    {type_int4, "INT4", 0, VX_TYPE_INVALID},       {type_bfloat16, "BFLOAT16", 2, VX_TYPE_INVALID},
 };
 
 constexpr const rknn_type_row* find_rknn_type(std::int32_t type) noexcept {
