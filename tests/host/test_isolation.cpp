@@ -362,6 +362,29 @@ constexpr bool model_mode_checked = false;
 constexpr bool model_mode_checked = true;
 #endif
 
+// The ways a test of one attack goes through: each of `tools` as this user, then rknnop-run (op and model
+// mode) as nobody too when this test runs as root (run_attack's setpriv).
+struct attack_way {
+  via tool;
+  bool unprivileged;
+};
+std::vector<attack_way> ways(std::initializer_list<via> tools) {
+  std::vector<attack_way> all;
+  for (const bool unprivileged : {false, true})
+    for (const via tool : tools) {
+      if (tool == via::model && !model_mode_checked) continue;
+#ifndef RKNNOP_PARITY_EXE
+      if (tool == via::parity) continue;
+#endif
+      if (unprivileged && (tool == via::parity || ::geteuid() != 0)) continue;
+      all.push_back({tool, unprivileged});
+    }
+  return all;
+}
+std::string way_name(const attack_way& w) {
+  return fmt::format("{}{}", via_name(w.tool), w.unprivileged ? "_nobody" : "");
+}
+
 // The one-node model around the Hostile op in `mode` (rknnop-pack pack, then wrap with the output's shape
 // given, so that wrap runs none of its code), made once per test process.
 fs::path hostile_model(int mode) {
@@ -603,13 +626,12 @@ TEST(Sandbox, ThreadsAreCappedForAnUnprivilegedUser) { run_thread_attacks(true);
 // in op mode an output only the validator shapes counts up to --memory-limit) and says the page's step
 // as the runner's report.
 TEST(Sandbox, AForgedTensorFigureDoesNotRaiseTheMemoryLimit) {
-  for (const via tool : {via::run, via::model}) {
-    if (tool == via::model && !model_mode_checked) continue;
-    SCOPED_TRACE(via_name(tool));
-    const fs::path dir = rknnop_test::work_dir(fmt::format("sandbox_status_page_{}", via_name(tool)));
+  for (const auto& [tool, unprivileged] : ways({via::run, via::model})) {
+    SCOPED_TRACE(way_name({tool, unprivileged}));
+    const fs::path dir = rknnop_test::work_dir("sandbox_status_page_" + way_name({tool, unprivileged}));
     const std::vector<std::string> budget =
         tool == via::model ? std::vector<std::string>{} : std::vector<std::string>{"--memory-limit", "16M"};
-    const tool_result r = run_attack(dir, 51, tool, false, budget);
+    const tool_result r = run_attack(dir, 51, tool, unprivileged, budget);
     expect_refused(r, dir, tool, fmt::format("{} used more than", hostile_origin(tool, 51)));
     EXPECT_NE(r.err.find("MiB beyond the run's tensors, RKNNOP_NODE_MEMORY_LIMIT); the runner reports: in the "
                          "validator\n"),
@@ -626,13 +648,10 @@ TEST(Sandbox, TheStatusPagesStepAndFaultAreTheRunnersReport) {
 #if defined(RKNNOP_SANITIZED_BUILD_TESTS)
   GTEST_SKIP() << "under a sanitizer the runner's SIGSEGV is the sanitizer's report first";
 #endif
-  for (const via tool : all_tools) {
-#ifndef RKNNOP_PARITY_EXE
-    if (tool == via::parity) continue;
-#endif
-    SCOPED_TRACE(via_name(tool));
-    const fs::path dir = rknnop_test::work_dir(fmt::format("sandbox_status_text_{}", via_name(tool)));
-    const tool_result r = run_attack(dir, 54, tool, false);
+  for (const auto& [tool, unprivileged] : ways({via::run, via::model, via::parity})) {
+    SCOPED_TRACE(way_name({tool, unprivileged}));
+    const fs::path dir = rknnop_test::work_dir("sandbox_status_text_" + way_name({tool, unprivileged}));
+    const tool_result r = run_attack(dir, 54, tool, unprivileged);
     expect_refused(r, dir, tool,
                    fmt::format("{} crashed with SIGSEGV (Segmentation fault); the runner reports: in the validator, "
                                "the access at byte 9 of output 'output' is 1 byte(s) past its end",
@@ -649,12 +668,18 @@ TEST(Sandbox, TheStatusPagesStepAndFaultAreTheRunnersReport) {
 TEST(Sandbox, ARacedReplySizeKeepsTheToolsMemoryBounded) {
   SKIP_MEMORY_OR_ELF_CHECK_UNDER_ASAN();
   constexpr long bound_kib = (64 + 16 + 48) * 1024;
-  for (const via tool : {via::run, via::model}) {
-    SCOPED_TRACE(via_name(tool));
-    const fs::path dir = rknnop_test::work_dir(fmt::format("sandbox_reply_race_{}", via_name(tool)));
+  for (const auto& [tool, unprivileged] : ways({via::run, via::model})) {
+    SCOPED_TRACE(way_name({tool, unprivileged}));
+    const fs::path dir = rknnop_test::work_dir("sandbox_reply_race_" + way_name({tool, unprivileged}));
     write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
     fs::create_directories(dir / "tmp");
-    std::vector<std::string> args = {RKNNOP_RUN_EXE};
+    // sh execs the tool (one process, which wait4 measures) with its stderr in a file.
+    std::vector<std::string> args = {"/bin/sh", "-c", "exec \"$@\" 2>\"$0\"", (dir / "err.txt").string()};
+    if (unprivileged) {  // setpriv runs the tool in its own process too
+      for (const fs::path& p : {dir, dir / "tmp", dir / "in.npy"}) EXPECT_EQ(::chown(p.c_str(), 65534, 65534), 0) << p;
+      args.insert(args.end(), {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
+    }
+    args.push_back(RKNNOP_RUN_EXE);
     if (tool == via::model)
       args.push_back(hostile_model(55).string());
     else
@@ -668,6 +693,13 @@ TEST(Sandbox, ARacedReplySizeKeepsTheToolsMemoryBounded) {
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) <= 1) << "the tool was killed: " << status;
     const long peak_kib = usage.ru_maxrss;
     EXPECT_LE(peak_kib, bound_kib) << "the tool (or its runner) peaked at " << peak_kib << " KiB";
+    // The run reached the reply: it passed (the reply read whole before the file grew), or the reply was
+    // refused, naming the op.
+    const std::string err = rknnop_test::slurp(dir / "err.txt");
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      EXPECT_TRUE(fs::exists(dir / "out.npy")) << err;
+    else
+      EXPECT_NE(err.find("rknnop-run: Hostile ("), std::string::npos) << err;
     EXPECT_TRUE(empty_folder(dir / "tmp"));
   }
 }
@@ -697,15 +729,11 @@ TEST(Sandbox, AFileSizeLimitOnTheToolIsAnErrorNotASilentDeath) {
 // each later run of `--repeat` return the first run's outputs on ef302f7 (the run passed). The tool
 // empties the reply before each request: an answer that is not the runner's reads no reply, refused.
 TEST(Sandbox, AnAnswerFromALibrarysThreadReadsNoEarlierReply) {
-  for (const via tool : all_tools) {
-#ifndef RKNNOP_PARITY_EXE
-    if (tool == via::parity) continue;
-#endif
-    if (tool == via::model && !model_mode_checked) continue;
-    SCOPED_TRACE(via_name(tool));
-    const fs::path dir = rknnop_test::work_dir(fmt::format("sandbox_control_channel_{}", via_name(tool)));
+  for (const auto& [tool, unprivileged] : ways({via::run, via::model, via::parity})) {
+    SCOPED_TRACE(way_name({tool, unprivileged}));
+    const fs::path dir = rknnop_test::work_dir("sandbox_control_channel_" + way_name({tool, unprivileged}));
     const tool_result r = run_attack(
-        dir, 52, tool, false,
+        dir, 52, tool, unprivileged,
         tool == via::parity ? std::vector<std::string>{"--random", "12"} : std::vector<std::string>{"--repeat", "20"});
     EXPECT_EQ(r.status, 1) << r.out << r.err;
     const std::string line = fmt::format("{}: node runner message: truncated", hostile_origin(tool, 52));
