@@ -283,6 +283,23 @@ TEST(Isolation, RunsVxKernelNeverLoadsTheLibraryInTheTool) {
 }
 #endif
 
+#ifdef RKNNOP_PARITY_EXE
+// A root tool's runner is nobody (its thread cap needs it): a TMPDIR only root can enter cannot hold a
+// VX runner's kernel-cache folder, which the tool then makes in /tmp (before, POCL found no device).
+TEST(Sandbox, ARootToolsPrivateTmpdirStillRunsAVxKernel) {
+  SKIP_MEMORY_OR_ELF_CHECK_UNDER_ASAN();
+  if (::geteuid() != 0) GTEST_SKIP() << "a root tool's case";
+  const fs::path dir = rknnop_test::work_dir("sandbox_private_tmpdir");
+  fs::create_directories(dir / "private");
+  fs::permissions(dir / "private", fs::perms::owner_all);
+  const tool_result r = run_hostile_vx(dir, 0, {"TMPDIR=" + (dir / "private").string()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.err.find("note:"), std::string::npos) << r.err;
+  EXPECT_EQ(read_npy_file(dir / "out.npy").to_floats(), std::vector<float>(64, 1.0f));
+  EXPECT_TRUE(empty_folder(dir / "private"));
+}
+#endif
+
 TEST(Isolation, AValidatorThatSegfaultsIsNamed) {
   const fs::path dir = rknnop_test::work_dir("isolation_validator");
   expect_one_line(run_hostile(dir, 11), dir, "; the runner reports: in the validator");

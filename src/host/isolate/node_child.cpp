@@ -264,9 +264,25 @@ std::pair<owned_fd, owned_fd> high_pair(bool socket) {
 
 // A folder of its own in TMPDIR for a runner that runs a VX shader: POCL's kernel cache, the only place
 // its sandbox lets it write (a shared cache would let one library's runner plant code for another's).
+// Whether others (a root tool's runner, which runs as nobody) can enter `folder`: it and every folder
+// above it searchable by others.
+bool others_can_enter(const std::filesystem::path& folder) {
+  std::error_code ec;
+  std::filesystem::path at = std::filesystem::absolute(folder, ec);
+  for (; !ec && !at.empty(); at = at.parent_path()) {
+    struct stat st {};
+    if (::stat(at.c_str(), &st) != 0 || (st.st_mode & S_IXOTH) == 0) return false;
+    if (at == at.root_path()) return true;
+  }
+  return false;
+}
+
 std::string runner_cache_folder() {
   const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/rknnop-node-XXXXXX";
+  std::string folder = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+  // A root tool's runner is nobody (isolation.hpp): a TMPDIR only root can enter is not its to reach.
+  if (::geteuid() == 0 && !others_can_enter(folder)) folder = "/tmp";
+  std::string pattern = folder + "/rknnop-node-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr)
     throw error(fmt::format("cannot create a folder for the node runner's kernel cache in {}: {}",
                             pattern.substr(0, pattern.rfind('/')), std::strerror(errno)));
