@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/capability.h>
 #include <sched.h>
 #include <string>
@@ -97,6 +98,23 @@ bool start_guardian() noexcept {
   return guardian > 0;
 }
 
+// A root runner becomes an unprivileged user (rknnop::host::runner_unprivileged_id, nobody's) before
+// its user namespace: the kernel exempts the real root user from RLIMIT_NPROC whatever namespace it is
+// in (a map cannot change that: the exemption is of kernel uid 0), and nobody reads the files only root
+// may. Its guardian, forked before, stays root to kill its group. The parent's death signal, which a
+// change of user clears, is set again.
+bool leave_root(std::string& missing) noexcept {
+  const pid_t parent = ::getppid();
+  constexpr auto id = static_cast<uid_t>(rknnop::host::runner_unprivileged_id);
+  if (::setgroups(0, nullptr) != 0 || ::setresgid(id, id, id) != 0 || ::setresuid(id, id, id) != 0) {
+    add_missing(missing, fmt_errno("leaving root for an unprivileged user (", errno) + ")");
+    return false;
+  }
+  (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(0);  // the tool ended meanwhile
+  return true;
+}
+
 // Every mount read-only (mount_setattr, recursively), `writable` (bound onto itself first) excepted.
 bool read_only_but(const std::string& writable) noexcept {
 #if defined(SYS_mount_setattr)
@@ -129,6 +147,10 @@ bool enter_namespaces(const std::string& writable, std::string& missing) {
   const uid_t uid = ::geteuid();
   const gid_t gid = ::getegid();
   const bool user = ::unshare(CLONE_NEWUSER) == 0;
+  // A runner that left root is not dumpable, so its /proc files are root's: dumpable while it writes
+  // its maps, and not again after.
+  const bool dumpable = ::prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 1;
+  if (user && !dumpable) (void)::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
   if (!user) {
     add_missing(missing, fmt_errno("a user namespace (", errno) + ")");
   } else if (!write_proc_self("setgroups", "deny") ||
@@ -136,6 +158,7 @@ bool enter_namespaces(const std::string& writable, std::string& missing) {
              !write_proc_self("gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1")) {
     add_missing(missing, fmt_errno("the user namespace's identity map (", errno) + ")");
   }
+  if (user && !dumpable) (void)::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   constexpr std::pair<int, const char*> others[] = {
       {CLONE_NEWIPC, "an ipc namespace ("}, {CLONE_NEWNET, "a net namespace ("}, {CLONE_NEWNS, "a mount namespace ("}};
   bool mounts = user;
@@ -491,16 +514,13 @@ std::string confine_runner(const rknnop::host::runner_sandbox_request& settings)
 #endif
     return missing;
   }
-  // Descriptors beyond the runner's own (3-7) that the tool's parent left open: not the runner's.
-  (void)::syscall(SYS_close_range, 8U, ~0U, 0U);
   const rlimit no_core{0, 0};
   (void)::setrlimit(RLIMIT_CORE, &no_core);  // a crash writes no core file in the user's folder
-  const bool root = ::geteuid() == 0;
   if (!start_guardian()) add_missing(missing, fmt_errno("the guardian that ends its processes with it (", errno) + ")");
+  const bool root = ::geteuid() == 0 && !leave_root(missing);
   const bool user_namespace = enter_namespaces(settings.writable_folder, missing);
   // Threads and processes: a cap, counted in the user namespace (so the user's other processes do not
-  // count). The kernel exempts uid 0 from RLIMIT_NPROC: a root runner's threads are counted by the
-  // tool's watch instead.
+  // count). The kernel exempts uid 0 from RLIMIT_NPROC: a root runner has left root above.
   if (user_namespace && !root) {
     const rlimit threads{runner_thread_cap, runner_thread_cap};
     if (::setrlimit(RLIMIT_NPROC, &threads) != 0)

@@ -69,6 +69,10 @@ struct runner_sandbox_request {
   char* refused = nullptr;
   std::size_t refused_capacity = 0;
 };
+/// The user and group a root tool's runner runs as (nobody's): the kernel exempts root from the
+/// runner's thread cap (RLIMIT_NPROC), and root's file permissions are not the runner's to have.
+inline constexpr unsigned runner_unprivileged_id = 65534;
+
 /// Confines the runner; returns the layers it could not set up, empty when all hold (rknnop-node's
 /// sandbox.cpp). Without one the runner says it runs unconfined.
 using runner_sandbox = std::function<std::string(const runner_sandbox_request&)>;

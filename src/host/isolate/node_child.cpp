@@ -185,18 +185,20 @@ std::string printable(std::string_view text) {
   return out;
 }
 
+// The step the runner's status page names, as the runner's report (the page is the library's to write:
+// the tool never says it in its own voice).
 std::string_view step_text(runner_step step) {
   switch (step) {
-    case runner_step::start: return "starting the node runner for";
-    case runner_step::load: return "loading the library of";
-    case runner_step::validate: return "the validator of";
-    case runner_step::initialize: return "the initializer of";
-    case runner_step::kernel: return "the CPU kernel of";
-    case runner_step::shader: return "the VX shader of";
-    case runner_step::deinitialize: return "the deinitializer of";
-    case runner_step::done: return "unloading the library of";
+    case runner_step::start: return "while starting";
+    case runner_step::load: return "while loading the library";
+    case runner_step::validate: return "in the validator";
+    case runner_step::initialize: return "in the initializer";
+    case runner_step::kernel: return "in the CPU kernel";
+    case runner_step::shader: return "in the VX shader";
+    case runner_step::deinitialize: return "in the deinitializer";
+    case runner_step::done: return "while unloading the library";
   }
-  return "the library of";
+  return "in an unknown step";
 }
 
 // The last line of what the child wrote (glibc's "free(): corrupted unsorted chunks", ld.so's
@@ -262,9 +264,25 @@ std::pair<owned_fd, owned_fd> high_pair(bool socket) {
 
 // A folder of its own in TMPDIR for a runner that runs a VX shader: POCL's kernel cache, the only place
 // its sandbox lets it write (a shared cache would let one library's runner plant code for another's).
+// Whether others (a root tool's runner, which runs as nobody) can enter `folder`: it and every folder
+// above it searchable by others.
+bool others_can_enter(const std::filesystem::path& folder) {
+  std::error_code ec;
+  std::filesystem::path at = std::filesystem::absolute(folder, ec);
+  for (; !ec && !at.empty(); at = at.parent_path()) {
+    struct stat st {};
+    if (::stat(at.c_str(), &st) != 0 || (st.st_mode & S_IXOTH) == 0) return false;
+    if (at == at.root_path()) return true;
+  }
+  return false;
+}
+
 std::string runner_cache_folder() {
   const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/rknnop-node-XXXXXX";
+  std::string folder = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+  // A root tool's runner is nobody (isolation.hpp): a TMPDIR only root can enter is not its to reach.
+  if (::geteuid() == 0 && !others_can_enter(folder)) folder = "/tmp";
+  std::string pattern = folder + "/rknnop-node-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr)
     throw error(fmt::format("cannot create a folder for the node runner's kernel cache in {}: {}",
                             pattern.substr(0, pattern.rfind('/')), std::strerror(errno)));
@@ -284,7 +302,13 @@ std::unique_ptr<runner_process> start_runner(const child_library& library, bool 
 #endif
   auto process = std::make_unique<runner_process>();
   process->processes = processes;
-  if (processes) process->cache_folder = runner_cache_folder();
+  if (processes) {
+    process->cache_folder = runner_cache_folder();
+    // A root tool's runner runs as an unprivileged user (isolation.hpp): its folder is that user's.
+    if (::geteuid() == 0 && ::chown(process->cache_folder.c_str(), runner_unprivileged_id, runner_unprivileged_id) != 0)
+      throw error(fmt::format("cannot give the node runner's kernel-cache folder {} to its user: {}",
+                              process->cache_folder, std::strerror(errno)));
+  }
   const owned_fd library_file = memory_file("rknnop-node-library", library.file);
   process->request = memory_file("rknnop-node-request", {});
   process->reply = memory_file("rknnop-node-reply", {});
@@ -419,27 +443,38 @@ auto naming_the_op(const child_library& library, Read&& read) -> decltype(read()
   }
 }
 
+// The run's tensors as the tool counts them itself: the request's inputs and the outputs whose shapes it
+// fixed (a model's, --output-shape), exactly; `open` when an output's shape is the op validator's, which
+// runs in the runner (op mode without --output-shape): those outputs count up to the tensor budget
+// (--memory-limit), which the runner's own tensors may not pass, by the figure the runner reports.
+struct tensor_count {
+  std::uint64_t known = 0;
+  bool open = false;
+};
+
 // One request to a started runner, watched: its reply, or (the runner dead and waited for) the one line
-// of what ended it, thrown.
+// of what ended it, thrown. The status page is the library's to write: its step, fault text and refused
+// call are printed as the runner's report ("the runner reports: ..."), never in the tool's voice, and its
+// tensor figure never raises the memory limit past the tool's own count.
 std::vector<std::uint8_t> call(runner_process& process, const child_library& library, const wire_writer& request,
-                               std::uint64_t tensor_bytes) {
+                               const tensor_count& tensors) {
   const node_limits limits = current_node_limits();
   send_request(process, request);
-  // Four copies of the tensors on top of the limit: those of the request until the runner has its
-  // tensors; then all the run's tensors, which the runner reports once verified (virtual outputs
-  // included, bounded by the tensor budget in the runner): the tensors, the kernel's float staging of
+  // Four copies of the run's tensors on top of the limit: the tensors, the kernel's float staging of
   // narrower ones (float16: twice their bytes) and the reply's copy of the outputs.
-  const std::uint64_t memory_limit = limits.memory + 4 * tensor_bytes;
-  const auto reported_tensors = [&] {
+  const std::uint64_t memory_limit = limits.memory + 4 * tensors.known;
+  const std::uint64_t budget = memory_budget();
+  const auto open_outputs = [&] {
+    if (!tensors.open || tensors.known >= budget) return std::uint64_t{0};
     runner_status status{};
     const ssize_t got = ::pread(process.status.get(), &status, sizeof status, 0);
-    // The page is the library's to write: its figure counts up to the tensor budget the runner itself
-    // may not pass (--memory-limit), never more.
-    return got == static_cast<ssize_t>(sizeof status) ? 4 * std::min(status.tensor_bytes, memory_budget())
-                                                      : std::uint64_t{0};
+    // Outputs only the validator shapes: the runner's figure of all its tensors, counted beyond the
+    // tool's own and only up to the budget.
+    const std::uint64_t reported = got == static_cast<ssize_t>(sizeof status) ? status.tensor_bytes : 0;
+    return 4 * (std::min(std::max(reported, tensors.known), budget) - tensors.known);
   };
   const child_outcome outcome = watch_child(process.pid, process.output.get(), limits.time, memory_limit, 8192,
-                                            process.control.get(), reported_tensors, true);
+                                            process.control.get(), open_outputs, true);
   if (outcome.answered) {
     note_missing_layers(process);
     return read_reply(process, library);
@@ -447,53 +482,59 @@ std::vector<std::uint8_t> call(runner_process& process, const child_library& lib
   process.pid = -1;  // waited for
   runner_status status{};
   (void)::pread(process.status.get(), &status, sizeof status, 0);
-  const auto step = static_cast<runner_step>(status.step);
-  const std::string what = fmt::format("{} {} ({})", step_text(step), library.op_name, library.origin);
+  const std::string who = fmt::format("{} ({})", library.op_name, library.origin);
+  // What the runner's page says, marked as its report.
+  const std::string fault(status.fault, std::min<std::size_t>(status.fault_length, sizeof status.fault));
+  const std::string refused(status.refused, ::strnlen(status.refused, sizeof status.refused));
+  const auto reports = [&](const std::string& detail) {
+    return fmt::format("; the runner reports: {}{}", step_text(static_cast<runner_step>(status.step)),
+                       detail.empty() ? "" : ", " + printable(detail));
+  };
+  const std::string said = last_line(outcome.output);
+  const std::string it_said = said.empty() ? "" : "; it said: " + printable(said);
   if (outcome.timed_out)
-    throw error(fmt::format("{} did not finish within {} s (stopped)", what,
-                            std::chrono::duration_cast<std::chrono::seconds>(limits.time).count()));
+    throw error(fmt::format("{} did not finish within {} s (stopped){}", who,
+                            std::chrono::duration_cast<std::chrono::seconds>(limits.time).count(), reports({})));
   if (outcome.memory_used != 0)
     throw error(
         fmt::format("{} used more than {} MiB of memory (stopped at {} MiB; the limit is {} MiB beyond the "
-                    "run's tensors, RKNNOP_NODE_MEMORY_LIMIT)",
-                    what, outcome.memory_limit >> 20, outcome.memory_used >> 20, limits.memory >> 20));
-  const std::string said = last_line(outcome.output);
+                    "run's tensors, RKNNOP_NODE_MEMORY_LIMIT){}",
+                    who, outcome.memory_limit >> 20, outcome.memory_used >> 20, limits.memory >> 20, reports({})));
   if (outcome.stopped_by_parent)
     throw error(
         fmt::format("{} closed the node runner's channel to the tool without an answer; the tool stopped "
-                    "it (SIGKILL){}",
-                    what, said.empty() ? "" : "; it said: " + printable(said)));
+                    "it (SIGKILL){}{}",
+                    who, reports({}), it_said));
   if (WIFSIGNALED(outcome.status) && WTERMSIG(outcome.status) == SIGSYS) {
-    const std::string refused(status.refused, ::strnlen(status.refused, sizeof status.refused));
     // The filter's handler names what it trapped; a call it kills outright (no handler runs) is one of
     // another architecture: i386's int 0x80 or x32 on x86-64.
-    throw error(
-        fmt::format("{} tried {}, which the node runner's sandbox refuses (stopped)", what,
-                    refused.empty() ? "a system call of another architecture (int 0x80 or x32)" : printable(refused)));
+    if (refused.empty())
+      throw error(
+          fmt::format("{} was killed by the node runner's sandbox (SIGSYS) without a call named: a system call "
+                      "of another architecture (int 0x80 or x32) is killed so{}",
+                      who, reports({})));
+    throw error(fmt::format("{} was stopped by the node runner's sandbox (SIGSYS){}", who,
+                            reports("it tried " + refused + ", which the sandbox refuses")));
   }
-  if (WIFSIGNALED(outcome.status)) {
-    const std::string fault(status.fault, std::min<std::size_t>(status.fault_length, sizeof status.fault));
-    throw error(fmt::format("{} crashed with {}{}{}", what, signal_description(WTERMSIG(outcome.status)),
-                            fault.empty() ? "" : ": " + printable(fault),
-                            said.empty() ? "" : "; it said: " + printable(said)));
-  }
-  throw error(fmt::format("{} stopped with exit status {}{}", what,
-                          WIFEXITED(outcome.status) ? WEXITSTATUS(outcome.status) : -1,
-                          said.empty() ? "" : "; it said: " + printable(said)));
+  if (WIFSIGNALED(outcome.status))
+    throw error(fmt::format("{} crashed with {}{}{}", who, signal_description(WTERMSIG(outcome.status)), reports(fault),
+                            it_said));
+  throw error(fmt::format("{} stopped with exit status {}{}{}", who,
+                          WIFEXITED(outcome.status) ? WEXITSTATUS(outcome.status) : -1, reports({}), it_said));
 }
 
 // The request to `runner`'s runner, started first if there is none (or it died idle); a runner that
 // died in the request is dropped, the next request starts a fresh one. The runner's failure reply
 // becomes the error thrown.
 std::vector<std::uint8_t> call_runner(const child_library& library, runner_slot& runner, const wire_writer& request,
-                                      std::uint64_t tensor_bytes, bool processes = false) {
+                                      const tensor_count& tensors, bool processes = false) {
   // A VX shader needs a runner that may start processes: the strict one is replaced (and the library
   // loaded again there) the first time a request carries a shader.
   if (runner && processes && !runner->processes) runner.reset();
   if (!runner || !runner->alive()) runner = start_runner(library, processes);
   std::vector<std::uint8_t> reply;
   try {
-    reply = call(*runner, library, request, tensor_bytes);
+    reply = call(*runner, library, request, tensors);
   } catch (...) {
     runner.reset();
     throw;
@@ -551,7 +592,7 @@ kernel_descriptor_info read_descriptor(wire_reader& r) {
 kernel_descriptor_info load_in_child(const child_library& library, runner_slot& runner) {
   wire_writer request;
   write_request_head(request, runner_command::load, library);
-  const std::vector<std::uint8_t> reply = call_runner(library, runner, request, 0);
+  const std::vector<std::uint8_t> reply = call_runner(library, runner, request, tensor_count{});
   return naming_the_op(library, [&] {
     wire_reader r(reply);
     (void)r.get<std::uint32_t>();
@@ -569,14 +610,24 @@ node_result run_in_child(const child_library& library, runner_slot& runner, cons
   wire_writer request;
   write_request_head(request, runner_command::run, library);
   request.put_string(spec.label);
-  std::uint64_t tensor_bytes = 0;
+  tensor_count tensors;
   request.put(static_cast<std::uint64_t>(spec.inputs.size()));
   for (const node_input& in : spec.inputs) {
     request.put_tensor(in.name, in.type, in.dims, in.bytes);
-    tensor_bytes += in.bytes.size();
+    tensors.known += in.bytes.size();
   }
   request.put(static_cast<std::uint64_t>(spec.outputs.size()));
   for (const node_output_request& o : spec.outputs) {
+    // An output the request shapes is counted here (its type's element size, 8 bytes when the type is the op's).
+    const std::uint64_t element = o.type != 0 ? vx_tensor_element_size(o.type) : 0;
+    if (o.dims && !o.dims->empty()) {
+      std::uint64_t bytes = element != 0 ? element : 8;
+      for (const std::uint32_t d : *o.dims)
+        bytes = d == 0 || bytes <= (std::uint64_t{1} << 62) / d ? bytes * d : std::uint64_t{1} << 62;
+      tensors.known = std::min<std::uint64_t>(tensors.known + bytes, std::uint64_t{1} << 62);
+    } else {
+      tensors.open = true;
+    }
     request.put_string(o.name);
     request.put(static_cast<std::uint8_t>(o.dims ? 1 : 0));
     request.put_vector(o.dims.value_or(std::vector<std::uint32_t>{}));
@@ -595,7 +646,7 @@ node_result run_in_child(const child_library& library, runner_slot& runner, cons
     request.put_string(spec.shader->file_name);
     request.put_string(spec.shader->error);
   }
-  const std::vector<std::uint8_t> reply = call_runner(library, runner, request, tensor_bytes, spec.shader.has_value());
+  const std::vector<std::uint8_t> reply = call_runner(library, runner, request, tensors, spec.shader.has_value());
   return naming_the_op(library, [&] {
     wire_reader r(reply);
     (void)r.get<std::uint32_t>();

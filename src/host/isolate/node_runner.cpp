@@ -22,15 +22,19 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <memory>
 #include <new>
 #include <optional>
+#include <string>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -241,6 +245,25 @@ node_spec read_node_spec(child_io::wire_reader& r, std::optional<node_shader>& s
   return spec;
 }
 
+// A root runner's op.yml, copied into a memory file before its sandbox makes it an unprivileged user
+// (which may not read the file): the request's path, and the copy's (/proc/self/fd/N).
+std::pair<std::string, std::string> op_yml_copy;
+
+void copy_op_yml_for_an_unprivileged_runner() noexcept {
+  const char* path = std::getenv("RKNNOP_NODE_OP_YML");
+  if (::geteuid() != 0 || path == nullptr || *path == '\0') return;
+  try {
+    std::vector<std::uint8_t> text;
+    const int in = ::open(path, O_RDONLY | O_CLOEXEC);
+    const bool read = in >= 0 && child_io::read_whole_file(in, text);
+    if (in >= 0) ::close(in);
+    const int copy = read ? ::memfd_create("rknnop-node-op.yml", MFD_CLOEXEC) : -1;
+    if (copy >= 0 && rknnop::files::write_all(copy, text) == 0)
+      op_yml_copy = {path, fmt::format("/proc/self/fd/{}", copy)};
+  } catch (...) {  // the runner then reads the file itself, as before
+  }
+}
+
 // The library, loaded by the first request and kept for the next ones (all name the same file).
 std::optional<op_library> loaded;
 // The sandbox's second call, once the library is loaded (runner_sandbox_request::library_loaded).
@@ -271,7 +294,7 @@ void serve(child_io::wire_writer& reply, const runner_shader_executor& shaders) 
   load_options options;
   const bool has_op_yml = r.get<std::uint8_t>() != 0;
   const std::string op_yml = r.get_string();
-  if (has_op_yml) options.op_yml = op_yml;
+  if (has_op_yml) options.op_yml = op_yml == op_yml_copy.first ? op_yml_copy.second : op_yml;
   const bool has_index = r.get<std::uint8_t>() != 0;
   const auto index = r.get<std::uint32_t>();
   if (has_index) options.kernel_index = index;
@@ -392,7 +415,12 @@ void confine(const runner_sandbox& sandbox, bool processes) noexcept {
       request.writable_folder = folder;
     request.refused = status_page->refused;
     request.refused_capacity = sizeof status_page->refused;
-    if (sandbox) missing = sandbox(request);
+    // Descriptors beyond the runner's own (3-7) that the tool's parent left open: not the runner's.
+    (void)::syscall(SYS_close_range, 8U, ~0U, 0U);
+    if (sandbox) {
+      copy_op_yml_for_an_unprivileged_runner();
+      missing = sandbox(request);
+    }
   } catch (...) {
     missing = "the sandbox (it failed to set up)";
   }

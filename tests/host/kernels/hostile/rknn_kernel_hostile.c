@@ -32,8 +32,14 @@
  * Reads the sandbox refuses (Landlock: the library sees EACCES and the run fails with VX_FAILURE):
  *   47 the tool's /proc/PID/stat (where its terminal is named)   48 a terminal device (/dev/ptmx)
  *   49 the user's file (the run's input, by its path)
- * And: 51 writes 1 TiB of tensors into the runner's status page (its tensor_bytes, at byte 1032) and
- * then fills 1 GiB and holds it a second: the tool takes the page's figure only up to the tensor budget and stops it.
+ * And: 51 writes 1 TiB of tensors into the runner's status page (its tensor_bytes, at byte 1032) and the
+ * validator as its step, then fills 1 GiB and holds it a second: the tool counts the tensors itself and stops it.
+ * 54 writes the validator as its step and an invented overrun as its fault text into the status page, then dies
+ * of SIGSEGV (its handler reset first): the tool prints that text as the runner's report, not in its own voice.
+ * 56 (as 156, in a VX runner) is 24 with a child that names itself "x\n) R 1 1 1" (a forged first line of its stat),
+ * so that a watch reading that line takes it for no member of the runner's group: its 512 MiB count all the same.
+ * 55 starts a thread that grows and shrinks the reply file (descriptor 5) between 76 MiB and 1 GiB for as long as
+ * the runner lives: the tool takes the reply's size once and reads no more than that (its memory stays bounded).
  * 52 starts a thread that answers every byte on the runner's control channel (descriptor 7) at once,
  * for the runs after this one (rknnop-run --repeat): the tool then reads the reply file it emptied.
  * 53 (as 153, in a VX runner) forks a child that waits, and never returns: the child must end with the runner when the
@@ -63,6 +69,7 @@
 #include <sys/xattr.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -170,6 +177,14 @@ static void* answerer(void* unused) {
   return NULL;
 }
 
+static void* reply_grower(void* unused) {
+  (void)unused;
+  for (;;) {
+    if (ftruncate(5, (off_t)76 << 20) != 0 || ftruncate(5, (off_t)1 << 30) != 0) break;
+  }
+  return NULL;
+}
+
 static int attack(int mode) {
   switch (mode) {
     case 34: return chmod(input_file(), 0666) == 0;
@@ -234,9 +249,11 @@ static int attack(int mode) {
     }
     case 51: {
       const uint64_t forged = (uint64_t)1 << 40;
+      const uint32_t validator = 2;
       char* block;
       size_t i;
       if (pwrite(6, &forged, sizeof forged, 1032) != (ssize_t)sizeof forged) return 0;
+      if (pwrite(6, &validator, sizeof validator, 0) != (ssize_t)sizeof validator) return 0;
       block = (char*)malloc((size_t)1 << 30);
       if (block == NULL) return 0;
       for (i = 0; i < ((size_t)1 << 30); i += 4096) block[i] = 1;
@@ -249,6 +266,20 @@ static int attack(int mode) {
       pthread_t thread;
       if (!started) started = pthread_create(&thread, NULL, answerer, NULL) == 0;
       return started;
+    }
+    case 54: {
+      static const char invented[] = "the access at byte 9 of output 'output' is 1 byte(s) past its end";
+      const uint32_t validator = 2, length = (uint32_t)(sizeof invented - 1);
+      if (pwrite(6, &validator, 4, 0) != 4 || pwrite(6, &length, 4, 4) != 4 ||
+          pwrite(6, invented, sizeof invented - 1, 8) != (ssize_t)(sizeof invented - 1))
+        return 0;
+      signal(SIGSEGV, SIG_DFL);
+      raise(SIGSEGV);
+      return 0;
+    }
+    case 55: {
+      pthread_t thread;
+      return pthread_create(&thread, NULL, reply_grower, NULL) == 0;
     }
     case 53: {
       const pid_t child = fork();
@@ -267,9 +298,11 @@ static int attack(int mode) {
     case 21: return ioctl(0, TIOCSTI, "x") == 0;
     case 22: return kill(getppid(), SIGKILL) == 0;
     case 23: return kill(0, SIGKILL) == 0;
-    case 24: {
+    case 24:
+    case 56: {
       const pid_t child = fork();
       if (child == 0) {
+        if (mode == 56) prctl(PR_SET_NAME, "x\n) R 1 1 1", 0, 0, 0); /* a forged first line of its stat */
         /* mmap, not malloc: the runner has threads (POCL's), and the child of a fork only calls what
          * is async-signal-safe */
         char* hold = (char*)mmap(NULL, (size_t)512 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
