@@ -706,11 +706,12 @@ node_result run_in_child(const child_library& library, runner_slot& runner, cons
 }
 
 std::vector<std::uint8_t> call_in_child(const child_library& library, runner_slot& runner, runner_command command,
-                                        const std::function<void(wire_writer&)>& body, std::uint64_t tensor_bytes) {
+                                        const std::function<void(wire_writer&)>& body, std::uint64_t tensor_bytes,
+                                        bool outputs_open) {
   wire_writer request;
   write_request_head(request, command, library);
   body(request);
-  return call_runner(library, runner, request, tensor_bytes);
+  return call_runner(library, runner, request, tensor_count{tensor_bytes, outputs_open});
 }
 
 }  // namespace child_io

@@ -38,7 +38,10 @@ node_result run_in_child(const child_library& library, runner_slot& runner, cons
 /// One request of `command`, its body written by `body` after the common head, in the slot's runner
 /// (started first if there is none), watched and bounded as every request: the reply's bytes (its
 /// magic and success byte first; rknpu2_child.cpp). A failure reply is thrown as run_in_child throws it.
+/// `tensor_bytes` is the tool's own count of the request's tensors; `outputs_open`: the runner shapes
+/// more (outputs only the library's inference sizes), counted from its status page up to the budget.
 std::vector<std::uint8_t> call_in_child(const child_library& library, runner_slot& runner, runner_command command,
-                                        const std::function<void(wire_writer&)>& body, std::uint64_t tensor_bytes);
+                                        const std::function<void(wire_writer&)>& body, std::uint64_t tensor_bytes,
+                                        bool outputs_open);
 
 }  // namespace rknnop::host::child_io

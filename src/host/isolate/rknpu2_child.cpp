@@ -43,7 +43,7 @@ rknpu2_plugin_runner::~rknpu2_plugin_runner() = default;
 rknpu2_plugin_description rknpu2_plugin_runner::describe() {
   const std::vector<std::uint8_t> reply = child_io::call_in_child(
       state_->library, state_->runner, child_io::runner_command::rknpu2,
-      [](child_io::wire_writer& w) { w.put(child_io::rknpu2_request::describe); }, 0);
+      [](child_io::wire_writer& w) { w.put(child_io::rknpu2_request::describe); }, 0, false);
   child_io::wire_reader r(reply);
   (void)r.get<std::uint32_t>();
   (void)r.get<std::uint8_t>();
@@ -80,7 +80,7 @@ std::vector<rknpu2_tensor> rknpu2_plugin_runner::run(const std::vector<rknpu2_at
         }
         w.put(output_count);
       },
-      tensor_bytes);
+      tensor_bytes, true);
   child_io::wire_reader r(reply);
   (void)r.get<std::uint32_t>();
   (void)r.get<std::uint8_t>();
