@@ -61,7 +61,7 @@ struct line_target {
 template <class Op, class Body>
 int firewall(line_target target, Body&& body) noexcept {
   const outcome result = guarded(static_cast<Body&&>(body));
-  if (result.ok()) return 0;
+  if (result.ok()) return rknn_succ;
   // The op's name, and the model's op type beside it when the two differ.
   using model = op_model<Op>;
   const status line = model::rknpu2_type == model::name
@@ -75,11 +75,11 @@ int firewall(line_target target, Body&& body) noexcept {
   } else if (const log_state& cfg = log_config(); cfg.sink) {
     cfg.sink(line.message(), cfg.user);
   }
-  return -1;
+  return to_rknn(result.code());
 }
 
 RKNNOP_DETAIL_COLD inline outcome count_mismatch(const char* what, std::uint32_t got, std::size_t expected) noexcept {
-  return outcome(VX_ERROR_INVALID_PARAMETERS,
+  return outcome(status_code::invalid_parameters,
                  error("the node has {} {}{}, the op declares {}", got, what, got == 1 ? "" : "s", expected));
 }
 
@@ -180,7 +180,7 @@ outcome bind_inputs(const op_tensor* inputs, std::uint32_t n_inputs, invocation<
                     buffer_list& buffers) noexcept {
   using model = op_model<Op>;
   if (n_inputs != model::input_count) return count_mismatch("input", n_inputs, model::input_count);
-  if (!inputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("the runtime handed no input tensors"));
+  if (!inputs) return outcome(status_code::invalid_reference, error("the runtime handed no input tensors"));
   outcome result;
   for_each_field_index<typename model::inputs>([&](auto i) {
     if (!result.ok()) return;
@@ -240,13 +240,14 @@ int init(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* 
     using model = op_model<Op>;
     (void)inputs;
     (void)outputs;
-    if (!ctx) return outcome(VX_ERROR_INVALID_REFERENCE, error("init got no op context"));
+    if (!ctx) return outcome(status_code::invalid_reference, error("init got no op context"));
     if (!rknnop_detail_rknn_get_op_attr)
-      return outcome(VX_FAILURE, error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
+      return outcome(status_code::failure,
+                     error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
     if (n_inputs != model::input_count) return count_mismatch("input", n_inputs, model::input_count);
     if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
     void* memory = std::malloc(sizeof(node_state<Op>));
-    if (!memory) return outcome(VX_ERROR_NO_MEMORY, error("cannot allocate the node's params"));
+    if (!memory) return outcome(status_code::no_memory, error("cannot allocate the node's params"));
     auto* state = ::new (memory) node_state<Op>();
     outcome result = decode_attrs<Op>(runtime_attrs{ctx}, state->params);
     if (!result.ok()) {
@@ -292,7 +293,7 @@ struct rknpu2_io {
 
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
-    if (!outputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("the runtime handed no output tensors"));
+    if (!outputs) return outcome(status_code::invalid_reference, error("the runtime handed no output tensors"));
     outcome result = bind_inputs<Op, true>(inputs, n_inputs, call, plans, buffers);
     for_each_field_index<typename model::outputs>([&](auto i) {
       constexpr std::size_t k = model::input_count + i;
@@ -327,12 +328,13 @@ int compute(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tenso
             std::uint32_t n_outputs) noexcept {
   if (ctx && !ctx->priv_data && refused_nodes<Op>::contains(ctx->internal_ctx)) return -1;  // init said why
   return firewall<Op>({}, [&]() -> outcome {
-    if (!ctx) return outcome(VX_ERROR_INVALID_REFERENCE, error("compute got no op context"));
+    if (!ctx) return outcome(status_code::invalid_reference, error("compute got no op context"));
     if (ctx->priv_data)
       return run<Op>(static_cast<node_state<Op>*>(ctx->priv_data)->params, inputs, n_inputs, outputs, n_outputs);
     // init was not called (or not for this context): the attributes are read now.
     if (!rknnop_detail_rknn_get_op_attr)
-      return outcome(VX_FAILURE, error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
+      return outcome(status_code::failure,
+                     error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
     typename op_model<Op>::params params{};
     outcome result = decode_attrs<Op>(runtime_attrs{ctx}, params);
     return result.ok() ? run<Op>(params, inputs, n_inputs, outputs, n_outputs) : result;
@@ -346,7 +348,7 @@ int infer_entry(const op_attr* attrs, std::uint32_t n_attrs, const tensor_attr* 
   return firewall<Op>({error_line, error_size}, [&]() -> outcome {
     using model = op_model<Op>;
     if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
-    if (!inputs || !outputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("no tensor attributes given"));
+    if (!inputs || !outputs) return outcome(status_code::invalid_reference, error("no tensor attributes given"));
     invocation<Op> call;
     outcome result = decode_attrs<Op>(given_attrs{attrs, n_attrs}, call.par);
     op_tensor shapes[model::input_count > 0 ? model::input_count : 1] = {};
@@ -360,7 +362,7 @@ int infer_entry(const op_attr* attrs, std::uint32_t n_attrs, const tensor_attr* 
       constexpr field_desc f = model::fields[model::input_count + i];
       const auto& view = field<i>(call.out);
       tensor_attr& out = outputs[i];
-      const vx_enum dtype = static_cast<vx_enum>(view.dtype());
+      const std::int32_t dtype = static_cast<std::int32_t>(view.dtype());
       out.type = rknn_of(dtype);
       out.fmt = inputs[0].fmt;
       out.qnt_type = 0;
@@ -377,7 +379,8 @@ int infer_entry(const op_attr* attrs, std::uint32_t n_attrs, const tensor_attr* 
       for (std::uint32_t d = 0; d < max_dims; ++d) out.dims[d] = d < view.rank() ? outer_first[d] : 0;
       for (std::uint32_t d = 0; d < view.rank(); ++d) elements *= outer_first[d];
       if (elements * dtype_size(dtype) > 0xFFFFFFFFu) {
-        result = fail(VX_ERROR_INVALID_DIMENSION, f, "{} elements do not fit an RKNN tensor's 32-bit size", elements);
+        result =
+            fail(status_code::invalid_dimension, f, "{} elements do not fit an RKNN tensor's 32-bit size", elements);
         return;
       }
       out.n_elems = static_cast<std::uint32_t>(elements);
