@@ -57,9 +57,9 @@ namespace rknnop::detail::mindspore {
 template <class Op, class Body>
 int firewall(Body&& body) noexcept {
   const outcome result = guarded(static_cast<Body&&>(body));
-  if (result.ok()) return 0;
+  if (result.ok()) return ret_ok;
   report(op_model<Op>::name, result);
-  return -1;
+  return to_ms(result.code());
 }
 
 template <class Op>
@@ -88,15 +88,15 @@ outcome bind_ms_inputs(const std::vector<::mindspore::MSTensor>& tensors, invoca
     if (!result.ok() || unknown) return;
     bind_view<i>(call.in, info, call.data[i]);
   });
-  if (Data && unknown) return outcome(VX_ERROR_INVALID_DIMENSION, error("an input's shape is still unknown (-1)"));
+  if (Data && unknown) return outcome(status_code::invalid_dimension, error("an input's shape is still unknown (-1)"));
   return result;
 }
 
 // The dtype the model gives each output (VX_TYPE_INVALID: none yet), for the core's defaults.
 template <class Op>
-void given_dtypes(const std::vector<::mindspore::MSTensor>& outputs, vx_enum* given) noexcept {
+void given_dtypes(const std::vector<::mindspore::MSTensor>& outputs, std::int32_t* given) noexcept {
   for (std::size_t i = 0; i < op_model<Op>::output_count; ++i)
-    given[i] = i < outputs.size() && outputs[i] != nullptr ? from_ms_dtype(outputs[i].DataType()) : VX_TYPE_INVALID;
+    given[i] = i < outputs.size() && outputs[i] != nullptr ? from_ms_dtype(outputs[i].DataType()) : vx_type::invalid;
 }
 
 // The MindSpore Lite adapter of the core's pipeline (invoke): MSTensors in and out.
@@ -161,14 +161,14 @@ public:
     using model = op_model<Op>;
     bool deferred = false;
     const int rc = firewall<Op>([&]() -> outcome {
-      if (!inputs || !outputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("Infer got no tensor lists"));
+      if (!inputs || !outputs) return outcome(status_code::invalid_reference, error("Infer got no tensor lists"));
       invocation<Op> call;
       outcome result = decode_node<Op>(primitive, call.par);
       if (result.ok()) result = check_count("output", outputs->size(), model::output_count);
       buffer_list no_buffers;
       if (result.ok()) result = bind_ms_inputs<Op, false>(*inputs, call, no_buffers, deferred);
       if (!result.ok() || deferred) return result;
-      vx_enum given[model::output_count > 0 ? model::output_count : 1] = {};
+      std::int32_t given[model::output_count > 0 ? model::output_count : 1] = {};
       given_dtypes<Op>(*outputs, given);
       result = infer_outputs(call, given);
       for_each_field_index<typename model::outputs>([&](auto i) {
@@ -177,7 +177,7 @@ public:
         const auto& view = field<i>(call.out);
         ::mindspore::MSTensor& t = (*outputs)[i];
         if (t == nullptr) {
-          result = fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor is null");
+          result = fail(status_code::invalid_reference, f, "the MSTensor is null");
           return;
         }
         // An output the model gave a lower rank keeps it when it only leaves out outer dims of 1.
@@ -190,7 +190,7 @@ public:
           return;
         }
         t.SetShape(to_ms_shape(view.dims().data(), rank));
-        t.SetDataType(to_ms_dtype(static_cast<vx_enum>(view.dtype())));
+        t.SetDataType(to_ms_dtype(static_cast<std::int32_t>(view.dtype())));
         t.SetFormat(output_format<Op, i>(*inputs));
       });
       return result;
@@ -221,14 +221,14 @@ public:
   // Shapes changed (after Kernel::InferShape ran `infer`): nothing is cached per shape.
   int ReSize() override {
     return firewall<Op>([&] {
-      if (!prepared_) return outcome(VX_FAILURE, error("ReSize before a successful Prepare"));
+      if (!prepared_) return outcome(status_code::failure, error("ReSize before a successful Prepare"));
       return outcome{};
     });
   }
 
   int Execute() override {
     return firewall<Op>([&] {
-      if (!prepared_) return outcome(VX_FAILURE, error("Execute before a successful Prepare"));
+      if (!prepared_) return outcome(status_code::failure, error("Execute before a successful Prepare"));
       buffer_list buffers;
       invocation<Op> call;
       call.par = params_;
@@ -291,14 +291,14 @@ bool register_op(std::string_view provider = "rknnop", std::string_view arch = "
              if (registry::RegisterKernel::RegCustomKernel(arch_name, provider_name, dtype, type,
                                                            &detail::mindspore::create_kernel<Op>) !=
                  ::mindspore::kSuccess)
-               return detail::outcome(VX_FAILURE,
+               return detail::outcome(detail::status_code::failure,
                                       error("MindSpore Lite refused the kernel for provider '{}', arch '{}', "
                                             "dtype {}",
                                             provider, arch, detail::vx_type_name(first.accepted[i])));
            }
            if (registry::RegisterKernelInterface::CustomReg(
                    provider_name, type, &detail::mindspore::create_interface<Op>) != ::mindspore::kSuccess)
-             return detail::outcome(VX_FAILURE,
+             return detail::outcome(detail::status_code::failure,
                                     error("MindSpore Lite refused the kernel interface for provider '{}'", provider));
            return detail::outcome{};
          }) == 0;

@@ -40,7 +40,7 @@ namespace rknnop::detail::mindspore {
 
 // Bytes of one param's attribute: bool is 1 byte here (a vx_bool scalar is 4).
 constexpr std::size_t attr_item_size(const field_desc& f) noexcept {
-  return f.kind == field_kind::array ? 4 : f.vx_type == VX_TYPE_BOOL ? 1 : dtype_size(f.vx_type);
+  return f.kind == field_kind::array ? 4 : f.vx_type == vx_type::bool_ ? 1 : dtype_size(f.vx_type);
 }
 
 // "int8", "float16", "bool": the VX type's name in lower case (from the one table) for the types with a
@@ -65,7 +65,7 @@ constexpr attr_type_name_rows make_attr_type_name_rows() noexcept {
 }
 inline constexpr attr_type_name_rows attr_type_names = make_attr_type_name_rows();
 
-constexpr const char* attr_type_name(vx_enum type) noexcept {
+constexpr const char* attr_type_name(std::int32_t type) noexcept {
   const std::size_t r = vx_type_index(type);
   return r < vx_type_count ? attr_type_names.name[r] : "?";
 }
@@ -121,7 +121,7 @@ struct attr_bytes {
 inline outcome decode_scalar_attr(const field_desc& f, const attr_bytes& a, std::uint64_t& bits) noexcept {
   const std::size_t expected = attr_item_size(f);
   if (a.size != expected)
-    return fail(VX_ERROR_INVALID_PARAMETERS, f, "attr '{}' has {} bytes, expected {} (a little-endian {})", f.name,
+    return fail(status_code::invalid_parameters, f, "attr '{}' has {} bytes, expected {} (a little-endian {})", f.name,
                 a.size, expected, attr_type_name(f.vx_type));
   bits = load_le(a.data, a.size);
   return {};
@@ -132,13 +132,13 @@ inline outcome decode_scalar_attr(const field_desc& f, const attr_bytes& a, std:
 inline outcome decode_array_attr(const field_desc& f, const attr_bytes& a, std::int32_t* items,
                                  std::size_t& count) noexcept {
   if (a.size % 4 != 0)
-    return fail(VX_ERROR_INVALID_PARAMETERS, f, "attr '{}' has {} bytes, not a whole number of 4-byte int32 items",
+    return fail(status_code::invalid_parameters, f, "attr '{}' has {} bytes, not a whole number of 4-byte int32 items",
                 f.name, a.size);
   const std::size_t n = a.size / 4;
   if (f.exact && n != f.capacity)
-    return fail(VX_ERROR_INVALID_PARAMETERS, f, "expected exactly {} items, got {}", f.capacity, n);
+    return fail(status_code::invalid_parameters, f, "expected exactly {} items, got {}", f.capacity, n);
   if (!f.exact && n > f.capacity)
-    return fail(VX_ERROR_INVALID_PARAMETERS, f, "expected at most {} items, got {}", f.capacity, n);
+    return fail(status_code::invalid_parameters, f, "expected at most {} items, got {}", f.capacity, n);
   for (std::size_t i = 0; i < n; ++i)
     items[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(load_le(a.data + 4 * i, 4)));
   count = n;
@@ -154,11 +154,11 @@ RKNNOP_DETAIL_COLD inline void append_hex(status& s, std::uint64_t v) noexcept {
 // The node's schema fingerprint against the library's.
 inline outcome check_schema_attr(const attr_bytes& a, std::uint64_t fingerprint) noexcept {
   if (!a.present)
-    return outcome(VX_ERROR_INVALID_PARAMETERS,
+    return outcome(status_code::invalid_parameters,
                    error("the Custom node has no attr 'rknnop:schema' (write the node's attrs with "
                          "rknnop::mindspore::encode_attrs)"));
   if (a.size != 8)
-    return outcome(VX_ERROR_INVALID_PARAMETERS,
+    return outcome(status_code::invalid_parameters,
                    error("attr 'rknnop:schema' has {} bytes, expected 8 (a little-endian uint64)", a.size));
   const std::uint64_t model = load_le(a.data, 8);
   if (model == fingerprint) return {};
@@ -167,7 +167,7 @@ inline outcome check_schema_attr(const attr_bytes& a, std::uint64_t fingerprint)
   s.append(", library schema ");
   append_hex(s, fingerprint);
   s.append("); convert the model again with this op's rknnop::mindspore::encode_attrs");
-  return outcome(VX_ERROR_INVALID_PARAMETERS, s);
+  return outcome(status_code::invalid_parameters, s);
 }
 
 // Decodes every param from the attributes `lookup(name)` returns (an attr_bytes), after the schema.

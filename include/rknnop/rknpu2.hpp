@@ -64,7 +64,7 @@ struct line_target {
 template <class Op, class Body>
 int firewall(line_target target, Body&& body) noexcept {
   const outcome result = guarded(static_cast<Body&&>(body));
-  if (result.ok()) return 0;
+  if (result.ok()) return rknn_succ;
   // The op's name, and the model's op type beside it when the two differ.
   using model = op_model<Op>;
   const status line = model::rknpu2_type == model::name
@@ -78,11 +78,11 @@ int firewall(line_target target, Body&& body) noexcept {
   } else if (const log_state& cfg = log_config(); cfg.sink) {
     cfg.sink(line.message(), cfg.user);
   }
-  return -1;
+  return to_rknn(result.code());
 }
 
 RKNNOP_DETAIL_COLD inline outcome count_mismatch(const char* what, std::uint32_t got, std::size_t expected) noexcept {
-  return outcome(VX_ERROR_INVALID_PARAMETERS,
+  return outcome(status_code::invalid_parameters,
                  error("the node has {} {}{}, the op declares {}", got, what, got == 1 ? "" : "s", expected));
 }
 
@@ -183,7 +183,7 @@ outcome bind_inputs(const op_tensor* inputs, std::uint32_t n_inputs, invocation<
                     buffer_list& buffers) noexcept {
   using model = op_model<Op>;
   if (n_inputs != model::input_count) return count_mismatch("input", n_inputs, model::input_count);
-  if (!inputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("the runtime handed no input tensors"));
+  if (!inputs) return outcome(status_code::invalid_reference, error("the runtime handed no input tensors"));
   outcome result;
   for_each_field_index<typename model::inputs>([&](auto i) {
     if (!result.ok()) return;
@@ -197,11 +197,58 @@ outcome bind_inputs(const op_tensor* inputs, std::uint32_t n_inputs, invocation<
   return result;
 }
 
-// The callbacks' state for one node: its params, decoded once in init (librknnrt hands compute and
-// destroy the priv_data init set, in contexts of its own).
+// What read_attr_shape reads of a runtime tensor: the same key, the same shape, layout plan and
+// checks. A tensor of more dims than rknnop's rank limit has no key (it is refused on the full path).
+struct shape_key {
+  std::uint32_t n_dims = 0;
+  std::uint32_t dims[max_tensor_rank] = {};
+  tensor_format fmt = format_undefined;
+  tensor_type type = type_float32;
+  std::int32_t qnt_type = 0;
+
+  [[nodiscard]] static bool fits(const tensor_attr& a) noexcept { return a.n_dims <= max_tensor_rank; }
+  void set(const tensor_attr& a) noexcept {
+    n_dims = a.n_dims;
+    for (std::uint32_t d = 0; d < a.n_dims; ++d) dims[d] = a.dims[d];
+    fmt = a.fmt;
+    type = a.type;
+    qnt_type = a.qnt_type;
+  }
+  [[nodiscard]] bool same(const tensor_attr& a) const noexcept {
+    if (a.n_dims != n_dims || a.fmt != fmt || a.type != type || a.qnt_type != qnt_type) return false;
+    for (std::uint32_t d = 0; d < n_dims; ++d)
+      if (a.dims[d] != dims[d]) return false;
+    return true;
+  }
+};
+
+// The callbacks' state for one node (librknnrt hands compute and destroy the priv_data init set, in
+// contexts of its own): its params, decoded once in init, and, when init's tensors passed every
+// shape rule, what the core settled for them once (docs/rknpu2.md: per node, not per call): each
+// tensor's shape as the kernel sees it, its layout plan and the outputs' inferred and checked
+// shapes. compute takes them when the tensors it is handed have the same keys, else runs `infer`
+// and its checks again (the full path, which also gives the line of a tensor that breaks a rule).
 template <class Op>
 struct node_state {
-  typename op_model<Op>::params params{};
+  using model = op_model<Op>;
+  static constexpr std::size_t tensors = model::input_count + model::output_count;
+  typename model::params params{};
+  bool settled = false;
+  shape_key keys[tensors];
+  tensor_info info[tensors];
+  layout_plan plans[tensors];
+
+  // Whether the tensors compute was handed are the ones init settled.
+  [[nodiscard]] bool same_tensors(const op_tensor* inputs, std::uint32_t n_inputs, const op_tensor* outputs,
+                                  std::uint32_t n_outputs) const noexcept {
+    if (!settled || !inputs || !outputs || n_inputs != model::input_count || n_outputs != model::output_count)
+      return false;
+    for (std::size_t i = 0; i < model::input_count; ++i)
+      if (!keys[i].same(inputs[i].attr)) return false;
+    for (std::size_t i = 0; i < model::output_count; ++i)
+      if (!keys[model::input_count + i].same(outputs[i].attr)) return false;
+    return true;
+  }
 };
 
 // The nodes whose init refused them, by the runtime's internal context (the one field init, compute
@@ -234,6 +281,44 @@ struct refused_nodes {
   }
 };
 
+// The shapes of init's tensors, as compute's full path reads and checks them (the core's
+// infer_outputs: `infer` and its one check; settle_output_shape: the inferred shape against the
+// runtime's), kept in the node's state. Anything refused leaves the node unsettled, silently: the
+// full path in compute runs the same rules on compute's tensors and gives the line.
+template <class Op>
+void settle_node(node_state<Op>& state, const op_tensor* inputs, const op_tensor* outputs) noexcept {
+  using model = op_model<Op>;
+  state.settled = false;
+  if (!inputs || !outputs) return;
+  invocation<Op> call;
+  call.par = state.params;
+  buffer_list no_buffers;  // shapes only: nothing is allocated
+  op_tensor shapes[model::input_count > 0 ? model::input_count : 1] = {};
+  for (std::size_t i = 0; i < model::input_count; ++i) shapes[i].attr = inputs[i].attr;
+  outcome result = bind_inputs<Op, false>(shapes, model::input_count, call, state.plans, no_buffers);
+  std::int32_t given[model::output_count > 0 ? model::output_count : 1] = {};
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    constexpr std::size_t k = model::input_count + i;
+    if (result.ok()) result = read_attr_shape(outputs[i].attr, model::fields[k], call.info[k], state.plans[k]);
+    given[i] = call.info[k].dtype;
+  });
+  if (result.ok()) result = guarded([&] { return infer_outputs(call, given); });
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (result.ok()) result = settle_output_shape<Op, decltype(i)::value>(call);
+  });
+  if (!result.ok()) return;
+  for (std::size_t i = 0; i < model::input_count; ++i) {
+    if (!shape_key::fits(inputs[i].attr)) return;
+    state.keys[i].set(inputs[i].attr);
+  }
+  for (std::size_t i = 0; i < model::output_count; ++i) {
+    if (!shape_key::fits(outputs[i].attr)) return;
+    state.keys[model::input_count + i].set(outputs[i].attr);
+  }
+  for (std::size_t k = 0; k < node_state<Op>::tensors; ++k) state.info[k] = call.info[k];
+  state.settled = true;
+}
+
 // init: the node's attributes decoded and checked once. Its line is the node's only one: a refused
 // node's compute fails silently (refused_nodes).
 template <class Op>
@@ -241,21 +326,21 @@ int init(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* 
          std::uint32_t n_outputs) noexcept {
   const int rc = firewall<Op>({}, [&]() -> outcome {
     using model = op_model<Op>;
-    (void)inputs;
-    (void)outputs;
-    if (!ctx) return outcome(VX_ERROR_INVALID_REFERENCE, error("init got no op context"));
+    if (!ctx) return outcome(status_code::invalid_reference, error("init got no op context"));
     if (!rknnop_detail_rknn_get_op_attr)
-      return outcome(VX_FAILURE, error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
+      return outcome(status_code::failure,
+                     error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
     if (n_inputs != model::input_count) return count_mismatch("input", n_inputs, model::input_count);
     if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
     void* memory = std::malloc(sizeof(node_state<Op>));
-    if (!memory) return outcome(VX_ERROR_NO_MEMORY, error("cannot allocate the node's params"));
+    if (!memory) return outcome(status_code::no_memory, error("cannot allocate the node's params"));
     auto* state = ::new (memory) node_state<Op>();
     outcome result = decode_attrs<Op>(runtime_attrs{ctx}, state->params);
     if (!result.ok()) {
       std::free(memory);
       return result;
     }
+    settle_node(*state, inputs, outputs);
     if (ctx->priv_data) {
       std::free(ctx->priv_data);
       thread_hooks::node_deinitialized();
@@ -296,7 +381,7 @@ struct rknpu2_io {
 
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
-    if (!outputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("the runtime handed no output tensors"));
+    if (!outputs) return outcome(status_code::invalid_reference, error("the runtime handed no output tensors"));
     outcome result = bind_inputs<Op, true>(inputs, n_inputs, call, plans, buffers);
     for_each_field_index<typename model::outputs>([&](auto i) {
       constexpr std::size_t k = model::input_count + i;
@@ -314,6 +399,34 @@ struct rknpu2_io {
     constexpr std::size_t k = model::input_count + I::value;
     if (I::value == 0 && marks) marks->outputs_from = profile_now();
     return write_output(outputs[I::value], model::fields[k], call.info[k], plans[k], call.data[k], buffers);
+  }
+};
+
+// The RKNPU2 adapter for a node whose shapes init settled (node_state): the same tensors in and out,
+// with the shapes, plans and inferred outputs init kept (as RKNN v1's validator settles them before
+// the kernel runs), so the core's pipeline runs no `infer` per call.
+template <class Op>
+struct rknpu2_settled_io {
+  using model = op_model<Op>;
+  static constexpr bool infer_per_call = false;
+  const node_state<Op>& state;
+  op_tensor* inputs;
+  op_tensor* outputs;
+
+  outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
+    for (std::size_t k = 0; k < node_state<Op>::tensors; ++k) call.info[k] = state.info[k];
+    outcome result;
+    for_each_field_index<typename model::inputs>([&](auto i) {
+      if (result.ok())
+        result = read_input(inputs[i], model::fields[i], call.info[i], state.plans[i], buffers, call.data[i]);
+      if (result.ok()) bind_view<i>(call.in, call.info[i], call.data[i]);
+    });
+    return result;
+  }
+  template <class I>  // I: the output's index, a std::integral_constant
+  outcome write(invocation<Op>& call, I, buffer_list& buffers) noexcept {
+    constexpr std::size_t k = model::input_count + I::value;
+    return write_output(outputs[I::value], model::fields[k], call.info[k], state.plans[k], call.data[k], buffers);
   }
 };
 
@@ -340,12 +453,22 @@ int compute(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tenso
             std::uint32_t n_outputs) noexcept {
   if (ctx && !ctx->priv_data && refused_nodes<Op>::contains(ctx->internal_ctx)) return -1;  // init said why
   return firewall<Op>({}, [&]() -> outcome {
-    if (!ctx) return outcome(VX_ERROR_INVALID_REFERENCE, error("compute got no op context"));
-    if (ctx->priv_data)
-      return run<Op>(static_cast<node_state<Op>*>(ctx->priv_data)->params, inputs, n_inputs, outputs, n_outputs);
+    if (!ctx) return outcome(status_code::invalid_reference, error("compute got no op context"));
+    if (ctx->priv_data) {
+      const auto& state = *static_cast<const node_state<Op>*>(ctx->priv_data);
+      if (state.same_tensors(inputs, n_inputs, outputs, n_outputs)) {  // per node: init settled the shapes
+        buffer_list buffers;
+        invocation<Op> call;
+        call.par = state.params;
+        rknpu2_settled_io<Op> io{state, inputs, outputs};
+        return invoke(io, call, buffers);
+      }
+      return run<Op>(state.params, inputs, n_inputs, outputs, n_outputs);
+    }
     // init was not called (or not for this context): the attributes are read now.
     if (!rknnop_detail_rknn_get_op_attr)
-      return outcome(VX_FAILURE, error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
+      return outcome(status_code::failure,
+                     error("rknn_custom_op_get_op_attr is not in the process (no librknnrt loaded)"));
     typename op_model<Op>::params params{};
     outcome result = decode_attrs<Op>(runtime_attrs{ctx}, params);
     return result.ok() ? run<Op>(params, inputs, n_inputs, outputs, n_outputs) : result;
@@ -359,7 +482,7 @@ int infer_entry(const op_attr* attrs, std::uint32_t n_attrs, const tensor_attr* 
   return firewall<Op>({error_line, error_size}, [&]() -> outcome {
     using model = op_model<Op>;
     if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
-    if (!inputs || !outputs) return outcome(VX_ERROR_INVALID_REFERENCE, error("no tensor attributes given"));
+    if (!inputs || !outputs) return outcome(status_code::invalid_reference, error("no tensor attributes given"));
     invocation<Op> call;
     outcome result = decode_attrs<Op>(given_attrs{attrs, n_attrs}, call.par);
     op_tensor shapes[model::input_count > 0 ? model::input_count : 1] = {};
@@ -373,7 +496,7 @@ int infer_entry(const op_attr* attrs, std::uint32_t n_attrs, const tensor_attr* 
       constexpr field_desc f = model::fields[model::input_count + i];
       const auto& view = field<i>(call.out);
       tensor_attr& out = outputs[i];
-      const vx_enum dtype = static_cast<vx_enum>(view.dtype());
+      const std::int32_t dtype = static_cast<std::int32_t>(view.dtype());
       out.type = rknn_of(dtype);
       out.fmt = inputs[0].fmt;
       out.qnt_type = 0;
@@ -390,7 +513,8 @@ int infer_entry(const op_attr* attrs, std::uint32_t n_attrs, const tensor_attr* 
       for (std::uint32_t d = 0; d < max_dims; ++d) out.dims[d] = d < view.rank() ? outer_first[d] : 0;
       for (std::uint32_t d = 0; d < view.rank(); ++d) elements *= outer_first[d];
       if (elements * dtype_size(dtype) > 0xFFFFFFFFu) {
-        result = fail(VX_ERROR_INVALID_DIMENSION, f, "{} elements do not fit an RKNN tensor's 32-bit size", elements);
+        result =
+            fail(status_code::invalid_dimension, f, "{} elements do not fit an RKNN tensor's 32-bit size", elements);
         return;
       }
       out.n_elems = static_cast<std::uint32_t>(elements);

@@ -40,7 +40,7 @@ struct element_list {
   using unsupported = typename first_unsupported_element<First, Rest...>::type;  // void: all supported
   template <template <class...> class X>
   using apply = X<First, First, Rest...>;  // X<kernel type, accepted types...>
-  static constexpr vx_enum accepted[] = {element_dtype<First>::value, element_dtype<Rest>::value...};
+  static constexpr std::int32_t accepted[] = {element_dtype<First>::value, element_dtype<Rest>::value...};
 };
 
 template <class... Spec>
@@ -159,11 +159,13 @@ public:
   {
     set_dims({d, c, b, a});
   }
-  RKNNOP_DETAIL_HIDDEN constexpr void set_dtype(rknnop::dtype type) noexcept { dtype_ = static_cast<vx_enum>(type); }
+  RKNNOP_DETAIL_HIDDEN constexpr void set_dtype(rknnop::dtype type) noexcept {
+    dtype_ = static_cast<std::int32_t>(type);
+  }
 
   // Used by the generated callbacks.
   RKNNOP_DETAIL_HIDDEN void bind(element_type* data, const std::uint32_t* dims, std::uint32_t rank,
-                                 vx_enum type) noexcept {
+                                 std::int32_t type) noexcept {
     data_ = data;
     set_dims(dims, rank);
     dtype_ = type;
@@ -178,7 +180,7 @@ private:
   element_type* data_ = nullptr;
   std::uint32_t dims_[detail::max_tensor_rank] = {};
   std::uint32_t rank_ = 0;
-  vx_enum dtype_ = VX_TYPE_INVALID;
+  std::int32_t dtype_ = vx_type::invalid;
 };
 
 namespace detail {

@@ -4,7 +4,6 @@
 // The field types an op struct may use besides tensors: scalars and int32 arrays, and their VX types.
 
 #include <rknnop/detail/dtypes.hpp>
-#include <rknnop/detail/vx_api.hpp>
 #include <rknnop/float16.hpp>
 
 #include <array>             // std::array params
@@ -74,6 +73,9 @@ struct enum_names;  // undefined: an enum without a name table is not a param ty
 }  // namespace customize
 
 namespace detail {
+// The rank limit (vx_types.hpp: rknnop::vx_max_tensor_rank) as the SDK counts dims (std::uint32_t).
+inline constexpr auto max_tensor_rank = static_cast<std::uint32_t>(vx_max_tensor_rank);
+
 // RKNNOP_GUARD_BUFFERS: buffer<T> overruns seen when a buffer was freed, for the callback to report
 // after the kernel (a destructor cannot fail the node). One record per library, not per thread: two
 // nodes of the op running at once may see each other's overrun, which is still an overrun.
@@ -175,7 +177,7 @@ private:
 
 // The VX name of a dtype ("VX_TYPE_FLOAT16"), as diagnostics spell it; from the one table.
 [[nodiscard]] constexpr const char* dtype_vx_name(dtype type) noexcept {
-  return detail::vx_type_name(static_cast<vx_enum>(type));
+  return detail::vx_type_name(static_cast<std::int32_t>(type));
 }
 
 namespace detail {
@@ -183,13 +185,13 @@ namespace detail {
 // The VX type of a tensor element type; not a tensor element type: VX_TYPE_INVALID, so that tensor<double> still
 // declares and the op's gate (model.hpp) reports it naming the op, the field and the type.
 template <class T>
-struct element_dtype : std::integral_constant<vx_enum, dtype_vx_of<T>()> {};  // from the one table (dtypes.hpp)
+struct element_dtype : std::integral_constant<std::int32_t, dtype_vx_of<T>()> {};  // from the one table (dtypes.hpp)
 
 template <class T>
-concept tensor_element = element_dtype<T>::value != VX_TYPE_INVALID;
+concept tensor_element = element_dtype<T>::value != vx_type::invalid;
 
 // Bytes of a tensor element or scalar value (BOOL: 4); 0 for anything else.
-constexpr std::size_t dtype_size(vx_enum type) noexcept { return vx_type_size(type, vx_use_scalar); }
+constexpr std::size_t dtype_size(std::int32_t type) noexcept { return vx_type_size(type, vx_use_scalar); }
 
 // An enum param: an enum with a customize::enum_names table, carried as a VX_TYPE_INT32 scalar.
 template <class T>
@@ -200,37 +202,37 @@ concept enum_param_type = std::is_enum_v<T> && requires {
 
 // Scalar param types -> VX scalar type (and the exact storage size the driver copies).
 template <class T>
-constexpr vx_enum scalar_vx_type() noexcept {
+constexpr std::int32_t scalar_vx_type() noexcept {
   if constexpr (std::is_same_v<T, bool>)
-    return VX_TYPE_BOOL;
+    return vx_type::bool_;
   else if constexpr (std::is_same_v<T, char>)
-    return VX_TYPE_CHAR;
+    return vx_type::char_;
   else if constexpr (std::is_same_v<T, float16>)
-    return VX_TYPE_FLOAT16;
+    return vx_type::float16;
   else if constexpr (std::is_same_v<T, float>)
-    return VX_TYPE_FLOAT32;
+    return vx_type::float32;
   else if constexpr (std::is_same_v<T, double>)
-    return VX_TYPE_FLOAT64;
+    return vx_type::float64;
   else if constexpr (enum_param_type<T>)
-    return VX_TYPE_INT32;
+    return vx_type::int32;
   else if constexpr (std::is_integral_v<T> && sizeof(T) <= 8) {
     constexpr bool s = std::is_signed_v<T>;
     if constexpr (sizeof(T) == 1)
-      return s ? VX_TYPE_INT8 : VX_TYPE_UINT8;
+      return s ? vx_type::int8 : vx_type::uint8;
     else if constexpr (sizeof(T) == 2)
-      return s ? VX_TYPE_INT16 : VX_TYPE_UINT16;
+      return s ? vx_type::int16 : vx_type::uint16;
     else if constexpr (sizeof(T) == 4)
-      return s ? VX_TYPE_INT32 : VX_TYPE_UINT32;
+      return s ? vx_type::int32 : vx_type::uint32;
     else
-      return s ? VX_TYPE_INT64 : VX_TYPE_UINT64;
+      return s ? vx_type::int64 : vx_type::uint64;
   } else {
-    return VX_TYPE_INVALID;
+    return vx_type::invalid;
   }
 }
 
 template <class T>
 concept vx_scalar_type = !std::is_same_v<T, wchar_t> && !std::is_same_v<T, char8_t> && !std::is_same_v<T, char16_t> &&
-                         !std::is_same_v<T, char32_t> && scalar_vx_type<T>() != VX_TYPE_INVALID;
+                         !std::is_same_v<T, char32_t> && scalar_vx_type<T>() != vx_type::invalid;
 
 template <class T>
 struct array_traits : std::false_type {};

@@ -13,6 +13,9 @@
 #   headers (detail/openvx/; detail/mindspore/, mindspore.hpp, mindspore_attrs.hpp; detail/rknpu2/,
 #   rknpu2.hpp, rknpu2_register.hpp) reach no header of another backend through any chain of
 #   includes, and the core (detail/invoke/) and the shared detail/ layers reach none of any backend;
+#   the OpenVX declarations (detail/vx_api.hpp, openvx.h, detail/openvx_core.h, openvx_helper.h) are
+#   RKNN v1's, so no other backend, the core or a shared layer reaches OpenVX (a walk of an RKNPU2
+#   compute call enters no OpenVX file; check_backend_walk.cmake checks a compiled plugin's too);
 # Every violation is one "rknnop: layers: ..." line; the script fails if there is any.
 cmake_minimum_required(VERSION 3.20)
 
@@ -109,6 +112,8 @@ endif()
 function(_room_of header out)
   if(header MATCHES "^rknnop/detail/(openvx|mindspore|rknpu2)/")
     set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+  elseif(header MATCHES "^rknnop/(detail/vx_api\\.hpp|openvx\\.h|detail/openvx_core\\.h|detail/openvx_helper\\.h)$")
+    set(${out} openvx PARENT_SCOPE)  # the OpenVX declarations: RKNN v1's alone
   elseif(header MATCHES "^rknnop/(mindspore|mindspore_attrs)\\.hpp$")
     set(${out} mindspore PARENT_SCOPE)
   elseif(header MATCHES "^rknnop/(rknpu2|rknpu2_register)\\.hpp$")

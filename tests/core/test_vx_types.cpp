@@ -5,7 +5,8 @@
 #include <rknnop/detail/vx_types.hpp>
 #include <rknnop/vx_type.hpp>
 #include <rknnop/vxc/vxc.hpp>
-#include <rknnop/types.hpp>  // rknnop::dtype, scalar_vx_type, element_dtype; includes openvx.h
+#include <rknnop/openvx.h>   // the VX_TYPE_* values every row is pinned to
+#include <rknnop/types.hpp>  // rknnop::dtype, scalar_vx_type, element_dtype (OpenVX-free)
 
 #include <gtest/gtest.h>
 

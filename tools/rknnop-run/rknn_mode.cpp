@@ -325,7 +325,9 @@ int run(const model& m, const std::string& node_name, const std::vector<std::str
 
 namespace {
 
-// True when the file starts like a .rknnop container or a kernel library (what the op mode reads).
+// True when the file starts like what the op mode reads: a .rknnop container, whose 8-byte magic is
+// the .rknn model's too (rknn_model_magic; is_rknn_model_file, asked first, tells the two apart by the
+// section after the header), or a kernel library (an ELF header).
 bool starts_like_an_op(const char* path) noexcept {
   std::array<char, 8> head{};
   std::FILE* file = std::fopen(path, "rb");

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 9 of detail/ (docs/architecture.md §1): decoding. Non-template work of the generated
-// callbacks: tensor queries and copies, scalar and array reads, work-size checks. Per-op templates
-// only pass constexpr descriptions here.
+// Layer 9 of detail/ (docs/architecture.md §1): decoding, backend-neutral. Non-template work every
+// backend's calls share: a runtime tensor's shape and dtype (tensor_info), the rank and dtype rules,
+// element conversion at the boundary, output buffers, their markers and the output check. Per-op
+// templates only pass constexpr descriptions here; a backend's own I/O is in its room (RKNN v1's
+// OpenVX calls: detail/openvx/io.hpp).
 
 #include <rknnop/detail/field_desc.hpp>
 #include <rknnop/detail/log.hpp>
 #include <rknnop/detail/scratch.hpp>
-#include <rknnop/detail/vx_api.hpp>
 #include <rknnop/parallel.hpp>
 #include <rknnop/status.hpp>
 #include <rknnop/tensor.hpp>
@@ -32,24 +33,24 @@ struct tensor_info {
   std::uint32_t dims[max_tensor_rank] = {};
   std::uint32_t rank = 0;
   std::uint32_t tensor_rank = 0;  // the runtime tensor's own rank: what copies pass to the driver
-  vx_enum dtype = VX_TYPE_INVALID;
+  std::int32_t dtype = vx_type::invalid;
   std::size_t elements = 0;
 };
 
-constexpr bool accepts(const field_desc& f, vx_enum dtype) noexcept {
+constexpr bool accepts(const field_desc& f, std::int32_t dtype) noexcept {
   for (std::uint32_t i = 0; i < f.accepted_count; ++i)
     if (f.accepted[i] == dtype) return true;
   return false;
 }
 
-RKNNOP_DETAIL_COLD inline outcome dtype_mismatch(const field_desc& f, vx_enum got) noexcept {
+RKNNOP_DETAIL_COLD inline outcome dtype_mismatch(const field_desc& f, std::int32_t got) noexcept {
   status s = error("{} '{}': expected dtype ", role_name(f.kind), f.name);
   for (std::uint32_t i = 0; i < f.accepted_count; ++i) {
     if (i) s.append(" or ");
     s.append(vx_type_name(f.accepted[i]));
   }
   s.append(error(", got {}", vx_type_name(got)).message());
-  return outcome(VX_ERROR_INVALID_TYPE, s);
+  return outcome(status_code::invalid_type, s);
 }
 
 RKNNOP_DETAIL_COLD inline void append_dims(status& s, const std::uint32_t* dims, std::uint32_t rank) noexcept {
@@ -71,16 +72,6 @@ RKNNOP_DETAIL_COLD inline void append_numpy_shape(status& s, const std::uint32_t
   s.append(rank == 1 ? ",)" : ")");
 }
 
-// The likely cause when the driver refuses the rank query's size (VX_ERROR_INVALID_PARAMETERS):
-// the library was built for the other dims convention (uint32 on VSI, vx_size on Khronos).
-#if RKNNOP_VX_KHRONOS_DIMS
-inline constexpr std::string_view dims_convention_hint =
-    "this library uses vx_size dims (Khronos); for VSI drivers (RKNN boards) build it with RKNNOP_VX_KHRONOS_DIMS=0";
-#else
-inline constexpr std::string_view dims_convention_hint =
-    "this library uses uint32 dims (VSI, RKNN boards); for Khronos OpenVX build it with RKNNOP_VX_KHRONOS_DIMS=1";
-#endif
-
 // A layout-tagged (NHWC/NCHW) field's rank rule, shared by every backend: a lower rank is the same
 // tensor with its outer dims of 1 left out (batch 1), padded back here; a higher rank is an error.
 inline outcome to_layout_rank(const field_desc& f, tensor_info& info) noexcept {
@@ -88,68 +79,9 @@ inline outcome to_layout_rank(const field_desc& f, tensor_info& info) noexcept {
     status s = error("{} '{}': expected rank {} ({}; a lower rank is taken as batch 1), got rank {} with dims ",
                      role_name(f.kind), f.name, f.required_rank, f.layout, info.rank);
     append_dims(s, info.dims, info.rank);
-    return outcome(VX_ERROR_INVALID_DIMENSION, s);
+    return outcome(status_code::invalid_dimension, s);
   }
   for (; info.rank < f.required_rank; ++info.rank) info.dims[info.rank] = 1;
-  return {};
-}
-
-// Rank, dims and dtype of a tensor parameter. With allow_unshaped (outputs, in the validator), a
-// tensor whose rank or dims are still 0, or whose dtype is VX_TYPE_INVALID (a virtual output "to be
-// inferred"), is accepted: shape inference sets it. A layout-tagged field takes ranks 1..4, lower
-// ranks padded with outer dims of 1 (batch 1 left out); anything else is an error.
-RKNNOP_DETAIL_COLD inline outcome query_tensor(vx_reference ref, const field_desc& f, tensor_info& info,
-                                               bool allow_unshaped = false) noexcept {
-  if (!ref) return fail(VX_ERROR_INVALID_REFERENCE, f, "the tensor is NULL");
-  const auto tensor = reinterpret_cast<vx_tensor>(ref);
-  vx_dim_t rank = 0;
-  vx_status st = vxQueryTensor(tensor, VX_TENSOR_NUMBER_OF_DIMS, &rank, sizeof rank);
-  if (st == VX_ERROR_INVALID_PARAMETERS)
-    return fail(st, f, "the driver refused the rank query's size (-10): {}", dims_convention_hint);
-  if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryTensor(VX_TENSOR_NUMBER_OF_DIMS)");
-  if (rank > max_tensor_rank || (rank == 0 && !allow_unshaped))
-    return fail(VX_ERROR_INVALID_DIMENSION, f, "expected rank 1..6, got {}", rank);
-  vx_dim_t dims[max_tensor_rank] = {};
-  if (rank != 0) {
-    st = vxQueryTensor(tensor, VX_TENSOR_DIMS, dims, sizeof(vx_dim_t) * rank);
-    if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryTensor(VX_TENSOR_DIMS)");
-  }
-  bool unshaped = rank == 0;
-  for (std::uint32_t i = 0; i < rank; ++i) unshaped = unshaped || dims[i] == 0;
-  info = tensor_info{};
-  if (!(unshaped && allow_unshaped)) {
-    info.rank = info.tensor_rank = static_cast<std::uint32_t>(rank);
-    std::size_t elements = 1;
-    for (std::uint32_t i = 0; i < info.rank; ++i) {
-      if (dims[i] == 0 || dims[i] > 0xFFFFFFFFu)
-        return fail(VX_ERROR_INVALID_DIMENSION, f, "dims[{}] is {}", i, dims[i]);
-      info.dims[i] = static_cast<std::uint32_t>(dims[i]);
-      if (elements > std::numeric_limits<std::size_t>::max() / 8 / info.dims[i])
-        return fail(VX_ERROR_INVALID_DIMENSION, f, "dims overflow the address space");
-      elements *= info.dims[i];
-    }
-    info.elements = elements;
-  }
-  vx_enum dtype = VX_TYPE_INVALID;
-  st = vxQueryTensor(tensor, VX_TENSOR_DATA_TYPE, &dtype, sizeof dtype);
-  if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryTensor(VX_TENSOR_DATA_TYPE)");
-  info.dtype = dtype;
-  if (info.rank == 0) return {};
-  if (!(allow_unshaped && dtype == VX_TYPE_INVALID) && !accepts(f, dtype)) return dtype_mismatch(f, dtype);
-  if (outcome ranked = to_layout_rank(f, info); !ranked.ok()) return ranked;
-  // Integer data with a fixed-point position is quantized (value = integer * 2^-position): rknnop
-  // hands kernels plain values, so it refuses such a tensor rather than misread it.
-  if (dtype != VX_TYPE_FLOAT16 && dtype != VX_TYPE_FLOAT32 && dtype != VX_TYPE_INVALID) {
-    vx_int8 position = 0;
-    st = vxQueryTensor(tensor, VX_TENSOR_FIXED_POINT_POSITION, &position, sizeof position);
-    if (st != VX_SUCCESS && st != VX_ERROR_NOT_SUPPORTED && st != VX_ERROR_NOT_IMPLEMENTED)
-      return call_failed(st, f, "vxQueryTensor(VX_TENSOR_FIXED_POINT_POSITION)");
-    if (st == VX_SUCCESS && position != 0)
-      return fail(VX_ERROR_INVALID_FORMAT, f,
-                  "{} with fixed-point position {} is quantized data (integer * 2^-{}); rknnop passes plain "
-                  "values only: use fixed-point position 0 or a float tensor",
-                  vx_type_name(dtype), static_cast<int>(position), static_cast<int>(position));
-  }
   return {};
 }
 
@@ -164,20 +96,10 @@ inline bool same_shape(const field_desc& f, const std::uint32_t* a, std::uint32_
   return true;
 }
 
-inline std::uint32_t accepted_index(const field_desc& f, vx_enum dtype) noexcept {
+inline std::uint32_t accepted_index(const field_desc& f, std::int32_t dtype) noexcept {
   for (std::uint32_t i = 0; i < f.accepted_count; ++i)
     if (f.accepted[i] == dtype) return i;
   return 0;  // unreachable: dtypes are checked by query_tensor first
-}
-
-// Dense strides, innermost first (stride[0] = element size).
-inline void dense_strides(const tensor_info& info, vx_size* start, vx_size* end, vx_size* stride) noexcept {
-  const std::size_t element = dtype_size(info.dtype);
-  for (std::uint32_t i = 0; i < info.rank; ++i) {
-    start[i] = 0;
-    end[i] = info.dims[i];
-    stride[i] = i == 0 ? element : stride[i - 1] * info.dims[i - 1];
-  }
 }
 
 // Element conversion of a whole tensor at the boundary, split over the pool's threads
@@ -232,64 +154,6 @@ inline bool split_copies(const tensor_info& info, slabs& s) noexcept {
   return s.count / s.grain() >= 2;
 }
 
-// Copies the whole tensor to or from dense host memory, in one call.
-inline vx_status copy_tensor(vx_reference ref, const tensor_info& info, void* host, vx_enum usage) noexcept {
-  vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
-  dense_strides(info, start, end, stride);
-  return vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, host, usage,
-                           VX_MEMORY_TYPE_HOST);
-}
-
-// Copies slabs [a, b) between the tensor and dense host memory at `at` (where slab a's first element is).
-inline vx_status copy_slabs(vx_reference ref, const tensor_info& info, const slabs& s, std::size_t a, std::size_t b,
-                            char* at, vx_enum usage) noexcept {
-  vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
-  dense_strides(info, start, end, stride);
-  start[s.dim] = a;
-  end[s.dim] = b;
-  return vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, at, usage,
-                           VX_MEMORY_TYPE_HOST);
-}
-
-// Copies a tensor into host memory as the kernel's element type. When the types differ, the raw data
-// goes to a buffer of its own and is converted in one pass split over the pool's threads (in place,
-// in the kernel's buffer, the ranges would have to run in about log2(n / convert_grain) phases). With
-// copies_on_the_pool each range copies its own slabs and converts them while they are in its cache;
-// a widening conversion (float16 to float) then runs in place, from the end of the range's part of
-// the kernel's buffer (convert_span's in-place rule), with no buffer of raw data at all.
-inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
-                           void*& kernel_data) noexcept {
-  const std::size_t raw_size = dtype_size(info.dtype), kernel_size = dtype_size(f.vx_type);
-  const convert_fn fn = info.dtype == f.vx_type ? nullptr : f.to_kernel[accepted_index(f, info.dtype)];
-  slabs s;
-  const bool split = split_copies(info, s), in_place = !fn || (split && kernel_size > raw_size);
-  char* buffer = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
-  char* raw = in_place ? buffer : static_cast<char*>(buffers.allocate(info.elements * raw_size));
-  if (!buffer || !raw)
-    return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} bytes",
-                info.elements * (kernel_size + (in_place ? 0 : raw_size)));
-  vx_status st = VX_SUCCESS;
-  if (split) {
-    vx_status* const failed = &st;
-    parallel_for(s.count, s.grain(), [=](std::size_t a, std::size_t b) noexcept {
-      const std::size_t n = (b - a) * s.size;
-      char* const to = buffer + a * s.size * kernel_size;
-      char* const from = !fn ? to : in_place ? to + n * (kernel_size - raw_size) : raw + a * s.size * raw_size;
-      if (const vx_status c = copy_slabs(ref, info, s, a, b, from, VX_READ_ONLY); c != VX_SUCCESS) {
-        __atomic_store_n(failed, c, __ATOMIC_RELAXED);
-        return;
-      }
-      if (fn) fn(from, to, n);
-    });
-  } else {
-    st = copy_tensor(ref, info, raw, VX_READ_ONLY);
-    if (st == VX_SUCCESS && fn) convert_range(fn, raw, raw_size, buffer, kernel_size, 0, info.elements);
-  }
-  if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyTensorPatch(VX_READ_ONLY)");
-  kernel_data = buffer;
-  return {};
-}
-
 // Output buffers start zeroed (kept scratch blocks: memset, split over the pool's threads) with a marker
 // at up to 64 evenly spaced elements, for float element types a NaN with a payload no arithmetic
 // produces; if every marker survives the kernel, it wrote nothing. O(1), and unwritten elements are
@@ -311,7 +175,7 @@ inline std::size_t marker_step(std::size_t elements) noexcept {
 }
 
 inline bool has_markers(const field_desc& f) noexcept {
-  return f.vx_type == VX_TYPE_FLOAT32 || f.vx_type == VX_TYPE_FLOAT16;
+  return f.vx_type == vx_type::float32 || f.vx_type == vx_type::float16;
 }
 
 inline outcome allocate_output(const field_desc& f, const tensor_info& info, buffer_list& buffers,
@@ -319,13 +183,13 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
   const std::size_t size = dtype_size(f.vx_type);
   const std::size_t element = size > dtype_size(info.dtype) ? size : dtype_size(info.dtype);
   kernel_data = info.elements <= ~std::size_t{0} / element ? buffers.allocate(info.elements * element) : nullptr;
-  if (!kernel_data) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
+  if (!kernel_data) return fail(status_code::no_memory, f, "cannot allocate {} elements", info.elements);
   auto* data = static_cast<char*>(kernel_data);
   if constexpr (check_every_element) {
     if (has_markers(f)) {
       // Every element gets the signalling NaN, on the pool's threads, with no zeroing pass before it
       // (only the bytes past the elements, when the tensor's type is wider, are zeroed).
-      const bool f32 = f.vx_type == VX_TYPE_FLOAT32;
+      const bool f32 = f.vx_type == vx_type::float32;
       const std::size_t bytes = f32 ? 4 : 2;
       std::memset(data + info.elements * bytes, 0, info.elements * (element - bytes));
       parallel_for(info.elements, convert_grain, [=](std::size_t a, std::size_t b) noexcept {
@@ -344,7 +208,7 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
   if (!has_markers(f)) return {};
   const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
   const std::size_t step = marker_step(info.elements);
-  if (f.vx_type == VX_TYPE_FLOAT32)
+  if (f.vx_type == vx_type::float32)
     for (std::size_t k = 0; k < markers; ++k) std::memcpy(data + k * step * 4, &unwritten_f32, 4);
   else
     for (std::size_t k = 0; k < markers; ++k) std::memcpy(data + k * step * 2, &unwritten_f16, 2);
@@ -357,7 +221,7 @@ inline bool untouched(const field_desc& f, const tensor_info& info, const void* 
   const std::size_t step = marker_step(info.elements);
   const auto* data = static_cast<const char*>(kernel_data);
   for (std::size_t k = 0; k < markers; ++k) {
-    if (f.vx_type == VX_TYPE_FLOAT32) {
+    if (f.vx_type == vx_type::float32) {
       std::uint32_t v;
       std::memcpy(&v, data + k * step * 4, 4);
       if (v != unwritten_f32) return false;  // usually at the first marker: the kernel wrote it
@@ -410,7 +274,7 @@ inline unwritten_elements find_unwritten(const field_desc& f, const tensor_info&
   unwritten_elements r;
   if (!has_markers(f)) return r;
   const auto* data = static_cast<const char*>(kernel_data);
-  const bool f32 = f.vx_type == VX_TYPE_FLOAT32;
+  const bool f32 = f.vx_type == vx_type::float32;
   unwritten_elements* const total = &r;
   r.first = info.elements;
   // Split over the pool's threads: each range adds its count and lowers the first index.
@@ -449,7 +313,7 @@ struct numpy_index_text {
 
 RKNNOP_DETAIL_COLD inline outcome unwritten_failure(const field_desc& f, const tensor_info& info,
                                                     const unwritten_elements& r) noexcept {
-  return fail(VX_FAILURE, f,
+  return fail(status_code::failure, f,
               "the CPU kernel left {} of {} elements unwritten, the first at element {} (NumPy index [{}]); "
               "`cpu` must write every output element",
               r.count, info.elements, r.first, numpy_index_text(info, r.first).view());
@@ -460,13 +324,13 @@ RKNNOP_DETAIL_COLD inline outcome overrun_failure(const field_desc& f, const ten
                                                   const buffer_list::overrun_report& r) noexcept {
   const auto first = static_cast<long long>(r.first), last = static_cast<long long>(r.last);
   if (r.first < 0)
-    return fail(VX_FAILURE, f,
+    return fail(status_code::failure, f,
                 "the CPU kernel wrote before the start of its buffer: bytes {}..{} of a {}-byte buffer of {} "
                 "elements; check the indices the kernel computes",
                 first, last, r.size, info.elements);
   const std::size_t element = info.elements != 0 && r.size >= info.elements ? r.size / info.elements : 1;
   // Which is wrong, `cpu`'s indices or `infer`'s dims, the guard cannot tell: name both, the kernel first.
-  return fail(VX_FAILURE, f,
+  return fail(status_code::failure, f,
               "the CPU kernel wrote past the end of its buffer: bytes {}..{} (from element {}) of a {}-byte "
               "buffer of {} elements; {}",
               first, last, r.first / static_cast<std::ptrdiff_t>(element), r.size, info.elements,
@@ -476,9 +340,10 @@ RKNNOP_DETAIL_COLD inline outcome overrun_failure(const field_desc& f, const ten
 
 // The one line for a kernel that wrote outside an rknnop::buffer it allocated (scratch_guard).
 RKNNOP_DETAIL_COLD inline outcome scratch_overrun_failure() noexcept {
-  return outcome(VX_FAILURE, error("the CPU kernel wrote {} an rknnop::buffer: bytes {}..{} of a {}-byte buffer",
-                                   scratch_guard::first < 0 ? "before the start of" : "past the end of",
-                                   scratch_guard::first, scratch_guard::last, scratch_guard::size));
+  return outcome(status_code::failure,
+                 error("the CPU kernel wrote {} an rknnop::buffer: bytes {}..{} of a {}-byte buffer",
+                       scratch_guard::first < 0 ? "before the start of" : "past the end of", scratch_guard::first,
+                       scratch_guard::last, scratch_guard::size));
 }
 
 // The written-check of an output after the kernel (check_output, every backend's, uses it in boards'
@@ -488,7 +353,7 @@ inline outcome check_written(const field_desc& f, const tensor_info& info, const
     if (const unwritten_elements r = find_unwritten(f, info, kernel_data); r.count != 0)
       return unwritten_failure(f, info, r);
   } else if (untouched(f, info, kernel_data)) {
-    return fail(VX_FAILURE, f, "the kernel wrote nothing (rknnop's unwritten markers are all still there)");
+    return fail(status_code::failure, f, "the kernel wrote nothing (rknnop's unwritten markers are all still there)");
   }
   return {};
 }
@@ -520,8 +385,8 @@ inline double element_value(std::int32_t type, const void* element) noexcept {
 // RKNNOP_ALLOW_LOSSY=1 (rknnop-run --allow-lossy) accepts it. Boards convert without checking.
 inline bool lossy_output(std::int32_t kernel_type, std::int32_t tensor_type, double v, double c) noexcept {
   if (v != v || c == v) return false;  // NaN stays NaN; unchanged
-  const bool integer = kernel_type != VX_TYPE_FLOAT16 && kernel_type != VX_TYPE_FLOAT32;
-  const double smallest_normal = tensor_type == VX_TYPE_FLOAT16 ? 6.103515625e-05 : 1.1754943508222875e-38;
+  const bool integer = kernel_type != vx_type::float16 && kernel_type != vx_type::float32;
+  const double smallest_normal = tensor_type == vx_type::float16 ? 6.103515625e-05 : 1.1754943508222875e-38;
   const double magnitude = c < 0 ? -c : c;
   return integer || c != c || magnitude > 3.4028234663852886e38 || magnitude < smallest_normal;
 }
@@ -570,14 +435,14 @@ RKNNOP_DETAIL_COLD inline outcome lossy_failure(const field_desc& f, const tenso
   fn(element, converted, 1);
   const double v = element_value(f.vx_type, element), c = element_value(info.dtype, converted);
   const double magnitude = c < 0 ? -c : c;
-  return fail(VX_FAILURE, f,
+  return fail(status_code::failure, f,
               "element {} (index [{}]) = {} becomes {}{} ({} to {}); rknnop-run --allow-lossy "
               "(RKNNOP_ALLOW_LOSSY=1) accepts it",
               i, numpy_index_text(info, i).view(), v, c,
               c != c                              ? std::string_view(" (NaN)")
               : magnitude > 3.4028234663852886e38 ? std::string_view(" (overflow)")
               : c == 0                            ? std::string_view(" (flushed to zero)")
-              : f.vx_type == VX_TYPE_FLOAT16 || f.vx_type == VX_TYPE_FLOAT32
+              : f.vx_type == vx_type::float16 || f.vx_type == vx_type::float32
                   ? std::string_view(" (subnormal: bits lost)")
                   : std::string_view(),
               vx_type_name(f.vx_type), vx_type_name(info.dtype));
@@ -593,10 +458,10 @@ inline outcome check_and_convert(const field_desc& f, const tensor_info& info, c
   std::size_t lossy = info.elements;
   const auto* src = static_cast<const char*>(kernel_data);
   auto* dst = static_cast<char*>(converted);
-  const bool markers = has_markers(f), f32 = f.vx_type == VX_TYPE_FLOAT32;
+  const bool markers = has_markers(f), f32 = f.vx_type == vx_type::float32;
   const convert_fn fn = converted ? f.from_kernel[accepted_index(f, info.dtype)] : nullptr;
   const bool precision =
-      converted && (info.dtype == VX_TYPE_FLOAT16 || info.dtype == VX_TYPE_FLOAT32) && !lossy_allowed();
+      converted && (info.dtype == vx_type::float16 || info.dtype == vx_type::float32) && !lossy_allowed();
   const std::size_t from = dtype_size(f.vx_type), to = dtype_size(info.dtype);
   const std::int32_t kernel_type = f.vx_type, tensor_type = info.dtype;
   unwritten_elements* const total = &r;
@@ -630,138 +495,6 @@ inline outcome check_output(const field_desc& f, const tensor_info& info, const 
                     dtype_size(f.vx_type), static_cast<char*>(converted), dtype_size(info.dtype), 0, info.elements);
     return {};
   }
-}
-
-// Converts the kernel's result to the tensor's dtype and copies it into the tensor (only once every
-// check passed: a refused output leaves the tensor as it was).
-inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
-                            void* kernel_data) noexcept {
-  void* raw = kernel_data;
-  if (info.dtype != f.vx_type) {
-    // Into a buffer of its own, in one pass over the pool's threads (see read_tensor).
-    raw = buffers.allocate(info.elements * dtype_size(info.dtype));
-    if (!raw) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate the converted copy");
-  }
-  if (outcome checked = check_output(f, info, kernel_data, raw != kernel_data ? raw : nullptr); !checked.ok())
-    return checked;
-  slabs s;
-  vx_status st = VX_SUCCESS;
-  if (split_copies(info, s)) {
-    vx_status* const failed = &st;
-    parallel_for(s.count, s.grain(), [=](std::size_t a, std::size_t b) noexcept {
-      char* const at = static_cast<char*>(raw) + a * s.size * dtype_size(info.dtype);
-      if (const vx_status c = copy_slabs(ref, info, s, a, b, at, VX_WRITE_ONLY); c != VX_SUCCESS)
-        __atomic_store_n(failed, c, __ATOMIC_RELAXED);
-    });
-  } else {
-    st = copy_tensor(ref, info, raw, VX_WRITE_ONLY);
-  }
-  if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyTensorPatch(VX_WRITE_ONLY)");
-  return {};
-}
-
-// Whether a param read checks the object's type. The validator checks it (`check`); the kernel and
-// the initializer run only on the very objects the validator accepted (vxProcessGraph verifies
-// first, and vxSetParameterByIndex un-verifies the graph), and a scalar's or an array's type is
-// fixed when it is created, so they trust that check and skip the query and its runtime lock
-// (docs/runtime.md §3). What data can change after verification (an array's count) is still read.
-enum class param_types : bool { trust_validator, check };
-
-// Reads a scalar param into zeroed storage of at least its VX type's size (vxCopyScalar writes the
-// scalar's own size: only a checked type makes that size the field's, or 1 byte of a BOOL's 4).
-inline outcome read_scalar(vx_reference ref, const field_desc& f, void* storage, param_types types) noexcept {
-  if (!ref) return fail(VX_ERROR_INVALID_REFERENCE, f, "the scalar is NULL");
-  const auto scalar = reinterpret_cast<vx_scalar>(ref);
-  vx_status st = VX_SUCCESS;
-  if (types == param_types::check) {
-    vx_enum type = VX_TYPE_INVALID;
-    st = vxQueryScalar(scalar, VX_SCALAR_TYPE, &type, sizeof type);
-    if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryScalar(VX_SCALAR_TYPE)");
-    // librknn_runtime hands a VX_TYPE_BOOL param over as a 1-byte VX_TYPE_UINT8 scalar (seen running
-    // Rockchip's runtime: docs/board-emulation.md); the storage is zeroed, so either size reads right.
-    const bool board_bool = f.vx_type == VX_TYPE_BOOL && type == VX_TYPE_UINT8;
-    if (type != f.vx_type && !board_bool)
-      return fail(VX_ERROR_INVALID_TYPE, f, "expected a {} scalar, got {}", vx_type_name(f.vx_type),
-                  vx_type_name(type));
-  }
-  st = vxCopyScalar(scalar, storage, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
-  if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyScalar");
-  if constexpr (check_every_element) {
-    // Checking builds (the PC's): a nan or infinite float param is refused with the line the attribute
-    // backends give (docs/architecture.md §3). Boards take the scalar as it is (their size budget).
-    double value = 0;
-    if (f.vx_type == VX_TYPE_FLOAT32) {
-      float v = 0;
-      std::memcpy(&v, storage, sizeof v);
-      value = double(v);
-    } else if (f.vx_type == VX_TYPE_FLOAT64) {
-      std::memcpy(&value, storage, sizeof value);
-    }
-    if (value != value || value - value != 0) return non_finite_failure(f, value);
-  }
-  return {};
-}
-
-// Reads an int32 array param after checking its count (and, with param_types::check, its item type).
-// The count is queried on every call: items can be added or removed after verification.
-inline outcome read_array(vx_reference ref, const field_desc& f, std::int32_t* items, std::size_t& count,
-                          param_types types) noexcept {
-  if (!ref) return fail(VX_ERROR_INVALID_REFERENCE, f, "the array is NULL");
-  const auto array = reinterpret_cast<vx_array>(ref);
-  vx_status st = VX_SUCCESS;
-  if (types == param_types::check) {
-    vx_enum type = VX_TYPE_INVALID;
-    st = vxQueryArray(array, VX_ARRAY_ITEMTYPE, &type, sizeof type);
-    if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryArray(VX_ARRAY_ITEMTYPE)");
-    if (type != VX_TYPE_INT32)
-      return fail(VX_ERROR_INVALID_TYPE, f, "expected an array of VX_TYPE_INT32 items, got {} items",
-                  vx_type_name(type));
-  }
-  vx_size n = 0;
-  st = vxQueryArray(array, VX_ARRAY_NUMITEMS, &n, sizeof n);
-  if (st != VX_SUCCESS) return call_failed(st, f, "vxQueryArray(VX_ARRAY_NUMITEMS)");
-  if (f.exact && n != f.capacity)
-    return fail(VX_ERROR_INVALID_PARAMETERS, f, "expected exactly {} items, got {}", f.capacity, n);
-  if (!f.exact && n > f.capacity)
-    return fail(VX_ERROR_INVALID_PARAMETERS, f, "expected at most {} items, got {}", f.capacity, n);
-  if (n) {
-    st = vxCopyArrayRange(array, 0, n, sizeof(std::int32_t), items, VX_READ_ONLY, VX_MEMORY_TYPE_HOST);
-    if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyArrayRange");
-  }
-  count = n;
-  return {};
-}
-
-// What every callback checks first: the parameter count and the list itself.
-inline outcome check_call(vx_uint32 num, std::size_t expected, const vx_reference* refs) noexcept {
-  if (num != expected)
-    return outcome(VX_ERROR_INVALID_PARAMETERS,
-                   error("expected {} parameters (inputs, outputs, params), got {}", expected, num));
-  if (!refs) return outcome(VX_ERROR_INVALID_PARAMETERS, error("the parameter list is NULL"));
-  return {};
-}
-
-// Validates what an op's `vx` function asked for and converts it for the driver.
-RKNNOP_DETAIL_COLD inline outcome to_execution_parameters(const work_size& ws,
-                                                          vx_kernel_execution_parameters_t& p) noexcept {
-  if (ws.dims < 1 || ws.dims > 3)
-    return outcome(VX_ERROR_INVALID_PARAMETERS, error("work size: dims must be 1..3, got {}", ws.dims));
-  p = vx_kernel_execution_parameters_t{};
-  p.workDim = ws.dims;
-  for (std::uint32_t d = 0; d < 3; ++d) {
-    const bool used = d < ws.dims;
-    if (used && ws.global[d] == 0) return outcome(VX_ERROR_INVALID_PARAMETERS, error("work size: global[{}] is 0", d));
-    if (used && ws.scale[d] == 0) return outcome(VX_ERROR_INVALID_PARAMETERS, error("work size: scale[{}] is 0", d));
-    if (used && ws.local[d] != 0 && ws.global[d] % ws.local[d] != 0)
-      return outcome(
-          VX_ERROR_INVALID_PARAMETERS,
-          error("work size: global[{}] = {} is not a multiple of local[{}] = {}", d, ws.global[d], d, ws.local[d]));
-    p.globalWorkOffset[d] = used ? ws.offset[d] : 0;
-    p.globalWorkScale[d] = used ? ws.scale[d] : 1;
-    p.localWorkSize[d] = used ? ws.local[d] : 0;
-    p.globalWorkSize[d] = used ? ws.global[d] : 0;
-  }
-  return {};
 }
 
 }  // namespace rknnop::detail

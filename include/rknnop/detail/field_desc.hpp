@@ -5,7 +5,7 @@
 // knows about one field of an op; model.hpp fills it in from the op struct, decode.hpp and the
 // emitter read it.
 
-#include <rknnop/detail/vx_api.hpp>
+#include <rknnop/detail/vx_types.hpp>  // the VX type values (std only)
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint32_t
@@ -23,8 +23,9 @@ enum class field_kind : unsigned char { input, output, scalar, array };
 struct field_desc {
   std::string_view name;
   field_kind kind = field_kind::input;
-  vx_enum vx_type = VX_TYPE_INVALID;  // tensors: the kernel's element type; scalars: the scalar type; arrays: INT32
-  const vx_enum* accepted = nullptr;  // tensors: accepted dtypes
+  std::int32_t vx_type =
+      ::rknnop::vx_type::invalid;  // tensors: the kernel's element type; scalars: the scalar type; arrays: INT32
+  const std::int32_t* accepted = nullptr;  // tensors: accepted dtypes
   std::uint32_t accepted_count = 0;
   // tensors: per accepted dtype, conversion to / from the kernel's element type (only the pairs an
   // op can meet are compiled)

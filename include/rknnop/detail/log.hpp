@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 6 of detail/ (docs/architecture.md §1): logging. The outcome of a step (a vx_status and,
-// on failure, one message), failures that name the field, and the report that sends one line to
-// rknnop's sink and the node's OpenVX log.
+// Layer 6 of detail/ (docs/architecture.md §1): logging. The outcome of a step (a status_code, the
+// core's neutral status, and on failure one message) and the failures that name the field. Each
+// backend sends the line to its runtime's log (RKNN v1: detail/openvx/io.hpp's report).
 
 #include <rknnop/detail/field_desc.hpp>
-#include <rknnop/detail/vx_api.hpp>
 #include <rknnop/status.hpp>
 
 #include <cstddef>      // std::size_t
+#include <cstdint>      // std::int32_t: status_code
 #include <new>          // placement new (outcome)
 #include <string_view>  // names
 
@@ -17,22 +17,24 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 RKNNOP_DETAIL_BEGIN_GLUE    // see config.hpp: compiled for size
 
 namespace rknnop::detail {
-constexpr const char* vx_status_name(vx_status s) noexcept {
-  switch (s) {
-    case VX_SUCCESS: return "VX_SUCCESS";
-    case VX_FAILURE: return "VX_FAILURE";
-    case VX_ERROR_NOT_IMPLEMENTED: return "VX_ERROR_NOT_IMPLEMENTED";
-    case VX_ERROR_NOT_SUPPORTED: return "VX_ERROR_NOT_SUPPORTED";
-    case VX_ERROR_NO_MEMORY: return "VX_ERROR_NO_MEMORY";
-    case VX_ERROR_INVALID_PARAMETERS: return "VX_ERROR_INVALID_PARAMETERS";
-    case VX_ERROR_INVALID_REFERENCE: return "VX_ERROR_INVALID_REFERENCE";
-    case VX_ERROR_INVALID_FORMAT: return "VX_ERROR_INVALID_FORMAT";
-    case VX_ERROR_INVALID_DIMENSION: return "VX_ERROR_INVALID_DIMENSION";
-    case VX_ERROR_INVALID_VALUE: return "VX_ERROR_INVALID_VALUE";
-    case VX_ERROR_INVALID_TYPE: return "VX_ERROR_INVALID_TYPE";
-    default: return "VX_ERROR";
-  }
-}
+// The core's status: what went wrong, whatever the backend. Each backend maps it to its own codes at
+// its edge (RKNN v1: vx_status, detail/openvx/io.hpp, where the values below are pinned to OpenVX's,
+// which makes that mapping free; RKNPU2: librknnrt's return codes, detail/rknpu2/tensor.hpp;
+// MindSpore Lite: its kernel return codes, detail/mindspore/tensor.hpp). A code from a runtime that
+// the core does not name is carried as it is (the underlying type is fixed).
+enum class status_code : std::int32_t {
+  success = 0,
+  failure = -1,
+  not_implemented = -2,
+  not_supported = -3,
+  no_memory = -8,
+  invalid_parameters = -10,
+  invalid_reference = -12,
+  invalid_format = -14,
+  invalid_dimension = -15,
+  invalid_value = -16,
+  invalid_type = -17,
+};
 
 // A status of success or failure plus the code; `ok()` when nothing went wrong. The 256-byte
 // message is written and copied only on failure: a successful callback passes outcomes around a
@@ -40,7 +42,7 @@ constexpr const char* vx_status_name(vx_status s) noexcept {
 class outcome {
 public:
   outcome() noexcept {}
-  outcome(vx_status code, const status& message) noexcept : failed_(true), code_(code) { copy(message); }
+  outcome(status_code code, const status& message) noexcept : failed_(true), code_(code) { copy(message); }
   outcome(const outcome& other) noexcept : failed_(other.failed_), code_(other.code_) {
     if (failed_) copy(other.message_);
   }
@@ -52,7 +54,7 @@ public:
   }
   ~outcome() = default;  // status is trivially destructible
   constexpr bool ok() const noexcept { return !failed_; }
-  constexpr vx_status code() const noexcept { return failed_ ? code_ : VX_SUCCESS; }
+  constexpr status_code code() const noexcept { return failed_ ? code_ : status_code::success; }
   const status& message() const noexcept { return failed_ ? message_ : ::rknnop::ok; }
 
 private:
@@ -62,14 +64,14 @@ private:
   }
 
   bool failed_ = false;
-  vx_status code_ = VX_SUCCESS;
+  status_code code_ = status_code::success;
   union {
     status message_;  // set only when failed_
   };
 };
 
 // "<role> '<field>': " + the formatted message. Compiled once; the template below only packs arguments.
-RKNNOP_DETAIL_COLD inline outcome fail_packed(vx_status code, const field_desc& f, std::string_view pattern,
+RKNNOP_DETAIL_COLD inline outcome fail_packed(status_code code, const field_desc& f, std::string_view pattern,
                                               const format_arg* args, std::size_t count) noexcept {
   status s = error("{} '{}': ", role_name(f.kind), f.name);
   s.append(format_status(pattern, args, count).message());
@@ -77,7 +79,7 @@ RKNNOP_DETAIL_COLD inline outcome fail_packed(vx_status code, const field_desc& 
 }
 
 template <class... Args>
-outcome fail(vx_status code, const field_desc& f, std::string_view pattern, const Args&... args) noexcept {
+outcome fail(status_code code, const field_desc& f, std::string_view pattern, const Args&... args) noexcept {
   const format_arg packed[sizeof...(Args) + 1] = {format_arg::of(args)...};
   return fail_packed(code, f, pattern, packed, sizeof...(Args));
 }
@@ -85,7 +87,7 @@ outcome fail(vx_status code, const field_desc& f, std::string_view pattern, cons
 // "param 'alpha': nan is not a finite number": the one line for a float param whose value is nan or
 // infinite, on every backend that refuses it (attributes always; RKNN v1's scalars in checking builds).
 RKNNOP_DETAIL_COLD inline outcome non_finite_failure(const field_desc& f, double value) noexcept {
-  return fail(VX_ERROR_INVALID_VALUE, f, "{} is not a finite number", value);
+  return fail(status_code::invalid_value, f, "{} is not a finite number", value);
 }
 
 // "input 'x': a dim is 0 (shape [2,0,3])": the one line for a runtime tensor with a zero dim, on every
@@ -98,21 +100,7 @@ RKNNOP_DETAIL_COLD outcome zero_dim_failure(const field_desc& f, const Dim* dims
     append_any(s, dims[i]);
   }
   s.append("])");
-  return outcome(VX_ERROR_INVALID_DIMENSION, s);
-}
-
-// "<role> '<field>': <call> failed: <code> (<name>)" for an OpenVX call that failed on field f. One
-// out-of-line copy for every call site (a board library's size budget is 32 KiB).
-RKNNOP_DETAIL_COLD inline outcome call_failed(vx_status code, const field_desc& f, const char* call) noexcept {
-  return fail(code, f, "{} failed: {} ({})", call, code, vx_status_name(code));
-}
-
-// Sends "rknnop: <op>: <message>" to the sink and to the OpenVX log of the node.
-RKNNOP_DETAIL_COLD inline void report(std::string_view op, vx_node node, vx_status code, const char* message) noexcept {
-  status line = error("rknnop: {}: {}", op, message);
-  if (node) vxAddLogEntry(reinterpret_cast<vx_reference>(node), code, "%s", line.message());
-  const log_state& cfg = log_config();
-  if (cfg.sink) cfg.sink(line.message(), cfg.user);
+  return outcome(status_code::invalid_dimension, s);
 }
 
 }  // namespace rknnop::detail

@@ -8,7 +8,6 @@
 #include <rknnop/detail/convert.hpp>
 #include <rknnop/detail/field_desc.hpp>
 #include <rknnop/detail/reflect.hpp>
-#include <rknnop/detail/vx_api.hpp>
 #include <rknnop/status.hpp>
 #include <rknnop/tensor.hpp>
 #include <rknnop/types.hpp>
@@ -380,7 +379,7 @@ constexpr field_desc describe_param(std::string_view name, std::size_t index) {
   d.param_index = index;
   if constexpr (int32_array_type<F>) {
     d.kind = field_kind::array;
-    d.vx_type = VX_TYPE_INT32;
+    d.vx_type = vx_type::int32;
     d.capacity = array_traits<F>::capacity;
     d.exact = array_traits<F>::exact;
   } else {
@@ -450,8 +449,10 @@ struct op_model {
     return h;
   }();
 
-  static constexpr vx_enum table_type(const field_desc& f) noexcept {
-    return f.kind == field_kind::array ? VX_TYPE_ARRAY : f.kind == field_kind::scalar ? VX_TYPE_SCALAR : VX_TYPE_TENSOR;
+  static constexpr std::int32_t table_type(const field_desc& f) noexcept {
+    return f.kind == field_kind::array    ? vx_type::array
+           : f.kind == field_kind::scalar ? vx_type::scalar
+                                          : vx_type::tensor;
   }
 };
 

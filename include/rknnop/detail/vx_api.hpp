@@ -50,8 +50,6 @@ using vx_dim_t = vx_size;
 using vx_dim_t = vx_uint32;
 #endif
 
-inline constexpr auto max_tensor_rank = static_cast<std::uint32_t>(vx_max_tensor_rank);  // vx_types.hpp
-
 // The descriptor layout the board runtime reads (docs/abi.md §3, docs/abi.md §4).
 static_assert(sizeof(vx_param_description_t) == 12, "rknnop: vx_param_description_t must be 12 bytes");
 #if defined(__LP64__) || defined(_LP64)

@@ -119,7 +119,8 @@ using owned_node = vx_owned<vx_node, vxReleaseNode>;
 using owned_kernel = vx_owned<vx_kernel, vxReleaseKernel>;
 using owned_reference = vx_owned<vx_reference, vxReleaseReference>;
 
-// One run of one node. Members are declared in release order: objects, node, graph, kernel, context.
+// One run of one node. The OpenVX handles are declared context, kernel, graph, node, objects: members
+// are destroyed in the reverse order, so they are released objects, node, graph, kernel, context.
 class node_run {
 public:
   explicit node_run(const node_spec& spec)

@@ -35,13 +35,13 @@ RKNNOP_DETAIL_COLD inline outcome attr_value_failure(const field_desc& f, const 
     s.append(error("item {} of the node's attribute is {}, expected {}", k, v.i, expected).message());
   else
     s.append(error("item {} of the node's attribute is {}, expected {}", k, v.d, expected).message());
-  return outcome(VX_ERROR_INVALID_VALUE, s);
+  return outcome(status_code::invalid_value, s);
 }
 
 // "the node has no attribute 'x' and the param has no default (...)": the one line for a param
 // without a value on every backend that reads attributes.
 RKNNOP_DETAIL_COLD inline outcome missing_attr_failure(const field_desc& f) noexcept {
-  return fail(VX_ERROR_INVALID_PARAMETERS, f,
+  return fail(status_code::invalid_parameters, f,
               "the node has no attribute '{}' and the param has no default (give the node the attribute, or "
               "the field a default member initializer)",
               f.name);

@@ -57,17 +57,17 @@ outcome call_user(const char* what, F&& f) noexcept {
       if (s.ok()) return {};
       status m = error("{} failed: ", what);
       m.append(s.message());
-      return outcome(VX_FAILURE, m);
+      return outcome(status_code::failure, m);
     }
 #if RKNNOP_HAS_EXCEPTIONS
   } catch (const std::bad_alloc&) {
-    return outcome(VX_ERROR_NO_MEMORY, error("{} threw std::bad_alloc", what));
+    return outcome(status_code::no_memory, error("{} threw std::bad_alloc", what));
   } catch (const std::exception& e) {
     status m = error("{} threw: ", what);
     m.append(e.what());
-    return outcome(VX_FAILURE, m);
+    return outcome(status_code::failure, m);
   } catch (...) {
-    return outcome(VX_FAILURE, error("{} threw an exception of unknown type", what));
+    return outcome(status_code::failure, error("{} threw an exception of unknown type", what));
   }
 #endif
 }
@@ -82,13 +82,13 @@ outcome guarded(Body&& body) noexcept {
     return body();
 #if RKNNOP_HAS_EXCEPTIONS
   } catch (const std::bad_alloc&) {
-    return outcome(VX_ERROR_NO_MEMORY, error("out of memory (std::bad_alloc)"));
+    return outcome(status_code::no_memory, error("out of memory (std::bad_alloc)"));
   } catch (const std::exception& e) {
     status m = error("exception: ");
     m.append(e.what());
-    return outcome(VX_FAILURE, m);
+    return outcome(status_code::failure, m);
   } catch (...) {
-    return outcome(VX_FAILURE, error("an exception of unknown type"));
+    return outcome(status_code::failure, error("an exception of unknown type"));
   }
 #endif
 }
@@ -110,25 +110,25 @@ outcome decode_enum(const field_desc& f, std::int64_t value, E& out) noexcept {
     first = false;
   }
   s.append(")");
-  return outcome(VX_ERROR_INVALID_VALUE, s);
+  return outcome(status_code::invalid_value, s);
 }
 
 // The dtype an output's view holds when `infer` starts (docs/architecture.md §3): the dtype the
 // runtime gives the output tensor when it gives one the field accepts, else the first input's when
 // the field accepts it, else the field's first accepted dtype.
-inline vx_enum default_output_dtype(const field_desc& f, vx_enum given, vx_enum first_input) noexcept {
-  if (given != VX_TYPE_INVALID && accepts(f, given)) return given;
+inline std::int32_t default_output_dtype(const field_desc& f, std::int32_t given, std::int32_t first_input) noexcept {
+  if (given != vx_type::invalid && accepts(f, given)) return given;
   return accepts(f, first_input) ? first_input : f.accepted[0];
 }
 
 // THE check of what `infer` gave an output, on every backend: rank 1..6, no dim 0, a dtype the
 // field accepts.
 inline outcome check_inferred(const field_desc& f, const std::uint32_t* dims, std::uint32_t rank,
-                              vx_enum dtype) noexcept {
+                              std::int32_t dtype) noexcept {
   if (rank == 0 || rank > max_tensor_rank)
-    return fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave rank {} (expected 1..6)", rank);
+    return fail(status_code::invalid_dimension, f, "shape inference gave rank {} (expected 1..6)", rank);
   for (std::uint32_t d = 0; d < rank; ++d)
-    if (dims[d] == 0) return fail(VX_ERROR_INVALID_DIMENSION, f, "shape inference gave dims[{}] = 0", d);
+    if (dims[d] == 0) return fail(status_code::invalid_dimension, f, "shape inference gave dims[{}] = 0", d);
   if (!accepts(f, dtype)) return dtype_mismatch(f, dtype);
   return {};
 }
@@ -146,7 +146,7 @@ inline outcome inferred_shape_mismatch(const field_desc& f, const std::uint32_t*
   s.append(" and ");
   append_dims(s, actual, actual_rank);
   s.append(")");
-  return outcome(VX_ERROR_INVALID_DIMENSION, s);
+  return outcome(status_code::invalid_dimension, s);
 }
 
 // Runs the op's `infer` on bound inputs and checks every output it gave (check_inferred). `given`:
@@ -154,13 +154,13 @@ inline outcome inferred_shape_mismatch(const field_desc& f, const std::uint32_t*
 // caller runs check_inferred on each output itself, first thing in a loop over the outputs of its
 // own (RKNN v1's validator, whose board libraries have a size budget).
 template <class Op, bool Check = true>
-outcome infer_outputs(invocation<Op>& call, const vx_enum* given) noexcept {
+outcome infer_outputs(invocation<Op>& call, const std::int32_t* given) noexcept {
   using model = op_model<Op>;
-  const vx_enum first_input = call.info[0].dtype;
+  const std::int32_t first_input = call.info[0].dtype;
   for_each_field_index<typename model::outputs>([&](auto i) {
     constexpr field_desc f = model::fields[model::input_count + i];
     field<i>(call.out).bind(nullptr, nullptr, 0,
-                            default_output_dtype(f, given ? given[i] : VX_TYPE_INVALID, first_input));
+                            default_output_dtype(f, given ? given[i] : vx_type::invalid, first_input));
   });
   outcome result = call_user("shape inference (infer)", [&] { return Op::infer(call.in, call.out, call.par); });
   if constexpr (Check)
@@ -168,7 +168,7 @@ outcome infer_outputs(invocation<Op>& call, const vx_enum* given) noexcept {
       if (!result.ok()) return;
       const auto& view = field<i>(call.out);
       result = check_inferred(model::fields[model::input_count + i], view.dims().data(), view.rank(),
-                              static_cast<vx_enum>(view.dtype()));
+                              static_cast<std::int32_t>(view.dtype()));
     });
   return result;
 }
@@ -193,7 +193,7 @@ outcome settle_output_shape(invocation<Op>& call) noexcept {
     info.rank = view.rank();
     for (std::uint32_t d = 0; d < view.rank(); ++d) info.dims[d] = view.dims()[d];
   }
-  if (info.dtype == VX_TYPE_INVALID) info.dtype = static_cast<vx_enum>(view.dtype());
+  if (info.dtype == vx_type::invalid) info.dtype = static_cast<std::int32_t>(view.dtype());
   if (!accepts(f, info.dtype)) return dtype_mismatch(f, info.dtype);
   return {};
 }
@@ -233,7 +233,7 @@ template <class Op, class Io>
   using model = op_model<Op>;
   outcome result = io.bind(call, buffers);
   if constexpr (Io::infer_per_call) {
-    vx_enum given[model::output_count > 0 ? model::output_count : 1] = {};
+    std::int32_t given[model::output_count > 0 ? model::output_count : 1] = {};
     for (std::size_t i = 0; i < model::output_count; ++i) given[i] = call.info[model::input_count + i].dtype;
     if (result.ok()) result = infer_outputs(call, given);
     for_each_field_index<typename model::outputs>([&](auto i) {

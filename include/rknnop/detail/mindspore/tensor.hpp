@@ -38,20 +38,28 @@ inline constexpr ms_dtype ms_dtypes[] = {
 static_assert(sizeof ms_dtypes / sizeof ms_dtypes[0] == dtype_count,
               "rknnop: one MindSpore DataType per dtype_table row");
 
-constexpr ms_dtype to_ms_dtype(vx_enum type) noexcept {
+constexpr ms_dtype to_ms_dtype(std::int32_t type) noexcept {
   const std::size_t r = dtype_row(type);
   return r < dtype_count ? ms_dtypes[r] : ms_dtype::kTypeUnknown;
 }
 
-constexpr vx_enum from_ms_dtype(ms_dtype type) noexcept {
+constexpr std::int32_t from_ms_dtype(ms_dtype type) noexcept {
   for (std::size_t r = 0; r < dtype_count; ++r)
     if (ms_dtypes[r] == type) return dtype_table[r].vx;
-  return VX_TYPE_INVALID;
+  return vx_type::invalid;
 }
 
 constexpr const char* format_name(::mindspore::Format format) noexcept {
   return format == ::mindspore::NHWC ? "NHWC" : format == ::mindspore::NCHW ? "NCHW" : "another format";
 }
+
+// MindSpore Lite's kernel return codes (lite::RET_OK, lite::RET_ERROR: its include/errorcode.h), what
+// Prepare, ReSize and Execute give back; Infer's Status is made of them (kLiteError on RET_ERROR).
+enum return_code : int { ret_ok = 0, ret_error = -1 };
+
+// The core's status as MindSpore Lite's return code: every failure is RET_ERROR, the log line says
+// which rule refused it.
+constexpr return_code to_ms(status_code code) noexcept { return code == status_code::success ? ret_ok : ret_error; }
 
 // "rknnop: <op>: <message>" to rknnop's log sink (the OpenVX log does not exist here).
 RKNNOP_DETAIL_COLD inline void report(std::string_view op, const outcome& result) noexcept {
@@ -78,13 +86,13 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
   plan.permute = false;
   unknown = false;
   info = tensor_info{};
-  if (t == nullptr) return fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor is null");
+  if (t == nullptr) return fail(status_code::invalid_reference, f, "the MSTensor is null");
   const std::vector<std::int64_t>& shape = t.Shape();
   for (std::int64_t d : shape)
     if (d < 0) unknown = true;
   if (unknown) return {};
   if (shape.size() > max_tensor_rank)
-    return fail(VX_ERROR_INVALID_DIMENSION, f, "expected rank 1..6, got {}", shape.size());
+    return fail(status_code::invalid_dimension, f, "expected rank 1..6, got {}", shape.size());
   info.rank = shape.empty() ? 1 : static_cast<std::uint32_t>(shape.size());
   info.dims[0] = 1;
   std::size_t elements = 1;
@@ -95,18 +103,18 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
       status s = error("{} '{}': shape ", role_name(f.kind), f.name);
       append_shape(s, shape);
       s.append(" has a dim above 2^32-1, which rknnop cannot hold");
-      return outcome(VX_ERROR_INVALID_DIMENSION, s);
+      return outcome(status_code::invalid_dimension, s);
     }
     info.dims[i] = static_cast<std::uint32_t>(d);
     if (elements > std::numeric_limits<std::size_t>::max() / 8 / info.dims[i])
-      return fail(VX_ERROR_INVALID_DIMENSION, f, "dims overflow the address space");
+      return fail(status_code::invalid_dimension, f, "dims overflow the address space");
     elements *= info.dims[i];
   }
   info.elements = elements;
   info.dtype = from_ms_dtype(t.DataType());
-  if (info.dtype == VX_TYPE_INVALID || !accepts(f, info.dtype)) {
-    if (info.dtype != VX_TYPE_INVALID) return dtype_mismatch(f, info.dtype);
-    return fail(VX_ERROR_INVALID_TYPE, f,
+  if (info.dtype == vx_type::invalid || !accepts(f, info.dtype)) {
+    if (info.dtype != vx_type::invalid) return dtype_mismatch(f, info.dtype);
+    return fail(status_code::invalid_type, f,
                 "MindSpore dtype {} has no rknnop element type (expected one of the "
                 "op's: float32, float16, int8, uint8, int16, uint16, int32)",
                 static_cast<int>(t.DataType()));
@@ -115,7 +123,7 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
   if (f.layout[0] != '\0' && info.rank <= 4) {
     // The core's layout rule: NHWC and NCHW become the declared layout; no other format is one.
     if (t.format() != ::mindspore::NHWC && t.format() != ::mindspore::NCHW)
-      return fail(VX_ERROR_INVALID_FORMAT, f, "the op declares {}, the tensor's format is {} ({})", f.layout,
+      return fail(status_code::invalid_format, f, "the op declares {}, the tensor's format is {} ({})", f.layout,
                   format_name(t.format()), static_cast<long long>(t.format()));
     std::uint32_t outer_first[max_tensor_rank] = {};
     const auto n = static_cast<std::uint32_t>(shape.size());
@@ -133,16 +141,16 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
 inline outcome read_ms_input(const ::mindspore::MSTensor& t, const field_desc& f, const tensor_info& info,
                              const layout_plan& plan, buffer_list& buffers, void*& kernel_data) noexcept {
   const std::shared_ptr<const void> data = t.Data();
-  if (!data) return fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor has no data");
+  if (!data) return fail(status_code::invalid_reference, f, "the MSTensor has no data");
   if (t.DataSize() < info.elements * dtype_size(info.dtype))
-    return fail(VX_ERROR_INVALID_PARAMETERS, f, "the MSTensor holds {} bytes, its shape needs {}", t.DataSize(),
+    return fail(status_code::invalid_parameters, f, "the MSTensor holds {} bytes, its shape needs {}", t.DataSize(),
                 info.elements * dtype_size(info.dtype));
   if (info.dtype == f.vx_type && !plan.permute) {
     kernel_data = const_cast<void*>(data.get());  // bound to a const view: the kernel only reads it
     return {};
   }
   kernel_data = buffers.allocate(info.elements * dtype_size(f.vx_type));
-  if (!kernel_data) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
+  if (!kernel_data) return fail(status_code::no_memory, f, "cannot allocate {} elements", info.elements);
   const convert_fn fn = info.dtype != f.vx_type ? f.to_kernel[accepted_index(f, info.dtype)] : nullptr;
   if (plan.permute)  // converted and laid out in the declared layout in one pass (the core's rule)
     convert_permute4(fn, static_cast<const char*>(data.get()), dtype_size(info.dtype), static_cast<char*>(kernel_data),
@@ -156,16 +164,16 @@ inline outcome read_ms_input(const ::mindspore::MSTensor& t, const field_desc& f
 inline outcome write_ms_output(::mindspore::MSTensor& t, const field_desc& f, const tensor_info& info,
                                const void* kernel_data, buffer_list& buffers) noexcept {
   void* out = t.MutableData();
-  if (!out) return fail(VX_ERROR_NO_MEMORY, f, "MSTensor::MutableData() gave no memory");
+  if (!out) return fail(status_code::no_memory, f, "MSTensor::MutableData() gave no memory");
   if (t.DataSize() < info.elements * dtype_size(info.dtype))
-    return fail(VX_ERROR_INVALID_PARAMETERS, f, "the MSTensor holds {} bytes, its shape needs {}", t.DataSize(),
+    return fail(status_code::invalid_parameters, f, "the MSTensor holds {} bytes, its shape needs {}", t.DataSize(),
                 info.elements * dtype_size(info.dtype));
   // The core's one output check (unwritten elements; in checking builds, lossy conversions), into a
   // converted copy first: a refused output leaves the tensor as it was (as on every backend).
   const void* result = kernel_data;
   if (info.dtype != f.vx_type) {
     void* converted = buffers.allocate(info.elements * dtype_size(info.dtype));
-    if (!converted) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate the converted copy");
+    if (!converted) return fail(status_code::no_memory, f, "cannot allocate the converted copy");
     result = converted;
   }
   if (outcome checked = check_output(f, info, kernel_data, result != kernel_data ? const_cast<void*>(result) : nullptr);
@@ -186,11 +194,11 @@ inline std::vector<std::int64_t> to_ms_shape(const std::uint32_t* dims, std::uin
 // rank); dtype VX_TYPE_INVALID while the model gives none.
 inline outcome read_ms_output(const ::mindspore::MSTensor& t, const field_desc& f, tensor_info& info) noexcept {
   info = tensor_info{};
-  if (t == nullptr) return fail(VX_ERROR_INVALID_REFERENCE, f, "the MSTensor is null");
+  if (t == nullptr) return fail(status_code::invalid_reference, f, "the MSTensor is null");
   if (t.DataType() != ::mindspore::DataType::kTypeUnknown) {
     info.dtype = from_ms_dtype(t.DataType());
-    if (info.dtype == VX_TYPE_INVALID)
-      return fail(VX_ERROR_INVALID_TYPE, f, "MindSpore dtype {} has no rknnop element type",
+    if (info.dtype == vx_type::invalid)
+      return fail(status_code::invalid_type, f, "MindSpore dtype {} has no rknnop element type",
                   static_cast<int>(t.DataType()));
   }
   const std::vector<std::int64_t>& shape = t.Shape();
@@ -198,7 +206,7 @@ inline outcome read_ms_output(const ::mindspore::MSTensor& t, const field_desc& 
   for (std::int64_t d : shape)
     if (d < 0) return {};
   if (shape.size() > max_tensor_rank)
-    return fail(VX_ERROR_INVALID_DIMENSION, f, "expected rank 1..6, got {}", shape.size());
+    return fail(status_code::invalid_dimension, f, "expected rank 1..6, got {}", shape.size());
   info.rank = info.tensor_rank = static_cast<std::uint32_t>(shape.size());
   std::size_t elements = 1;
   for (std::size_t i = 0; i < shape.size(); ++i) {
@@ -208,11 +216,11 @@ inline outcome read_ms_output(const ::mindspore::MSTensor& t, const field_desc& 
       status s = error("{} '{}': shape ", role_name(f.kind), f.name);
       append_shape(s, shape);
       s.append(" has a dim above 2^32-1, which rknnop cannot hold");
-      return outcome(VX_ERROR_INVALID_DIMENSION, s);
+      return outcome(status_code::invalid_dimension, s);
     }
     info.dims[i] = static_cast<std::uint32_t>(d);
     if (elements > std::numeric_limits<std::size_t>::max() / 8 / info.dims[i])
-      return fail(VX_ERROR_INVALID_DIMENSION, f, "dims overflow the address space");
+      return fail(status_code::invalid_dimension, f, "dims overflow the address space");
     elements *= info.dims[i];
   }
   info.elements = elements;
@@ -245,11 +253,11 @@ inline outcome custom_of(const ::mindspore::schema::Primitive* primitive, std::s
                          const ::mindspore::schema::Custom*& custom) noexcept {
   custom = primitive ? primitive->value_as_Custom() : nullptr;
   if (!custom)
-    return outcome(VX_ERROR_INVALID_PARAMETERS,
+    return outcome(status_code::invalid_parameters,
                    error(primitive ? "the node is not a Custom node" : "the node has no primitive"));
   const auto* type = custom->type();
   if (!type || std::string_view(type->c_str(), type->size()) != op)
-    return outcome(VX_ERROR_INVALID_PARAMETERS,
+    return outcome(status_code::invalid_parameters,
                    error("the Custom node's type is '{}', this kernel is '{}'",
                          type ? std::string_view(type->c_str(), type->size()) : std::string_view("<none>"), op));
   return {};
@@ -257,7 +265,7 @@ inline outcome custom_of(const ::mindspore::schema::Primitive* primitive, std::s
 
 inline outcome check_count(const char* what, std::size_t got, std::size_t expected) noexcept {
   if (got == expected) return {};
-  return outcome(VX_ERROR_INVALID_PARAMETERS, error("expected {} {} tensors, got {}", expected, what, got));
+  return outcome(status_code::invalid_parameters, error("expected {} {} tensors, got {}", expected, what, got));
 }
 
 }  // namespace rknnop::detail::mindspore

@@ -7,6 +7,7 @@
 // (or exception) into a vx_status and one log line. Nothing thrown crosses into C.
 
 #include <rknnop/detail/decode.hpp>
+#include <rknnop/detail/openvx/io.hpp>
 #include <rknnop/detail/invoke/pipeline.hpp>
 #include <rknnop/detail/log.hpp>
 #include <rknnop/detail/model.hpp>
@@ -98,8 +99,8 @@ outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list
 
 template <class Op>
 vx_status finish(vx_node node, const outcome& result) noexcept {
-  if (!result.ok()) report(op_model<Op>::name, node, result.code(), result.message().message());
-  return result.code();
+  if (!result.ok()) report(op_model<Op>::name, node, to_vx(result.code()), result.message().message());
+  return to_vx(result.code());
 }
 
 // What the CPU kernel learnt about a node's tensors: rank, dims and dtype, which are fixed when a
@@ -331,8 +332,8 @@ RKNNOP_DETAIL_COLD RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK vx_initialize_call
     const vx_status st =
         vxSetNodeAttribute(node, VX_NODE_ATTRIBUTE_KERNEL_EXECUTION_PARAMETERS, &params, sizeof params);
     if (st != VX_SUCCESS)
-      result =
-          outcome(st, error("vxSetNodeAttribute(KERNEL_EXECUTION_PARAMETERS) failed: {} ({})", st, vx_status_name(st)));
+      result = outcome(from_vx(st), error("vxSetNodeAttribute(KERNEL_EXECUTION_PARAMETERS) failed: {} ({})", st,
+                                          vx_status_name(st)));
   }
   return finish<Op>(node, result);
 }

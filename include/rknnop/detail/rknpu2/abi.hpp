@@ -20,6 +20,10 @@ namespace rknnop::detail::rknpu2 {
 inline constexpr std::size_t max_dims = 16;       // RKNN_MAX_DIMS
 inline constexpr std::size_t max_name_len = 256;  // RKNN_MAX_NAME_LEN
 
+// librknnrt's return codes (rknn_api.h) that a custom op's callbacks give back: RKNN_SUCC and
+// RKNN_ERR_FAIL (what the runtime reads of a failed init or compute: not 0).
+enum return_code : int { rknn_succ = 0, rknn_err_fail = -1 };
+
 // rknn_tensor_type (a C enum: 4 bytes)
 enum tensor_type : std::int32_t {
   type_float32 = 0,

@@ -63,9 +63,9 @@ inline void describe_tensor(describe_text& t, const field_desc& f) noexcept {
   std::size_t listed = 0;
   std::size_t total = 0;
   for (const rknn_type_row& row : rknn_types)
-    if (row.vx != VX_TYPE_INVALID && accepts(f, row.vx)) ++total;
+    if (row.vx != vx_type::invalid && accepts(f, row.vx)) ++total;
   for (const rknn_type_row& row : rknn_types) {
-    if (row.vx == VX_TYPE_INVALID || !accepts(f, row.vx)) continue;
+    if (row.vx == vx_type::invalid || !accepts(f, row.vx)) continue;
     t.add(listed == 0 ? " " : listed + 1 == total ? " or " : ", ");
     t.add(row.name);
     ++listed;
@@ -94,9 +94,9 @@ inline void describe_attribute(describe_text& t, const field_desc& f, const para
       t.add(e.enumerators[k].name);
     }
     t.add(")");
-  } else if (f.vx_type == VX_TYPE_FLOAT32 || f.vx_type == VX_TYPE_FLOAT64 || f.vx_type == VX_TYPE_FLOAT16) {
+  } else if (f.vx_type == vx_type::float32 || f.vx_type == vx_type::float64 || f.vx_type == vx_type::float16) {
     t.add(": float");
-  } else if (f.vx_type == VX_TYPE_BOOL) {
+  } else if (f.vx_type == vx_type::bool_) {
     t.add(": int64 (0 or 1)");
   } else {
     t.add(": int64");
@@ -113,8 +113,8 @@ inline void describe_attribute(describe_text& t, const field_desc& f, const para
       t.add_int(e.items_default[k]);
     }
     t.add("]");
-  } else if (f.vx_type == VX_TYPE_FLOAT32 || f.vx_type == VX_TYPE_FLOAT64 || f.vx_type == VX_TYPE_FLOAT16) {
-    t.add_float(e.float_default, f.vx_type == VX_TYPE_FLOAT64);
+  } else if (f.vx_type == vx_type::float32 || f.vx_type == vx_type::float64 || f.vx_type == vx_type::float16) {
+    t.add_float(e.float_default, f.vx_type == vx_type::float64);
   } else if (e.enumerator_count == 0 && e.uint_default != 0) {
     char digits[32];
     const int n = std::snprintf(digits, sizeof digits, "%llu", static_cast<unsigned long long>(e.uint_default));

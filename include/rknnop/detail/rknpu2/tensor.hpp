@@ -26,20 +26,26 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
 namespace rknnop::detail::rknpu2 {
 
+// The core's status as librknnrt's return code: every failure is RKNN_ERR_FAIL (docs/rknpu2.md, the
+// C entries of rknpu2_plugin.h: 0, or -1 with one line), the line says which rule refused it.
+constexpr return_code to_rknn(status_code code) noexcept {
+  return code == status_code::success ? rknn_succ : rknn_err_fail;
+}
+
 // --- dtypes: one table, RKNN's enum value -> its name, element size and rknnop's VX type ----------
 struct rknn_type_row {
   tensor_type type;
   const char* name;
   std::uint32_t size;  // bytes of one element (INT4: packed, not an element type here)
-  vx_enum vx;          // VX_TYPE_INVALID: no rknnop tensor element type
+  std::int32_t vx;     // vx_type::invalid: no rknnop tensor element type
 };
 inline constexpr rknn_type_row rknn_types[] = {
-    {type_float32, "FLOAT32", 4, VX_TYPE_FLOAT32}, {type_float16, "FLOAT16", 2, VX_TYPE_FLOAT16},
-    {type_int8, "INT8", 1, VX_TYPE_INT8},          {type_uint8, "UINT8", 1, VX_TYPE_UINT8},
-    {type_int16, "INT16", 2, VX_TYPE_INT16},       {type_uint16, "UINT16", 2, VX_TYPE_UINT16},
-    {type_int32, "INT32", 4, VX_TYPE_INT32},       {type_uint32, "UINT32", 4, VX_TYPE_INVALID},
-    {type_int64, "INT64", 8, VX_TYPE_INVALID},     {type_bool, "BOOL", 1, VX_TYPE_INVALID},
-    {type_int4, "INT4", 0, VX_TYPE_INVALID},       {type_bfloat16, "BFLOAT16", 2, VX_TYPE_INVALID},
+    {type_float32, "FLOAT32", 4, vx_type::float32}, {type_float16, "FLOAT16", 2, vx_type::float16},
+    {type_int8, "INT8", 1, vx_type::int8},          {type_uint8, "UINT8", 1, vx_type::uint8},
+    {type_int16, "INT16", 2, vx_type::int16},       {type_uint16, "UINT16", 2, vx_type::uint16},
+    {type_int32, "INT32", 4, vx_type::int32},       {type_uint32, "UINT32", 4, vx_type::invalid},
+    {type_int64, "INT64", 8, vx_type::invalid},     {type_bool, "BOOL", 1, vx_type::invalid},
+    {type_int4, "INT4", 0, vx_type::invalid},       {type_bfloat16, "BFLOAT16", 2, vx_type::invalid},
 };
 
 constexpr const rknn_type_row* find_rknn_type(std::int32_t type) noexcept {
@@ -51,11 +57,11 @@ constexpr const char* rknn_type_name(std::int32_t type) noexcept {
   const rknn_type_row* row = find_rknn_type(type);
   return row ? row->name : "an unknown RKNN type";
 }
-constexpr vx_enum vx_of(std::int32_t type) noexcept {
+constexpr std::int32_t vx_of(std::int32_t type) noexcept {
   const rknn_type_row* row = find_rknn_type(type);
-  return row ? row->vx : VX_TYPE_INVALID;
+  return row ? row->vx : vx_type::invalid;
 }
-constexpr tensor_type rknn_of(vx_enum vx) noexcept {
+constexpr tensor_type rknn_of(std::int32_t vx) noexcept {
   for (const rknn_type_row& row : rknn_types)
     if (row.vx == vx) return row.type;
   return type_float32;
@@ -73,7 +79,7 @@ constexpr const char* format_name(std::int32_t fmt) noexcept {
 // Whether a tensor field can be fed by librknnrt: the non-native compute path hands a CPU op
 // FLOAT32 tensors (FLOAT16 where the model keeps it), so a field must accept one of the two.
 constexpr bool rknpu2_feedable(const field_desc& f) noexcept {
-  return accepts(f, VX_TYPE_FLOAT32) || accepts(f, VX_TYPE_FLOAT16);
+  return accepts(f, vx_type::float32) || accepts(f, vx_type::float16);
 }
 
 RKNNOP_DETAIL_COLD inline outcome tensor_failure(const field_desc& f, const tensor_attr& a, const char* what) noexcept {
@@ -84,7 +90,7 @@ RKNNOP_DETAIL_COLD inline outcome tensor_failure(const field_desc& f, const tens
     detail::append_any(s, a.dims[i]);
   }
   s.append("])");
-  return outcome(VX_ERROR_INVALID_PARAMETERS, s);
+  return outcome(status_code::invalid_parameters, s);
 }
 
 // Rank, dims (innermost first, in the kernel's layout) and dtype of a runtime tensor, checked
@@ -102,9 +108,9 @@ inline outcome read_attr_shape(const tensor_attr& a, const field_desc& f, tensor
   }
   info.elements = elements;
   info.dtype = vx_of(a.type);
-  if (info.dtype == VX_TYPE_INVALID) return tensor_failure(f, a, "rknnop has no element type for this dtype");
+  if (info.dtype == vx_type::invalid) return tensor_failure(f, a, "rknnop has no element type for this dtype");
   if (!accepts(f, info.dtype)) return dtype_mismatch(f, info.dtype);
-  if (a.qnt_type != 0 && info.dtype != VX_TYPE_FLOAT32 && info.dtype != VX_TYPE_FLOAT16)
+  if (a.qnt_type != 0 && info.dtype != vx_type::float32 && info.dtype != vx_type::float16)
     return tensor_failure(f, a, "the tensor is quantized (zero point and scale): rknnop hands kernels plain values");
   info.tensor_rank = rank;
   plan.permute = false;
@@ -146,7 +152,7 @@ inline outcome read_input(const op_tensor& t, const field_desc& f, const tensor_
   const convert_fn fn = info.dtype != f.vx_type ? f.to_kernel[accepted_index(f, info.dtype)] : nullptr;
   if (plan.permute || fn) {
     char* moved = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
-    if (!moved) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate {} elements", info.elements);
+    if (!moved) return fail(status_code::no_memory, f, "cannot allocate {} elements", info.elements);
     if (plan.permute)  // converted and laid out in one pass
       convert_permute4(fn, data, dtype_size(info.dtype), moved, kernel_size, plan.runtime, plan.perm);
     else
@@ -176,7 +182,7 @@ inline outcome write_output(op_tensor& t, const field_desc& f, const tensor_info
     return check_output(f, info, kernel_data, data);
   } else {
     char* converted = static_cast<char*>(buffers.allocate(info.elements * to));
-    if (!converted) return fail(VX_ERROR_NO_MEMORY, f, "cannot allocate the converted copy");
+    if (!converted) return fail(status_code::no_memory, f, "cannot allocate the converted copy");
     if (outcome checked = check_output(f, info, kernel_data, converted); !checked.ok()) return checked;
     src = converted;
     from = to;
@@ -227,7 +233,7 @@ inline bool read_attr_item(const op_attr& a, std::uint32_t k, attr_item& v) noex
 RKNNOP_DETAIL_COLD inline outcome attr_failure(const field_desc& f, const op_attr& a, const char* expected) noexcept {
   status s = error("{} '{}': the node's attribute '{}' is {} with {} item{}, expected {}", role_name(f.kind), f.name,
                    f.name, rknn_type_name(a.dtype), a.n_elems, a.n_elems == 1 ? "" : "s", expected);
-  return outcome(VX_ERROR_INVALID_TYPE, s);
+  return outcome(status_code::invalid_type, s);
 }
 
 }  // namespace rknnop::detail::rknpu2
