@@ -412,6 +412,7 @@ struct rknpu2_settled_io {
   const node_state<Op>& state;
   op_tensor* inputs;
   op_tensor* outputs;
+  profile_marks* marks = nullptr;  // RKNNOP_PROFILE=1 (profile.hpp)
 
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     for (std::size_t k = 0; k < node_state<Op>::tensors; ++k) call.info[k] = state.info[k];
@@ -421,14 +422,27 @@ struct rknpu2_settled_io {
         result = read_input(inputs[i], model::fields[i], call.info[i], state.plans[i], buffers, call.data[i]);
       if (result.ok()) bind_view<i>(call.in, call.info[i], call.data[i]);
     });
+    if (marks) marks->inputs_done = profile_now();
     return result;
   }
   template <class I>  // I: the output's index, a std::integral_constant
   outcome write(invocation<Op>& call, I, buffer_list& buffers) noexcept {
     constexpr std::size_t k = model::input_count + I::value;
+    if (I::value == 0 && marks) marks->outputs_from = profile_now();
     return write_output(outputs[I::value], model::fields[k], call.info[k], state.plans[k], call.data[k], buffers);
   }
 };
+
+// The core's pipeline through one of the adapters above, timed when RKNNOP_PROFILE=1 asked for it.
+template <class Op, class Io>
+outcome invoke_profiled(Io& io, invocation<Op>& call, buffer_list& buffers) noexcept {
+  if (!profile_enabled) return invoke(io, call, buffers);
+  profile_marks marks = profile_start();
+  io.marks = &marks;
+  const outcome result = invoke(io, call, buffers);
+  print_profile(op_model<Op>::name, marks, result.ok());
+  return result;
+}
 
 // One call of the op: the core's pipeline through librknnrt's tensors.
 template <class Op>
@@ -438,14 +452,7 @@ outcome run(const typename op_model<Op>::params& params, op_tensor* inputs, std:
   invocation<Op> call;
   call.par = params;
   rknpu2_io<Op> io{inputs, n_inputs, outputs, n_outputs, {}};
-  profile_marks marks;
-  if (profile_enabled) {
-    marks = profile_start();
-    io.marks = &marks;
-  }
-  outcome result = invoke(io, call, buffers);
-  if (io.marks) print_profile(op_model<Op>::name, marks, result.ok());
-  return result;
+  return invoke_profiled(io, call, buffers);
 }
 
 template <class Op>
@@ -461,7 +468,7 @@ int compute(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tenso
         invocation<Op> call;
         call.par = state.params;
         rknpu2_settled_io<Op> io{state, inputs, outputs};
-        return invoke(io, call, buffers);
+        return invoke_profiled(io, call, buffers);
       }
       return run<Op>(state.params, inputs, n_inputs, outputs, n_outputs);
     }

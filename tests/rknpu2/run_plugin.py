@@ -140,7 +140,7 @@ def case_profile(args):
     import re
     x = save(args, 'x.npy', np.linspace(-1, 1, 16 * 64 * 64, dtype=np.float32).reshape(1, 16, 64, 64))
     line = re.compile(r'rknnop: profile: LeakyRelu: compute call 1: inputs (\d+\.\d{3}) ms \(conversion, layout\), '
-                      r'kernel (\d+\.\d{3}) ms \(with infer\), outputs (\d+\.\d{3}) ms \(conversion, layout\), '
+                      r'kernel (\d+\.\d{3}) ms, outputs (\d+\.\d{3}) ms \(conversion, layout\), '
                       r'threads (\d+)$')
     env = dict(os.environ, RKNNOP_PROFILE='1', RKNNOP_THREADS='3')
     p = subprocess.run([args.run, args.leaky_relu, '-i', '0=' + x, '-o', '0=' + out(args, 'y.npy')], env=env,

@@ -66,7 +66,7 @@ inline void print_profile(std::string_view op, const profile_marks& m, bool ok) 
   char line[320];
   const int n = std::snprintf(line, sizeof line,
                               "rknnop: profile: %.*s: compute call %llu%s: inputs %.3f ms (conversion, layout), "
-                              "kernel %.3f ms (with infer), outputs %.3f ms (conversion, layout), threads %u\n",
+                              "kernel %.3f ms, outputs %.3f ms (conversion, layout), threads %u\n",
                               static_cast<int>(op.size()), op.data(), call, ok ? "" : " (failed)",
                               ms(m.start, inputs_done), ms(inputs_done, outputs_from), ms(outputs_from, end), threads);
   if (n > 0) std::fputs(line, stderr);
