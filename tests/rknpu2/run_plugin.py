@@ -181,8 +181,9 @@ def case_hostile(args):
     check(rc == 0 and np.array_equal(np.load(y), np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2)),
           'hostile mode 0: exit %d %s' % (rc, stderr))
     rc, _, stderr = run(args, args.hostile, '-i', 'x=' + x, '--attr', 'mode=1')
-    check(rc == 1 and 'rknnop-run: the CPU kernel of Hostile' in stderr and 'crashed with SIGSEGV' in stderr and
-          'a null pointer was used' in stderr, 'hostile null pointer: exit %d %s' % (rc, stderr))
+    check(rc == 1 and 'rknnop-run: Hostile (RKNPU2 plugin ' in stderr and 'crashed with SIGSEGV' in stderr and
+          'the runner reports: in the CPU kernel, a null pointer was used' in stderr,
+          'hostile null pointer: exit %d %s' % (rc, stderr))
     rc, _, stderr = run(args, args.hostile, '-i', 'x=' + x, '--attr', 'mode=5')
     check(rc == 1 and 'crashed with SIGSEGV' in stderr and 'past its end' in stderr and 'output 0' in stderr,
           'hostile overrun: exit %d %s' % (rc, stderr))
@@ -191,8 +192,9 @@ def case_hostile(args):
     os.makedirs(here, exist_ok=True)
     rc, _, stderr = run(args, args.hostile, '-i', 'x=' + x, '--attr', 'mode=27', cwd=here)
     check(not os.path.exists(os.path.join(here, 'hostile-was-here')), 'hostile mode 27 created its file')
-    check(rc == 1 and 'rknnop-run: the CPU kernel of Hostile' in stderr and
-          "tried open (a file to write), which the node runner's sandbox refuses (stopped)" in stderr,
+    check(rc == 1 and "rknnop-run: Hostile (RKNPU2 plugin " in stderr and
+          "was stopped by the node runner's sandbox (SIGSYS); the runner reports: in the CPU kernel, it tried "
+          "open (a file to write), which the sandbox refuses" in stderr,
           'hostile mode 27: exit %d %s' % (rc, stderr))
 
 

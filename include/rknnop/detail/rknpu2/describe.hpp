@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+// Layer 14 of detail/ (docs/architecture.md §1), in the RKNPU2 backend's room.
 // The RKNPU2 plugin's description (rknnop_rknpu2_describe, <rknnop/rknpu2_plugin.h>): the op, its
 // tensors with the RKNN dtypes each takes, and its attributes with ONNX's attribute type and the op
 // struct's default, from the same reflection the toolkit2 class is generated from (schema.hpp's
@@ -17,6 +18,7 @@
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/rknpu2/tensor.hpp>
 #include <rknnop/detail/schema.hpp>  // param_extras
+#include <rknnop/vx_type.hpp>        // vx_type_is_floating
 
 #include <cstdint>
 #include <cstdio>       // std::snprintf, std::strtod
@@ -94,7 +96,7 @@ inline void describe_attribute(describe_text& t, const field_desc& f, const para
       t.add(e.enumerators[k].name);
     }
     t.add(")");
-  } else if (f.vx_type == vx_type::float32 || f.vx_type == vx_type::float64 || f.vx_type == vx_type::float16) {
+  } else if (vx_type_is_floating(f.vx_type)) {
     t.add(": float");
   } else if (f.vx_type == vx_type::bool_) {
     t.add(": int64 (0 or 1)");
@@ -113,7 +115,7 @@ inline void describe_attribute(describe_text& t, const field_desc& f, const para
       t.add_int(e.items_default[k]);
     }
     t.add("]");
-  } else if (f.vx_type == vx_type::float32 || f.vx_type == vx_type::float64 || f.vx_type == vx_type::float16) {
+  } else if (vx_type_is_floating(f.vx_type)) {
     t.add_float(e.float_default, f.vx_type == vx_type::float64);
   } else if (e.enumerator_count == 0 && e.uint_default != 0) {
     char digits[32];

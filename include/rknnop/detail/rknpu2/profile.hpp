@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+// Layer 8 of detail/ (docs/architecture.md §1), in the RKNPU2 backend's room.
 // RKNNOP_PROFILE=1 for an RKNPU2 plugin: one line per compute call on stderr, the time spent in the
 // inputs' conversion and layout (librknnrt's tensors to the kernel's type and layout), in the kernel
 // (with the op's infer and the output buffers), in the outputs' conversion and layout back into the
