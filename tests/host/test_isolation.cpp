@@ -403,9 +403,11 @@ std::string way_name(const attack_way& w) {
 }
 
 // The one-node model around the Hostile op in `mode` (rknnop-pack pack, then wrap with the output's shape
-// given, so that wrap runs none of its code), made once per test process.
+// given, so that wrap runs none of its code), made once per test process, in a folder of the test's own:
+// ctest runs each test in its own process, side by side, and work_dir empties the folder it names.
 fs::path hostile_model(int mode) {
-  static const fs::path dir = rknnop_test::work_dir("sandbox_models");
+  static const fs::path dir = rknnop_test::work_dir(std::string("sandbox_models_") +
+                                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
   const fs::path container = dir / "Hostile.rknnop";
   if (!fs::exists(container)) {
     const fs::path kernels = fs::path(RKNNOP_HOSTILE_YML).parent_path();
