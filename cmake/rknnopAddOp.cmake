@@ -160,6 +160,7 @@ function(_rknnop_board_openvx arch cxx out_dir)
       VERBATIM)
     _rknnop_pthread_stub_files(${arch} _pthread_source _pthread_map)
     add_custom_command(OUTPUT "${_dir}/libpthread.so"
+      COMMAND "${CMAKE_COMMAND}" -E make_directory "${_dir}"  # Makefiles may run this rule first
       COMMAND "${cxx}" -shared -fPIC -nostdlib -Wl,-soname,libpthread.so.0 "-Wl,--version-script=${_pthread_map}"
               -o "${_dir}/libpthread.so" "${_pthread_source}"
       DEPENDS "${_pthread_source}" "${_pthread_map}"
