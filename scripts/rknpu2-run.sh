@@ -18,6 +18,8 @@
 # The stand-in: RKNNOP_RKNPU2_STANDIN, else <build>/board/rknpu2/armhf/librknnop_rknpu.so (build =
 # RKNNOP_BUILD_DIR or build/native). Passed on to the run: RKNN_LOG_LEVEL, RKNNOP_RKNPU_LOG, RKNNOP_PROFILE, RKNNOP_THREADS,
 # RKNNOP_RKNPU_SEED, RKNNOP_RKNPU_HW_VERSION. RKNNOP_RKNPU2_TRACE=1 prints the qemu command.
+# RKNNOP_RECORD=DIR (and RKNNOP_RECORD_MAX): the plugins record their own compute calls as on a board
+# (docs/rknpu2-deploy.md §4) into a folder of the run, copied to DIR afterwards (never over a file).
 # Run as root, the runtime runs as nobody (setpriv, uid/gid 65534, no capabilities): librknnrt run as
 # root without a device creates /dev/dri nodes. Exit status: the runner's (0, 1 a failed runtime call,
 # named on stderr, 2 usage), or 77 with the reason when the runtime, qemu-arm, the cross compiler, the
@@ -91,7 +93,9 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/rknnop-rknpu2-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"
-mkdir -p "$work/lib" "$work/plugins" "$work/in" "$work/out" "$work/record" "$work/run"
+mkdir -p "$work/lib" "$work/plugins" "$work/in" "$work/out" "$work/record" "$work/run" "$work/plugin-record"
+plugin_record=${RKNNOP_RECORD:-}
+[[ -z $plugin_record ]] || plugin_record=$(absolute "$plugin_record")
 if [[ -n $app ]]; then  # an application of the user's (armhf), run as "APP MODEL PLUGIN..." instead of the runner
   [[ -f $app ]] || die "$app: no such application"
   [[ ${#inputs[@]} -eq 0 && ${#outputs[@]} -eq 0 && -z $record ]] || die "--app takes no -i, -o or --record"
@@ -121,13 +125,15 @@ find "$work" -type d -exec chmod 755 {} +
 find "$work" -type f -exec chmod 644 {} +
 chmod 755 "$work/rknpu2_run"
 # What the runtime writes belongs to the identity it runs as.
-[[ ${#as_user[@]} -eq 0 ]] || chown 65534:65534 "$work/out" "$work/record" "$work/run"
+[[ ${#as_user[@]} -eq 0 ]] || chown 65534:65534 "$work/out" "$work/record" "$work/run" "$work/plugin-record"
 
 env_args=(-E "LD_LIBRARY_PATH=$work/lib" -E "LD_PRELOAD=$work/lib/$(basename "$standin")" -E "RKNNOP_RKNPU_SOC=$soc"
           -E "TMPDIR=$work/run")
-for name in RKNN_LOG_LEVEL RKNNOP_RKNPU_LOG RKNNOP_RKNPU_SEED RKNNOP_RKNPU_HW_VERSION RKNNOP_PROFILE RKNNOP_THREADS; do
+for name in RKNN_LOG_LEVEL RKNNOP_RKNPU_LOG RKNNOP_RKNPU_SEED RKNNOP_RKNPU_HW_VERSION RKNNOP_PROFILE RKNNOP_THREADS \
+            RKNNOP_RECORD_MAX; do
   [[ -n ${!name:-} ]] && env_args+=(-E "$name=${!name}")
 done
+[[ -z $plugin_record ]] || env_args+=(-E "RKNNOP_RECORD=$work/plugin-record")
 command=("${as_user[@]}" qemu-arm -L "$sysroot" "${env_args[@]}" "$work/rknpu2_run" "${args[@]}")
 [[ ${RKNNOP_RKNPU2_TRACE:-0} == 1 ]] && echo "$me: (cd $work/run && ${command[*]})" >&2
 status=0
@@ -142,6 +148,18 @@ for entry in "${outputs[@]}"; do
     status=1
   fi
 done
+if [[ -n $plugin_record ]]; then  # the plugins' own record (RKNNOP_RECORD), never over an existing file
+  mkdir -p "$plugin_record"
+  for file in "$work/plugin-record"/*; do
+    [[ -f $file ]] || continue
+    if [[ -e $plugin_record/$(basename "$file") ]]; then
+      echo "$me: RKNNOP_RECORD: $plugin_record/$(basename "$file") exists: not overwritten" >&2
+      status=1
+    else
+      cp "$file" "$plugin_record/"
+    fi
+  done
+fi
 if [[ -n $record ]]; then
   mkdir -p "$record"
   find "$work/record" -maxdepth 1 -type f -name '*.npy' -exec cp {} "$record/" \;

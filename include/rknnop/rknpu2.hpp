@@ -33,6 +33,7 @@
 #include <rknnop/detail/rknpu2/abi.hpp>
 #include <rknnop/detail/rknpu2/describe.hpp>  // rknnop_rknpu2_describe
 #include <rknnop/detail/rknpu2/profile.hpp>   // RKNNOP_PROFILE=1
+#include <rknnop/detail/rknpu2/record.hpp>    // RKNNOP_RECORD=<dir>
 #include <rknnop/detail/rknpu2/tensor.hpp>
 #include <rknnop/detail/schema.hpp>  // has_default_member_initializer (compile time only)
 #include <rknnop/detail/scratch.hpp>
@@ -233,6 +234,7 @@ struct node_state {
   using model = op_model<Op>;
   static constexpr std::size_t tensors = model::input_count + model::output_count;
   typename model::params params{};
+  std::uint32_t node = 0;  // this plugin's nodes counted from 1 by init (RKNNOP_RECORD's manifest)
   bool settled = false;
   shape_key keys[tensors];
   tensor_info info[tensors];
@@ -335,6 +337,8 @@ int init(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* 
     void* memory = std::malloc(sizeof(node_state<Op>));
     if (!memory) return outcome(status_code::no_memory, error("cannot allocate the node's params"));
     auto* state = ::new (memory) node_state<Op>();
+    static constinit std::uint32_t nodes = 0;
+    state->node = __atomic_add_fetch(&nodes, 1, __ATOMIC_RELAXED);
     outcome result = decode_attrs<Op>(runtime_attrs{ctx}, state->params);
     if (!result.ok()) {
       std::free(memory);
@@ -456,8 +460,8 @@ outcome run(const typename op_model<Op>::params& params, op_tensor* inputs, std:
 }
 
 template <class Op>
-int compute(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* outputs,
-            std::uint32_t n_outputs) noexcept {
+int compute_call(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* outputs,
+                 std::uint32_t n_outputs) noexcept {
   if (ctx && !ctx->priv_data && refused_nodes<Op>::contains(ctx->internal_ctx)) return -1;  // init said why
   return firewall<Op>({}, [&]() -> outcome {
     if (!ctx) return outcome(status_code::invalid_reference, error("compute got no op context"));
@@ -480,6 +484,63 @@ int compute(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tenso
     outcome result = decode_attrs<Op>(runtime_attrs{ctx}, params);
     return result.ok() ? run<Op>(params, inputs, n_inputs, outputs, n_outputs) : result;
   });
+}
+
+// RKNNOP_RECORD=<dir> (record.hpp): the call's inputs written, the call made, its outputs, the node's
+// attributes (as librknnrt answers them, by the params' names) and the manifest written. Recording
+// never changes what compute returns.
+template <class Op>
+RKNNOP_DETAIL_COLD int compute_recorded(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* outputs,
+                                        std::uint32_t n_outputs) noexcept {
+  using model = op_model<Op>;
+  static constexpr auto names = [] {
+    struct both {
+      std::string_view in[model::input_count > 0 ? model::input_count : 1];
+      std::string_view out[model::output_count > 0 ? model::output_count : 1];
+    } b{};
+    for (std::size_t i = 0; i < model::input_count; ++i) b.in[i] = model::fields[i].name;
+    for (std::size_t i = 0; i < model::output_count; ++i) b.out[i] = model::fields[model::input_count + i].name;
+    return b;
+  }();
+  record_call c;
+  c.type = model::rknpu2_type;
+  c.name = model::name;
+  c.node = ctx && ctx->priv_data ? static_cast<const node_state<Op>*>(ctx->priv_data)->node : 0;
+  c.inputs = inputs;
+  c.outputs = outputs;
+  c.n_inputs = n_inputs;
+  c.n_outputs = n_outputs;
+  c.input_names = names.in;
+  c.output_names = names.out;
+  c.input_fields = model::input_count;
+  c.output_fields = model::output_count;
+  const bool recording = record_before(c);
+  const int rc = compute_call<Op>(ctx, inputs, n_inputs, outputs, n_outputs);
+  if (recording) {
+    op_attr attrs[model::param_count > 0 ? model::param_count : 1] = {};
+    std::uint32_t n_attrs = 0;
+    if (ctx && rknnop_detail_rknn_get_op_attr) {
+      const runtime_attrs lookup{ctx};
+      for (std::size_t i = 0; i < model::param_count; ++i)
+        if (const op_attr* a = lookup(model::fields[model::input_count + model::output_count + i].name)) {
+          attrs[n_attrs] = *a;
+          const std::string_view name = model::fields[model::input_count + model::output_count + i].name;
+          std::memset(attrs[n_attrs].name, 0, sizeof attrs[n_attrs].name);
+          std::memcpy(attrs[n_attrs].name, name.data(), name.size() < max_name_len ? name.size() : max_name_len - 1);
+          ++n_attrs;
+        }
+    }
+    record_after(c, attrs, n_attrs, rc == 0);
+  }
+  return rc;
+}
+
+template <class Op>
+int compute(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* outputs,
+            std::uint32_t n_outputs) noexcept {
+  if (record_enabled) [[unlikely]]  // RKNNOP_RECORD, read once at load
+    return compute_recorded<Op>(ctx, inputs, n_inputs, outputs, n_outputs);
+  return compute_call<Op>(ctx, inputs, n_inputs, outputs, n_outputs);
 }
 
 // The exported entries for callers without librknnrt.
@@ -580,6 +641,7 @@ RKNNOP_DETAIL_END_HIDDEN
   namespace {                                                                                                         \
   [[gnu::constructor]] void rknnop_detail_rknpu2_load_##Name() {                                                      \
     ::rknnop::detail::rknpu2::read_profile_setting(); /* RKNNOP_PROFILE, read once */                                 \
+    ::rknnop::detail::rknpu2::read_record_setting();  /* RKNNOP_RECORD, read once */                                  \
   }                                                                                                                   \
   [[gnu::destructor]] void rknnop_detail_rknpu2_unload_##Name() {                                                     \
     ::rknnop::detail::unload_library(); /* workers joined, scratch cache drained */                                   \
