@@ -26,7 +26,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -338,8 +340,362 @@ struct plugin_options {
   std::string plugin;
   std::vector<std::string> inputs, outputs, attrs;
   std::string tensor_type;
+  std::string replay;
   bool describe = false;
 };
+
+// --- --replay: a plugin's own record (RKNNOP_RECORD=<dir>, detail/rknpu2/record.hpp) run again --------
+
+// The GNU build-id note of an ELF image, as hex; "none" without one (or in an image it cannot walk:
+// the runner has checked the file's structure before this runs).
+std::string gnu_build_id(const std::vector<std::uint8_t>& b) {
+  const auto read = [&b](std::uint64_t at, unsigned n, std::uint64_t& v) {
+    if (at > b.size() || n > b.size() - at) return false;
+    v = 0;
+    for (unsigned k = 0; k < n; ++k) v |= std::uint64_t(b[at + k]) << (8 * k);
+    return true;
+  };
+  if (b.size() < 52 || b[5] != 1) return "none";  // little-endian only
+  const bool wide = b[4] == 2;
+  std::uint64_t phoff = 0, phentsize = 0, phnum = 0;
+  if (!read(wide ? 0x20 : 0x1C, wide ? 8 : 4, phoff) || !read(wide ? 0x36 : 0x2A, 2, phentsize) ||
+      !read(wide ? 0x38 : 0x2C, 2, phnum))
+    return "none";
+  for (std::uint64_t i = 0; i < phnum; ++i) {
+    const std::uint64_t ph = phoff + i * phentsize;
+    std::uint64_t type = 0, offset = 0, size = 0;
+    if (!read(ph, 4, type) || type != 4 /* PT_NOTE */) continue;
+    if (!read(ph + (wide ? 8 : 4), wide ? 8 : 4, offset) || !read(ph + (wide ? 32 : 16), wide ? 8 : 4, size)) continue;
+    for (std::uint64_t at = offset; at + 12 <= offset + size;) {
+      std::uint64_t namesz = 0, descsz = 0, kind = 0;
+      if (!read(at, 4, namesz) || !read(at + 4, 4, descsz) || !read(at + 8, 4, kind)) break;
+      const std::uint64_t name_at = at + 12, desc_at = name_at + ((namesz + 3) & ~std::uint64_t(3));
+      if (desc_at > b.size() || descsz > b.size() - desc_at) break;
+      if (kind == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && std::memcmp(b.data() + name_at, "GNU", 4) == 0) {
+        std::string hex;
+        for (std::uint64_t k = 0; k < descsz && k < 64; ++k) hex += fmt::format("{:02x}", b[desc_at + k]);
+        return hex;
+      }
+      at = desc_at + ((descsz + 3) & ~std::uint64_t(3));
+    }
+  }
+  return "none";
+}
+
+// One manifest: its key=value lines, read whole (at most 1 MiB), each key once.
+struct manifest {
+  std::filesystem::path path;
+  std::vector<std::pair<std::string, std::string>> fields;
+
+  [[nodiscard]] const std::string* find(std::string_view key) const {
+    for (const auto& [k, v] : fields)
+      if (k == key) return &v;
+    return nullptr;
+  }
+  [[nodiscard]] const std::string& get(const std::string& key) const {
+    if (const std::string* v = find(key)) return *v;
+    throw error(fmt::format("--replay: {}: field '{}' is missing", path.string(), key));
+  }
+  [[nodiscard]] error bad(const std::string& key, std::string_view expected) const {
+    return error(fmt::format("--replay: {}: field '{}' is '{}', expected {}", path.string(), key,
+                             terminal_text(get(key).substr(0, 80)), expected));
+  }
+  [[nodiscard]] std::uint64_t number(const std::string& key, std::uint64_t max) const {
+    const std::string& v = get(key);
+    std::uint64_t n = 0;
+    if (v.empty() || v.size() > 19 || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        (n = std::stoull(v)) > max)
+      throw bad(key, fmt::format("a number of at most {}", max));
+    return n;
+  }
+};
+
+manifest read_manifest(const std::filesystem::path& path) {
+  const std::vector<std::uint8_t> bytes = read_file(path, 1u << 20);  // a larger one is named by read_file
+  manifest m;
+  m.path = path;
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  bool ended = false;
+  std::size_t line_number = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    ++line_number;
+    if (ended) throw error(fmt::format("--replay: {}: line {} follows 'end'", path.string(), line_number));
+    if (line == "end") {
+      ended = true;
+      continue;
+    }
+    const std::size_t eq = line.find('=');
+    const std::string_view key = eq == std::string_view::npos ? std::string_view() : line.substr(0, eq);
+    if (key.empty() || key.size() > 64 || !std::all_of(key.begin(), key.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+        }))
+      throw error(fmt::format("--replay: {}: line {} is not key=value: '{}'", path.string(), line_number,
+                              terminal_text(std::string(line.substr(0, 80)))));
+    if (m.find(key)) throw error(fmt::format("--replay: {}: field '{}' is given twice", path.string(), key));
+    m.fields.emplace_back(std::string(key), std::string(line.substr(eq + 1)));
+  }
+  if (m.fields.empty() || m.fields.front() != std::pair<std::string, std::string>("rknnop_record", "1"))
+    throw error(fmt::format("--replay: {}: not an rknnop record manifest (its first line is not 'rknnop_record=1')",
+                            path.string()));
+  if (!ended)
+    throw error(fmt::format("--replay: {}: the manifest is incomplete (no 'end' line: the recording stopped in it)",
+                            path.string()));
+  return m;
+}
+
+// A tensor of the record: the .npy beside the manifest (named by the recorder's pattern, never by
+// the manifest), checked against the manifest's dtype, layout and shape.
+rknpu2_tensor record_tensor(const manifest& m, const std::string& stem, const std::string& role, std::size_t k) {
+  const std::string prefix = fmt::format("{}.{}.", role, k);
+  const std::string& type_text = m.get(prefix + "dtype");
+  const tensor_type_row* row = nullptr;
+  for (const tensor_type_row& r : tensor_types)
+    if (r.name == type_text) row = &r;
+  if (row == nullptr) throw m.bad(prefix + "dtype", "an RKNN tensor type (FLOAT32, FLOAT16, INT8, ...)");
+  if (!row->npy)
+    throw m.bad(prefix + "dtype", "a type rknnop-run replays (FLOAT32, FLOAT16, INT8, UINT8, INT16, UINT16, INT32)");
+  rknpu2_tensor t;
+  t.type = row->type;
+  const std::string& layout = m.get(prefix + "layout");
+  if (layout == "NCHW")
+    t.fmt = RKNNOP_RKNPU2_NCHW;
+  else if (layout == "NHWC")
+    t.fmt = RKNNOP_RKNPU2_NHWC;
+  else if (layout == "UNDEFINED")
+    t.fmt = RKNNOP_RKNPU2_UNDEFINED;
+  else
+    throw m.bad(prefix + "layout", "NCHW, NHWC or UNDEFINED");
+  const std::string& shape = m.get(prefix + "shape");
+  for (std::size_t at = 0; !shape.empty() && at <= shape.size();) {
+    std::size_t comma = shape.find(',', at);
+    if (comma == std::string::npos) comma = shape.size();
+    const std::string item = shape.substr(at, comma - at);
+    if (item.empty() || item.size() > 10 ||
+        !std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        std::stoull(item) > 0xFFFFFFFFu || t.dims.size() >= RKNNOP_RKNPU2_MAX_DIMS)
+      throw m.bad(prefix + "shape", "at most 16 comma-separated dims of at most 4294967295");
+    t.dims.push_back(static_cast<std::uint32_t>(std::stoull(item)));
+    at = comma + 1;
+  }
+  const std::filesystem::path file =
+      m.path.parent_path() / fmt::format("{}.{}{}.npy", stem, role == "input" ? "in" : "out", k);
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::symlink_status(file, ec);
+  if (ec || !std::filesystem::is_regular_file(status))
+    throw error(fmt::format("--replay: {}: {} {} of the call has no file {} (a regular file, not a link)",
+                            m.path.string(), role, k, file.string()));
+  const npy_array array = read_npy_file(file);
+  if (array.dtype != *row->npy)
+    throw error(fmt::format("--replay: {}: {}, but {}dtype in {} says {}", file.string(), npy_descr(array.dtype),
+                            prefix, m.path.filename().string(), row->name));
+  if (!std::equal(array.shape.begin(), array.shape.end(), t.dims.begin(), t.dims.end()))
+    throw error(fmt::format("--replay: {}: shape ({}), but {}shape in {} says ({})", file.string(),
+                            fmt::join(array.shape, ", "), prefix, m.path.filename().string(), fmt::join(t.dims, ", ")));
+  t.data = array.data;
+  return t;
+}
+
+// A node attribute of the record: attr.<k>.name, .dtype, .count and .data (its bytes in hex).
+rknpu2_attr record_attr(const manifest& m, std::size_t k) {
+  const std::string prefix = fmt::format("attr.{}.", k);
+  rknpu2_attr a;
+  a.name = m.get(prefix + "name");
+  if (a.name.empty() || a.name.size() >= RKNNOP_RKNPU2_MAX_NAME_LEN ||
+      !std::all_of(a.name.begin(), a.name.end(), [](char c) { return c > 0x20 && c < 0x7F; }))
+    throw m.bad(prefix + "name", "an attribute name (printable, 1..255 bytes)");
+  const std::string& type_text = m.get(prefix + "dtype");
+  static constexpr std::array<std::pair<std::string_view, std::uint32_t>, 10> sizes = {{{"FLOAT32", 4},
+                                                                                        {"FLOAT16", 2},
+                                                                                        {"INT8", 1},
+                                                                                        {"UINT8", 1},
+                                                                                        {"INT16", 2},
+                                                                                        {"UINT16", 2},
+                                                                                        {"INT32", 4},
+                                                                                        {"UINT32", 4},
+                                                                                        {"INT64", 8},
+                                                                                        {"BOOL", 1}}};
+  std::uint32_t size = 0;
+  for (const auto& [name, bytes] : sizes)
+    if (name == type_text) size = bytes;
+  if (size == 0)
+    throw m.bad(prefix + "dtype", "FLOAT32, FLOAT16, INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64 or BOOL");
+  for (const tensor_type_row& r : tensor_types)
+    if (r.name == type_text) a.dtype = r.type;
+  a.n_elems = static_cast<std::uint32_t>(m.number(prefix + "count", 65536 / size));
+  const std::string& hex = m.get(prefix + "data");
+  if (hex.size() != 2u * a.n_elems * size ||
+      !std::all_of(hex.begin(), hex.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }))
+    throw m.bad(prefix + "data",
+                fmt::format("{} hex digits ({} items of {} bytes)", 2u * a.n_elems * size, a.n_elems, size));
+  for (std::size_t i = 0; i < hex.size(); i += 2)
+    a.data.push_back(static_cast<std::uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  return a;
+}
+
+// One element of a tensor as text: its value and, for floats, its bits.
+std::string element_text(std::int32_t type, const std::uint8_t* p) {
+  switch (type) {
+    case RKNNOP_RKNPU2_FLOAT32: {
+      float f = 0;
+      std::uint32_t bits = 0;
+      std::memcpy(&f, p, 4);
+      std::memcpy(&bits, p, 4);
+      return fmt::format("{} (0x{:08x})", f, bits);
+    }
+    case RKNNOP_RKNPU2_FLOAT16: {
+      std::uint16_t bits = 0;
+      std::memcpy(&bits, p, 2);
+      const npy_array one{npy_dtype::float16, {}, {p[0], p[1]}};
+      return fmt::format("{} (0x{:04x})", one.to_floats()[0], bits);
+    }
+    case RKNNOP_RKNPU2_INT8: return fmt::format("{}", static_cast<std::int8_t>(p[0]));
+    case RKNNOP_RKNPU2_UINT8: return fmt::format("{}", p[0]);
+    case RKNNOP_RKNPU2_INT16: {
+      std::int16_t v = 0;
+      std::memcpy(&v, p, 2);
+      return fmt::format("{}", v);
+    }
+    case RKNNOP_RKNPU2_UINT16: {
+      std::uint16_t v = 0;
+      std::memcpy(&v, p, 2);
+      return fmt::format("{}", v);
+    }
+    default: {
+      std::int32_t v = 0;
+      std::memcpy(&v, p, 4);
+      return fmt::format("{}", v);
+    }
+  }
+}
+
+int replay_record(const plugin_options& o) {
+  if (!o.inputs.empty() || !o.outputs.empty() || !o.attrs.empty() || !o.tensor_type.empty() || o.describe)
+    throw usage_error(
+        "--replay takes the record's tensors and attributes: no --input, --output, --attr, "
+        "--tensor-type or --describe");
+  const std::filesystem::path dir = o.replay;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw usage_error(
+        fmt::format("--replay {}: not a folder (RKNNOP_RECORD's folder, copied from the board)", o.replay));
+  // The recorder's own names only: rknnop-<type>-<call>.manifest, nothing else is read.
+  static const std::regex pattern("rknnop-([A-Za-z0-9_]{1,64})-([0-9]{6,12})\\.manifest");
+  std::vector<std::filesystem::path> manifests;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!std::regex_match(name, pattern)) continue;
+    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+    if (manifests.size() >= 100000) throw error(fmt::format("--replay {}: more than 100000 manifests", o.replay));
+    manifests.push_back(it->path());
+  }
+  if (ec) throw error(fmt::format("--replay {}: cannot list the folder: {}", o.replay, ec.message()));
+  if (manifests.empty())
+    throw error(
+        fmt::format("--replay {}: no record in the folder (no rknnop-<op type>-<call>.manifest file)", o.replay));
+  std::sort(manifests.begin(), manifests.end());
+
+  rknpu2_plugin_runner plugin(o.plugin);
+  const rknpu2_plugin_description d = plugin.describe();
+  const std::string build_id = gnu_build_id(read_file(o.plugin));
+  const described_op names = names_of(d.text);
+  std::size_t replayed = 0, equal = 0, other_ops = 0;
+  std::vector<std::string> other_builds;
+  for (const std::filesystem::path& path : manifests) {
+    const manifest m = read_manifest(path);
+    const std::string stem = path.stem().string();
+    const std::string& call = m.get("call");
+    (void)m.number("call", 999999999999);
+    const std::string& op_type = m.get("op_type");
+    if (op_type != d.op_type) {
+      ++other_ops;
+      fmt::print("call {}: op '{}', not this plugin's '{}': skipped\n", terminal_text(call), terminal_text(op_type),
+                 terminal_text(d.op_type));
+      continue;
+    }
+    const std::string& recorded_build = m.get("build_id");
+    if (recorded_build != build_id &&
+        std::find(other_builds.begin(), other_builds.end(), recorded_build) == other_builds.end()) {
+      other_builds.push_back(recorded_build);
+      const std::string* arch = m.find("arch");
+      fmt::print(stderr,
+                 "rknnop-run: --replay: the record came from a different build of the plugin: {} was recorded by "
+                 "build-id {} ({}), {} is build-id {}; its calls are compared all the same\n",
+                 path.filename().string(), terminal_text(recorded_build.substr(0, 128)),
+                 arch ? terminal_text(arch->substr(0, 16)) : std::string("an unknown machine"), o.plugin, build_id);
+    }
+    const std::string& status = m.get("status");
+    if (status != "ok" && status != "failed") throw m.bad("status", "ok or failed");
+    const std::uint64_t n_inputs = m.number("inputs", 256);
+    const std::uint64_t n_outputs = m.number("outputs", 256);
+    const std::uint64_t n_attrs = m.number("attrs", 4096);
+    std::vector<rknpu2_tensor> inputs, expected;
+    for (std::size_t k = 0; k < n_inputs; ++k) inputs.push_back(record_tensor(m, stem, "input", k));
+    for (std::size_t k = 0; k < n_outputs; ++k) expected.push_back(record_tensor(m, stem, "output", k));
+    std::vector<rknpu2_attr> attrs;
+    for (std::size_t k = 0; k < n_attrs; ++k) attrs.push_back(record_attr(m, k));
+    const std::string node = m.find("node") ? terminal_text(m.get("node").substr(0, 12)) : std::string("?");
+    ++replayed;
+    if (status == "failed") {  // the board's compute failed: it must fail on the PC too
+      try {
+        (void)plugin.run(attrs, inputs, static_cast<std::uint32_t>(names.outputs.size()));
+      } catch (const error& e) {
+        fmt::print("call {} (node {}): failed on the board, fails on the PC too: {}\n", call, node,
+                   terminal_text(e.detail()));
+        ++equal;
+        continue;
+      }
+      fmt::print("call {} (node {}): DIFFERS: failed on the board, succeeds on the PC\n", call, node);
+      continue;
+    }
+    if (n_outputs != names.outputs.size())
+      throw m.bad("outputs",
+                  fmt::format("{} (the op's outputs: {})", names.outputs.size(), fmt::join(names.outputs, ", ")));
+    std::vector<rknpu2_tensor> got;
+    try {
+      got = plugin.run(attrs, inputs, static_cast<std::uint32_t>(n_outputs), nullptr, &expected);
+    } catch (const error& e) {
+      fmt::print("call {} (node {}): DIFFERS: succeeded on the board, fails on the PC: {}\n", call, node,
+                 terminal_text(e.detail()));
+      continue;
+    }
+    bool same = true;
+    for (std::size_t k = 0; k < n_outputs && same; ++k) {
+      const rknpu2_tensor& want = expected[k];
+      const rknpu2_tensor& have = got[k];
+      const std::string output = k < names.outputs.size() ? names.outputs[k] : std::to_string(k);
+      if (have.type != want.type || have.dims != want.dims || have.data.size() != want.data.size()) {
+        fmt::print("call {} (node {}): DIFFERS: output '{}' is {} ({}) on the PC, {} ({}) in the record\n", call, node,
+                   output, type_name(have.type), fmt::join(have.dims, ", "), type_name(want.type),
+                   fmt::join(want.dims, ", "));
+        same = false;
+        break;
+      }
+      const std::size_t size = npy_item_size(*find_type(want.type)->npy);
+      for (std::size_t at = 0; at < want.data.size(); at += size) {
+        if (std::memcmp(want.data.data() + at, have.data.data() + at, size) == 0) continue;
+        const std::vector<std::size_t> shape(want.dims.begin(), want.dims.end());
+        fmt::print("call {} (node {}): DIFFERS: output '{}' element {} {}: recorded {}, PC {}\n", call, node, output,
+                   at / size, numpy_index(shape, at / size), element_text(want.type, want.data.data() + at),
+                   element_text(have.type, have.data.data() + at));
+        same = false;
+        break;
+      }
+    }
+    if (same) {
+      ++equal;
+      fmt::print("call {} (node {}): {} output(s) equal, bit for bit\n", call, node, n_outputs);
+    }
+  }
+  fmt::print("replayed {} call(s) of '{}' from {} with {}: {} equal, {} differ{}\n", replayed, terminal_text(d.op_type),
+             terminal_text(o.replay), terminal_text(o.plugin), equal, replayed - equal,
+             other_ops ? fmt::format(" ({} call(s) of other ops skipped)", other_ops) : std::string());
+  if (replayed == 0) throw error(fmt::format("--replay {}: no recorded call of op '{}'", o.replay, d.op_type));
+  return equal == replayed ? 0 : rknnop::tools::exit_failure;
+}
 
 int run_plugin(const plugin_options& o) {
   const std::int32_t type = parse_tensor_type(o.tensor_type);
@@ -465,12 +821,19 @@ int rknpu2_main(int argc, char** argv) {
   app.add_option("--tensor-type", o.tensor_type,
                  "The inputs' rknn_tensor_type: FLOAT32 (default, as librknnrt hands a CPU op), FLOAT16, BFLOAT16, "
                  "INT8, UINT8, INT16, UINT16, INT32");
+  app.add_option("--replay", o.replay,
+                 "DIR: run every call the plugin recorded on the board (RKNNOP_RECORD=DIR) again and compare the "
+                 "outputs bit for bit");
   app.add_flag("--describe", o.describe,
                "Print the op type, its tensors and its attributes with their types and defaults");
   rknnop::tools::add_memory_limit_option(app);
   if (const auto status = rknnop::tools::parse_or_exit(app, argc, argv)) return *status;
   std::string stage = "running the RKNPU2 plugin";
   try {
+    if (!o.replay.empty()) {
+      stage = "replaying the record";
+      return replay_record(o);
+    }
     return run_plugin(o);
   } catch (const usage_error&) {
     return rknnop::tools::tool_failure("rknnop-run", stage);

@@ -23,10 +23,11 @@ struct rknpu2_attr {
   std::vector<std::uint8_t> data;  ///< n_elems items of dtype
 };
 
-/// A tensor as librknnrt hands a CPU op: NCHW, dims outermost first (NumPy's order).
+/// A tensor as librknnrt hands a CPU op: dims outermost first (NumPy's order), NCHW unless `fmt` says.
 struct rknpu2_tensor {
   std::int32_t type = 0;  ///< rknn_tensor_type
   std::vector<std::uint32_t> dims;
+  std::int32_t fmt = 0;  ///< rknn_tensor_format: NCHW (0), NHWC (1), UNDEFINED (3)
   std::vector<std::uint8_t> data;
 };
 
@@ -52,10 +53,12 @@ public:
   [[nodiscard]] rknpu2_plugin_description describe();
   /// Runs the node once (infer, init, compute, destroy); its outputs, `output_count` of them (the op's),
   /// and what the plugin wrote on stderr meanwhile (RKNNOP_PROFILE=1's lines). A refusal throws
-  /// rknnop::host::error with the plugin's own line.
+  /// rknnop::host::error with the plugin's own line. `given_outputs` (rknnop-run --replay: a record's):
+  /// the outputs' types, dims and layouts as librknnrt handed them, instead of the plugin's infer.
   [[nodiscard]] std::vector<rknpu2_tensor> run(const std::vector<rknpu2_attr>& attrs,
                                                const std::vector<rknpu2_tensor>& inputs, std::uint32_t output_count,
-                                               std::string* plugin_stderr = nullptr);
+                                               std::string* plugin_stderr = nullptr,
+                                               const std::vector<rknpu2_tensor>* given_outputs = nullptr);
 
 private:
   struct state;

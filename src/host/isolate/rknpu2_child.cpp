@@ -58,7 +58,11 @@ rknpu2_plugin_description rknpu2_plugin_runner::describe() {
 
 std::vector<rknpu2_tensor> rknpu2_plugin_runner::run(const std::vector<rknpu2_attr>& attrs,
                                                      const std::vector<rknpu2_tensor>& inputs,
-                                                     std::uint32_t output_count, std::string* plugin_stderr) {
+                                                     std::uint32_t output_count, std::string* plugin_stderr,
+                                                     const std::vector<rknpu2_tensor>* given_outputs) {
+  if (given_outputs != nullptr && given_outputs->size() != output_count)
+    throw error(fmt::format("{}: {} output attrs given for {} outputs", state_->library.label, given_outputs->size(),
+                            output_count));
   std::uint64_t tensor_bytes = 0;
   for (const rknpu2_tensor& t : inputs) tensor_bytes += t.data.size();
   const std::vector<std::uint8_t> reply = child_io::call_in_child(
@@ -77,8 +81,16 @@ std::vector<rknpu2_tensor> rknpu2_plugin_runner::run(const std::vector<rknpu2_at
           w.put(t.type);
           w.put_vector(t.dims);
           w.put_bytes(std::as_bytes(std::span(t.data)));
+          w.put(t.fmt);
         }
         w.put(output_count);
+        w.put(static_cast<std::uint8_t>(given_outputs != nullptr ? 1 : 0));
+        if (given_outputs != nullptr)
+          for (const rknpu2_tensor& t : *given_outputs) {
+            w.put(t.type);
+            w.put_vector(t.dims);
+            w.put(t.fmt);
+          }
       },
       tensor_bytes, true);
   child_io::wire_reader r(reply);

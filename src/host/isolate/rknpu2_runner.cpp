@@ -109,6 +109,24 @@ struct guarded_memory {
   }
 };
 
+// Bytes of one element of an rknn_tensor_type; 0: none the runner allocates (INT4, unknown).
+std::uint32_t element_size(std::int32_t type) {
+  switch (type) {
+    case RKNNOP_RKNPU2_FLOAT32:
+    case RKNNOP_RKNPU2_INT32:
+    case RKNNOP_RKNPU2_UINT32: return 4;
+    case RKNNOP_RKNPU2_FLOAT16:
+    case RKNNOP_RKNPU2_INT16:
+    case RKNNOP_RKNPU2_UINT16:
+    case RKNNOP_RKNPU2_BFLOAT16: return 2;
+    case RKNNOP_RKNPU2_INT8:
+    case RKNNOP_RKNPU2_UINT8:
+    case RKNNOP_RKNPU2_BOOL: return 1;
+    case RKNNOP_RKNPU2_INT64: return 8;
+    default: return 0;
+  }
+}
+
 void allocate(guarded_memory& m, std::size_t size, const std::string& label, const rknpu2_runner_hooks& hooks) {
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   const std::size_t pages = (size + page - 1) / page;
@@ -213,7 +231,9 @@ void run(loaded_plugin& p, wire_reader& r, wire_writer& reply, const std::string
     t.attr.size = static_cast<std::uint32_t>(data.size());
     t.attr.size_with_stride = t.attr.size;
     t.attr.w_stride = dims.empty() ? 0 : dims.back();
-    t.attr.fmt = RKNNOP_RKNPU2_NCHW;
+    t.attr.fmt = r.get<std::int32_t>();
+    if (t.attr.fmt < RKNNOP_RKNPU2_NCHW || t.attr.fmt > RKNNOP_RKNPU2_UNDEFINED)
+      throw error("node runner message: an input of an unknown layout");
     (void)std::snprintf(t.attr.name, sizeof t.attr.name, "input%u", static_cast<unsigned>(i));
     allocate(memory[i], data.size(), fmt::format("input {}", i), hooks);
     if (!data.empty()) std::memcpy(memory[i].data, data.data(), data.size());
@@ -223,6 +243,31 @@ void run(loaded_plugin& p, wire_reader& r, wire_writer& reply, const std::string
   }
   const auto n_outputs = r.get<std::uint32_t>();
   if (n_outputs > 256) throw error("node runner message: too many outputs");
+  // The outputs' attrs as librknnrt handed them (rknnop-run --replay: the record's), else the plugin's infer.
+  std::vector<rknnop_rknpu2_tensor_attr> given_outputs;
+  if (r.get<std::uint8_t>() != 0) {
+    for (std::uint32_t i = 0; i < n_outputs; ++i) {
+      rknnop_rknpu2_tensor_attr a{};
+      a.type = r.get<std::int32_t>();
+      const std::vector<std::uint32_t> dims = r.get_vector<std::uint32_t>();
+      a.fmt = r.get<std::int32_t>();
+      const std::uint32_t size = element_size(a.type);
+      if (dims.size() > RKNNOP_RKNPU2_MAX_DIMS || size == 0 || a.fmt < RKNNOP_RKNPU2_NCHW ||
+          a.fmt > RKNNOP_RKNPU2_UNDEFINED)
+        throw error("node runner message: an output of too many dims, an unknown type or layout");
+      a.n_dims = static_cast<std::uint32_t>(dims.size());
+      std::uint64_t elements = 1;
+      for (std::size_t d = 0; d < dims.size(); ++d) {
+        a.dims[d] = dims[d];
+        elements *= dims[d];
+        if (elements > 0xFFFFFFFFu) throw error("node runner message: an output of more than 4 GiB");
+      }
+      if (elements * size > 0xFFFFFFFFu) throw error("node runner message: an output of more than 4 GiB");
+      a.n_elems = static_cast<std::uint32_t>(elements);
+      a.size = static_cast<std::uint32_t>(elements * size);
+      given_outputs.push_back(a);
+    }
+  }
   std::vector<rknnop_rknpu2_op_tensor> outputs(n_outputs);
   std::vector<rknnop_rknpu2_tensor_attr> input_attrs;
   input_attrs.reserve(inputs.size());
@@ -230,16 +275,20 @@ void run(loaded_plugin& p, wire_reader& r, wire_writer& reply, const std::string
   std::vector<rknnop_rknpu2_tensor_attr> output_attrs(n_outputs);
 
   // The outputs' attrs: the plugin's infer (what rknn-toolkit2's shape_infer gave the model).
-  if (p.infer == nullptr)
+  if (!given_outputs.empty()) {
+    output_attrs = given_outputs;
+  } else if (p.infer == nullptr) {
     throw error(
         fmt::format("{}: the plugin has no rknnop_rknpu2_infer (it is not rknnop's): rknnop-run cannot "
                     "tell its outputs' shapes",
                     label));
-  hooks.set_step(runner_step::validate);
-  char line[1024] = {};
-  if (p.infer(attrs.data(), static_cast<std::uint32_t>(attrs.size()), input_attrs.data(),
-              static_cast<std::uint32_t>(input_attrs.size()), output_attrs.data(), n_outputs, line, sizeof line) != 0)
-    throw error(line[0] != '\0' ? std::string(line) : label + ": rknnop_rknpu2_infer returned -1 without a line");
+  } else {
+    hooks.set_step(runner_step::validate);
+    char line[1024] = {};
+    if (p.infer(attrs.data(), static_cast<std::uint32_t>(attrs.size()), input_attrs.data(),
+                static_cast<std::uint32_t>(input_attrs.size()), output_attrs.data(), n_outputs, line, sizeof line) != 0)
+      throw error(line[0] != '\0' ? std::string(line) : label + ": rknnop_rknpu2_infer returned -1 without a line");
+  }
   std::vector<guarded_memory> output_memory(n_outputs);
   for (std::uint32_t i = 0; i < n_outputs; ++i) {
     outputs[i].attr = output_attrs[i];
