@@ -9,13 +9,20 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace r = rknnop::detail::rknpu2;
 
@@ -568,4 +575,170 @@ TEST_F(Rknpu2Plugin, AnAttributeWithNoItemsIsNotAnAbsentOne) {
   ASSERT_EQ(r::compute_entry<Params>(three, 2, in, 1, out, 1, line, sizeof line), 0) << line;
   EXPECT_EQ(y.f32()[9], 0.f);
   EXPECT_EQ(y.f32()[10], -1.f);
+}
+
+// --- RKNNOP_RECORD (detail/rknpu2/record.hpp): the recorder's bounds, as a board run meets them --------
+namespace {
+// A fresh folder, and the recorder set up as the plugin's constructor sets it from the environment.
+struct record_fixture {
+  std::string dir;
+  explicit record_fixture(const char* max) {
+    char pattern[] = "/tmp/rknnop-record-test.XXXXXX";
+    dir = ::mkdtemp(pattern) ? pattern : "";
+    r::record_state = r::record_settings{};
+    r::record_enabled = false;
+    ::setenv("RKNNOP_RECORD", (dir + "/record").c_str(), 1);
+    if (max) {
+      ::setenv("RKNNOP_RECORD_MAX", max, 1);
+    } else {
+      ::unsetenv("RKNNOP_RECORD_MAX");
+    }
+    r::read_record_setting();
+  }
+  ~record_fixture() {
+    r::record_enabled = false;
+    r::record_state = r::record_settings{};
+    ::unsetenv("RKNNOP_RECORD");
+    ::unsetenv("RKNNOP_RECORD_MAX");
+    const std::string command = "rm -rf '" + dir + "'";
+    if (!dir.empty()) {
+      EXPECT_EQ(std::system(command.c_str()), 0);
+    }
+  }
+  [[nodiscard]] std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    if (DIR* d = ::opendir((dir + "/record").c_str())) {
+      while (const dirent* e = ::readdir(d))
+        if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+      ::closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  [[nodiscard]] std::string read(const std::string& name) const {
+    std::string text;
+    if (FILE* f = std::fopen((dir + "/record/" + name).c_str(), "rb")) {
+      char chunk[4096];
+      for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0;) text.append(chunk, n);
+      std::fclose(f);
+    }
+    return text;
+  }
+};
+
+// DualResidual on 300 floats per tensor (1200 bytes each), alpha 0.5: compute's status, its stderr.
+int dual_call(std::string& said) {
+  g_attrs["alpha"] = attr_of<float>(r::type_float32, {0.5f});
+  tensor_buffer x(r::type_float32, {1, 3, 10, 10}), y(r::type_float32, {1, 3, 10, 10});
+  tensor_buffer o0(r::type_float32, {1, 3, 10, 10}), o1(r::type_float32, {1, 3, 10, 10});
+  for (int i = 0; i < 300; ++i) {
+    x.f32()[i] = float(i) * 0.25f;
+    y.f32()[i] = float(i) * -0.125f;
+  }
+  std::vector<r::op_tensor> in{x.t, y.t}, out{o0.t, o1.t};
+  testing::internal::CaptureStderr();
+  const int rc = run_node<Dual>(in, out);
+  said += testing::internal::GetCapturedStderr();
+  for (int i = 0; i < 300; ++i)
+    if (o0.f32()[i] != float(i) * 0.25f * 0.5f + float(i) * 0.125f) return 99;  // recording changed the result
+  return rc;
+}
+
+std::size_t count_of(const std::string& text, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_F(Rknpu2Plugin, RecordWritesEachCallUpToTheCallBoundWithOneLineEach) {
+  record_fixture rec("2");
+  ASSERT_TRUE(r::record_enabled);
+  std::string said;
+  for (int call = 0; call < 3; ++call) ASSERT_EQ(dual_call(said), 0) << said;
+  const std::vector<std::string> expected = {
+      "rknnop-cstDualResidual-000000.in0.npy",  "rknnop-cstDualResidual-000000.in1.npy",
+      "rknnop-cstDualResidual-000000.manifest", "rknnop-cstDualResidual-000000.out0.npy",
+      "rknnop-cstDualResidual-000000.out1.npy", "rknnop-cstDualResidual-000001.in0.npy",
+      "rknnop-cstDualResidual-000001.in1.npy",  "rknnop-cstDualResidual-000001.manifest",
+      "rknnop-cstDualResidual-000001.out0.npy", "rknnop-cstDualResidual-000001.out1.npy"};
+  EXPECT_EQ(rec.files(), expected);
+  EXPECT_EQ(count_of(said, "rknnop: recording cstDualResidual calls to " + rec.dir + "/record\n"), 1u) << said;
+  EXPECT_EQ(count_of(said, "rknnop: cstDualResidual: recording stopped: RKNNOP_RECORD_MAX's 2 calls are recorded\n"),
+            1u)
+      << said;
+  EXPECT_EQ(count_of(said, "\n"), 2u) << said;
+  // The manifest: the op, the call, the tensors as handed, alpha's bytes (0.5f: 0x3f000000, little-endian).
+  const std::string m = rec.read("rknnop-cstDualResidual-000001.manifest");
+  for (const char* line :
+       {"rknnop_record=1\n", "op_type=cstDualResidual\n", "op=Dual\n", "call=1\n", "status=ok\n", "input.0.name=x\n",
+        "input.1.dtype=FLOAT32\n", "input.0.layout=NCHW\n", "output.1.shape=1,3,10,10\n", "attr.0.name=alpha\n",
+        "attr.0.dtype=FLOAT32\n", "attr.0.count=1\n", "attr.0.data=0000003f\n", "\nend\n"})
+    EXPECT_NE(m.find(line), std::string::npos) << line << " not in\n" << m;
+  // The .npy: NumPy's header, then the 300 floats as handed.
+  const std::string npy = rec.read("rknnop-cstDualResidual-000000.in1.npy");
+  ASSERT_EQ(npy.size(), 128u + 1200u);
+  EXPECT_EQ(npy.substr(0, 6), "\x93NUMPY");
+  EXPECT_NE(npy.find("'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 10, 10), }"), std::string::npos);
+  float v = 0;
+  std::memcpy(&v, npy.data() + 128 + 4 * 7, 4);
+  EXPECT_EQ(v, 7 * -0.125f);
+}
+
+TEST_F(Rknpu2Plugin, RecordNeverOverwritesAndAFailedWriteNeverFailsCompute) {
+  record_fixture rec(nullptr);
+  ASSERT_EQ(::mkdir((rec.dir + "/record").c_str(), 0755), 0);
+  FILE* f = std::fopen((rec.dir + "/record/rknnop-cstDualResidual-000000.in1.npy").c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fputs("mine", f);
+  std::fclose(f);
+  std::string said;
+  ASSERT_EQ(dual_call(said), 0) << said;
+  ASSERT_EQ(dual_call(said), 0) << said;
+  EXPECT_EQ(rec.read("rknnop-cstDualResidual-000000.in1.npy"), "mine");
+  EXPECT_EQ(count_of(said, "rknnop: cstDualResidual: recording stopped: " + rec.dir +
+                               "/record/rknnop-cstDualResidual-000000.in1.npy: the file exists (a record is never "
+                               "overwritten)\n"),
+            1u)
+      << said;
+  EXPECT_EQ(count_of(said, "\n"), 2u) << said;  // the first write's line, the stop
+  // No manifest: nothing names an incomplete call.
+  for (const std::string& name : rec.files()) EXPECT_EQ(name.find(".manifest"), std::string::npos) << name;
+}
+
+TEST_F(Rknpu2Plugin, RecordStopsBeforeACallPassesTheByteBound) {
+  record_fixture rec("10,8K");
+  std::string said;
+  ASSERT_EQ(dual_call(said), 0) << said;  // 4 x (1200 + a header's 128) and the manifest's 4096: 9408 bytes > 8 KiB
+  EXPECT_TRUE(rec.files().empty());
+  EXPECT_EQ(said,
+            "rknnop: cstDualResidual: recording stopped: the next call's 9408 bytes would pass RKNNOP_RECORD_MAX's "
+            "8192 bytes\n");
+}
+
+TEST_F(Rknpu2Plugin, RecordToAFolderThatCannotBeMadeStopsWithOneLine) {
+  record_fixture rec(nullptr);
+  FILE* f = std::fopen((rec.dir + "/record").c_str(), "wb");  // a file where the folder should be
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+  std::string said;
+  ASSERT_EQ(dual_call(said), 0) << said;
+  ASSERT_EQ(dual_call(said), 0) << said;
+  EXPECT_EQ(count_of(said, "recording stopped: "), 1u) << said;
+  EXPECT_NE(said.find(rec.dir + "/record/rknnop-cstDualResidual-000000.in0.npy: Not a directory\n"), std::string::npos)
+      << said;
+}
+
+TEST_F(Rknpu2Plugin, RecordMaxThatIsNotABoundTurnsRecordingOffWithOneLine) {
+  for (const char* bad : {"many", "10,", "10,5T", "-1", "99999999999999999999"}) {
+    testing::internal::CaptureStderr();
+    record_fixture rec(bad);
+    const std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_FALSE(r::record_enabled) << bad;
+    EXPECT_EQ(said, std::string("rknnop: RKNNOP_RECORD_MAX='") + bad +
+                        "': expected CALLS or CALLS,BYTES (BYTES with K, M or G, e.g. 32,64M): not recording\n");
+  }
+  ::unsetenv("RKNNOP_RECORD");
+  r::read_record_setting();  // unset: off, nothing said
+  EXPECT_FALSE(r::record_enabled);
 }
