@@ -19,7 +19,7 @@
 # RKNNOP_BUILD_DIR or build/native). Passed on to the run: RKNN_LOG_LEVEL, RKNNOP_RKNPU_LOG, RKNNOP_PROFILE, RKNNOP_THREADS,
 # RKNNOP_RKNPU_SEED, RKNNOP_RKNPU_HW_VERSION. RKNNOP_RKNPU2_TRACE=1 prints the qemu command.
 # RKNNOP_RECORD=DIR (and RKNNOP_RECORD_MAX): the plugins record their own compute calls as on a board
-# (docs/rknpu2-deploy.md §4) into a folder of the run, copied to DIR afterwards (never over a file).
+# (docs/rknpu2-deploy.md §6) into a folder of the run, copied to DIR afterwards (never over a file).
 # Run as root, the runtime runs as nobody (setpriv, uid/gid 65534, no capabilities): librknnrt run as
 # root without a device creates /dev/dri nodes. Exit status: the runner's (0, 1 a failed runtime call,
 # named on stderr, 2 usage), or 77 with the reason when the runtime, qemu-arm, the cross compiler, the

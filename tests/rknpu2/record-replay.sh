@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Record on the board, replay on the PC (docs/rknpu2-deploy.md §4), under emulation: rknnop's armhf
+# Record on the board, replay on the PC (docs/rknpu2-deploy.md §6), under emulation: rknnop's armhf
 # DualResidual plugin records its own calls (RKNNOP_RECORD) inside Rockchip's librknnrt 1.6.0 (qemu-arm,
 # scripts/rknpu2-run.sh, Rockchip's dual_residual_custom.rknn for one SoC); then on x86-64:
 #   1. rknnop-run --replay with the x86-64 plugin of the same op: equal, bit for bit;

@@ -10,7 +10,7 @@
 //                                     hex), the call's status and the plugin's GNU build-id
 // (<type> the op type, <call> six digits from 000000), the manifest last, so that a manifest names a
 // complete call. rknnop-run --replay <dir> <plugin> runs each recorded call again on the PC and
-// compares the outputs bit for bit (docs/rknpu2-deploy.md §4). Bounded by RKNNOP_RECORD_MAX=CALLS or
+// compares the outputs bit for bit (docs/rknpu2-deploy.md §6). Bounded by RKNNOP_RECORD_MAX=CALLS or
 // CALLS,BYTES (BYTES with K, M or G; default 32 calls, 64M); a file is never overwritten (O_EXCL):
 // a full budget, an existing file or any write error stops recording with one line, and never fails
 // the op's compute. One line on the first write: "rknnop: recording <type> calls to <dir>".
