@@ -402,10 +402,10 @@ struct manifest {
   }
   [[nodiscard]] std::uint64_t number(const std::string& key, std::uint64_t max) const {
     const std::string& v = get(key);
-    std::uint64_t n = 0;
-    if (v.empty() || v.size() > 19 || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-        (n = std::stoull(v)) > max)
+    if (v.empty() || v.size() > 19 || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }))
       throw bad(key, fmt::format("a number of at most {}", max));
+    const std::uint64_t n = std::stoull(v);
+    if (n > max) throw bad(key, fmt::format("a number of at most {}", max));
     return n;
   }
 };
