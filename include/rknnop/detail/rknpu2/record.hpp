@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Layer 8 of detail/ (docs/architecture.md §1), in the RKNPU2 backend's room, beside profile.hpp.
+// Layer 14 of detail/ (docs/architecture.md §1), in the RKNPU2 backend's room, above rknpu2/tensor.hpp.
 // RKNNOP_RECORD=<dir> for an RKNPU2 plugin: every compute call librknnrt makes writes, in <dir>,
 //   rknnop-<type>-<call>.in<k>.npy    input k as librknnrt handed it (its dtype, its dims and layout)
 //   rknnop-<type>-<call>.out<k>.npy   output k as the plugin wrote it (calls that succeeded)
@@ -260,6 +260,7 @@ inline bool record_tensor_bytes(const op_tensor& t, std::uint64_t& bytes) noexce
   std::uint64_t n = row->size;
   for (std::uint32_t d = 0; d < t.attr.n_dims; ++d)
     if (__builtin_mul_overflow(n, std::uint64_t(t.attr.dims[d]), &n)) return false;
+  if (n > std::uint64_t(~std::size_t(0))) return false;  // more than this machine addresses
   if (t.mem.size != 0 && (std::uint64_t(t.mem.size) < std::uint64_t(t.mem.offset) ||
                           std::uint64_t(t.mem.size) - std::uint64_t(t.mem.offset) < n))
     return false;
@@ -310,7 +311,8 @@ inline bool write_record_npy(const char* stem, const char* kind, std::uint32_t k
   const unsigned char magic[10] = {
       0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, static_cast<unsigned char>(n & 0xFF), static_cast<unsigned char>(n >> 8)};
   const bool ok = f.put(magic, sizeof magic) && f.put(header, std::size_t(n)) &&
-                  f.put(static_cast<const char*>(t.mem.virt_addr) + t.mem.offset, bytes) && f.close();
+                  f.put(static_cast<const char*>(t.mem.virt_addr) + t.mem.offset, static_cast<std::size_t>(bytes)) &&
+                  f.close();
   if (!ok) stop_recording(type, f.failure ? f.failure : "write failed", f.path);
   return ok;
 }
