@@ -8,7 +8,8 @@
 #      naming output, element and both values (the PC's value checked as nextafter of the record's);
 #   3. the record names its build: the armhf plugin's GNU build-id (readelf's), said to differ from the
 #      x86-64 plugin's; with the manifest's build-id set to the x86-64 plugin's, nothing is said;
-#   4. hostile records (truncated .npy, huge dims, bad fields, links, path-like names, an incomplete or
+#   4. a second run into the same folder overwrites nothing (the runner's copy of the plugin's files);
+#   5. hostile records (truncated .npy, huge dims, bad fields, links, path-like names, an incomplete or
 #      oversized manifest): one clear error naming the file and field, never a crash.
 #   RKNNOP_RKNPU2_RUNTIME=<runtime> RKNNOP_RKNPU2_SAMPLES=<sdk> tests/rknpu2/record-replay.sh --soc SOC \
 #       --plugin <armhf librkcst_dualresidual.so> --pc-plugin <x86-64 one> --ulp-plugin <x86-64 DualResidualUlp> \
@@ -59,6 +60,16 @@ armhf_id=$(build_id "$plugin") pc_id=$(build_id "$pc")
 [[ -n $armhf_id && -n $pc_id ]] || fail "readelf shows no build-id in $plugin or $pc"
 grep -qx "build_id=$armhf_id" "$work/record/$stem.manifest" || fail "the manifest does not name build-id $armhf_id"
 grep -qx "arch=armhf" "$work/record/$stem.manifest" || fail "the manifest does not say arch=armhf"
+
+# The runner never copies the plugin's files over a record: a second run into the same folder fails, naming
+# the file, and the first record stays as it was.
+cp "$work/record/$stem.manifest" "$work/first.manifest"
+status=0
+RKNNOP_RECORD=$work/record bash "$root/scripts/rknpu2-run.sh" --soc "$soc" --plugin "$plugin" "$model" \
+  >"$work/again.out" 2>"$work/again.err" || status=$?
+[[ $status == 1 ]] && grep -q "RKNNOP_RECORD: $work/record/$stem.manifest exists: not overwritten" "$work/again.err" ||
+  { cat "$work/again.err" >&2; fail "a second run into the record's folder exited $status"; }
+cmp -s "$work/first.manifest" "$work/record/$stem.manifest" || fail "the second run changed the first record"
 
 replay() {  # replay NAME DIR PLUGIN: stdout and stderr kept as NAME.out / NAME.err, the exit status echoed
   local rc=0
