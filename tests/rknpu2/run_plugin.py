@@ -26,8 +26,12 @@ def check(cond, what):
         print('FAIL: ' + what)
 
 
-def run(args, *argv, cwd=None):
-    p = subprocess.run([args.run, *argv], capture_output=True, text=True, cwd=cwd or args.work, timeout=60)
+# setpriv's arguments that run a command as nobody (uid and gid 65534, no supplementary groups).
+AS_NOBODY = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
+
+
+def run(args, *argv, cwd=None, as_user=()):
+    p = subprocess.run([*as_user, args.run, *argv], capture_output=True, text=True, cwd=cwd or args.work, timeout=60)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -174,28 +178,44 @@ def case_other_machine(args):
           'aarch64 plugin: exit %d %s' % (rc, stderr))
 
 
-def case_hostile(args):
+def hostile_checks(args, as_user=()):
     x = save(args, 'x.npy', np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2))
     y = out(args, 'y.npy')
-    rc, _, stderr = run(args, args.hostile, '-i', 'x=' + x, '-o', 'y=' + y, '--attr', 'mode=0')
+    here = os.path.join(args.work, 'cwd')
+    os.makedirs(here, exist_ok=True)
+    if as_user:  # the run's folder and input are the user's
+        for path in (args.work, x, here):
+            os.chown(path, 65534, 65534)
+    rc, _, stderr = run(args, args.hostile, '-i', 'x=' + x, '-o', 'y=' + y, '--attr', 'mode=0', as_user=as_user)
     check(rc == 0 and np.array_equal(np.load(y), np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2)),
           'hostile mode 0: exit %d %s' % (rc, stderr))
-    rc, _, stderr = run(args, args.hostile, '-i', 'x=' + x, '--attr', 'mode=1')
+    rc, _, stderr = run(args, args.hostile, '-i', 'x=' + x, '--attr', 'mode=1', as_user=as_user)
     check(rc == 1 and 'rknnop-run: Hostile (RKNPU2 plugin ' in stderr and 'crashed with SIGSEGV' in stderr and
           'the runner reports: in the CPU kernel, a null pointer was used' in stderr,
           'hostile null pointer: exit %d %s' % (rc, stderr))
-    rc, _, stderr = run(args, args.hostile, '-i', 'x=' + x, '--attr', 'mode=5')
+    rc, _, stderr = run(args, args.hostile, '-i', 'x=' + x, '--attr', 'mode=5', as_user=as_user)
     check(rc == 1 and 'crashed with SIGSEGV' in stderr and 'past its end' in stderr and 'output 0' in stderr,
           'hostile overrun: exit %d %s' % (rc, stderr))
-    # A file created in the current folder: the sandbox stops the runner, no file.
-    here = os.path.join(args.work, 'cwd')
-    os.makedirs(here, exist_ok=True)
-    rc, _, stderr = run(args, args.hostile, '-i', 'x=' + x, '--attr', 'mode=27', cwd=here)
+    # A file created in the current folder (a folder the user may write to): the sandbox stops the runner,
+    # no file.
+    rc, _, stderr = run(args, args.hostile, '-i', 'x=' + x, '--attr', 'mode=27', cwd=here, as_user=as_user)
     check(not os.path.exists(os.path.join(here, 'hostile-was-here')), 'hostile mode 27 created its file')
     check(rc == 1 and "rknnop-run: Hostile (RKNPU2 plugin " in stderr and
           "was stopped by the node runner's sandbox (SIGSYS); the runner reports: in the CPU kernel, it tried "
           "open (a file to write), which the sandbox refuses" in stderr,
           'hostile mode 27: exit %d %s' % (rc, stderr))
+
+
+def case_hostile(args):
+    hostile_checks(args)
+
+
+# The same checks with rknnop-run run as nobody (setpriv: this case needs root, and skips without it).
+def case_hostile_nobody(args):
+    if os.geteuid() != 0:
+        print('skipped: setpriv to nobody needs root')
+        sys.exit(77)
+    hostile_checks(args, AS_NOBODY)
 
 
 def main():

@@ -38,8 +38,9 @@
  * of SIGSEGV (its handler reset first): the tool prints that text as the runner's report, not in its own voice.
  * 56 (as 156, in a VX runner) is 24 with a child that names itself "x\n) R 1 1 1" (a forged first line of its stat),
  * so that a watch reading that line takes it for no member of the runner's group: its 512 MiB count all the same.
- * 55 starts a thread that grows and shrinks the reply file (descriptor 5) between 76 MiB and 1 GiB for as long as
- * the runner lives: the tool takes the reply's size once and reads no more than that (its memory stays bounded).
+ * 55 starts a thread (once per runner) that grows and shrinks the reply file (descriptor 5) between 76 MiB (the reply
+ * the runner wrote, then zeros) and 1 GiB for as long as the runner lives: the tool takes the reply's size once and
+ * reads no more than that (its memory stays bounded); a reply read at 76 MiB passes, so a run of --repeat races on.
  * 52 starts a thread that answers every byte on the runner's control channel (descriptor 7) at once,
  * for the runs after this one (rknnop-run --repeat): the tool then reads the reply file it emptied.
  * 53 (as 153, in a VX runner) forks a child that waits, and never returns: the child must end with the runner when the
@@ -278,8 +279,10 @@ static int attack(int mode) {
       return 0;
     }
     case 55: {
+      static int started = 0;
       pthread_t thread;
-      return pthread_create(&thread, NULL, reply_grower, NULL) == 0;
+      if (!started) started = pthread_create(&thread, NULL, reply_grower, NULL) == 0;
+      return started;
     }
     case 53: {
       const pid_t child = fork();
