@@ -198,6 +198,20 @@ outcome bind_inputs(const op_tensor* inputs, std::uint32_t n_inputs, invocation<
   return result;
 }
 
+// The node's tensors bound (bind_inputs) and every output's shape and dtype as the runtime gives it
+// (call.info): what compute binds for each call and init once for the node (settle_node).
+template <class Op, bool Data>
+outcome bind_tensors(const op_tensor* inputs, std::uint32_t n_inputs, const op_tensor* outputs, invocation<Op>& call,
+                     layout_plan* plans, buffer_list& buffers) noexcept {
+  using model = op_model<Op>;
+  outcome result = bind_inputs<Op, Data>(inputs, n_inputs, call, plans, buffers);
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    constexpr std::size_t k = model::input_count + i;
+    if (result.ok()) result = read_attr_shape(outputs[i].attr, model::fields[k], call.info[k], plans[k]);
+  });
+  return result;
+}
+
 // What read_attr_shape reads of a runtime tensor: the same key, the same shape, layout plan and
 // checks. A tensor of more dims than rknnop's rank limit has no key (it is refused on the full path).
 struct shape_key {
@@ -283,10 +297,10 @@ struct refused_nodes {
   }
 };
 
-// The shapes of init's tensors, as compute's full path reads and checks them (the core's
-// infer_outputs: `infer` and its one check; settle_output_shape: the inferred shape against the
-// runtime's), kept in the node's state. Anything refused leaves the node unsettled, silently: the
-// full path in compute runs the same rules on compute's tensors and gives the line.
+// The shapes of init's tensors, as compute's full path binds and checks them (bind_tensors, then the
+// core's infer_and_settle: `infer`, its one check and the inferred shapes against the runtime's), kept
+// in the node's state. Anything refused leaves the node unsettled, silently: the full path in compute
+// runs the same rules on compute's tensors and gives the line.
 template <class Op>
 void settle_node(node_state<Op>& state, const op_tensor* inputs, const op_tensor* outputs) noexcept {
   using model = op_model<Op>;
@@ -295,19 +309,8 @@ void settle_node(node_state<Op>& state, const op_tensor* inputs, const op_tensor
   invocation<Op> call;
   call.par = state.params;
   buffer_list no_buffers;  // shapes only: nothing is allocated
-  op_tensor shapes[model::input_count > 0 ? model::input_count : 1] = {};
-  for (std::size_t i = 0; i < model::input_count; ++i) shapes[i].attr = inputs[i].attr;
-  outcome result = bind_inputs<Op, false>(shapes, model::input_count, call, state.plans, no_buffers);
-  std::int32_t given[model::output_count > 0 ? model::output_count : 1] = {};
-  for_each_field_index<typename model::outputs>([&](auto i) {
-    constexpr std::size_t k = model::input_count + i;
-    if (result.ok()) result = read_attr_shape(outputs[i].attr, model::fields[k], call.info[k], state.plans[k]);
-    given[i] = call.info[k].dtype;
-  });
-  if (result.ok()) result = guarded([&] { return infer_outputs(call, given); });
-  for_each_field_index<typename model::outputs>([&](auto i) {
-    if (result.ok()) result = settle_output_shape<Op, decltype(i)::value>(call);
-  });
+  outcome result = bind_tensors<Op, false>(inputs, model::input_count, outputs, call, state.plans, no_buffers);
+  if (result.ok()) result = guarded([&] { return infer_and_settle(call, [](auto) { return outcome{}; }); });
   if (!result.ok()) return;
   for (std::size_t i = 0; i < model::input_count; ++i) {
     if (!shape_key::fits(inputs[i].attr)) return;
@@ -386,11 +389,7 @@ struct rknpu2_io {
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
     if (!outputs) return outcome(status_code::invalid_reference, error("the runtime handed no output tensors"));
-    outcome result = bind_inputs<Op, true>(inputs, n_inputs, call, plans, buffers);
-    for_each_field_index<typename model::outputs>([&](auto i) {
-      constexpr std::size_t k = model::input_count + i;
-      if (result.ok()) result = read_attr_shape(outputs[i].attr, model::fields[k], call.info[k], plans[k]);
-    });
+    const outcome result = bind_tensors<Op, true>(inputs, n_inputs, outputs, call, plans, buffers);
     if (marks) marks->inputs_done = profile_now();
     return result;
   }
@@ -462,7 +461,8 @@ outcome run(const typename op_model<Op>::params& params, op_tensor* inputs, std:
 template <class Op>
 int compute_call(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* outputs,
                  std::uint32_t n_outputs) noexcept {
-  if (ctx && !ctx->priv_data && refused_nodes<Op>::contains(ctx->internal_ctx)) return -1;  // init said why
+  if (ctx && !ctx->priv_data && refused_nodes<Op>::contains(ctx->internal_ctx))
+    return to_rknn(status_code::failure);  // init said why
   return firewall<Op>({}, [&]() -> outcome {
     if (!ctx) return outcome(status_code::invalid_reference, error("compute got no op context"));
     if (ctx->priv_data) {

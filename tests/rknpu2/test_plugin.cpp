@@ -337,8 +337,9 @@ TEST_F(Rknpu2Plugin, NchwTensorsConvertAndPermuteInOnePass) {
   struct shape {
     std::uint32_t n, c, h, w;
   };
-  for (const shape s : {shape{2, 3, 5, 70}, shape{1, 80, 2, 3}, shape{3, 1, 1, 1}, shape{1, 130, 1, 67}})
-    for (const int variant : {0, 1, 2}) {  // FLOAT16 tensors, Mark; FLOAT32, Mark; FLOAT16, Mark16
+  for (const shape s : {shape{2, 3, 5, 70}, shape{1, 80, 2, 3}, shape{3, 1, 1, 1}, shape{1, 130, 1, 67},
+                        shape{2, 1, 3, 5}, shape{2, 4, 1, 1}})  // the last two: the same bytes in both layouts
+    for (const int variant : {0, 1, 2}) {                       // FLOAT16 tensors, Mark; FLOAT32, Mark; FLOAT16, Mark16
       const r::tensor_type type = variant == 1 ? r::type_float32 : r::type_float16;
       tensor_buffer in_t(type, {s.n, s.c, s.h, s.w}), out_t(type, {s.n, s.c, s.h, s.w});
       const std::size_t count = std::size_t(s.n) * s.c * s.h * s.w;
@@ -366,6 +367,27 @@ TEST_F(Rknpu2Plugin, NchwTensorsConvertAndPermuteInOnePass) {
                 ASSERT_EQ(out_t.f32()[i], expected) << n << "," << c << "," << h << "," << w;
             }
     }
+}
+
+// The layout rule's plan (detail/invoke/layout.hpp): an NCHW tensor of an NHWC field changes layout
+// (permute), and its bytes move only when both C and H*W exceed 1; with C = 1 or H*W = 1 the two
+// layouts are the same bytes and nothing is copied (the values: NchwTensorsConvertAndPermuteInOnePass).
+TEST_F(Rknpu2Plugin, ALayoutChangeMovesBytesOnlyWhenTheyDiffer) {
+  constexpr rknnop::field_desc f = rknnop::detail::op_model<Mark>::fields[0];
+  struct plan_case {
+    std::uint32_t dims[4];  // NCHW, outermost first
+    bool permute, moves;
+  };
+  for (const plan_case& k :
+       {plan_case{{2, 3, 1, 5}, true, true}, plan_case{{1, 3, 4, 4}, true, true}, plan_case{{2, 1, 3, 5}, true, false},
+        plan_case{{2, 4, 1, 1}, true, false}, plan_case{{1, 1, 1, 1}, false, false}}) {
+    rknnop::detail::tensor_info info;
+    rknnop::detail::layout_plan plan;
+    rknnop::detail::plan_layout(f, rknnop::detail::tensor_layout::nchw, k.dims, 4, info, plan);
+    EXPECT_EQ(plan.permute, k.permute) << k.dims[0] << "," << k.dims[1] << "," << k.dims[2] << "," << k.dims[3];
+    EXPECT_EQ(plan.moves, k.moves) << k.dims[0] << "," << k.dims[1] << "," << k.dims[2] << "," << k.dims[3];
+    EXPECT_EQ(info.dims[0], k.dims[1]) << "the kernel's innermost dim is C";
+  }
 }
 
 TEST_F(Rknpu2Plugin, AnInferThatDisagreesWithTheModelsOutputIsOneLine) {

@@ -34,7 +34,7 @@
 
 #include <fmt/format.h>
 
-#include "isolate/child_process.hpp"
+#include "process/child_process.hpp"
 #include "isolate/node_wire.hpp"
 
 extern char** environ;  // NOLINT(readability-redundant-declaration): posix_spawn's environment

@@ -38,7 +38,7 @@
 
 #include <fmt/format.h>
 
-#include "isolate/child_process.hpp"
+#include "process/child_process.hpp"
 #include "isolate/node_wire.hpp"
 #include "isolate/rknpu2_runner.hpp"
 

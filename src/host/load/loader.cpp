@@ -37,7 +37,7 @@
 
 #include "formats/byte_io.hpp"
 #include "formats/temporary_file.hpp"
-#include "isolate/child_process.hpp"
+#include "process/child_process.hpp"
 
 namespace rknnop::host {
 

@@ -21,7 +21,8 @@ namespace rknnop::detail {
 // field of rank 4 (lower ranks are batch 1, padded), `runtime[4]` holds the tensor's dims outermost
 // first as the runtime lays them out, and the kernel's dim i (outermost first) is runtime dim perm[i].
 struct layout_plan {
-  bool permute = false;
+  bool permute = false;  // the two layouts differ (and the tensor has more than one element)
+  bool moves = false;    // ...and its bytes move: not when C or H*W is 1 (both layouts are then the same bytes)
   std::uint32_t runtime[4] = {};
   std::uint32_t perm[4] = {0, 1, 2, 3};
 };
@@ -35,10 +36,19 @@ constexpr bool is_perm(const std::uint32_t p[4], const std::uint32_t (&q)[4]) no
 }
 
 // n elements of Size bytes from src to dst, src_step and dst_step elements apart (a fixed-size memcpy
-// per element: one load and one store, no call).
+// per element: one load and one store, no call; four per round, so that a short run, a tensor's few
+// channels, is not mostly loop).
 template <std::size_t Size>
 void move_strided(const char* src, std::size_t src_step, char* dst, std::size_t dst_step, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; ++i) std::memcpy(dst + i * dst_step * Size, src + i * src_step * Size, Size);
+  const std::size_t from = src_step * Size, to = dst_step * Size;
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4, src += 4 * from, dst += 4 * to) {
+    std::memcpy(dst, src, Size);
+    std::memcpy(dst + to, src + from, Size);
+    std::memcpy(dst + 2 * to, src + 2 * from, Size);
+    std::memcpy(dst + 3 * to, src + 3 * from, Size);
+  }
+  for (; i < n; ++i, src += from, dst += to) std::memcpy(dst, src, Size);
 }
 inline void move_strided(std::size_t size, const char* src, std::size_t src_step, char* dst, std::size_t dst_step,
                          std::size_t n) noexcept {
@@ -141,7 +151,7 @@ constexpr bool layout_is(const char* layout, const char (&name)[5]) noexcept {
 // THE layout rule: a layout-tagged field's tensor of rank <= 4 (dims outermost first, as the
 // runtime lays them out in `runtime`) as the kernel's view: padded to rank 4 with outer dims of 1,
 // then permuted into the declared layout. Fills info.rank and info.dims (innermost first, the
-// kernel's layout) and `plan` (permute only when the bytes move).
+// kernel's layout) and `plan` (permute when the layouts differ, moves only when the bytes do).
 inline void plan_layout(const field_desc& f, tensor_layout runtime, const std::uint32_t* dims, std::uint32_t n_dims,
                         tensor_info& info, layout_plan& plan) noexcept {
   const std::uint32_t rank = n_dims ? n_dims : 1;
@@ -160,6 +170,12 @@ inline void plan_layout(const field_desc& f, tensor_layout runtime, const std::u
     elements *= plan.runtime[i];
   }
   plan.permute = perm != keep_layout && elements > 1;
+  // Channels and pixels per image, as the runtime lays them out: NCHW (N, C, H, W), NHWC (N, H, W, C).
+  const bool nchw = perm == nchw_to_nhwc;
+  const std::size_t channels = nchw ? plan.runtime[1] : plan.runtime[3];
+  const std::size_t pixels =
+      nchw ? std::size_t(plan.runtime[2]) * plan.runtime[3] : std::size_t(plan.runtime[1]) * plan.runtime[2];
+  plan.moves = plan.permute && channels != 1 && pixels != 1;
 }
 
 }  // namespace rknnop::detail

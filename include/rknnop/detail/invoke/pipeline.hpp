@@ -198,6 +198,25 @@ outcome settle_output_shape(invocation<Op>& call) noexcept {
   return {};
 }
 
+// THE infer-and-settle step of every backend that runs `infer` itself: the dtype the runtime gives
+// each output (call.info, as the adapter bound it; VX_TYPE_INVALID: none) as `infer`'s default, `infer`
+// run and checked (infer_outputs), each output's inferred shape settled against the runtime's
+// (settle_output_shape), then `settled(i)`, the backend's own step for output i (a
+// std::integral_constant). Run per call by `invoke` (Io::infer_per_call) and once per node by
+// RKNPU2's init (settle_node).
+template <class Op, class Settled>
+outcome infer_and_settle(invocation<Op>& call, Settled&& settled) noexcept {
+  using model = op_model<Op>;
+  std::int32_t given[model::output_count > 0 ? model::output_count : 1] = {};
+  for (std::size_t i = 0; i < model::output_count; ++i) given[i] = call.info[model::input_count + i].dtype;
+  outcome result = infer_outputs(call, given);
+  for_each_field_index<typename model::outputs>([&](auto i) {
+    if (result.ok()) result = settle_output_shape<Op, decltype(i)::value>(call);
+    if (result.ok()) result = settled(i);
+  });
+  return result;
+}
+
 // RKNNOP_GUARD_BUFFERS: whether the kernel wrote outside a tensor's buffer (before the outputs are
 // copied out, so a wrong `infer` fails the node instead of giving short or corrupted results).
 template <class Op>
@@ -232,15 +251,8 @@ template <class Op, class Io>
 [[gnu::always_inline]] inline outcome invoke(Io& io, invocation<Op>& call, buffer_list& buffers) noexcept {
   using model = op_model<Op>;
   outcome result = io.bind(call, buffers);
-  if constexpr (Io::infer_per_call) {
-    std::int32_t given[model::output_count > 0 ? model::output_count : 1] = {};
-    for (std::size_t i = 0; i < model::output_count; ++i) given[i] = call.info[model::input_count + i].dtype;
-    if (result.ok()) result = infer_outputs(call, given);
-    for_each_field_index<typename model::outputs>([&](auto i) {
-      if (result.ok()) result = settle_output_shape<Op, decltype(i)::value>(call);
-      if (result.ok()) result = io.settled(call, i);
-    });
-  }
+  if constexpr (Io::infer_per_call)
+    if (result.ok()) result = infer_and_settle(call, [&](auto i) { return io.settled(call, i); });
   for_each_field_index<typename model::outputs>([&](auto i) {
     if (!result.ok()) return;
     constexpr std::size_t k = model::input_count + i;

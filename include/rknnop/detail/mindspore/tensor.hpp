@@ -83,7 +83,7 @@ RKNNOP_DETAIL_COLD inline void append_shape(status& s, const std::vector<std::in
 // `unknown`: a dim is still -1 (shapes deferred until run time); nothing else is checked then.
 inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f, tensor_info& info, bool& unknown,
                              layout_plan& plan) noexcept {
-  plan.permute = false;
+  plan.permute = plan.moves = false;
   unknown = false;
   info = tensor_info{};
   if (t == nullptr) return fail(status_code::invalid_reference, f, "the MSTensor is null");
@@ -145,14 +145,14 @@ inline outcome read_ms_input(const ::mindspore::MSTensor& t, const field_desc& f
   if (t.DataSize() < info.elements * dtype_size(info.dtype))
     return fail(status_code::invalid_parameters, f, "the MSTensor holds {} bytes, its shape needs {}", t.DataSize(),
                 info.elements * dtype_size(info.dtype));
-  if (info.dtype == f.vx_type && !plan.permute) {
+  if (info.dtype == f.vx_type && !plan.moves) {
     kernel_data = const_cast<void*>(data.get());  // bound to a const view: the kernel only reads it
     return {};
   }
   kernel_data = buffers.allocate(info.elements * dtype_size(f.vx_type));
   if (!kernel_data) return fail(status_code::no_memory, f, "cannot allocate {} elements", info.elements);
   const convert_fn fn = info.dtype != f.vx_type ? f.to_kernel[accepted_index(f, info.dtype)] : nullptr;
-  if (plan.permute)  // converted and laid out in the declared layout in one pass (the core's rule)
+  if (plan.moves)  // converted and laid out in the declared layout in one pass (the core's rule)
     convert_permute4(fn, static_cast<const char*>(data.get()), dtype_size(info.dtype), static_cast<char*>(kernel_data),
                      dtype_size(f.vx_type), plan.runtime, plan.perm);
   else

@@ -113,7 +113,7 @@ inline outcome read_attr_shape(const tensor_attr& a, const field_desc& f, tensor
   if (a.qnt_type != 0 && info.dtype != vx_type::float32 && info.dtype != vx_type::float16)
     return tensor_failure(f, a, "the tensor is quantized (zero point and scale): rknnop hands kernels plain values");
   info.tensor_rank = rank;
-  plan.permute = false;
+  plan.permute = plan.moves = false;
   if (f.layout[0] != '\0' && rank <= 4) {
     if (a.fmt == format_nc1hwc2) return tensor_failure(f, a, "NC1HWC2 data cannot reach a CPU op's compute");
     // The core's layout rule; UNDEFINED is NCHW, as ONNX lays tensors out.
@@ -150,10 +150,10 @@ inline outcome read_input(const op_tensor& t, const field_desc& f, const tensor_
   const std::size_t kernel_size = dtype_size(f.vx_type);
   const char* typed = data;
   const convert_fn fn = info.dtype != f.vx_type ? f.to_kernel[accepted_index(f, info.dtype)] : nullptr;
-  if (plan.permute || fn) {
+  if (plan.moves || fn) {
     char* moved = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
     if (!moved) return fail(status_code::no_memory, f, "cannot allocate {} elements", info.elements);
-    if (plan.permute)  // converted and laid out in one pass
+    if (plan.moves)  // converted and laid out in one pass
       convert_permute4(fn, data, dtype_size(info.dtype), moved, kernel_size, plan.runtime, plan.perm);
     else
       convert_range(fn, data, dtype_size(info.dtype), moved, kernel_size, 0, info.elements);
@@ -178,7 +178,7 @@ inline outcome write_output(op_tensor& t, const field_desc& f, const tensor_info
   // anew) into a copy that is then only moved.
   if (!fn) {
     if (outcome checked = check_output(f, info, kernel_data, nullptr); !checked.ok()) return checked;
-  } else if (!plan.permute) {
+  } else if (!plan.moves) {
     return check_output(f, info, kernel_data, data);
   } else {
     char* converted = static_cast<char*>(buffers.allocate(info.elements * to));
@@ -188,7 +188,7 @@ inline outcome write_output(op_tensor& t, const field_desc& f, const tensor_info
     from = to;
     fn = nullptr;
   }
-  if (plan.permute) {  // the kernel's layout (dims runtime[perm[i]]) back to the runtime's, converted on the way
+  if (plan.moves) {  // the kernel's layout (dims runtime[perm[i]]) back to the runtime's, converted on the way
     std::uint32_t kernel_dims[4], inverse[4];
     for (std::uint32_t i = 0; i < 4; ++i) {
       kernel_dims[i] = plan.runtime[plan.perm[i]];

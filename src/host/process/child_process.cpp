@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "isolate/child_process.hpp"
+#include "process/child_process.hpp"
 
 #include <algorithm>
 #include <cerrno>
