@@ -22,12 +22,16 @@
 #   <out>/aarch64/lib<lower>.so  RK1808/RK3399Pro, cross-compiled when aarch64-linux-gnu-g++ exists
 #   <out>/armhf/lib<lower>.so    RK1806/RV1109/RV1126, cross-compiled when arm-linux-gnueabihf-g++ exists
 #   <out>/op.yml, <out>/rknn_op_<lower>.py, <out>/<Name>.rknnop   (target <Name>_rknnop, built by ALL)
+#   <out>/<arch>/instrumented/lib<lower>.so   only when asked (targets <Name>_aarch64_instrumented,
+#                                <Name>_armhf_instrumented): the board library with RKNNOP_RECORD and
+#                                RKNNOP_PROFILE=1 (-DRKNNOP_INSTRUMENTED=1, docs/running.md §3)
 # OPENVX_INCLUDE_DIR: the directory holding the vendor's VX/vx.h (VeriSilicon's, or Khronos' with
 # VX/vx_helper.h) for the kernel libraries of every architecture, instead of rknnop's own
 # declarations (defines RKNNOP_USE_VENDOR_OPENVX); KHRONOS_DIMS defines RKNNOP_VX_KHRONOS_DIMS=1
 # (tensors report vx_size dims, as Khronos' OpenVX 1.2/1.3 do; the boards' VSI driver reports
 # uint32). The emitter (op.yml, Python op) keeps rknnop's own declarations.
-# Target <Name> carries RKNNOP_OP_YML, RKNNOP_CONTAINER, RKNNOP_LIBRARY_<arch>, RKNNOP_TOOLKIT2_PY
+# Target <Name> carries RKNNOP_OP_YML, RKNNOP_CONTAINER, RKNNOP_LIBRARY_<arch>,
+# RKNNOP_INSTRUMENTED_LIBRARY_<arch>, RKNNOP_TOOLKIT2_PY
 # (the RKNN-Toolkit2 class, <out>/rknpu2/rknn_op_<lower>_toolkit2.py) and RKNNOP_OUTPUT_DIRECTORY
 # properties for tests.
 #

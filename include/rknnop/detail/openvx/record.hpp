@@ -117,6 +117,7 @@ struct instrumented_io {
   vx_io<Op> inner;
   profile_marks* marks = nullptr;  // RKNNOP_PROFILE=1
   char* stem = nullptr;            // RKNNOP_RECORD: this call's files' stem; nullptr: not recorded
+  bool inputs_written = false;     // every input's file written (a call that failed before has no manifest)
 
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     const outcome result = inner.bind(call, buffers);
@@ -125,6 +126,7 @@ struct instrumented_io {
         if (stem && !record_vx_tensor(stem, "in", unsigned(i), inner.refs[i], call.info[i], op_model<Op>::name))
           stem = nullptr;
       });
+      inputs_written = stem != nullptr;
     }
     if (marks) marks->inputs_done = profile_now();
     return result;
@@ -204,10 +206,10 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK instrumented_kernel_callback(vx_node 
     }
     if (sized && record_reserve(model::name, bytes, number, stem)) io.stem = stem;
   }
-  const bool recording = io.stem != nullptr;
+  const bool recording = io.stem != nullptr;  // a call whose inputs could not be read is not recorded
   result = invoke(io, call, buffers);
   if (io.marks) print_profile(model::name, marks, result.ok(), "kernel call");
-  if (recording && io.stem) record_vx_after<Op>(stem, number, refs, call, result.ok());
+  if (recording && io.inputs_written) record_vx_after<Op>(stem, number, refs, call, result.ok());
   return finish<Op>(node, result);
 }
 
