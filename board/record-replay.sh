@@ -81,7 +81,7 @@ for f in manifest in0.npy out0.npy; do
   [[ -f $work/record/rknnop-$op-000000.$f ]] || die "the record has no rknnop-$op-000000.$f ($(ls "$work/record" 2>/dev/null))"
 done
 grep -q "^arch=$arch$" "$work/record/rknnop-$op-000000.manifest" || die "the manifest names no arch=$arch"
-echo "record-replay.sh: recorded on $variant: $(ls "$work/record" | tr '\n' ' ')"
+echo "record-replay.sh: recorded on $variant: $(find "$work/record" -type f -printf '%f\n' | sort | tr '\n' ' ')"
 
 # On the PC (x86-64): the build's own container replays it equal; the record is of this build.
 status=0
