@@ -62,6 +62,5 @@ struct ResizeAreaUlp {
     }
     return rknnop::ok;
   };
-
 };
 RKNNOP_EXPORT_OP(ResizeAreaUlp);
