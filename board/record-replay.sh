@@ -91,6 +91,22 @@ cat "$work/replay.log"
 grep -q "1 equal, 0 differ" "$work/replay.log" || die "the replay found no equal call"
 grep -q "different build" "$work/replay.log" && die "the build's own instrumented library was taken for another build"
 
+# A damaged record is one error naming the file and what is wrong.
+refused() {  # NAME SED-EXPRESSION EXPECTED-TEXT
+  rm -rf "$work/bad" && cp -r "$work/record" "$work/bad"
+  sed -i "$2" "$work/bad/rknnop-$op-000000.manifest"
+  local st=0
+  "$run" --replay "$work/bad" "$container" >"$work/bad.log" 2>&1 || st=$?
+  if [[ $st -ne 1 ]] || ! grep -qF "$3" "$work/bad.log"; then
+    cat "$work/bad.log"
+    die "$1: expected exit 1 and '$3' (exit $st)"
+  fi
+  echo "record-replay.sh: $1 refused: $(head -n 1 "$work/bad.log")"
+}
+refused "an incomplete manifest" '/^end$/d' "the manifest is incomplete"
+refused "a shape the .npy does not have" 's/^input\.0\.shape=.*/input.0.shape=1,2,3/' "but input.0.shape in"
+refused "an RKNPU2 record" '/^backend=/d' "a record of an RKNPU2 plugin"
+
 # The one-ulp change: the same record as the other op's (its op type renamed in a copy), replayed with it.
 mkdir "$work/ulp-record"
 for file in "$work/record"/*; do
