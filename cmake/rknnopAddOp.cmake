@@ -22,12 +22,16 @@
 #   <out>/aarch64/lib<lower>.so  RK1808/RK3399Pro, cross-compiled when aarch64-linux-gnu-g++ exists
 #   <out>/armhf/lib<lower>.so    RK1806/RV1109/RV1126, cross-compiled when arm-linux-gnueabihf-g++ exists
 #   <out>/op.yml, <out>/rknn_op_<lower>.py, <out>/<Name>.rknnop   (target <Name>_rknnop, built by ALL)
+#   <out>/<arch>/instrumented/lib<lower>.so   only when asked (targets <Name>_aarch64_instrumented,
+#                                <Name>_armhf_instrumented): the board library with RKNNOP_RECORD and
+#                                RKNNOP_PROFILE=1 (-DRKNNOP_INSTRUMENTED=1, docs/running.md §3)
 # OPENVX_INCLUDE_DIR: the directory holding the vendor's VX/vx.h (VeriSilicon's, or Khronos' with
 # VX/vx_helper.h) for the kernel libraries of every architecture, instead of rknnop's own
 # declarations (defines RKNNOP_USE_VENDOR_OPENVX); KHRONOS_DIMS defines RKNNOP_VX_KHRONOS_DIMS=1
 # (tensors report vx_size dims, as Khronos' OpenVX 1.2/1.3 do; the boards' VSI driver reports
 # uint32). The emitter (op.yml, Python op) keeps rknnop's own declarations.
-# Target <Name> carries RKNNOP_OP_YML, RKNNOP_CONTAINER, RKNNOP_LIBRARY_<arch>, RKNNOP_TOOLKIT2_PY
+# Target <Name> carries RKNNOP_OP_YML, RKNNOP_CONTAINER, RKNNOP_LIBRARY_<arch>,
+# RKNNOP_INSTRUMENTED_LIBRARY_<arch>, RKNNOP_TOOLKIT2_PY
 # (the RKNN-Toolkit2 class, <out>/rknpu2/rknn_op_<lower>_toolkit2.py) and RKNNOP_OUTPUT_DIRECTORY
 # properties for tests.
 #
@@ -604,6 +608,33 @@ function(_rknnop_add_op_board_library name arch out_lib)
   add_custom_target(${name}_${arch} ALL DEPENDS "${_lib}")  # e.g. `cmake --build . -t ResizeArea_armhf`
   set_target_properties(${name} PROPERTIES RKNNOP_LIBRARY_${arch} "${_lib}")
   set(${out_lib} "${_lib}" PARENT_SCOPE)
+
+  # The instrumented variant, built only when asked (`cmake --build . -t <name>_<arch>_instrumented`):
+  # the same sources with -DRKNNOP_INSTRUMENTED=1, i.e. RKNNOP_PROFILE=1 and RKNNOP_RECORD=<dir>
+  # around the CPU kernel (detail/openvx/record.hpp), as <out>/<arch>/instrumented/lib<lower>.so. The
+  # release library above stays as it is (its size budget); the .rknnop container carries the release
+  # one. Target property RKNNOP_INSTRUMENTED_LIBRARY_<arch>.
+  set(_object_suffix "${_object_suffix}-instrumented")
+  list(APPEND _object_defs RKNNOP_INSTRUMENTED=1)
+  _rknnop_add_op_board_objects(${arch} "${_cxx}" "${_boards}" _objects _flags)
+  set(_ilib "${_out}/${arch}/instrumented/lib${_lower}.so")
+  set(_link_cmd COMMAND "${_cxx}" ${_flags} -shared -o "${_ilib}.tmp" ${_objects}
+                "-Wl,--version-script=${_map}" -Wl,--gc-sections -static-libgcc -static-libstdc++
+                "-L${_stub_dir}" -lOpenVX -Wl,--push-state,--as-needed -lpthread -Wl,--pop-state)
+  if(_check_args)
+    list(APPEND _link_cmd COMMAND ${_check_args} "-DLIBRARY=${_ilib}.tmp" "-DRENAME_TO=${_ilib}" "-DARCH=${arch}"
+         -P "${_module_dir}/rknnopCheckKernelLibrary.cmake")
+  else()
+    list(APPEND _link_cmd COMMAND "${CMAKE_COMMAND}" -E rename "${_ilib}.tmp" "${_ilib}")
+  endif()
+  add_custom_command(OUTPUT "${_ilib}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${_out}/${arch}/instrumented"
+    ${_link_cmd}
+    DEPENDS ${_objects} "${_map}" rknnop_openvx_stub_${arch} ${_check_inputs} ${_board_exports}
+    COMMENT "rknnop: linking ${arch} instrumented/lib${_lower}.so (${_boards}; RKNNOP_PROFILE, RKNNOP_RECORD)"
+    VERBATIM)
+  add_custom_target(${name}_${arch}_instrumented DEPENDS "${_ilib}")
+  set_target_properties(${name} PROPERTIES RKNNOP_INSTRUMENTED_LIBRARY_${arch} "${_ilib}")
 endfunction()
 
 # Part of stage 3: compiles each source (and rknnopKernelSupport.cpp) for `arch` with the cross

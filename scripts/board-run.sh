@@ -17,6 +17,10 @@
 # librknnop_galcore.so (default: <build>/board/galcore, build = RKNNOP_BUILD_DIR or build/native;
 # installed: <prefix>/lib/rknnop/board);
 # --no-galcore runs without it (the driver then stops where it opens /dev/galcore).
+# Passed on to the run: RKNNOP_PROFILE, RKNNOP_THREADS and RKNNOP_RECORD_MAX; RKNNOP_RECORD=DIR: an
+# instrumented kernel library (rknnop_add_op's <out>/<arch>/instrumented/lib<op>.so, in the model or
+# given to --vx) records its kernel calls in the run's folder, copied to DIR afterwards (created if
+# missing; a file already there is never overwritten: the run then fails naming it).
 # RKNNOP_BOARD_CACHE = a folder to keep the built stand-ins and runner in between runs (keyed by their
 # sources, the compiler and the driver folder). RKNNOP_BOARD_TRACE=1 prints the qemu command. Exit status: the runner's (0 success, 1 a failed
 # runtime call, named on stderr, 2 usage), or 77 with the reason when drivers, qemu, the cross
@@ -129,9 +133,15 @@ if [[ $built == "$work/built" ]]; then
   fi
 fi
 env_args=(-E "LD_LIBRARY_PATH=$libdir:$built/stubs" -E "TMPDIR=$work/run")
-for name in RKNN_LOG_LEVEL VSI_NN_LOG_LEVEL RKNNOP_GALCORE_LOG; do
+for name in RKNN_LOG_LEVEL VSI_NN_LOG_LEVEL RKNNOP_GALCORE_LOG RKNNOP_PROFILE RKNNOP_THREADS RKNNOP_RECORD_MAX; do
   [[ -n ${!name:-} ]] && env_args+=(-E "$name=${!name}")
 done
+kernel_record=${RKNNOP_RECORD:-}
+if [[ -n $kernel_record ]]; then
+  [[ $kernel_record == /* ]] || kernel_record=$PWD/$kernel_record
+  mkdir -p "$work/kernel-record"
+  env_args+=(-E "RKNNOP_RECORD=$work/kernel-record")
+fi
 [[ -n $galcore ]] && env_args+=(-E "LD_PRELOAD=$galcore")
 [[ ${RKNNOP_BOARD_TRACE:-0} == 1 ]] && echo "board-run.sh: (cd $work/run && $qemu -L $sysroot ${env_args[*]} $built/runner ${args[*]})" >&2
 # librknn_runtime writes each custom op's library to /tmp/rknn/<Name> (a fixed path, not TMPDIR)
@@ -143,5 +153,17 @@ status=0
 if [[ -d /tmp/rknn ]]; then
   find /tmp/rknn -maxdepth 1 -type f -newer "$work/started" -delete 2>/dev/null || true
   [[ $had_tmp_rknn == 1 ]] || rmdir /tmp/rknn 2>/dev/null || true
+fi
+if [[ -n $kernel_record ]]; then  # the kernel library's own record (RKNNOP_RECORD), never over an existing file
+  mkdir -p "$kernel_record"
+  for file in "$work/kernel-record"/*; do
+    [[ -f $file ]] || continue
+    if [[ -e $kernel_record/$(basename "$file") ]]; then
+      echo "board-run.sh: RKNNOP_RECORD: $kernel_record/$(basename "$file") exists: not overwritten" >&2
+      status=1
+    else
+      cp "$file" "$kernel_record/"
+    fi
+  done
 fi
 exit $status

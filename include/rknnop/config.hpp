@@ -62,6 +62,12 @@
 // -O2, and GCC does not inline a kernel body into the glue across the mismatch. Off by default: across
 // the pragma GCC does not inline libstdc++'s inline functions either, and a plain `g++ -shared` build
 // (no -fvisibility-inlines-hidden, no version script) would export their out-of-line copies.
+// RKNNOP_INSTRUMENTED=1: the instrumented RKNN v1 board library (rknnop_add_op's
+// <out>/<arch>/instrumented/lib<op>.so): RKNNOP_PROFILE and RKNNOP_RECORD around the CPU kernel
+// (detail/openvx/record.hpp). 0 (the release libraries): none of it is compiled.
+#ifndef RKNNOP_INSTRUMENTED
+#define RKNNOP_INSTRUMENTED 0
+#endif
 #ifndef RKNNOP_COMPACT_GLUE
 #define RKNNOP_COMPACT_GLUE 0
 #endif

@@ -23,6 +23,7 @@
 #include "rknn_mode.hpp"  // rknnop-run MODEL.rknn --describe | --check | run a node
 #endif
 #include "rknpu2_mode.hpp"  // rknnop-run librkcst_<op>.so: an RKNPU2 plugin as librknnrt runs it
+#include "vx_replay.hpp"    // rknnop-run --replay DIR OP: an instrumented board library's record
 #if RKNNOP_VXC_HAS_BRIDGE
 #include <rknnop/vxc/vxc.hpp>  // find_op_shader: a VX kernel's .vx (run on POCL in rknnop-node)
 #endif
@@ -63,14 +64,15 @@ struct options {
   shared_options shared;
   std::vector<std::string> output_shapes;
   std::optional<std::uint32_t> kernel_index;
+  std::string replay;
 #if RKNNOP_HOST_HAS_MODEL
   rknnop_run::model_options model;
 #endif
 };
 
 // The options of one mode only: given in the other, a usage error naming the option.
-constexpr const char* op_mode_options[] = {"--op-yml",       "--param",       "--output-shape",
-                                           "--kernel-index", "--tensor-type", "--vx"};
+constexpr const char* op_mode_options[] = {"--op-yml",      "--param", "--output-shape", "--kernel-index",
+                                           "--tensor-type", "--vx",    "--replay"};
 constexpr const char* model_mode_options[] = {"--check", "--node", "--random-inputs"};
 
 // The one option table of both modes, top to bottom like the --help text.
@@ -86,6 +88,9 @@ void add_options(CLI::App& app, options& o) {
   add_shared_option(app, shared_option::output, s, "NAME=FILE.npy: write this output (a model's node: PORT=FILE.npy)");
   app.add_option("--output-shape", o.output_shapes,
                  "NAME=1,32,32,3: give the output this NumPy shape instead of a virtual tensor");
+  app.add_option("--replay", o.replay,
+                 "DIR: the calls an instrumented board library recorded (RKNNOP_RECORD=DIR on the board), run "
+                 "on the PC and compared bit for bit (docs/running.md §3)");
   app.add_option("--kernel-index", o.kernel_index, "Kernel of vx_kernel_<Name>_list to run (default: op.yml's)");
   add_shared_option(app, shared_option::tensor_type, s);
   add_shared_option(app, shared_option::allow_lossy, s);
@@ -153,6 +158,15 @@ void set_shader(session& s, const options& o) {
 // Loads the op, gives it the inputs and params, runs it and writes the outputs; `stage` says what it is doing.
 int run_op(const options& o, std::string& stage) {
   const load_options load = load_options_of(o.shared, o.kernel_index);
+  if (!o.replay.empty()) {
+    if (!o.shared.inputs.empty() || !o.shared.params.empty() || !o.shared.outputs.empty() || !o.output_shapes.empty() ||
+        !o.shared.tensor_type.empty() || o.shared.describe)
+      throw usage_error(
+          "--replay takes the record's tensors and params: no --input, --param, --output, --output-shape, "
+          "--tensor-type or --describe");
+    stage = fmt::format("replaying the record in '{}'", o.replay);
+    return rknnop_run::vx_replay(o.replay, o.shared.op, load);
+  }
   const std::optional<vx_type> tensor_type = input_tensor_type(o.shared.tensor_type);
   // Parse the command line fully before loading, so syntax errors come first.
   const auto input_list = parse_assignments("--input", o.shared.inputs, "FILE.npy");

@@ -9,6 +9,11 @@
 #include <rknnop/detail/invoke/pipeline.hpp>  // unload_library
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/openvx/callbacks.hpp>
+#if RKNNOP_INSTRUMENTED
+// The instrumented board library (rknnop_add_op's <out>/<arch>/instrumented/): RKNNOP_PROFILE=1 and
+// RKNNOP_RECORD=<dir> around the CPU kernel (openvx/record.hpp). The release library has neither.
+#include <rknnop/detail/openvx/record.hpp>
+#endif
 #include <rknnop/detail/vx_api.hpp>
 #include <rknnop/schema_marker.hpp>
 
@@ -21,6 +26,15 @@
   ::rknnop::op_schema rknnop_schema_##Name() noexcept { return ::rknnop::schema_of<Name>(); }
 #else
 #define RKNNOP_DETAIL_EMITTER_SCHEMA(Name)
+#endif
+
+#if RKNNOP_INSTRUMENTED
+#define RKNNOP_DETAIL_INSTRUMENTED_SETTINGS(Name)                                                  \
+  [[gnu::constructor]] void rknnop_detail_settings_##Name() {                                      \
+    ::rknnop::detail::read_instrumented_settings(); /* RKNNOP_PROFILE, RKNNOP_RECORD: read once */ \
+  }
+#else
+#define RKNNOP_DETAIL_INSTRUMENTED_SETTINGS(Name)
 #endif
 
 #include <cstddef>      // std::size_t
@@ -63,7 +77,11 @@ struct kernel_storage {
     }
     cpu.enumeration = VX_KERNEL_BASE(VX_ID_DEFAULT, 3);
     put_name(cpu.name, model::name, "_cpu", model::fingerprint);
+#if RKNNOP_INSTRUMENTED
+    cpu.function = &instrumented_kernel_callback<Op>;
+#else
     cpu.function = &cpu_kernel_callback<Op>;
+#endif
     cpu.parameters = table;
     cpu.numParams = static_cast<vx_uint32>(model::table_size);
     cpu.validate = &validate_callback<Op>;
@@ -117,6 +135,7 @@ RKNNOP_DETAIL_END_HIDDEN
                 "rknnop: RKNNOP_EXPORT_OP(X) needs X::name == \"X\" (see above)");                                     \
   namespace {                                                                                                          \
   constinit ::rknnop::detail::storage_for<Name> rknnop_detail_storage_##Name{};                                        \
+  RKNNOP_DETAIL_INSTRUMENTED_SETTINGS(Name)                                                                            \
   [[gnu::destructor]] void rknnop_detail_unload_##Name() {                                                             \
     ::rknnop::detail::unload_library(); /* workers joined, scratch cache drained */                                    \
   }                                                                                                                    \
