@@ -538,6 +538,7 @@ int replay_record(const plugin_options& o) {
         ++equal;
         continue;
       }
+      // terminal: the call is digits (checked above); node and output names went through terminal_text
       fmt::print("call {} (node {}): DIFFERS: failed on the board, succeeds on the PC\n", call, node);
       continue;
     }
@@ -556,8 +557,9 @@ int replay_record(const plugin_options& o) {
     for (std::size_t k = 0; k < n_outputs && same; ++k) {
       const rknpu2_tensor& want = expected[k];
       const rknpu2_tensor& have = got[k];
-      const std::string output = k < names.outputs.size() ? names.outputs[k] : std::to_string(k);
+      const std::string output = terminal_text(k < names.outputs.size() ? names.outputs[k] : std::to_string(k));
       if (have.type != want.type || have.dims != want.dims || have.data.size() != want.data.size()) {
+        // terminal: the call is digits (checked above); node and output names went through terminal_text
         fmt::print("call {} (node {}): DIFFERS: output '{}' is {} ({}) on the PC, {} ({}) in the record\n", call, node,
                    output, type_name(have.type), fmt::join(have.dims, ", "), type_name(want.type),
                    fmt::join(want.dims, ", "));
@@ -568,6 +570,7 @@ int replay_record(const plugin_options& o) {
       for (std::size_t at = 0; at < want.data.size(); at += size) {
         if (std::memcmp(want.data.data() + at, have.data.data() + at, size) == 0) continue;
         const std::vector<std::size_t> shape(want.dims.begin(), want.dims.end());
+        // terminal: the call is digits (checked above); node and output names went through terminal_text
         fmt::print("call {} (node {}): DIFFERS: output '{}' element {} {}: recorded {}, PC {}\n", call, node, output,
                    at / size, numpy_index(shape, at / size), element_text(want.type, want.data.data() + at),
                    element_text(have.type, have.data.data() + at));
@@ -577,6 +580,7 @@ int replay_record(const plugin_options& o) {
     }
     if (same) {
       ++equal;
+      // terminal: the call is digits (checked above); node and output names went through terminal_text
       fmt::print("call {} (node {}): {} output(s) equal, bit for bit\n", call, node, n_outputs);
     }
   }

@@ -250,8 +250,8 @@ int vx_replay(const std::string& dir, const std::string& op, const load_options&
       const npy_array& want = expected[k];
       const npy_array& have = s.output(names[k]).array;
       if (have.dtype != want.dtype || have.shape != want.shape || have.data.size() != want.data.size()) {
-        fmt::print("call {}: DIFFERS: output '{}' is {} ({}) on the PC, {} ({}) in the record\n", call, names[k],
-                   npy_descr(have.dtype), fmt::join(have.shape, ", "), npy_descr(want.dtype),
+        fmt::print("call {}: DIFFERS: output '{}' is {} ({}) on the PC, {} ({}) in the record\n", call,
+                   terminal_text(names[k]), npy_descr(have.dtype), fmt::join(have.shape, ", "), npy_descr(want.dtype),
                    fmt::join(want.shape, ", "));
         same = false;
         break;
@@ -259,14 +259,16 @@ int vx_replay(const std::string& dir, const std::string& op, const load_options&
       const std::size_t size = npy_item_size(want.dtype);
       for (std::size_t at = 0; at < want.data.size(); at += size) {
         if (std::memcmp(want.data.data() + at, have.data.data() + at, size) == 0) continue;
-        fmt::print("call {}: DIFFERS: output '{}' element {} {}: recorded {}, PC {}\n", call, names[k], at / size,
-                   numpy_index(want.shape, at / size), element_text(want, at / size), element_text(have, at / size));
+        fmt::print("call {}: DIFFERS: output '{}' element {} {}: recorded {}, PC {}\n", call, terminal_text(names[k]),
+                   at / size, numpy_index(want.shape, at / size), element_text(want, at / size),
+                   element_text(have, at / size));
         same = false;
         break;
       }
     }
     if (same) {
       ++equal;
+      // terminal: the call is digits (checked above); output names went through terminal_text
       fmt::print("call {}: {} output(s) equal, bit for bit\n", call, n_outputs);
     }
   }
