@@ -11,6 +11,7 @@
 #include <rknnop/host/file_io.hpp>
 #include <rknnop/host/npy.hpp>
 #include <rknnop/host/param_value.hpp>
+#include <rknnop/float16.hpp>
 #include <rknnop/host/session.hpp>
 #include <rknnop/vx_type.hpp>
 
@@ -23,6 +24,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace rknnop_run {
@@ -126,19 +128,22 @@ void set_record_param(session& s, const manifest& m, std::size_t k) {
     std::memcpy(&v, bytes.data(), sizeof v);
     return v;
   };
-  switch (*type) {
-    case vx_type::bool_: s.set_param(name, make_param_value(name, t, load(std::int32_t{}) != 0)); break;
-    case vx_type::float32: s.set_param(name, make_param_value(name, t, double(load(float{})))); break;
-    case vx_type::float64: s.set_param(name, make_param_value(name, t, load(double{}))); break;
-    case vx_type::uint8: s.set_param(name, make_param_value(name, t, std::uint64_t(load(std::uint8_t{})))); break;
-    case vx_type::uint16: s.set_param(name, make_param_value(name, t, std::uint64_t(load(std::uint16_t{})))); break;
-    case vx_type::uint32: s.set_param(name, make_param_value(name, t, std::uint64_t(load(std::uint32_t{})))); break;
-    case vx_type::uint64: s.set_param(name, make_param_value(name, t, load(std::uint64_t{}))); break;
-    case vx_type::int8: s.set_param(name, make_param_value(name, t, std::int64_t(load(std::int8_t{})))); break;
-    case vx_type::int16: s.set_param(name, make_param_value(name, t, std::int64_t(load(std::int16_t{})))); break;
-    case vx_type::int64: s.set_param(name, make_param_value(name, t, load(std::int64_t{}))); break;
-    default: s.set_param(name, make_param_value(name, t, std::int64_t(load(std::int32_t{})))); break;
-  }
+  // The scalar's bytes as the one table reads them (visit_scalar_type: BOOL a 4-byte vx_bool); any other
+  // type (ENUM) as an int32.
+  const auto set = [&]<class T>(std::type_identity<T>) {
+    const T v = load(T{});
+    if constexpr (std::is_same_v<T, rknnop::float16>)
+      s.set_param(name, make_param_value(name, t, double(static_cast<float>(v))));
+    else if constexpr (std::is_floating_point_v<T>)
+      s.set_param(name, make_param_value(name, t, double(v)));
+    else if (*type == vx_type::bool_)
+      s.set_param(name, make_param_value(name, t, v != 0));
+    else if constexpr (std::is_signed_v<T>)
+      s.set_param(name, make_param_value(name, t, std::int64_t(v)));
+    else
+      s.set_param(name, make_param_value(name, t, std::uint64_t(v)));
+  };
+  if (!rknnop::visit_scalar_type(static_cast<std::int32_t>(*type), set)) set(std::type_identity<std::int32_t>{});
 }
 
 // One element as text: its value, and a float's bits.
