@@ -56,6 +56,28 @@ std::string gnu_build_id(const std::vector<std::uint8_t>& b) {
   return "none";
 }
 
+std::vector<std::pair<std::string, std::string>> build_ids_of(const std::vector<std::filesystem::path>& files) {
+  std::vector<std::pair<std::string, std::string>> builds;
+  for (const std::filesystem::path& p : files) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(p, ec)) continue;
+    std::vector<std::uint8_t> bytes;
+    try {
+      bytes = read_file(p);
+    } catch (const error&) {
+      continue;
+    }
+    if (bytes.size() < 4 || std::memcmp(bytes.data(),
+                                        "\x7f"
+                                        "ELF",
+                                        4) != 0)
+      continue;
+    const std::string id = gnu_build_id(bytes);
+    if (id != "none") builds.emplace_back(id, p.string());
+  }
+  return builds;
+}
+
 const std::string* manifest::find(std::string_view key) const {
   for (const auto& [k, v] : fields)
     if (k == key) return &v;

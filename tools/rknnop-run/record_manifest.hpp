@@ -19,6 +19,12 @@ namespace rknnop_run {
 /// The GNU build-id note of an ELF image, as hex; "none" without one.
 [[nodiscard]] std::string gnu_build_id(const std::vector<std::uint8_t>& image);
 
+/// The GNU build-ids of those of `files` that are ELF images with one, as (build-id, path): the
+/// libraries of one build a record's build-id is looked for among. A file that is absent, cannot be
+/// read or is not ELF is left out.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> build_ids_of(
+    const std::vector<std::filesystem::path>& files);
+
 /// One manifest: its key=value lines, read whole (at most 1 MiB), each key once.
 struct manifest {
   std::filesystem::path path;

@@ -44,7 +44,7 @@ using namespace rknnop::host;
 using rknnop::tools::terminal_lines;
 using rknnop::tools::terminal_text;
 using rknnop::tools::usage_error;
-using rknnop_run::gnu_build_id;  // record_manifest.hpp: shared with the RKNN v1 replay
+using rknnop_run::build_ids_of;  // record_manifest.hpp: shared with the RKNN v1 replay
 using rknnop_run::manifest;
 using rknnop_run::read_manifest;
 using rknnop_run::record_manifests;
@@ -490,7 +490,14 @@ int replay_record(const plugin_options& o) {
 
   rknpu2_plugin_runner plugin(o.plugin);
   const rknpu2_plugin_description d = plugin.describe();
-  const std::string build_id = gnu_build_id(read_file(o.plugin));
+  // This build's plugins: the one given and, as rknnop_add_op lays them out (<out>/rknpu2/<arch>/), its
+  // siblings for the boards: a record made by the board's plugin of the same build is that build's.
+  const std::filesystem::path given(o.plugin);
+  std::vector<std::filesystem::path> candidates{given};
+  for (const char* arch : {"aarch64", "armhf", "x86_64"})
+    if (given.has_parent_path() && given.parent_path().filename() != arch)
+      candidates.push_back(given.parent_path().parent_path() / arch / given.filename());
+  const auto builds = build_ids_of(candidates);
   const described_op names = names_of(d.text);
   std::size_t replayed = 0, equal = 0, other_ops = 0;
   std::vector<std::string> other_builds;
@@ -507,15 +514,20 @@ int replay_record(const plugin_options& o) {
       continue;
     }
     const std::string& recorded_build = m.get("build_id");
-    if (recorded_build != build_id &&
-        std::find(other_builds.begin(), other_builds.end(), recorded_build) == other_builds.end()) {
+    const bool known =
+        std::any_of(builds.begin(), builds.end(), [&](const auto& b) { return b.first == recorded_build; });
+    if (!known && std::find(other_builds.begin(), other_builds.end(), recorded_build) == other_builds.end()) {
       other_builds.push_back(recorded_build);
       const std::string* arch = m.find("arch");
+      std::string mine;
+      for (const auto& [id, file] : builds) mine += fmt::format("{}{} ({})", mine.empty() ? "" : ", ", id, file);
       fmt::print(stderr,
                  "rknnop-run: --replay: the record came from a different build of the plugin: {} was recorded by "
-                 "build-id {} ({}), {} is build-id {}; its calls are compared all the same\n",
+                 "build-id {} ({}), which is none of this build's plugins ({}); its calls are compared all the "
+                 "same\n",
                  path.filename().string(), terminal_text(recorded_build.substr(0, 128)),
-                 arch ? terminal_text(arch->substr(0, 16)) : std::string("an unknown machine"), o.plugin, build_id);
+                 arch ? terminal_text(arch->substr(0, 16)) : std::string("an unknown machine"),
+                 mine.empty() ? o.plugin : mine);
     }
     const std::string& status = m.get("status");
     if (status != "ok" && status != "failed") throw m.bad("status", "ok or failed");

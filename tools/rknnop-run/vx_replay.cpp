@@ -49,25 +49,7 @@ std::vector<std::pair<std::string, std::string>> known_builds(const std::filesys
     candidates.push_back(out / arch / fmt::format("lib{}.so", lower));
     candidates.push_back(out / arch / "instrumented" / fmt::format("lib{}.so", lower));
   }
-  std::vector<std::pair<std::string, std::string>> builds;
-  for (const std::filesystem::path& p : candidates) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(p, ec)) continue;
-    std::vector<std::uint8_t> bytes;
-    try {
-      bytes = read_file(p);
-    } catch (const error&) {
-      continue;
-    }
-    if (bytes.size() < 4 || std::memcmp(bytes.data(),
-                                        "\x7f"
-                                        "ELF",
-                                        4) != 0)
-      continue;
-    const std::string id = gnu_build_id(bytes);
-    if (id != "none") builds.emplace_back(id, p.string());
-  }
-  return builds;
+  return build_ids_of(candidates);
 }
 
 // A tensor of the record (the .npy beside the manifest, named by the recorder's pattern), checked
