@@ -908,7 +908,7 @@ TEST(Sandbox, ParitysAttacksAreRefusedAndNamed) { run_attacks(via::parity, false
 TEST(Sandbox, ParitysAttacksAreRefusedAndNamedForAnUnprivilegedUser) { run_attacks(via::parity, true); }
 #endif
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(RKNNOP_SANITIZED_BUILD_TESTS)  // (the test below skips under sanitizers)
 // Why this kernel cannot run an i386 system call from a 64-bit process ("" when it can): a probe process
 // makes i386's getpid through `int 0x80`. A kernel without IA-32 emulation (built without
 // CONFIG_IA32_EMULATION, booted with ia32_emulation=0, or a paravirtual guest whose host runs 64-bit user
