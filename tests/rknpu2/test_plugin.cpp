@@ -629,8 +629,10 @@ struct record_fixture {
   }
   [[nodiscard]] std::vector<std::string> files() const {
     std::vector<std::string> names;
+    // readdir64: a 32-bit readdir fails with EOVERFLOW (an empty list) on a 64-bit host's folders
+    // under qemu-arm, whose inode numbers and offsets need 64 bits.
     if (DIR* d = ::opendir((dir + "/record").c_str())) {
-      while (const dirent* e = ::readdir(d))
+      while (const dirent64* e = ::readdir64(d))
         if (e->d_name[0] != '.') names.emplace_back(e->d_name);
       ::closedir(d);
     }
