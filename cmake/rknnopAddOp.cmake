@@ -560,6 +560,29 @@ function(_rknnop_add_op_board_libraries name)
   set(_board_targets "${_board_targets}" PARENT_SCOPE)
 endfunction()
 
+# The rule that links `objects` (compiled with `flags`) into the board library `lib` and checks it
+# (rknnopCheckKernelLibrary.cmake, renaming it into place): the release library and its instrumented
+# variant alike. Reads _rknnop_add_op_board_library's _cxx, _map, _stub_dir, _check_args, _board_exports.
+function(_rknnop_link_board_library lib objects flags comment)
+  get_filename_component(_dir "${lib}" DIRECTORY)
+  set(_link_cmd COMMAND "${_cxx}" ${flags} -shared -o "${lib}.tmp" ${objects}
+                "-Wl,--version-script=${_map}" -Wl,--gc-sections -static-libgcc -static-libstdc++
+                "-L${_stub_dir}" -lOpenVX -Wl,--push-state,--as-needed -lpthread -Wl,--pop-state)
+  if(_check_args)
+    list(APPEND _link_cmd COMMAND ${_check_args} "-DLIBRARY=${lib}.tmp" "-DRENAME_TO=${lib}" "-DARCH=${arch}"
+         -P "${_module_dir}/rknnopCheckKernelLibrary.cmake")
+  else()
+    list(APPEND _link_cmd COMMAND "${CMAKE_COMMAND}" -E rename "${lib}.tmp" "${lib}")
+  endif()
+  _rknnop_check_inputs(_check_inputs)
+  add_custom_command(OUTPUT "${lib}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${_dir}"
+    ${_link_cmd}
+    DEPENDS ${objects} "${_map}" rknnop_openvx_stub_${arch} ${_check_inputs} ${_board_exports}
+    COMMENT "${comment}"
+    VERBATIM)
+endfunction()
+
 # One board library of stage 3: finds the cross compiler, compiles (_rknnop_add_op_board_objects),
 # links and checks the library. Sets `out_lib` to its path, or empty when the architecture's cross compiler is missing.
 function(_rknnop_add_op_board_library name arch out_lib)
@@ -589,22 +612,7 @@ function(_rknnop_add_op_board_library name arch out_lib)
   _rknnop_board_openvx(${arch} "${_cxx}" _stub_dir)
   _rknnop_add_op_board_objects(${arch} "${_cxx}" "${_boards}" _objects _flags)
   set(_lib "${_out}/${arch}/lib${_lower}.so")
-  set(_link_cmd COMMAND "${_cxx}" ${_flags} -shared -o "${_lib}.tmp" ${_objects}
-                "-Wl,--version-script=${_map}" -Wl,--gc-sections -static-libgcc -static-libstdc++
-                "-L${_stub_dir}" -lOpenVX -Wl,--push-state,--as-needed -lpthread -Wl,--pop-state)
-  if(_check_args)
-    list(APPEND _link_cmd COMMAND ${_check_args} "-DLIBRARY=${_lib}.tmp" "-DRENAME_TO=${_lib}" "-DARCH=${arch}"
-         -P "${_module_dir}/rknnopCheckKernelLibrary.cmake")
-  else()
-    list(APPEND _link_cmd COMMAND "${CMAKE_COMMAND}" -E rename "${_lib}.tmp" "${_lib}")
-  endif()
-  _rknnop_check_inputs(_check_inputs)
-  add_custom_command(OUTPUT "${_lib}"
-    COMMAND "${CMAKE_COMMAND}" -E make_directory "${_out}/${arch}"
-    ${_link_cmd}
-    DEPENDS ${_objects} "${_map}" rknnop_openvx_stub_${arch} ${_check_inputs} ${_board_exports}
-    COMMENT "rknnop: linking ${arch} lib${_lower}.so (${_boards})"
-    VERBATIM)
+  _rknnop_link_board_library("${_lib}" "${_objects}" "${_flags}" "rknnop: linking ${arch} lib${_lower}.so (${_boards})")
   add_custom_target(${name}_${arch} ALL DEPENDS "${_lib}")  # e.g. `cmake --build . -t ResizeArea_armhf`
   set_target_properties(${name} PROPERTIES RKNNOP_LIBRARY_${arch} "${_lib}")
   set(${out_lib} "${_lib}" PARENT_SCOPE)
@@ -618,21 +626,8 @@ function(_rknnop_add_op_board_library name arch out_lib)
   list(APPEND _object_defs RKNNOP_INSTRUMENTED=1)
   _rknnop_add_op_board_objects(${arch} "${_cxx}" "${_boards}" _objects _flags)
   set(_ilib "${_out}/${arch}/instrumented/lib${_lower}.so")
-  set(_link_cmd COMMAND "${_cxx}" ${_flags} -shared -o "${_ilib}.tmp" ${_objects}
-                "-Wl,--version-script=${_map}" -Wl,--gc-sections -static-libgcc -static-libstdc++
-                "-L${_stub_dir}" -lOpenVX -Wl,--push-state,--as-needed -lpthread -Wl,--pop-state)
-  if(_check_args)
-    list(APPEND _link_cmd COMMAND ${_check_args} "-DLIBRARY=${_ilib}.tmp" "-DRENAME_TO=${_ilib}" "-DARCH=${arch}"
-         -P "${_module_dir}/rknnopCheckKernelLibrary.cmake")
-  else()
-    list(APPEND _link_cmd COMMAND "${CMAKE_COMMAND}" -E rename "${_ilib}.tmp" "${_ilib}")
-  endif()
-  add_custom_command(OUTPUT "${_ilib}"
-    COMMAND "${CMAKE_COMMAND}" -E make_directory "${_out}/${arch}/instrumented"
-    ${_link_cmd}
-    DEPENDS ${_objects} "${_map}" rknnop_openvx_stub_${arch} ${_check_inputs} ${_board_exports}
-    COMMENT "rknnop: linking ${arch} instrumented/lib${_lower}.so (${_boards}; RKNNOP_PROFILE, RKNNOP_RECORD)"
-    VERBATIM)
+  _rknnop_link_board_library("${_ilib}" "${_objects}" "${_flags}"
+                             "rknnop: linking ${arch} instrumented/lib${_lower}.so (${_boards}; RKNNOP_PROFILE, RKNNOP_RECORD)")
   add_custom_target(${name}_${arch}_instrumented DEPENDS "${_ilib}")
   set_target_properties(${name} PROPERTIES RKNNOP_INSTRUMENTED_LIBRARY_${arch} "${_ilib}")
 endfunction()
