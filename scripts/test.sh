@@ -62,7 +62,8 @@ slowest_tests() {
   local costs="$1/Testing/Temporary/CTestCostData.txt"
   [ -f "$costs" ] || return 0
   printf '=== the 10 slowest tests of %s (s)\n' "$1"
-  awk 'NF == 3 { printf "  %8.1f  %s\n", $3, $1 }' "$costs" | sort -rn | head -10
+  # sed reads to the end (head would leave sort writing into a closed pipe: SIGPIPE, 141 under pipefail)
+  awk 'NF == 3 { printf "  %8.1f  %s\n", $3, $1 }' "$costs" | sort -rn | sed -n '1,10p'
 }
 
 native() {
