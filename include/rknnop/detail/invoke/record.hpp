@@ -40,8 +40,7 @@ struct record_settings {
   std::uint64_t calls = 0;
   std::uint64_t bytes = 0;
   bool stopped = false;
-  bool announced = false;
-  bool dir_made = false;
+  bool started = false;  // the folder made (or there) and the first line printed, by the first call
   int lock = 0;
 };
 inline constinit record_settings record_state{};
@@ -280,7 +279,7 @@ inline bool write_record_npy_bytes(const char* stem, const char* kind, std::uint
 // printed and `stem` named. False: not recorded (recording stopped, with its one line).
 inline bool record_reserve(std::string_view type, std::uint64_t bytes, std::uint64_t& call,
                            char (&stem)[320]) noexcept {
-  bool announce = false, make_dir = false;
+  bool announce = false;
   {
     record_lock hold;
     if (record_state.stopped) return false;
@@ -297,16 +296,18 @@ inline bool record_reserve(std::string_view type, std::uint64_t bytes, std::uint
       std::fprintf(stderr, "rknnop: %.*s: recording stopped: %s\n", static_cast<int>(type.size()), type.data(), why);
       return false;
     }
+    // The folder, made by the first call before any call opens a file in it (the others wait here).
+    if (!record_state.started) {
+      if (::mkdir(record_state.dir, 0755) != 0 && errno != EEXIST) {
+        record_state.stopped = true;
+        std::fprintf(stderr, "rknnop: %.*s: recording stopped: %s: %s\n", static_cast<int>(type.size()), type.data(),
+                     record_state.dir, std::strerror(errno));
+        return false;
+      }
+      record_state.started = announce = true;
+    }
     call = record_state.calls++;
     record_state.bytes += bytes;
-    announce = !record_state.announced;
-    record_state.announced = true;
-    make_dir = !record_state.dir_made;
-    record_state.dir_made = true;
-  }
-  if (make_dir && ::mkdir(record_state.dir, 0755) != 0 && errno != EEXIST) {
-    stop_recording(type, std::strerror(errno), record_state.dir);
-    return false;
   }
   char plain[72];
   std::size_t n = 0;
