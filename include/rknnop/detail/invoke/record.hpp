@@ -4,9 +4,9 @@
 // Layer 7 of detail/ (docs/architecture.md §1), in the backend-neutral core (std and POSIX only).
 // What every backend's recorder shares (RKNNOP_RECORD=<dir>: detail/rknpu2/record.hpp for an RKNPU2
 // plugin, detail/openvx/record.hpp for the instrumented RKNN v1 kernel library): the setting and its
-// bound RKNNOP_RECORD_MAX=CALLS[,BYTES] (read once, at load), the budget under one lock, files written
-// whole and never over an existing one (O_EXCL), the .npy writer, the library's GNU build-id
-// (dl_iterate_phdr) and architecture, and the one line that stops recording. Files are named
+// bound RKNNOP_RECORD_MAX=CALLS[,BYTES] (read once, at load, with the library's GNU build-id:
+// dl_iterate_phdr), the budget under one lock, files written whole and never over an existing one
+// (O_EXCL), the .npy writer, the architecture, and the one line that stops recording. Files are named
 // rknnop-<type>-<call>.{in<k>.npy,out<k>.npy,manifest} (<call> six digits from 000000), the manifest
 // last; a full budget, an existing file or a write error stops recording with one line and never
 // fails the op. One line on the first write: "rknnop: recording <type> calls to <dir>".
@@ -36,6 +36,7 @@ struct record_settings {
   const char* dir = nullptr;  // the environment's own string (it lives as long as the process)
   std::uint64_t max_calls = 32;
   std::uint64_t max_bytes = std::uint64_t(64) << 20;
+  char build_id[2 * 64 + 1] = {};  // the library's GNU build-id as hex, read with the setting
   // Shared by the plugin's calls (under `lock`).
   std::uint64_t calls = 0;
   std::uint64_t bytes = 0;
@@ -78,30 +79,6 @@ inline bool parse_record_amount(const char* text, std::size_t length, std::uint6
   if (shift && v > (~std::uint64_t(0) >> shift)) return false;
   value = v << shift;
   return true;
-}
-
-// The library's constructor: RKNNOP_RECORD=<dir> turns recording on (unset or empty: off, and nothing
-// else is read); RKNNOP_RECORD_MAX=CALLS[,BYTES] bounds it.
-inline void read_record_setting() noexcept {
-  const char* dir = std::getenv("RKNNOP_RECORD");
-  if (dir == nullptr || dir[0] == '\0') return;
-  record_state.dir = dir;
-  if (const char* max = std::getenv("RKNNOP_RECORD_MAX"); max != nullptr && max[0] != '\0') {
-    const char* comma = std::strchr(max, ',');
-    const std::size_t first = comma ? std::size_t(comma - max) : std::strlen(max);
-    std::uint64_t calls = 0, bytes = record_state.max_bytes;
-    if (!parse_record_amount(max, first, calls) ||
-        (comma && !parse_record_amount(comma + 1, std::strlen(comma + 1), bytes))) {
-      std::fprintf(stderr,
-                   "rknnop: RKNNOP_RECORD_MAX='%.64s': expected CALLS or CALLS,BYTES (BYTES with K, M or G, e.g. "
-                   "32,64M): not recording\n",
-                   max);
-      return;
-    }
-    record_state.max_calls = calls;
-    record_state.max_bytes = bytes;
-  }
-  record_enabled = true;
 }
 
 inline const char* record_arch() noexcept {
@@ -162,6 +139,31 @@ inline void plugin_build_id(char (&hex)[2 * 64 + 1]) noexcept {
   build_id_search s{reinterpret_cast<ElfW(Addr)>(&build_id_of_object), "none"};
   dl_iterate_phdr(&build_id_of_object, &s);
   std::memcpy(hex, s.hex, sizeof hex);
+}
+
+// The library's constructor: RKNNOP_RECORD=<dir> turns recording on (unset or empty: off, and nothing
+// else is read); RKNNOP_RECORD_MAX=CALLS[,BYTES] bounds it.
+inline void read_record_setting() noexcept {
+  const char* dir = std::getenv("RKNNOP_RECORD");
+  if (dir == nullptr || dir[0] == '\0') return;
+  record_state.dir = dir;
+  if (const char* max = std::getenv("RKNNOP_RECORD_MAX"); max != nullptr && max[0] != '\0') {
+    const char* comma = std::strchr(max, ',');
+    const std::size_t first = comma ? std::size_t(comma - max) : std::strlen(max);
+    std::uint64_t calls = 0, bytes = record_state.max_bytes;
+    if (!parse_record_amount(max, first, calls) ||
+        (comma && !parse_record_amount(comma + 1, std::strlen(comma + 1), bytes))) {
+      std::fprintf(stderr,
+                   "rknnop: RKNNOP_RECORD_MAX='%.64s': expected CALLS or CALLS,BYTES (BYTES with K, M or G, e.g. "
+                   "32,64M): not recording\n",
+                   max);
+      return;
+    }
+    record_state.max_calls = calls;
+    record_state.max_bytes = bytes;
+  }
+  plugin_build_id(record_state.build_id);  // here, once, by one thread: the calls only read it
+  record_enabled = true;
 }
 
 // One file of the record, written whole or not at all (never over an existing one).
@@ -332,12 +334,8 @@ inline void record_safe_text(const char* text, std::size_t limit, char (&out)[25
   out[n] = '\0';
 }
 
-// The manifest's build_id: the library's own, read once.
-inline const char* record_build_id() noexcept {
-  static constinit char build_id[2 * 64 + 1] = {};
-  if (build_id[0] == '\0') plugin_build_id(build_id);
-  return build_id;
-}
+// The manifest's build_id: the library's own, read once by read_record_setting.
+inline const char* record_build_id() noexcept { return record_state.build_id; }
 
 }  // namespace rknnop::detail
 
