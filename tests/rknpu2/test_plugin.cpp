@@ -20,7 +20,10 @@
 #include <type_traits>
 #include <vector>
 
+#include <csignal>
+
 #include <dirent.h>
+#include <sys/resource.h>  // RLIMIT_FSIZE: a write that fails part way
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -728,6 +731,27 @@ TEST_F(Rknpu2Plugin, RecordNeverOverwritesAndAFailedWriteNeverFailsCompute) {
   EXPECT_EQ(count_of(said, "\n"), 2u) << said;  // the first write's line, the stop
   // No manifest: nothing names an incomplete call.
   for (const std::string& name : rec.files()) EXPECT_EQ(name.find(".manifest"), std::string::npos) << name;
+}
+
+TEST_F(Rknpu2Plugin, RecordWriteThatFailsPartWayLeavesNoPartialFile) {
+  record_fixture rec(nullptr);
+  // Files of at most 1000 bytes: the first input's (a header's 128 and 1200 bytes) is cut short (EFBIG).
+  rlimit before{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &before), 0);
+  rlimit small = before;
+  small.rlim_cur = 1000;
+  const auto handler = std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string said;
+  const int rc = dual_call(said);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &before), 0);
+  std::signal(SIGXFSZ, handler);
+  ASSERT_EQ(rc, 0) << said;
+  EXPECT_EQ(count_of(said, "rknnop: cstDualResidual: recording stopped: " + rec.dir +
+                               "/record/rknnop-cstDualResidual-000000.in0.npy: File too large\n"),
+            1u)
+      << said;
+  EXPECT_EQ(rec.files(), std::vector<std::string>{});  // the cut file removed, nothing after it
 }
 
 TEST_F(Rknpu2Plugin, RecordStopsBeforeACallPassesTheByteBound) {

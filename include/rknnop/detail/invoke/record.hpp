@@ -8,8 +8,9 @@
 // dl_iterate_phdr), the budget under one lock, files written whole and never over an existing one
 // (O_EXCL), the .npy writer, the architecture, and the one line that stops recording. Files are named
 // rknnop-<type>-<call>.{in<k>.npy,out<k>.npy,manifest} (<call> six digits from 000000), the manifest
-// last; a full budget, an existing file or a write error stops recording with one line and never
-// fails the op. One line on the first write: "rknnop: recording <type> calls to <dir>".
+// last; a full budget, an existing file or a write error stops recording with one line (a file left
+// unfinished is removed) and never fails the op. One line on the first write: "rknnop: recording <type> calls to
+// <dir>".
 
 #include <rknnop/config.hpp>
 
@@ -166,7 +167,8 @@ inline void read_record_setting() noexcept {
   record_enabled = true;
 }
 
-// One file of the record, written whole or not at all (never over an existing one).
+// One file of the record, written whole or not at all (never over an existing one): a file this
+// opened and could not write to the end is removed.
 struct record_file {
   int fd = -1;
   char path[4096] = {};
@@ -221,17 +223,23 @@ struct record_file {
     }
     return put(l, std::size_t(n));
   }
+  // False: the file is removed (a record holds no truncated file).
   bool close() noexcept {
+    if (fd < 0) return false;
     bool ok = failure == nullptr && flush();
-    if (fd >= 0 && ::close(fd) != 0 && ok) {
+    if (::close(fd) != 0 && ok) {
       failure = std::strerror(errno);
       ok = false;
     }
     fd = -1;
+    if (!ok) ::unlink(path);
     return ok;
   }
-  ~record_file() {
-    if (fd >= 0) ::close(fd);
+  ~record_file() {  // not closed: a write failed before the end
+    if (fd >= 0) {
+      ::close(fd);
+      ::unlink(path);
+    }
   }
 };
 
