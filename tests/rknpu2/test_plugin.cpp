@@ -764,6 +764,32 @@ TEST_F(Rknpu2Plugin, RecordStopsBeforeACallPassesTheByteBound) {
             "8192 bytes\n");
 }
 
+TEST_F(Rknpu2Plugin, RecordOfATensorTheRuntimeClaimsHugeDoesNotPassTheByteBound) {
+  record_fixture rec(nullptr);
+  // 2^62 - 1 floats (2147483647 x 2147483649): 2^64 - 4 bytes, with no buffer size to check them against;
+  // its .npy header's 128 bytes added, the call's size would wrap to a few bytes and pass the bound.
+  float data[4] = {};
+  r::op_tensor huge{};
+  huge.attr.type = r::type_float32;
+  huge.attr.fmt = r::format_nchw;
+  huge.attr.n_dims = 2;
+  huge.attr.dims[0] = 2147483647u;
+  huge.attr.dims[1] = 2147483649u;
+  huge.mem.virt_addr = data;
+  r::record_call c;
+  c.type = "cstDualResidual";
+  c.name = "Dual";
+  c.inputs = &huge;
+  c.n_inputs = 1;
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(r::record_before(c));
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(said, "");  // not recorded: no call reserved, no file opened
+  EXPECT_EQ(r::record_state.calls, 0u);
+  EXPECT_EQ(r::record_state.bytes, 0u);
+  EXPECT_EQ(rec.files(), std::vector<std::string>{});
+}
+
 TEST_F(Rknpu2Plugin, RecordToAFolderThatCannotBeMadeStopsWithOneLine) {
   record_fixture rec(nullptr);
   FILE* f = std::fopen((rec.dir + "/record").c_str(), "wb");  // a file where the folder should be

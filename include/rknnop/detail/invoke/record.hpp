@@ -285,6 +285,12 @@ inline bool write_record_npy_bytes(const char* stem, const char* kind, std::uint
   return ok;
 }
 
+// A tensor's `bytes` and its .npy header (128 bytes, about) added to a call's `total`; false when the
+// sum passes 2^64 bytes (a size the runtime claims, which no budget holds).
+inline bool record_add_tensor(std::uint64_t& total, std::uint64_t bytes) noexcept {
+  return !__builtin_add_overflow(bytes, std::uint64_t(128), &bytes) && !__builtin_add_overflow(total, bytes, &total);
+}
+
 // A call of the budget reserved (`bytes`: what it writes, about), the folder made, the first line
 // printed and `stem` named. False: not recorded (recording stopped, with its one line).
 inline bool record_reserve(std::string_view type, std::uint64_t bytes, std::uint64_t& call,

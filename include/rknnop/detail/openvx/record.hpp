@@ -202,7 +202,7 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK instrumented_kernel_callback(vx_node 
     for (std::size_t k = 0; sized && k < model::input_count + model::output_count; ++k) {
       tensor_info info;
       sized = query_tensor(refs[k], model::fields[k], info).ok() &&
-              !__builtin_add_overflow(bytes, info.elements * dtype_size(info.dtype) + 128, &bytes);
+              record_add_tensor(bytes, std::uint64_t(info.elements) * dtype_size(info.dtype));
     }
     if (sized && record_reserve(model::name, bytes, number, stem)) io.stem = stem;
   }

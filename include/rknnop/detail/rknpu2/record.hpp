@@ -95,12 +95,10 @@ inline bool record_before(record_call& c) noexcept {
     return false;              // compute refuses such a call with its own line
   std::uint64_t bytes = 4096;  // the manifest, at most about that
   for (std::uint32_t i = 0; i < c.n_inputs; ++i)
-    if (!record_tensor_bytes(c.inputs[i], c.input_bytes[i]) ||
-        __builtin_add_overflow(bytes, c.input_bytes[i] + 128, &bytes))
+    if (!record_tensor_bytes(c.inputs[i], c.input_bytes[i]) || !record_add_tensor(bytes, c.input_bytes[i]))
       return false;
   for (std::uint32_t i = 0; i < c.n_outputs; ++i)
-    if (!record_tensor_bytes(c.outputs[i], c.output_bytes[i]) ||
-        __builtin_add_overflow(bytes, c.output_bytes[i] + 128, &bytes))
+    if (!record_tensor_bytes(c.outputs[i], c.output_bytes[i]) || !record_add_tensor(bytes, c.output_bytes[i]))
       return false;
   if (!record_reserve(c.type, bytes, c.call, c.stem)) return false;
   for (std::uint32_t i = 0; i < c.n_inputs; ++i)
