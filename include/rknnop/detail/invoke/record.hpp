@@ -243,6 +243,12 @@ struct record_file {
   }
 };
 
+// The one line that says recording stopped: why, and the file or folder it concerns (or none).
+RKNNOP_DETAIL_COLD inline void print_record_stop(std::string_view type, const char* why, const char* path) noexcept {
+  std::fprintf(stderr, "rknnop: %.*s: recording stopped: %s%s%s\n", static_cast<int>(type.size()), type.data(),
+               path ? path : "", path ? ": " : "", why);
+}
+
 // Stops recording with its one line (the first reason only).
 RKNNOP_DETAIL_COLD inline void stop_recording(std::string_view type, const char* why, const char* path) noexcept {
   {
@@ -250,8 +256,7 @@ RKNNOP_DETAIL_COLD inline void stop_recording(std::string_view type, const char*
     if (record_state.stopped) return;
     record_state.stopped = true;
   }
-  std::fprintf(stderr, "rknnop: %.*s: recording stopped: %s%s%s\n", static_cast<int>(type.size()), type.data(),
-               path ? path : "", path ? ": " : "", why);
+  print_record_stop(type, why, path);
 }
 
 // A tensor as rknnop-<type>-<call>.<kind><k>.npy (format 1.0, C order): its NumPy descr, dims, bytes.
@@ -295,35 +300,34 @@ inline bool record_add_tensor(std::uint64_t& total, std::uint64_t bytes) noexcep
 // printed and `stem` named. False: not recorded (recording stopped, with its one line).
 inline bool record_reserve(std::string_view type, std::uint64_t bytes, std::uint64_t& call,
                            char (&stem)[320]) noexcept {
-  bool announce = false;
+  bool announce = false, refused = true;
+  char why[160];
+  const char* where = nullptr;  // the folder, when it could not be made
   {
     record_lock hold;
     if (record_state.stopped) return false;
-    if (record_state.calls >= record_state.max_calls || record_state.bytes > record_state.max_bytes ||
-        record_state.max_bytes - record_state.bytes < bytes) {
-      record_state.stopped = true;
-      char why[160];
-      if (record_state.calls >= record_state.max_calls)
-        std::snprintf(why, sizeof why, "RKNNOP_RECORD_MAX's %llu calls are recorded",
-                      static_cast<unsigned long long>(record_state.max_calls));
-      else
-        std::snprintf(why, sizeof why, "the next call's %llu bytes would pass RKNNOP_RECORD_MAX's %llu bytes",
-                      static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(record_state.max_bytes));
-      std::fprintf(stderr, "rknnop: %.*s: recording stopped: %s\n", static_cast<int>(type.size()), type.data(), why);
-      return false;
+    if (record_state.calls >= record_state.max_calls) {
+      std::snprintf(why, sizeof why, "RKNNOP_RECORD_MAX's %llu calls are recorded",
+                    static_cast<unsigned long long>(record_state.max_calls));
+    } else if (record_state.max_bytes - record_state.bytes < bytes) {  // bytes <= max_bytes, always
+      std::snprintf(why, sizeof why, "the next call's %llu bytes would pass RKNNOP_RECORD_MAX's %llu bytes",
+                    static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(record_state.max_bytes));
+    } else if (!record_state.started && ::mkdir(record_state.dir, 0755) != 0 && errno != EEXIST) {
+      // The folder, made by the first call before any call opens a file in it (the others wait here).
+      std::snprintf(why, sizeof why, "%s", std::strerror(errno));
+      where = record_state.dir;
+    } else {
+      announce = !record_state.started;
+      record_state.started = true;
+      call = record_state.calls++;
+      record_state.bytes += bytes;
+      refused = false;
     }
-    // The folder, made by the first call before any call opens a file in it (the others wait here).
-    if (!record_state.started) {
-      if (::mkdir(record_state.dir, 0755) != 0 && errno != EEXIST) {
-        record_state.stopped = true;
-        std::fprintf(stderr, "rknnop: %.*s: recording stopped: %s: %s\n", static_cast<int>(type.size()), type.data(),
-                     record_state.dir, std::strerror(errno));
-        return false;
-      }
-      record_state.started = announce = true;
-    }
-    call = record_state.calls++;
-    record_state.bytes += bytes;
+    if (refused) record_state.stopped = true;
+  }
+  if (refused) {  // its line printed once the lock is released
+    print_record_stop(type, why, where);
+    return false;
   }
   char plain[72];
   std::size_t n = 0;
