@@ -38,7 +38,8 @@ using ::rknnop::detail::record_state;
 // tensor cannot be read whole (no memory, too small a buffer, a dtype of no fixed size).
 inline bool record_tensor_bytes(const op_tensor& t, std::uint64_t& bytes) noexcept {
   const rknn_type_row* row = find_rknn_type(t.attr.type);
-  if (!row || row->size == 0 || t.attr.n_dims > max_dims || !t.mem.virt_addr || t.mem.offset < 0) return false;
+  if (!row || row->size == 0 || !row->npy || t.attr.n_dims > max_dims || !t.mem.virt_addr || t.mem.offset < 0)
+    return false;
   std::uint64_t n = row->size;
   for (std::uint32_t d = 0; d < t.attr.n_dims; ++d)
     if (__builtin_mul_overflow(n, std::uint64_t(t.attr.dims[d]), &n)) return false;
@@ -50,27 +51,11 @@ inline bool record_tensor_bytes(const op_tensor& t, std::uint64_t& bytes) noexce
   return true;
 }
 
-inline const char* record_npy_descr(std::int32_t type) noexcept {
-  switch (type) {
-    case type_float32: return "<f4";
-    case type_float16: return "<f2";
-    case type_int8: return "|i1";
-    case type_uint8: return "|u1";
-    case type_int16: return "<i2";
-    case type_uint16: return "<u2";
-    case type_int32: return "<i4";
-    case type_uint32: return "<u4";
-    case type_int64: return "<i8";
-    case type_bool: return "|b1";
-    case type_bfloat16: return "<u2";  // its bits; the manifest says BFLOAT16
-    default: return nullptr;
-  }
-}
-
 // One tensor as rknnop-<type>-<call>.<kind><k>.npy (format 1.0, C order, the runtime's dims).
 inline bool write_record_npy(const char* stem, const char* kind, std::uint32_t k, const op_tensor& t,
                              std::uint64_t bytes, std::string_view type) noexcept {
-  return write_record_npy_bytes(stem, kind, k, record_npy_descr(t.attr.type), t.attr.dims, t.attr.n_dims,
+  // record_tensor_bytes found its row, of a fixed size (so with a descr).
+  return write_record_npy_bytes(stem, kind, k, find_rknn_type(t.attr.type)->npy, t.attr.dims, t.attr.n_dims,
                                 static_cast<const char*>(t.mem.virt_addr) + t.mem.offset, bytes, type);
 }
 
