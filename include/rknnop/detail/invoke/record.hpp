@@ -213,6 +213,14 @@ struct record_file {
     return true;
   }
   bool text(std::string_view s) noexcept { return put(s.data(), s.size()); }
+  bool hex(const void* data, std::uint64_t size) noexcept {  // a value's bytes, two lowercase digits each
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::uint64_t k = 0; k < size; ++k) {
+      const char two[2] = {"0123456789abcdef"[p[k] >> 4], "0123456789abcdef"[p[k] & 15]};
+      if (!put(two, 2)) return false;
+    }
+    return true;
+  }
   template <class... A>
   bool line(const char* format, A... args) noexcept {
     char l[768];
@@ -344,6 +352,47 @@ inline bool record_reserve(std::string_view type, std::uint64_t bytes, std::uint
   return true;
 }
 
+// The manifest's build_id: the library's own, read once by read_record_setting.
+inline const char* record_build_id() noexcept { return record_state.build_id; }
+
+// --- the manifest (rknnop-<type>-<call>.manifest, key=value lines), what every backend's shares ----
+// Opened; false: recording stopped, with its line.
+inline bool record_manifest_open(record_file& f, const char* stem, std::string_view type) noexcept {
+  if (f.open(stem, ".manifest")) return true;
+  stop_recording(type, f.failure, f.path);
+  return false;
+}
+
+// Its first lines: rknnop_record=1, the backend's own (`lead`), the op type and name, the call, the
+// node (`node` not null), the status, the build-id, the architecture and the input count.
+inline bool record_manifest_head(record_file& f, std::string_view lead, std::string_view type, std::string_view op,
+                                 std::uint64_t call, const std::uint32_t* node, bool ok,
+                                 std::uint32_t inputs) noexcept {
+  return f.text("rknnop_record=1\n") && f.text(lead) &&
+         f.line("op_type=%.*s\n", static_cast<int>(type.size()), type.data()) &&
+         f.line("op=%.*s\n", static_cast<int>(op.size()), op.data()) &&
+         f.line("call=%llu\n", static_cast<unsigned long long>(call)) && (!node || f.line("node=%u\n", *node)) &&
+         f.line("status=%s\n", ok ? "ok" : "failed") && f.line("build_id=%s\n", record_build_id()) &&
+         f.line("arch=%s\n", record_arch()) && f.line("inputs=%u\n", inputs);
+}
+
+// A tensor's shape line: <role>.<k>.shape=d0,d1,... (`dims` outermost first, or innermost first when
+// `reversed`: the VX order).
+inline bool record_shape_line(record_file& f, const char* role, std::uint32_t k, const std::uint32_t* dims,
+                              std::uint32_t rank, bool reversed) noexcept {
+  char shape[16 * 12] = {};
+  int n = 0;
+  for (std::uint32_t d = 0; d < rank && std::size_t(n) < sizeof shape; ++d)
+    n += std::snprintf(shape + n, sizeof shape - std::size_t(n), d ? ",%u" : "%u", dims[reversed ? rank - 1 - d : d]);
+  return f.line("%s.%u.shape=%s\n", role, k, shape);
+}
+
+// Its last line and its close; a failure stops recording (the unfinished file removed).
+inline void record_manifest_end(record_file& f, bool good, std::string_view type) noexcept {
+  good = good && f.text("end\n");
+  if (!f.close() || !good) stop_recording(type, f.failure ? f.failure : "write failed", f.path);
+}
+
 // A name as one manifest value: printable ASCII, at most 255 bytes ('?' for anything else).
 inline void record_safe_text(const char* text, std::size_t limit, char (&out)[256]) noexcept {
   std::size_t n = 0;
@@ -351,9 +400,6 @@ inline void record_safe_text(const char* text, std::size_t limit, char (&out)[25
     out[n] = text[n] >= 0x20 && text[n] < 0x7F ? text[n] : '?';
   out[n] = '\0';
 }
-
-// The manifest's build_id: the library's own, read once by read_record_setting.
-inline const char* record_build_id() noexcept { return record_state.build_id; }
 
 }  // namespace rknnop::detail
 

@@ -62,12 +62,9 @@ RKNNOP_DETAIL_COLD inline bool record_vx_tensor(const char* stem, const char* ki
 
 RKNNOP_DETAIL_COLD inline bool record_vx_tensor_lines(record_file& f, const char* role, std::uint32_t k,
                                                       const field_desc& field, const tensor_info& info) noexcept {
-  char shape[max_tensor_rank * 12] = {};
-  int n = 0;
-  for (std::uint32_t d = 0; d < info.tensor_rank; ++d)
-    n += std::snprintf(shape + n, sizeof shape - std::size_t(n), d ? ",%u" : "%u", info.dims[info.tensor_rank - 1 - d]);
   return f.line("%s.%u.name=%.*s\n", role, k, static_cast<int>(field.name.size()), field.name.data()) &&
-         f.line("%s.%u.dtype=%s\n", role, k, vx_type_name(info.dtype)) && f.line("%s.%u.shape=%s\n", role, k, shape);
+         f.line("%s.%u.dtype=%s\n", role, k, vx_type_name(info.dtype)) &&
+         record_shape_line(f, role, k, info.dims, info.tensor_rank, true);
 }
 
 // One param's line group: its VX type and its value's bytes as the kernel decoded it (an array: its
@@ -100,12 +97,7 @@ RKNNOP_DETAIL_COLD bool record_vx_params(record_file& f, const typename op_model
         f.line("param.%u.name=%.*s\n", unsigned(i), static_cast<int>(fd.name.size()), fd.name.data()) &&
         f.line("param.%u.dtype=%s\n", unsigned(i), int32_array_type<F> ? "VX_TYPE_ARRAY" : vx_type_name(fd.vx_type)) &&
         f.line("param.%u.count=%u\n", unsigned(i), static_cast<unsigned>(count)) &&
-        f.line("param.%u.data=", unsigned(i));
-    for (std::size_t b = 0; good && b < size; ++b) {
-      const char hex[2] = {"0123456789abcdef"[bytes[b] >> 4], "0123456789abcdef"[bytes[b] & 15]};
-      good = f.put(hex, 2);
-    }
-    good = good && f.text("\n");
+        f.line("param.%u.data=", unsigned(i)) && f.hex(bytes, size) && f.text("\n");
   });
   return good;
 }
@@ -155,17 +147,9 @@ RKNNOP_DETAIL_COLD void record_vx_after(const char* stem, std::uint64_t number, 
     });
   if (!good) return;
   record_file f;
-  if (!f.open(stem, ".manifest")) {
-    stop_recording(model::name, f.failure, f.path);
-    return;
-  }
-  const auto name = model::name;
-  good = f.text("rknnop_record=1\nbackend=rknn_v1\nkernel=cpu\n") &&
-         f.line("op_type=%.*s\n", static_cast<int>(name.size()), name.data()) &&
-         f.line("op=%.*s\n", static_cast<int>(name.size()), name.data()) &&
-         f.line("call=%llu\n", static_cast<unsigned long long>(number)) &&
-         f.line("status=%s\n", ok ? "ok" : "failed") && f.line("build_id=%s\n", record_build_id()) &&
-         f.line("arch=%s\n", record_arch()) && f.line("inputs=%u\n", static_cast<unsigned>(model::input_count));
+  if (!record_manifest_open(f, stem, model::name)) return;
+  good = record_manifest_head(f, "backend=rknn_v1\nkernel=cpu\n", model::name, model::name, number, nullptr, ok,
+                              static_cast<std::uint32_t>(model::input_count));
   for_each_field_index<typename model::inputs>([&](auto i) {
     if (good) good = record_vx_tensor_lines(f, "input", unsigned(i), model::fields[i], call.info[i]);
   });
@@ -174,8 +158,7 @@ RKNNOP_DETAIL_COLD void record_vx_after(const char* stem, std::uint64_t number, 
     constexpr std::size_t k = model::input_count + i;
     if (good && ok) good = record_vx_tensor_lines(f, "output", unsigned(i), model::fields[k], call.info[k]);
   });
-  good = good && record_vx_params<Op>(f, call.par) && f.text("end\n");
-  if (!f.close() || !good) stop_recording(model::name, f.failure ? f.failure : "write failed", f.path);
+  record_manifest_end(f, good && record_vx_params<Op>(f, call.par), model::name);
 }
 
 // The instrumented library's CPU kernel: the release kernel's pipeline, profiled and recorded when

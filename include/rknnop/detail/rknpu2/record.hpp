@@ -95,14 +95,11 @@ inline bool record_tensor_lines(record_file& f, const char* role, std::uint32_t 
                                 std::string_view field) noexcept {
   char runtime_name[256];
   record_safe_text(t.attr.name, max_name_len, runtime_name);
-  char shape[16 * 12] = {};
-  int n = 0;
-  for (std::uint32_t d = 0; d < t.attr.n_dims; ++d)
-    n += std::snprintf(shape + n, sizeof shape - std::size_t(n), d ? ",%u" : "%u", t.attr.dims[d]);
   return f.line("%s.%u.name=%.*s\n", role, k, static_cast<int>(field.size()), field.data()) &&
          f.line("%s.%u.runtime_name=%s\n", role, k, runtime_name) &&
          f.line("%s.%u.dtype=%s\n", role, k, rknn_type_name(t.attr.type)) &&
-         f.line("%s.%u.layout=%s\n", role, k, format_name(t.attr.fmt)) && f.line("%s.%u.shape=%s\n", role, k, shape);
+         f.line("%s.%u.layout=%s\n", role, k, format_name(t.attr.fmt)) &&
+         record_shape_line(f, role, k, t.attr.dims, t.attr.n_dims, false);
 }
 
 // After compute: its outputs (when it succeeded) and the manifest, last.
@@ -111,16 +108,8 @@ inline void record_after(const record_call& c, const op_attr* attrs, std::uint32
     for (std::uint32_t i = 0; i < c.n_outputs; ++i)
       if (!write_record_npy(c.stem, "out", i, c.outputs[i], c.output_bytes[i], c.type)) return;
   record_file f;
-  if (!f.open(c.stem, ".manifest")) {
-    stop_recording(c.type, f.failure, f.path);
-    return;
-  }
-  const char* const build_id = record_build_id();
-  bool good = f.text("rknnop_record=1\n") && f.line("op_type=%.*s\n", static_cast<int>(c.type.size()), c.type.data()) &&
-              f.line("op=%.*s\n", static_cast<int>(c.name.size()), c.name.data()) &&
-              f.line("call=%llu\n", static_cast<unsigned long long>(c.call)) && f.line("node=%u\n", c.node) &&
-              f.line("status=%s\n", ok ? "ok" : "failed") && f.line("build_id=%s\n", build_id) &&
-              f.line("arch=%s\n", record_arch()) && f.line("inputs=%u\n", c.n_inputs);
+  if (!record_manifest_open(f, c.stem, c.type)) return;
+  bool good = record_manifest_head(f, "", c.type, c.name, c.call, &c.node, ok, c.n_inputs);
   for (std::uint32_t i = 0; good && i < c.n_inputs; ++i)
     good = record_tensor_lines(f, "input", i, c.inputs[i], i < c.input_fields ? c.input_names[i] : "");
   good = good && f.line("outputs=%u\n", ok ? c.n_outputs : 0u);
@@ -139,16 +128,10 @@ inline void record_after(const record_call& c, const op_attr* attrs, std::uint32
     char name[256];
     record_safe_text(a.name, max_name_len, name);
     good = f.line("attr.%u.name=%s\n", i, name) && f.line("attr.%u.dtype=%s\n", i, row->name) &&
-           f.line("attr.%u.count=%u\n", i, a.n_elems) && f.line("attr.%u.data=", i);
-    const auto* p = static_cast<const unsigned char*>(a.data);
-    for (std::uint64_t k = 0; good && k < size; ++k) {
-      const char hex[2] = {"0123456789abcdef"[p[k] >> 4], "0123456789abcdef"[p[k] & 15]};
-      good = f.put(hex, 2);
-    }
-    good = good && f.text("\n");
+           f.line("attr.%u.count=%u\n", i, a.n_elems) && f.line("attr.%u.data=", i) && f.hex(a.data, size) &&
+           f.text("\n");
   }
-  good = good && f.text("end\n");
-  if (!f.close() || !good) stop_recording(c.type, f.failure ? f.failure : "write failed", f.path);
+  record_manifest_end(f, good, c.type);
 }
 
 }  // namespace rknnop::detail::rknpu2
