@@ -102,24 +102,35 @@ RKNNOP_DETAIL_COLD bool record_vx_params(record_file& f, const typename op_model
   return good;
 }
 
+// A call of the budget reserved (its tensors' sizes as bind found them) and its inputs written, as
+// rknnop-<op>-<call>.in<k>.npy. False: not recorded (a call that fails before has no manifest).
+template <class Op>
+RKNNOP_DETAIL_COLD bool record_vx_inputs(char (&stem)[320], std::uint64_t& number, const vx_reference* refs,
+                                         const invocation<Op>& call) noexcept {
+  using model = op_model<Op>;
+  std::uint64_t bytes = 4096;  // the manifest, at most about that
+  for (std::size_t k = 0; k < model::input_count + model::output_count; ++k)
+    if (!record_add_tensor(bytes, std::uint64_t(call.info[k].elements) * dtype_size(call.info[k].dtype))) return false;
+  if (!record_reserve(model::name, bytes, number, stem)) return false;
+  bool ok = true;
+  for_each_field_index<typename model::inputs>([&](auto i) {
+    if (ok) ok = record_vx_tensor(stem, "in", unsigned(i), refs[i], call.info[i], model::name);
+  });
+  return ok;
+}
+
 // The release kernel's adapter (vx_io), with the profile's marks and the record's inputs.
 template <class Op>
 struct instrumented_io {
   static constexpr bool infer_per_call = false;
   vx_io<Op> inner;
   profile_marks* marks = nullptr;  // RKNNOP_PROFILE=1
-  char* stem = nullptr;            // RKNNOP_RECORD: this call's files' stem; nullptr: not recorded
-  bool inputs_written = false;     // every input's file written (a call that failed before has no manifest)
+  char (*stem)[320] = nullptr;     // RKNNOP_RECORD: this call's files' stem; nullptr after bind: not recorded
+  std::uint64_t number = 0;        // the recorded call's
 
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     const outcome result = inner.bind(call, buffers);
-    if (result.ok() && stem) {
-      for_each_field_index<typename op_model<Op>::inputs>([&](auto i) {
-        if (stem && !record_vx_tensor(stem, "in", unsigned(i), inner.refs[i], call.info[i], op_model<Op>::name))
-          stem = nullptr;
-      });
-      inputs_written = stem != nullptr;
-    }
+    if (stem && !(result.ok() && record_vx_inputs<Op>(*stem, number, inner.refs, call))) stem = nullptr;
     if (marks) marks->inputs_done = profile_now();
     return result;
   }
@@ -177,22 +188,11 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK instrumented_kernel_callback(vx_node 
     marks = profile_start();
     io.marks = &marks;
   }
-  char stem[320] = {};
-  std::uint64_t number = 0;
-  if (record_enabled) {
-    std::uint64_t bytes = 4096;  // the manifest, at most about that
-    bool sized = true;
-    for (std::size_t k = 0; sized && k < model::input_count + model::output_count; ++k) {
-      tensor_info info;
-      sized = query_tensor(refs[k], model::fields[k], info).ok() &&
-              record_add_tensor(bytes, std::uint64_t(info.elements) * dtype_size(info.dtype));
-    }
-    if (sized && record_reserve(model::name, bytes, number, stem)) io.stem = stem;
-  }
-  const bool recording = io.stem != nullptr;  // a call whose inputs could not be read is not recorded
+  char stem[320];  // RKNNOP_RECORD: named by record_reserve when the call is recorded
+  if (record_enabled) io.stem = &stem;
   result = invoke(io, call, buffers);
   if (io.marks) print_profile(model::name, marks, result.ok(), "kernel call");
-  if (recording && io.inputs_written) record_vx_after<Op>(stem, number, refs, call, result.ok());
+  if (io.stem) record_vx_after<Op>(*io.stem, io.number, refs, call, result.ok());
   return finish<Op>(node, result);
 }
 
