@@ -310,7 +310,7 @@ void settle_node(node_state<Op>& state, const op_tensor* inputs, const op_tensor
   call.par = state.params;
   buffer_list no_buffers;  // shapes only: nothing is allocated
   outcome result = bind_tensors<Op, false>(inputs, model::input_count, outputs, call, state.plans, no_buffers);
-  if (result.ok()) result = guarded([&] { return infer_and_settle(call, [](auto) { return outcome{}; }); });
+  if (result.ok()) result = infer_and_settle(call, [](auto) { return outcome{}; });  // noexcept: call_user catches
   if (!result.ok()) return;
   for (std::size_t i = 0; i < model::input_count; ++i) {
     if (!shape_key::fits(inputs[i].attr)) return;
