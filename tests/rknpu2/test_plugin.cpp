@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 namespace r = rknnop::detail::rknpu2;
+namespace core = rknnop::detail;  // the recorder's setting and budget (invoke/record.hpp)
 
 // --- the fake runtime: attributes per context, and the log ---------------------------------------
 namespace {
@@ -610,19 +611,19 @@ struct record_fixture {
   explicit record_fixture(const char* max) {
     char pattern[] = "/tmp/rknnop-record-test.XXXXXX";
     dir = ::mkdtemp(pattern) ? pattern : "";
-    r::record_state = r::record_settings{};
-    r::record_enabled = false;
+    core::record_state = core::record_settings{};
+    core::record_enabled = false;
     ::setenv("RKNNOP_RECORD", (dir + "/record").c_str(), 1);
     if (max) {
       ::setenv("RKNNOP_RECORD_MAX", max, 1);
     } else {
       ::unsetenv("RKNNOP_RECORD_MAX");
     }
-    r::read_record_setting();
+    core::read_record_setting();
   }
   ~record_fixture() {
-    r::record_enabled = false;
-    r::record_state = r::record_settings{};
+    core::record_enabled = false;
+    core::record_state = core::record_settings{};
     ::unsetenv("RKNNOP_RECORD");
     ::unsetenv("RKNNOP_RECORD_MAX");
     const std::string command = "rm -rf '" + dir + "'";
@@ -680,7 +681,7 @@ std::size_t count_of(const std::string& text, std::string_view what) {
 
 TEST_F(Rknpu2Plugin, RecordWritesEachCallUpToTheCallBoundWithOneLineEach) {
   record_fixture rec("2");
-  ASSERT_TRUE(r::record_enabled);
+  ASSERT_TRUE(core::record_enabled);
   std::string said;
   for (int call = 0; call < 3; ++call) ASSERT_EQ(dual_call(said), 0) << said;
   const std::vector<std::string> expected = {
@@ -785,8 +786,8 @@ TEST_F(Rknpu2Plugin, RecordOfATensorTheRuntimeClaimsHugeDoesNotPassTheByteBound)
   EXPECT_FALSE(r::record_before(c));
   const std::string said = testing::internal::GetCapturedStderr();
   EXPECT_EQ(said, "");  // not recorded: no call reserved, no file opened
-  EXPECT_EQ(r::record_state.calls, 0u);
-  EXPECT_EQ(r::record_state.bytes, 0u);
+  EXPECT_EQ(core::record_state.calls, 0u);
+  EXPECT_EQ(core::record_state.bytes, 0u);
   EXPECT_EQ(rec.files(), std::vector<std::string>{});
 }
 
@@ -808,11 +809,11 @@ TEST_F(Rknpu2Plugin, RecordMaxThatIsNotABoundTurnsRecordingOffWithOneLine) {
     testing::internal::CaptureStderr();
     record_fixture rec(bad);
     const std::string said = testing::internal::GetCapturedStderr();
-    EXPECT_FALSE(r::record_enabled) << bad;
+    EXPECT_FALSE(core::record_enabled) << bad;
     EXPECT_EQ(said, std::string("rknnop: RKNNOP_RECORD_MAX='") + bad +
                         "': expected CALLS or CALLS,BYTES (BYTES with K, M or G, e.g. 32,64M): not recording\n");
   }
   ::unsetenv("RKNNOP_RECORD");
-  r::read_record_setting();  // unset: off, nothing said
-  EXPECT_FALSE(r::record_enabled);
+  core::read_record_setting();  // unset: off, nothing said
+  EXPECT_FALSE(core::record_enabled);
 }

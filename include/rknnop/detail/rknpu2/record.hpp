@@ -29,11 +29,6 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
 namespace rknnop::detail::rknpu2 {
 
-using ::rknnop::detail::read_record_setting;  // the plugin's constructor (RKNNOP_RKNPU2_EXPORT_OP)
-using ::rknnop::detail::record_enabled;
-using ::rknnop::detail::record_settings;  // the core's (invoke/record.hpp), named here as before
-using ::rknnop::detail::record_state;
-
 // A tensor's bytes as the runtime handed them: its dims times its dtype's size; false when the
 // tensor cannot be read whole (no memory, too small a buffer, a dtype of no fixed size).
 inline bool record_tensor_bytes(const op_tensor& t, std::uint64_t& bytes) noexcept {
