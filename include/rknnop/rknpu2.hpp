@@ -29,10 +29,10 @@
 #include <rknnop/detail/decode.hpp>
 #include <rknnop/detail/invoke/attrs.hpp>     // the core: params from named attributes
 #include <rknnop/detail/invoke/pipeline.hpp>  // the core: invocation, infer_outputs, invoke
+#include <rknnop/detail/invoke/profile.hpp>   // the core: RKNNOP_PROFILE=1
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/rknpu2/abi.hpp>
 #include <rknnop/detail/rknpu2/describe.hpp>  // rknnop_rknpu2_describe
-#include <rknnop/detail/rknpu2/profile.hpp>   // RKNNOP_PROFILE=1
 #include <rknnop/detail/rknpu2/record.hpp>    // RKNNOP_RECORD=<dir>
 #include <rknnop/detail/rknpu2/tensor.hpp>
 #include <rknnop/detail/schema.hpp>  // has_default_member_initializer (compile time only)
@@ -310,7 +310,7 @@ void settle_node(node_state<Op>& state, const op_tensor* inputs, const op_tensor
   call.par = state.params;
   buffer_list no_buffers;  // shapes only: nothing is allocated
   outcome result = bind_tensors<Op, false>(inputs, model::input_count, outputs, call, state.plans, no_buffers);
-  if (result.ok()) result = guarded([&] { return infer_and_settle(call, [](auto) { return outcome{}; }); });
+  if (result.ok()) result = infer_and_settle(call, [](auto) { return outcome{}; });  // noexcept: call_user catches
   if (!result.ok()) return;
   for (std::size_t i = 0; i < model::input_count; ++i) {
     if (!shape_key::fits(inputs[i].attr)) return;
@@ -384,7 +384,7 @@ struct rknpu2_io {
   op_tensor* outputs;
   std::uint32_t n_outputs;
   layout_plan plans[model::input_count + model::output_count];
-  profile_marks* marks = nullptr;  // RKNNOP_PROFILE=1 (profile.hpp)
+  profile_marks* marks = nullptr;  // RKNNOP_PROFILE=1 (invoke/profile.hpp)
 
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
@@ -415,7 +415,7 @@ struct rknpu2_settled_io {
   const node_state<Op>& state;
   op_tensor* inputs;
   op_tensor* outputs;
-  profile_marks* marks = nullptr;  // RKNNOP_PROFILE=1 (profile.hpp)
+  profile_marks* marks = nullptr;  // RKNNOP_PROFILE=1 (invoke/profile.hpp)
 
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     for (std::size_t k = 0; k < node_state<Op>::tensors; ++k) call.info[k] = state.info[k];
@@ -436,14 +436,21 @@ struct rknpu2_settled_io {
   }
 };
 
-// The core's pipeline through one of the adapters above, timed when RKNNOP_PROFILE=1 asked for it.
+// The core's pipeline through one of the adapters above, timed when RKNNOP_PROFILE=1 asked for it
+// (invoke/profile.hpp): one stderr line per compute call, with the time in the inputs' conversion and
+// layout (librknnrt's tensors to the kernel's type and layout), in the kernel (with the op's infer and
+// the output buffers), in the outputs' conversion and layout back into the runtime's memory, and the
+// threads the call ran on. The setting is read once, by the plugin's constructor
+// (RKNNOP_RKNPU2_EXPORT_OP): unset, a compute call costs one load of a flag. What it cannot see:
+// librknnrt's own work around the op (its conversions of the NPU layers' outputs to FLOAT32 NCHW and
+// back), outside the plugin (docs/rknpu2-deploy.md §3).
 template <class Op, class Io>
 outcome invoke_profiled(Io& io, invocation<Op>& call, buffer_list& buffers) noexcept {
   if (!profile_enabled) return invoke(io, call, buffers);
   profile_marks marks = profile_start();
   io.marks = &marks;
   const outcome result = invoke(io, call, buffers);
-  print_profile(op_model<Op>::name, marks, result.ok());
+  print_profile(op_model<Op>::name, marks, result.ok(), "compute call");
   return result;
 }
 
@@ -640,8 +647,8 @@ RKNNOP_DETAIL_END_HIDDEN
                 "custom op float32 (or float16) tensors, so it cannot be an RKNPU2 plugin");                          \
   namespace {                                                                                                         \
   [[gnu::constructor]] void rknnop_detail_rknpu2_load_##Name() {                                                      \
-    ::rknnop::detail::rknpu2::read_profile_setting(); /* RKNNOP_PROFILE, read once */                                 \
-    ::rknnop::detail::rknpu2::read_record_setting();  /* RKNNOP_RECORD, read once */                                  \
+    ::rknnop::detail::read_profile_setting(); /* RKNNOP_PROFILE, read once */                                         \
+    ::rknnop::detail::read_record_setting();  /* RKNNOP_RECORD, read once */                                          \
   }                                                                                                                   \
   [[gnu::destructor]] void rknnop_detail_rknpu2_unload_##Name() {                                                     \
     ::rknnop::detail::unload_library(); /* workers joined, scratch cache drained */                                   \

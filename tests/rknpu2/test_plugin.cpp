@@ -20,11 +20,15 @@
 #include <type_traits>
 #include <vector>
 
+#include <csignal>
+
 #include <dirent.h>
+#include <sys/resource.h>  // RLIMIT_FSIZE: a write that fails part way
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace r = rknnop::detail::rknpu2;
+namespace core = rknnop::detail;  // the recorder's setting and budget (invoke/record.hpp)
 
 // --- the fake runtime: attributes per context, and the log ---------------------------------------
 namespace {
@@ -607,19 +611,19 @@ struct record_fixture {
   explicit record_fixture(const char* max) {
     char pattern[] = "/tmp/rknnop-record-test.XXXXXX";
     dir = ::mkdtemp(pattern) ? pattern : "";
-    r::record_state = r::record_settings{};
-    r::record_enabled = false;
+    core::record_state = core::record_settings{};
+    core::record_enabled = false;
     ::setenv("RKNNOP_RECORD", (dir + "/record").c_str(), 1);
     if (max) {
       ::setenv("RKNNOP_RECORD_MAX", max, 1);
     } else {
       ::unsetenv("RKNNOP_RECORD_MAX");
     }
-    r::read_record_setting();
+    core::read_record_setting();
   }
   ~record_fixture() {
-    r::record_enabled = false;
-    r::record_state = r::record_settings{};
+    core::record_enabled = false;
+    core::record_state = core::record_settings{};
     ::unsetenv("RKNNOP_RECORD");
     ::unsetenv("RKNNOP_RECORD_MAX");
     const std::string command = "rm -rf '" + dir + "'";
@@ -677,7 +681,7 @@ std::size_t count_of(const std::string& text, std::string_view what) {
 
 TEST_F(Rknpu2Plugin, RecordWritesEachCallUpToTheCallBoundWithOneLineEach) {
   record_fixture rec("2");
-  ASSERT_TRUE(r::record_enabled);
+  ASSERT_TRUE(core::record_enabled);
   std::string said;
   for (int call = 0; call < 3; ++call) ASSERT_EQ(dual_call(said), 0) << said;
   const std::vector<std::string> expected = {
@@ -730,6 +734,27 @@ TEST_F(Rknpu2Plugin, RecordNeverOverwritesAndAFailedWriteNeverFailsCompute) {
   for (const std::string& name : rec.files()) EXPECT_EQ(name.find(".manifest"), std::string::npos) << name;
 }
 
+TEST_F(Rknpu2Plugin, RecordWriteThatFailsPartWayLeavesNoPartialFile) {
+  record_fixture rec(nullptr);
+  // Files of at most 1000 bytes: the first input's (a header's 128 and 1200 bytes) is cut short (EFBIG).
+  rlimit before{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &before), 0);
+  rlimit small = before;
+  small.rlim_cur = 1000;
+  const auto handler = std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string said;
+  const int rc = dual_call(said);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &before), 0);
+  std::signal(SIGXFSZ, handler);
+  ASSERT_EQ(rc, 0) << said;
+  EXPECT_EQ(count_of(said, "rknnop: cstDualResidual: recording stopped: " + rec.dir +
+                               "/record/rknnop-cstDualResidual-000000.in0.npy: File too large\n"),
+            1u)
+      << said;
+  EXPECT_EQ(rec.files(), std::vector<std::string>{});  // the cut file removed, nothing after it
+}
+
 TEST_F(Rknpu2Plugin, RecordStopsBeforeACallPassesTheByteBound) {
   record_fixture rec("10,8K");
   std::string said;
@@ -738,6 +763,32 @@ TEST_F(Rknpu2Plugin, RecordStopsBeforeACallPassesTheByteBound) {
   EXPECT_EQ(said,
             "rknnop: cstDualResidual: recording stopped: the next call's 9408 bytes would pass RKNNOP_RECORD_MAX's "
             "8192 bytes\n");
+}
+
+TEST_F(Rknpu2Plugin, RecordOfATensorTheRuntimeClaimsHugeDoesNotPassTheByteBound) {
+  record_fixture rec(nullptr);
+  // 2^62 - 1 floats (2147483647 x 2147483649): 2^64 - 4 bytes, with no buffer size to check them against;
+  // its .npy header's 128 bytes added, the call's size would wrap to a few bytes and pass the bound.
+  float data[4] = {};
+  r::op_tensor huge{};
+  huge.attr.type = r::type_float32;
+  huge.attr.fmt = r::format_nchw;
+  huge.attr.n_dims = 2;
+  huge.attr.dims[0] = 2147483647u;
+  huge.attr.dims[1] = 2147483649u;
+  huge.mem.virt_addr = data;
+  r::record_call c;
+  c.type = "cstDualResidual";
+  c.name = "Dual";
+  c.inputs = &huge;
+  c.n_inputs = 1;
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(r::record_before(c));
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(said, "");  // not recorded: no call reserved, no file opened
+  EXPECT_EQ(core::record_state.calls, 0u);
+  EXPECT_EQ(core::record_state.bytes, 0u);
+  EXPECT_EQ(rec.files(), std::vector<std::string>{});
 }
 
 TEST_F(Rknpu2Plugin, RecordToAFolderThatCannotBeMadeStopsWithOneLine) {
@@ -758,11 +809,11 @@ TEST_F(Rknpu2Plugin, RecordMaxThatIsNotABoundTurnsRecordingOffWithOneLine) {
     testing::internal::CaptureStderr();
     record_fixture rec(bad);
     const std::string said = testing::internal::GetCapturedStderr();
-    EXPECT_FALSE(r::record_enabled) << bad;
+    EXPECT_FALSE(core::record_enabled) << bad;
     EXPECT_EQ(said, std::string("rknnop: RKNNOP_RECORD_MAX='") + bad +
                         "': expected CALLS or CALLS,BYTES (BYTES with K, M or G, e.g. 32,64M): not recording\n");
   }
   ::unsetenv("RKNNOP_RECORD");
-  r::read_record_setting();  // unset: off, nothing said
-  EXPECT_FALSE(r::record_enabled);
+  core::read_record_setting();  // unset: off, nothing said
+  EXPECT_FALSE(core::record_enabled);
 }

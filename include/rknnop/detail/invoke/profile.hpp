@@ -7,8 +7,8 @@
 // conversion and layout (the runtime's tensors to the kernel's type and layout), in the kernel (with
 // the op's infer and the output buffers), in the outputs' conversion and layout back into the
 // runtime's memory, and the threads the call ran on (1 unless it ran a parallel_for on the workers).
-// Used by detail/rknpu2/profile.hpp (an RKNPU2 plugin) and detail/openvx/record.hpp (the instrumented
-// RKNN v1 kernel library). What it cannot see: the runtime's own work around the op.
+// Used by <rknnop/rknpu2.hpp> (an RKNPU2 plugin's compute call) and detail/openvx/record.hpp (the
+// instrumented RKNN v1 kernel library's kernel call). What it cannot see: the runtime's own work around the op.
 
 #include <rknnop/detail/threads.hpp>  // thread_pool::threads, workers, generation
 

@@ -4,12 +4,13 @@
 // Layer 7 of detail/ (docs/architecture.md §1), in the backend-neutral core (std and POSIX only).
 // What every backend's recorder shares (RKNNOP_RECORD=<dir>: detail/rknpu2/record.hpp for an RKNPU2
 // plugin, detail/openvx/record.hpp for the instrumented RKNN v1 kernel library): the setting and its
-// bound RKNNOP_RECORD_MAX=CALLS[,BYTES] (read once, at load), the budget under one lock, files written
-// whole and never over an existing one (O_EXCL), the .npy writer, the library's GNU build-id
-// (dl_iterate_phdr) and architecture, and the one line that stops recording. Files are named
+// bound RKNNOP_RECORD_MAX=CALLS[,BYTES] (read once, at load, with the library's GNU build-id:
+// dl_iterate_phdr), the budget under one lock, files written whole and never over an existing one
+// (O_EXCL), the .npy writer, the architecture, and the one line that stops recording. Files are named
 // rknnop-<type>-<call>.{in<k>.npy,out<k>.npy,manifest} (<call> six digits from 000000), the manifest
-// last; a full budget, an existing file or a write error stops recording with one line and never
-// fails the op. One line on the first write: "rknnop: recording <type> calls to <dir>".
+// last; a full budget, an existing file or a write error stops recording with one line (a file left
+// unfinished is removed) and never fails the op. One line on the first write: "rknnop: recording <type> calls to
+// <dir>".
 
 #include <rknnop/config.hpp>
 
@@ -36,12 +37,12 @@ struct record_settings {
   const char* dir = nullptr;  // the environment's own string (it lives as long as the process)
   std::uint64_t max_calls = 32;
   std::uint64_t max_bytes = std::uint64_t(64) << 20;
+  char build_id[2 * 64 + 1] = {};  // the library's GNU build-id as hex, read with the setting
   // Shared by the plugin's calls (under `lock`).
   std::uint64_t calls = 0;
   std::uint64_t bytes = 0;
   bool stopped = false;
-  bool announced = false;
-  bool dir_made = false;
+  bool started = false;  // the folder made (or there) and the first line printed, by the first call
   int lock = 0;
 };
 inline constinit record_settings record_state{};
@@ -79,30 +80,6 @@ inline bool parse_record_amount(const char* text, std::size_t length, std::uint6
   if (shift && v > (~std::uint64_t(0) >> shift)) return false;
   value = v << shift;
   return true;
-}
-
-// The library's constructor: RKNNOP_RECORD=<dir> turns recording on (unset or empty: off, and nothing
-// else is read); RKNNOP_RECORD_MAX=CALLS[,BYTES] bounds it.
-inline void read_record_setting() noexcept {
-  const char* dir = std::getenv("RKNNOP_RECORD");
-  if (dir == nullptr || dir[0] == '\0') return;
-  record_state.dir = dir;
-  if (const char* max = std::getenv("RKNNOP_RECORD_MAX"); max != nullptr && max[0] != '\0') {
-    const char* comma = std::strchr(max, ',');
-    const std::size_t first = comma ? std::size_t(comma - max) : std::strlen(max);
-    std::uint64_t calls = 0, bytes = record_state.max_bytes;
-    if (!parse_record_amount(max, first, calls) ||
-        (comma && !parse_record_amount(comma + 1, std::strlen(comma + 1), bytes))) {
-      std::fprintf(stderr,
-                   "rknnop: RKNNOP_RECORD_MAX='%.64s': expected CALLS or CALLS,BYTES (BYTES with K, M or G, e.g. "
-                   "32,64M): not recording\n",
-                   max);
-      return;
-    }
-    record_state.max_calls = calls;
-    record_state.max_bytes = bytes;
-  }
-  record_enabled = true;
 }
 
 inline const char* record_arch() noexcept {
@@ -165,7 +142,33 @@ inline void plugin_build_id(char (&hex)[2 * 64 + 1]) noexcept {
   std::memcpy(hex, s.hex, sizeof hex);
 }
 
-// One file of the record, written whole or not at all (never over an existing one).
+// The library's constructor: RKNNOP_RECORD=<dir> turns recording on (unset or empty: off, and nothing
+// else is read); RKNNOP_RECORD_MAX=CALLS[,BYTES] bounds it.
+inline void read_record_setting() noexcept {
+  const char* dir = std::getenv("RKNNOP_RECORD");
+  if (dir == nullptr || dir[0] == '\0') return;
+  record_state.dir = dir;
+  if (const char* max = std::getenv("RKNNOP_RECORD_MAX"); max != nullptr && max[0] != '\0') {
+    const char* comma = std::strchr(max, ',');
+    const std::size_t first = comma ? std::size_t(comma - max) : std::strlen(max);
+    std::uint64_t calls = 0, bytes = record_state.max_bytes;
+    if (!parse_record_amount(max, first, calls) ||
+        (comma && !parse_record_amount(comma + 1, std::strlen(comma + 1), bytes))) {
+      std::fprintf(stderr,
+                   "rknnop: RKNNOP_RECORD_MAX='%.64s': expected CALLS or CALLS,BYTES (BYTES with K, M or G, e.g. "
+                   "32,64M): not recording\n",
+                   max);
+      return;
+    }
+    record_state.max_calls = calls;
+    record_state.max_bytes = bytes;
+  }
+  plugin_build_id(record_state.build_id);  // here, once, by one thread: the calls only read it
+  record_enabled = true;
+}
+
+// One file of the record, written whole or not at all (never over an existing one): a file this
+// opened and could not write to the end is removed.
 struct record_file {
   int fd = -1;
   char path[4096] = {};
@@ -210,6 +213,14 @@ struct record_file {
     return true;
   }
   bool text(std::string_view s) noexcept { return put(s.data(), s.size()); }
+  bool hex(const void* data, std::uint64_t size) noexcept {  // a value's bytes, two lowercase digits each
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::uint64_t k = 0; k < size; ++k) {
+      const char two[2] = {"0123456789abcdef"[p[k] >> 4], "0123456789abcdef"[p[k] & 15]};
+      if (!put(two, 2)) return false;
+    }
+    return true;
+  }
   template <class... A>
   bool line(const char* format, A... args) noexcept {
     char l[768];
@@ -220,19 +231,31 @@ struct record_file {
     }
     return put(l, std::size_t(n));
   }
+  // False: the file is removed (a record holds no truncated file).
   bool close() noexcept {
+    if (fd < 0) return false;
     bool ok = failure == nullptr && flush();
-    if (fd >= 0 && ::close(fd) != 0 && ok) {
+    if (::close(fd) != 0 && ok) {
       failure = std::strerror(errno);
       ok = false;
     }
     fd = -1;
+    if (!ok) ::unlink(path);
     return ok;
   }
-  ~record_file() {
-    if (fd >= 0) ::close(fd);
+  ~record_file() {  // not closed: a write failed before the end
+    if (fd >= 0) {
+      ::close(fd);
+      ::unlink(path);
+    }
   }
 };
+
+// The one line that says recording stopped: why, and the file or folder it concerns (or none).
+RKNNOP_DETAIL_COLD inline void print_record_stop(std::string_view type, const char* why, const char* path) noexcept {
+  std::fprintf(stderr, "rknnop: %.*s: recording stopped: %s%s%s\n", static_cast<int>(type.size()), type.data(),
+               path ? path : "", path ? ": " : "", why);
+}
 
 // Stops recording with its one line (the first reason only).
 RKNNOP_DETAIL_COLD inline void stop_recording(std::string_view type, const char* why, const char* path) noexcept {
@@ -241,8 +264,7 @@ RKNNOP_DETAIL_COLD inline void stop_recording(std::string_view type, const char*
     if (record_state.stopped) return;
     record_state.stopped = true;
   }
-  std::fprintf(stderr, "rknnop: %.*s: recording stopped: %s%s%s\n", static_cast<int>(type.size()), type.data(),
-               path ? path : "", path ? ": " : "", why);
+  print_record_stop(type, why, path);
 }
 
 // A tensor as rknnop-<type>-<call>.<kind><k>.npy (format 1.0, C order): its NumPy descr, dims, bytes.
@@ -276,36 +298,43 @@ inline bool write_record_npy_bytes(const char* stem, const char* kind, std::uint
   return ok;
 }
 
+// A tensor's `bytes` and its .npy header (128 bytes, about) added to a call's `total`; false when the
+// sum passes 2^64 bytes (a size the runtime claims, which no budget holds).
+inline bool record_add_tensor(std::uint64_t& total, std::uint64_t bytes) noexcept {
+  return !__builtin_add_overflow(bytes, std::uint64_t(128), &bytes) && !__builtin_add_overflow(total, bytes, &total);
+}
+
 // A call of the budget reserved (`bytes`: what it writes, about), the folder made, the first line
 // printed and `stem` named. False: not recorded (recording stopped, with its one line).
 inline bool record_reserve(std::string_view type, std::uint64_t bytes, std::uint64_t& call,
                            char (&stem)[320]) noexcept {
-  bool announce = false, make_dir = false;
+  bool announce = false, refused = true;
+  char why[160];
+  const char* where = nullptr;  // the folder, when it could not be made
   {
     record_lock hold;
     if (record_state.stopped) return false;
-    if (record_state.calls >= record_state.max_calls || record_state.bytes > record_state.max_bytes ||
-        record_state.max_bytes - record_state.bytes < bytes) {
-      record_state.stopped = true;
-      char why[160];
-      if (record_state.calls >= record_state.max_calls)
-        std::snprintf(why, sizeof why, "RKNNOP_RECORD_MAX's %llu calls are recorded",
-                      static_cast<unsigned long long>(record_state.max_calls));
-      else
-        std::snprintf(why, sizeof why, "the next call's %llu bytes would pass RKNNOP_RECORD_MAX's %llu bytes",
-                      static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(record_state.max_bytes));
-      std::fprintf(stderr, "rknnop: %.*s: recording stopped: %s\n", static_cast<int>(type.size()), type.data(), why);
-      return false;
+    if (record_state.calls >= record_state.max_calls) {
+      std::snprintf(why, sizeof why, "RKNNOP_RECORD_MAX's %llu calls are recorded",
+                    static_cast<unsigned long long>(record_state.max_calls));
+    } else if (record_state.max_bytes - record_state.bytes < bytes) {  // bytes <= max_bytes, always
+      std::snprintf(why, sizeof why, "the next call's %llu bytes would pass RKNNOP_RECORD_MAX's %llu bytes",
+                    static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(record_state.max_bytes));
+    } else if (!record_state.started && ::mkdir(record_state.dir, 0755) != 0 && errno != EEXIST) {
+      // The folder, made by the first call before any call opens a file in it (the others wait here).
+      std::snprintf(why, sizeof why, "%s", std::strerror(errno));
+      where = record_state.dir;
+    } else {
+      announce = !record_state.started;
+      record_state.started = true;
+      call = record_state.calls++;
+      record_state.bytes += bytes;
+      refused = false;
     }
-    call = record_state.calls++;
-    record_state.bytes += bytes;
-    announce = !record_state.announced;
-    record_state.announced = true;
-    make_dir = !record_state.dir_made;
-    record_state.dir_made = true;
+    if (refused) record_state.stopped = true;
   }
-  if (make_dir && ::mkdir(record_state.dir, 0755) != 0 && errno != EEXIST) {
-    stop_recording(type, std::strerror(errno), record_state.dir);
+  if (refused) {  // its line printed once the lock is released
+    print_record_stop(type, why, where);
     return false;
   }
   char plain[72];
@@ -323,19 +352,53 @@ inline bool record_reserve(std::string_view type, std::uint64_t bytes, std::uint
   return true;
 }
 
+// The manifest's build_id: the library's own, read once by read_record_setting.
+inline const char* record_build_id() noexcept { return record_state.build_id; }
+
+// --- the manifest (rknnop-<type>-<call>.manifest, key=value lines), what every backend's shares ----
+// Opened; false: recording stopped, with its line.
+inline bool record_manifest_open(record_file& f, const char* stem, std::string_view type) noexcept {
+  if (f.open(stem, ".manifest")) return true;
+  stop_recording(type, f.failure, f.path);
+  return false;
+}
+
+// Its first lines: rknnop_record=1, the backend's own (`lead`), the op type and name, the call, the
+// node (`node` not null), the status, the build-id, the architecture and the input count.
+inline bool record_manifest_head(record_file& f, std::string_view lead, std::string_view type, std::string_view op,
+                                 std::uint64_t call, const std::uint32_t* node, bool ok,
+                                 std::uint32_t inputs) noexcept {
+  return f.text("rknnop_record=1\n") && f.text(lead) &&
+         f.line("op_type=%.*s\n", static_cast<int>(type.size()), type.data()) &&
+         f.line("op=%.*s\n", static_cast<int>(op.size()), op.data()) &&
+         f.line("call=%llu\n", static_cast<unsigned long long>(call)) && (!node || f.line("node=%u\n", *node)) &&
+         f.line("status=%s\n", ok ? "ok" : "failed") && f.line("build_id=%s\n", record_build_id()) &&
+         f.line("arch=%s\n", record_arch()) && f.line("inputs=%u\n", inputs);
+}
+
+// A tensor's shape line: <role>.<k>.shape=d0,d1,... (`dims` outermost first, or innermost first when
+// `reversed`: the VX order).
+inline bool record_shape_line(record_file& f, const char* role, std::uint32_t k, const std::uint32_t* dims,
+                              std::uint32_t rank, bool reversed) noexcept {
+  char shape[16 * 12] = {};
+  int n = 0;
+  for (std::uint32_t d = 0; d < rank && std::size_t(n) < sizeof shape; ++d)
+    n += std::snprintf(shape + n, sizeof shape - std::size_t(n), d ? ",%u" : "%u", dims[reversed ? rank - 1 - d : d]);
+  return f.line("%s.%u.shape=%s\n", role, k, shape);
+}
+
+// Its last line and its close; a failure stops recording (the unfinished file removed).
+inline void record_manifest_end(record_file& f, bool good, std::string_view type) noexcept {
+  good = good && f.text("end\n");
+  if (!f.close() || !good) stop_recording(type, f.failure ? f.failure : "write failed", f.path);
+}
+
 // A name as one manifest value: printable ASCII, at most 255 bytes ('?' for anything else).
 inline void record_safe_text(const char* text, std::size_t limit, char (&out)[256]) noexcept {
   std::size_t n = 0;
   for (; n < limit && n + 1 < sizeof out && text[n] != '\0'; ++n)
     out[n] = text[n] >= 0x20 && text[n] < 0x7F ? text[n] : '?';
   out[n] = '\0';
-}
-
-// The manifest's build_id: the library's own, read once.
-inline const char* record_build_id() noexcept {
-  static constinit char build_id[2 * 64 + 1] = {};
-  if (build_id[0] == '\0') plugin_build_id(build_id);
-  return build_id;
 }
 
 }  // namespace rknnop::detail

@@ -62,12 +62,9 @@ RKNNOP_DETAIL_COLD inline bool record_vx_tensor(const char* stem, const char* ki
 
 RKNNOP_DETAIL_COLD inline bool record_vx_tensor_lines(record_file& f, const char* role, std::uint32_t k,
                                                       const field_desc& field, const tensor_info& info) noexcept {
-  char shape[max_tensor_rank * 12] = {};
-  int n = 0;
-  for (std::uint32_t d = 0; d < info.tensor_rank; ++d)
-    n += std::snprintf(shape + n, sizeof shape - std::size_t(n), d ? ",%u" : "%u", info.dims[info.tensor_rank - 1 - d]);
   return f.line("%s.%u.name=%.*s\n", role, k, static_cast<int>(field.name.size()), field.name.data()) &&
-         f.line("%s.%u.dtype=%s\n", role, k, vx_type_name(info.dtype)) && f.line("%s.%u.shape=%s\n", role, k, shape);
+         f.line("%s.%u.dtype=%s\n", role, k, vx_type_name(info.dtype)) &&
+         record_shape_line(f, role, k, info.dims, info.tensor_rank, true);
 }
 
 // One param's line group: its VX type and its value's bytes as the kernel decoded it (an array: its
@@ -100,14 +97,26 @@ RKNNOP_DETAIL_COLD bool record_vx_params(record_file& f, const typename op_model
         f.line("param.%u.name=%.*s\n", unsigned(i), static_cast<int>(fd.name.size()), fd.name.data()) &&
         f.line("param.%u.dtype=%s\n", unsigned(i), int32_array_type<F> ? "VX_TYPE_ARRAY" : vx_type_name(fd.vx_type)) &&
         f.line("param.%u.count=%u\n", unsigned(i), static_cast<unsigned>(count)) &&
-        f.line("param.%u.data=", unsigned(i));
-    for (std::size_t b = 0; good && b < size; ++b) {
-      const char hex[2] = {"0123456789abcdef"[bytes[b] >> 4], "0123456789abcdef"[bytes[b] & 15]};
-      good = f.put(hex, 2);
-    }
-    good = good && f.text("\n");
+        f.line("param.%u.data=", unsigned(i)) && f.hex(bytes, size) && f.text("\n");
   });
   return good;
+}
+
+// A call of the budget reserved (its tensors' sizes as bind found them) and its inputs written, as
+// rknnop-<op>-<call>.in<k>.npy. False: not recorded (a call that fails before has no manifest).
+template <class Op>
+RKNNOP_DETAIL_COLD bool record_vx_inputs(char (&stem)[320], std::uint64_t& number, const vx_reference* refs,
+                                         const invocation<Op>& call) noexcept {
+  using model = op_model<Op>;
+  std::uint64_t bytes = 4096;  // the manifest, at most about that
+  for (std::size_t k = 0; k < model::input_count + model::output_count; ++k)
+    if (!record_add_tensor(bytes, std::uint64_t(call.info[k].elements) * dtype_size(call.info[k].dtype))) return false;
+  if (!record_reserve(model::name, bytes, number, stem)) return false;
+  bool ok = true;
+  for_each_field_index<typename model::inputs>([&](auto i) {
+    if (ok) ok = record_vx_tensor(stem, "in", unsigned(i), refs[i], call.info[i], model::name);
+  });
+  return ok;
 }
 
 // The release kernel's adapter (vx_io), with the profile's marks and the record's inputs.
@@ -116,18 +125,12 @@ struct instrumented_io {
   static constexpr bool infer_per_call = false;
   vx_io<Op> inner;
   profile_marks* marks = nullptr;  // RKNNOP_PROFILE=1
-  char* stem = nullptr;            // RKNNOP_RECORD: this call's files' stem; nullptr: not recorded
-  bool inputs_written = false;     // every input's file written (a call that failed before has no manifest)
+  char (*stem)[320] = nullptr;     // RKNNOP_RECORD: this call's files' stem; nullptr after bind: not recorded
+  std::uint64_t number = 0;        // the recorded call's
 
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     const outcome result = inner.bind(call, buffers);
-    if (result.ok() && stem) {
-      for_each_field_index<typename op_model<Op>::inputs>([&](auto i) {
-        if (stem && !record_vx_tensor(stem, "in", unsigned(i), inner.refs[i], call.info[i], op_model<Op>::name))
-          stem = nullptr;
-      });
-      inputs_written = stem != nullptr;
-    }
+    if (stem && !(result.ok() && record_vx_inputs<Op>(*stem, number, inner.refs, call))) stem = nullptr;
     if (marks) marks->inputs_done = profile_now();
     return result;
   }
@@ -155,17 +158,9 @@ RKNNOP_DETAIL_COLD void record_vx_after(const char* stem, std::uint64_t number, 
     });
   if (!good) return;
   record_file f;
-  if (!f.open(stem, ".manifest")) {
-    stop_recording(model::name, f.failure, f.path);
-    return;
-  }
-  const auto name = model::name;
-  good = f.text("rknnop_record=1\nbackend=rknn_v1\nkernel=cpu\n") &&
-         f.line("op_type=%.*s\n", static_cast<int>(name.size()), name.data()) &&
-         f.line("op=%.*s\n", static_cast<int>(name.size()), name.data()) &&
-         f.line("call=%llu\n", static_cast<unsigned long long>(number)) &&
-         f.line("status=%s\n", ok ? "ok" : "failed") && f.line("build_id=%s\n", record_build_id()) &&
-         f.line("arch=%s\n", record_arch()) && f.line("inputs=%u\n", static_cast<unsigned>(model::input_count));
+  if (!record_manifest_open(f, stem, model::name)) return;
+  good = record_manifest_head(f, "backend=rknn_v1\nkernel=cpu\n", model::name, model::name, number, nullptr, ok,
+                              static_cast<std::uint32_t>(model::input_count));
   for_each_field_index<typename model::inputs>([&](auto i) {
     if (good) good = record_vx_tensor_lines(f, "input", unsigned(i), model::fields[i], call.info[i]);
   });
@@ -174,8 +169,7 @@ RKNNOP_DETAIL_COLD void record_vx_after(const char* stem, std::uint64_t number, 
     constexpr std::size_t k = model::input_count + i;
     if (good && ok) good = record_vx_tensor_lines(f, "output", unsigned(i), model::fields[k], call.info[k]);
   });
-  good = good && record_vx_params<Op>(f, call.par) && f.text("end\n");
-  if (!f.close() || !good) stop_recording(model::name, f.failure ? f.failure : "write failed", f.path);
+  record_manifest_end(f, good && record_vx_params<Op>(f, call.par), model::name);
 }
 
 // The instrumented library's CPU kernel: the release kernel's pipeline, profiled and recorded when
@@ -194,22 +188,11 @@ RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK instrumented_kernel_callback(vx_node 
     marks = profile_start();
     io.marks = &marks;
   }
-  char stem[320] = {};
-  std::uint64_t number = 0;
-  if (record_enabled) {
-    std::uint64_t bytes = 4096;  // the manifest, at most about that
-    bool sized = true;
-    for (std::size_t k = 0; sized && k < model::input_count + model::output_count; ++k) {
-      tensor_info info;
-      sized = query_tensor(refs[k], model::fields[k], info).ok() &&
-              !__builtin_add_overflow(bytes, info.elements * dtype_size(info.dtype) + 128, &bytes);
-    }
-    if (sized && record_reserve(model::name, bytes, number, stem)) io.stem = stem;
-  }
-  const bool recording = io.stem != nullptr;  // a call whose inputs could not be read is not recorded
+  char stem[320];  // RKNNOP_RECORD: named by record_reserve when the call is recorded
+  if (record_enabled) io.stem = &stem;
   result = invoke(io, call, buffers);
   if (io.marks) print_profile(model::name, marks, result.ok(), "kernel call");
-  if (recording && io.inputs_written) record_vx_after<Op>(stem, number, refs, call, result.ok());
+  if (io.stem) record_vx_after<Op>(*io.stem, io.number, refs, call, result.ok());
   return finish<Op>(node, result);
 }
 

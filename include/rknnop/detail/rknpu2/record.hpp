@@ -12,8 +12,8 @@
 // complete call. rknnop-run --replay <dir> <plugin> runs each recorded call again on the PC and
 // compares the outputs bit for bit (docs/rknpu2-deploy.md §6). Bounded by RKNNOP_RECORD_MAX=CALLS or
 // CALLS,BYTES (BYTES with K, M or G; default 32 calls, 64M); a file is never overwritten (O_EXCL):
-// a full budget, an existing file or any write error stops recording with one line, and never fails
-// the op's compute. One line on the first write: "rknnop: recording <type> calls to <dir>".
+// a full budget, an existing file or any write error stops recording with one line (a file left
+// unfinished is removed), and never fails the op's compute. One line on the first write: "rknnop: recording <type> calls to <dir>".
 // The setting is read once, by the plugin's constructor (RKNNOP_RKNPU2_EXPORT_OP): unset, that one
 // getenv is the whole cost at load, and a compute call costs one load of a flag (as RKNNOP_PROFILE).
 
@@ -29,16 +29,12 @@ RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 
 namespace rknnop::detail::rknpu2 {
 
-using ::rknnop::detail::read_record_setting;  // the plugin's constructor (RKNNOP_RKNPU2_EXPORT_OP)
-using ::rknnop::detail::record_enabled;
-using ::rknnop::detail::record_settings;  // the core's (invoke/record.hpp), named here as before
-using ::rknnop::detail::record_state;
-
 // A tensor's bytes as the runtime handed them: its dims times its dtype's size; false when the
 // tensor cannot be read whole (no memory, too small a buffer, a dtype of no fixed size).
 inline bool record_tensor_bytes(const op_tensor& t, std::uint64_t& bytes) noexcept {
   const rknn_type_row* row = find_rknn_type(t.attr.type);
-  if (!row || row->size == 0 || t.attr.n_dims > max_dims || !t.mem.virt_addr || t.mem.offset < 0) return false;
+  if (!row || row->size == 0 || !row->npy || t.attr.n_dims > max_dims || !t.mem.virt_addr || t.mem.offset < 0)
+    return false;
   std::uint64_t n = row->size;
   for (std::uint32_t d = 0; d < t.attr.n_dims; ++d)
     if (__builtin_mul_overflow(n, std::uint64_t(t.attr.dims[d]), &n)) return false;
@@ -50,27 +46,11 @@ inline bool record_tensor_bytes(const op_tensor& t, std::uint64_t& bytes) noexce
   return true;
 }
 
-inline const char* record_npy_descr(std::int32_t type) noexcept {
-  switch (type) {
-    case type_float32: return "<f4";
-    case type_float16: return "<f2";
-    case type_int8: return "|i1";
-    case type_uint8: return "|u1";
-    case type_int16: return "<i2";
-    case type_uint16: return "<u2";
-    case type_int32: return "<i4";
-    case type_uint32: return "<u4";
-    case type_int64: return "<i8";
-    case type_bool: return "|b1";
-    case type_bfloat16: return "<u2";  // its bits; the manifest says BFLOAT16
-    default: return nullptr;
-  }
-}
-
 // One tensor as rknnop-<type>-<call>.<kind><k>.npy (format 1.0, C order, the runtime's dims).
 inline bool write_record_npy(const char* stem, const char* kind, std::uint32_t k, const op_tensor& t,
                              std::uint64_t bytes, std::string_view type) noexcept {
-  return write_record_npy_bytes(stem, kind, k, record_npy_descr(t.attr.type), t.attr.dims, t.attr.n_dims,
+  // record_tensor_bytes found its row, of a fixed size (so with a descr).
+  return write_record_npy_bytes(stem, kind, k, find_rknn_type(t.attr.type)->npy, t.attr.dims, t.attr.n_dims,
                                 static_cast<const char*>(t.mem.virt_addr) + t.mem.offset, bytes, type);
 }
 
@@ -95,12 +75,10 @@ inline bool record_before(record_call& c) noexcept {
     return false;              // compute refuses such a call with its own line
   std::uint64_t bytes = 4096;  // the manifest, at most about that
   for (std::uint32_t i = 0; i < c.n_inputs; ++i)
-    if (!record_tensor_bytes(c.inputs[i], c.input_bytes[i]) ||
-        __builtin_add_overflow(bytes, c.input_bytes[i] + 128, &bytes))
+    if (!record_tensor_bytes(c.inputs[i], c.input_bytes[i]) || !record_add_tensor(bytes, c.input_bytes[i]))
       return false;
   for (std::uint32_t i = 0; i < c.n_outputs; ++i)
-    if (!record_tensor_bytes(c.outputs[i], c.output_bytes[i]) ||
-        __builtin_add_overflow(bytes, c.output_bytes[i] + 128, &bytes))
+    if (!record_tensor_bytes(c.outputs[i], c.output_bytes[i]) || !record_add_tensor(bytes, c.output_bytes[i]))
       return false;
   if (!record_reserve(c.type, bytes, c.call, c.stem)) return false;
   for (std::uint32_t i = 0; i < c.n_inputs; ++i)
@@ -112,14 +90,11 @@ inline bool record_tensor_lines(record_file& f, const char* role, std::uint32_t 
                                 std::string_view field) noexcept {
   char runtime_name[256];
   record_safe_text(t.attr.name, max_name_len, runtime_name);
-  char shape[16 * 12] = {};
-  int n = 0;
-  for (std::uint32_t d = 0; d < t.attr.n_dims; ++d)
-    n += std::snprintf(shape + n, sizeof shape - std::size_t(n), d ? ",%u" : "%u", t.attr.dims[d]);
   return f.line("%s.%u.name=%.*s\n", role, k, static_cast<int>(field.size()), field.data()) &&
          f.line("%s.%u.runtime_name=%s\n", role, k, runtime_name) &&
          f.line("%s.%u.dtype=%s\n", role, k, rknn_type_name(t.attr.type)) &&
-         f.line("%s.%u.layout=%s\n", role, k, format_name(t.attr.fmt)) && f.line("%s.%u.shape=%s\n", role, k, shape);
+         f.line("%s.%u.layout=%s\n", role, k, format_name(t.attr.fmt)) &&
+         record_shape_line(f, role, k, t.attr.dims, t.attr.n_dims, false);
 }
 
 // After compute: its outputs (when it succeeded) and the manifest, last.
@@ -128,16 +103,8 @@ inline void record_after(const record_call& c, const op_attr* attrs, std::uint32
     for (std::uint32_t i = 0; i < c.n_outputs; ++i)
       if (!write_record_npy(c.stem, "out", i, c.outputs[i], c.output_bytes[i], c.type)) return;
   record_file f;
-  if (!f.open(c.stem, ".manifest")) {
-    stop_recording(c.type, f.failure, f.path);
-    return;
-  }
-  const char* const build_id = record_build_id();
-  bool good = f.text("rknnop_record=1\n") && f.line("op_type=%.*s\n", static_cast<int>(c.type.size()), c.type.data()) &&
-              f.line("op=%.*s\n", static_cast<int>(c.name.size()), c.name.data()) &&
-              f.line("call=%llu\n", static_cast<unsigned long long>(c.call)) && f.line("node=%u\n", c.node) &&
-              f.line("status=%s\n", ok ? "ok" : "failed") && f.line("build_id=%s\n", build_id) &&
-              f.line("arch=%s\n", record_arch()) && f.line("inputs=%u\n", c.n_inputs);
+  if (!record_manifest_open(f, c.stem, c.type)) return;
+  bool good = record_manifest_head(f, "", c.type, c.name, c.call, &c.node, ok, c.n_inputs);
   for (std::uint32_t i = 0; good && i < c.n_inputs; ++i)
     good = record_tensor_lines(f, "input", i, c.inputs[i], i < c.input_fields ? c.input_names[i] : "");
   good = good && f.line("outputs=%u\n", ok ? c.n_outputs : 0u);
@@ -156,16 +123,10 @@ inline void record_after(const record_call& c, const op_attr* attrs, std::uint32
     char name[256];
     record_safe_text(a.name, max_name_len, name);
     good = f.line("attr.%u.name=%s\n", i, name) && f.line("attr.%u.dtype=%s\n", i, row->name) &&
-           f.line("attr.%u.count=%u\n", i, a.n_elems) && f.line("attr.%u.data=", i);
-    const auto* p = static_cast<const unsigned char*>(a.data);
-    for (std::uint64_t k = 0; good && k < size; ++k) {
-      const char hex[2] = {"0123456789abcdef"[p[k] >> 4], "0123456789abcdef"[p[k] & 15]};
-      good = f.put(hex, 2);
-    }
-    good = good && f.text("\n");
+           f.line("attr.%u.count=%u\n", i, a.n_elems) && f.line("attr.%u.data=", i) && f.hex(a.data, size) &&
+           f.text("\n");
   }
-  good = good && f.text("end\n");
-  if (!f.close() || !good) stop_recording(c.type, f.failure ? f.failure : "write failed", f.path);
+  record_manifest_end(f, good, c.type);
 }
 
 }  // namespace rknnop::detail::rknpu2

@@ -32,20 +32,27 @@ constexpr return_code to_rknn(status_code code) noexcept {
   return code == status_code::success ? rknn_succ : rknn_err_fail;
 }
 
-// --- dtypes: one table, RKNN's enum value -> its name, element size and rknnop's VX type ----------
+// --- dtypes: one table, RKNN's enum value -> its name, element size, rknnop's VX type and NumPy's descr --
 struct rknn_type_row {
   tensor_type type;
   const char* name;
   std::uint32_t size;  // bytes of one element (INT4: packed, not an element type here)
   std::int32_t vx;     // vx_type::invalid: no rknnop tensor element type
+  const char* npy;     // NumPy's descr of an element (RKNNOP_RECORD's .npy); nullptr: none
 };
 inline constexpr rknn_type_row rknn_types[] = {
-    {type_float32, "FLOAT32", 4, vx_type::float32}, {type_float16, "FLOAT16", 2, vx_type::float16},
-    {type_int8, "INT8", 1, vx_type::int8},          {type_uint8, "UINT8", 1, vx_type::uint8},
-    {type_int16, "INT16", 2, vx_type::int16},       {type_uint16, "UINT16", 2, vx_type::uint16},
-    {type_int32, "INT32", 4, vx_type::int32},       {type_uint32, "UINT32", 4, vx_type::invalid},
-    {type_int64, "INT64", 8, vx_type::invalid},     {type_bool, "BOOL", 1, vx_type::invalid},
-    {type_int4, "INT4", 0, vx_type::invalid},       {type_bfloat16, "BFLOAT16", 2, vx_type::invalid},
+    {type_float32, "FLOAT32", 4, vx_type::float32, "<f4"},
+    {type_float16, "FLOAT16", 2, vx_type::float16, "<f2"},
+    {type_int8, "INT8", 1, vx_type::int8, "|i1"},
+    {type_uint8, "UINT8", 1, vx_type::uint8, "|u1"},
+    {type_int16, "INT16", 2, vx_type::int16, "<i2"},
+    {type_uint16, "UINT16", 2, vx_type::uint16, "<u2"},
+    {type_int32, "INT32", 4, vx_type::int32, "<i4"},
+    {type_uint32, "UINT32", 4, vx_type::invalid, "<u4"},
+    {type_int64, "INT64", 8, vx_type::invalid, "<i8"},
+    {type_bool, "BOOL", 1, vx_type::invalid, "|b1"},
+    {type_int4, "INT4", 0, vx_type::invalid, nullptr},
+    {type_bfloat16, "BFLOAT16", 2, vx_type::invalid, "<u2"},  // its bits; the manifest says BFLOAT16
 };
 
 constexpr const rknn_type_row* find_rknn_type(std::int32_t type) noexcept {
