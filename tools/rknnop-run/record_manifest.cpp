@@ -3,6 +3,8 @@
 
 #include <rknnop/host/error.hpp>
 #include <rknnop/host/file_io.hpp>
+#include <rknnop/float16.hpp>
+#include <rknnop/vx_type.hpp>
 
 #include "record_manifest.hpp"
 
@@ -12,7 +14,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <regex>
+#include <string_view>
+#include <type_traits>
+#include <unordered_set>
 
 namespace rknnop_run {
 
@@ -79,9 +83,8 @@ std::vector<std::pair<std::string, std::string>> build_ids_of(const std::vector<
 }
 
 const std::string* manifest::find(std::string_view key) const {
-  for (const auto& [k, v] : fields)
-    if (k == key) return &v;
-  return nullptr;
+  const auto it = fields.find(key);
+  return it == fields.end() ? nullptr : &it->second;
 }
 const std::string& manifest::get(const std::string& key) const {
   if (const std::string* v = find(key)) return *v;
@@ -100,11 +103,48 @@ std::uint64_t manifest::number(const std::string& key, std::uint64_t max) const 
   return n;
 }
 
+std::vector<std::uint8_t> manifest::hex(const std::string& key, std::uint64_t count, std::uint64_t item) const {
+  const std::string& text = get(key);
+  const auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  if (text.size() != 2 * count * item || !std::all_of(text.begin(), text.end(), [&](char c) { return digit(c) >= 0; }))
+    throw bad(key, fmt::format("{} hex digits ({} items of {} bytes)", 2 * count * item, count, item));
+  std::vector<std::uint8_t> bytes(text.size() / 2);
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<std::uint8_t>(digit(text[2 * i]) * 16 + digit(text[2 * i + 1]));
+  return bytes;
+}
+
+std::string element_text(rknnop::host::npy_dtype dtype, const std::uint8_t* p) {
+  std::string text;
+  (void)rknnop::visit_tensor_element_type(static_cast<std::int32_t>(dtype), [&]<class T>(std::type_identity<T>) {
+    T v{};
+    std::memcpy(&v, p, sizeof v);
+    if constexpr (std::is_same_v<T, rknnop::float16> || std::is_floating_point_v<T>) {
+      using bits_type = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint32_t>;
+      bits_type bits = 0;
+      std::memcpy(&bits, p, sizeof bits);
+      text = fmt::format("{} (0x{:0{}x})", static_cast<float>(v), bits, 2 * sizeof bits);
+    } else {
+      text = fmt::format("{}", static_cast<std::int64_t>(v));  // exactly, int8 as a number
+    }
+  });
+  return text;
+}
+
 manifest read_manifest(const std::filesystem::path& path) {
   const std::vector<std::uint8_t> bytes = read_file(path, 1u << 20);  // a larger one is named by read_file
   manifest m;
   m.path = path;
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  const auto not_a_manifest = [&path] {
+    return error(fmt::format("--replay: {}: not an rknnop record manifest (its first line is not 'rknnop_record=1')",
+                             path.string()));
+  };
   bool ended = false;
   std::size_t line_number = 0;
   for (std::size_t at = 0; at < text.size();) {
@@ -113,6 +153,7 @@ manifest read_manifest(const std::filesystem::path& path) {
     const std::string_view line = text.substr(at, end - at);
     at = end + 1;
     ++line_number;
+    if (line_number == 1 && line != "rknnop_record=1") throw not_a_manifest();  // before reading on
     if (ended) throw error(fmt::format("--replay: {}: line {} follows 'end'", path.string(), line_number));
     if (line == "end") {
       ended = true;
@@ -125,12 +166,10 @@ manifest read_manifest(const std::filesystem::path& path) {
         }))
       throw error(fmt::format("--replay: {}: line {} is not key=value: '{}'", path.string(), line_number,
                               terminal_text(std::string(line.substr(0, 80)))));
-    if (m.find(key)) throw error(fmt::format("--replay: {}: field '{}' is given twice", path.string(), key));
-    m.fields.emplace_back(std::string(key), std::string(line.substr(eq + 1)));
+    if (!m.fields.emplace(std::string(key), std::string(line.substr(eq + 1))).second)
+      throw error(fmt::format("--replay: {}: field '{}' is given twice", path.string(), key));
   }
-  if (m.fields.empty() || m.fields.front() != std::pair<std::string, std::string>("rknnop_record", "1"))
-    throw error(fmt::format("--replay: {}: not an rknnop record manifest (its first line is not 'rknnop_record=1')",
-                            path.string()));
+  if (m.fields.empty()) throw not_a_manifest();
   if (!ended)
     throw error(fmt::format("--replay: {}: the manifest is incomplete (no 'end' line: the recording stopped in it)",
                             path.string()));
@@ -141,11 +180,25 @@ std::vector<std::filesystem::path> record_manifests(const std::string& replay) {
   const std::filesystem::path dir = replay;
   std::error_code ec;
   // The recorder's own names only: rknnop-<type>-<call>.manifest, nothing else is read.
-  static const std::regex pattern("rknnop-([A-Za-z0-9_]{1,64})-([0-9]{6,12})\\.manifest");
+  const auto recorders_name = [](std::string_view name) {
+    constexpr std::string_view prefix = "rknnop-", suffix = ".manifest";
+    if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix))
+      return false;
+    name = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    const std::size_t dash = name.rfind('-');
+    if (dash == std::string_view::npos) return false;
+    const std::string_view type = name.substr(0, dash), call = name.substr(dash + 1);
+    return type.size() >= 1 && type.size() <= 64 && call.size() >= 6 && call.size() <= 12 &&
+           std::all_of(type.begin(), type.end(),
+                       [](char c) {
+                         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+                       }) &&
+           std::all_of(call.begin(), call.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
   std::vector<std::filesystem::path> manifests;
   for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (!std::regex_match(name, pattern)) continue;
+    if (!recorders_name(name)) continue;
     if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
     if (manifests.size() >= 100000) throw error(fmt::format("--replay {}: more than 100000 manifests", replay));
     manifests.push_back(it->path());

@@ -6,9 +6,12 @@
 // an ELF image's GNU build-id, and an element of a differing output as text.
 
 #include <rknnop/host/error.hpp>
+#include <rknnop/host/npy.hpp>
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,7 +31,7 @@ namespace rknnop_run {
 /// One manifest: its key=value lines, read whole (at most 1 MiB), each key once.
 struct manifest {
   std::filesystem::path path;
-  std::vector<std::pair<std::string, std::string>> fields;
+  std::map<std::string, std::string, std::less<>> fields;  // by key: a lookup is logarithmic
 
   [[nodiscard]] const std::string* find(std::string_view key) const;
   /// The field's value; throws naming the manifest and the missing field.
@@ -37,10 +40,15 @@ struct manifest {
   [[nodiscard]] rknnop::host::error bad(const std::string& key, std::string_view expected) const;
   /// The field as a decimal number of at most `max`.
   [[nodiscard]] std::uint64_t number(const std::string& key, std::uint64_t max) const;
+  /// The field as `count` items of `item` bytes, in hex (2 * count * item digits); throws naming the field.
+  [[nodiscard]] std::vector<std::uint8_t> hex(const std::string& key, std::uint64_t count, std::uint64_t item) const;
 };
 
 /// Reads one manifest: its first line rknnop_record=1, its last "end".
 [[nodiscard]] manifest read_manifest(const std::filesystem::path& path);
+
+/// One element of a tensor at `p` as text: an integer exactly, a float's value and its bits.
+[[nodiscard]] std::string element_text(rknnop::host::npy_dtype dtype, const std::uint8_t* p);
 
 /// The record's manifests in `dir` (rknnop-<type>-<call>.manifest, regular files, not links), sorted;
 /// throws when there is none.
