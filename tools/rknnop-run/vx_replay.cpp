@@ -5,6 +5,7 @@
 
 #include "vx_replay.hpp"
 
+#include "cli.hpp"  // tools/common: terminal_text, usage_error, exit_failure
 #include "record_manifest.hpp"
 
 #include <rknnop/host/error.hpp>
@@ -91,13 +92,8 @@ void set_record_param(session& s, const manifest& m, std::size_t k) {
   const std::size_t item = array ? 4 : rknnop::vx_scalar_size(t);
   if (!type || item == 0 || item > 8) throw m.bad(prefix + "dtype", "a VX scalar type or VX_TYPE_ARRAY");
   const std::uint64_t count = m.number(prefix + "count", array ? 4096 : 1);
-  const std::string& hex = m.get(prefix + "data");
-  if (hex.size() != 2 * count * item ||
-      !std::all_of(hex.begin(), hex.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }))
-    throw m.bad(prefix + "data", fmt::format("{} hex digits", 2 * count * item));
-  std::vector<std::uint8_t> bytes;
-  for (std::size_t i = 0; i < hex.size(); i += 2)
-    bytes.push_back(static_cast<std::uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  if (!array && count != 1) throw m.bad(prefix + "count", "1");  // a scalar is one item
+  const std::vector<std::uint8_t> bytes = m.hex(prefix + "data", count, item);
   if (array) {
     std::vector<std::int32_t> items(count);
     if (count) std::memcpy(items.data(), bytes.data(), bytes.size());
@@ -126,21 +122,6 @@ void set_record_param(session& s, const manifest& m, std::size_t k) {
       s.set_param(name, make_param_value(name, t, std::uint64_t(v)));
   };
   if (!rknnop::visit_scalar_type(static_cast<std::int32_t>(*type), set)) set(std::type_identity<std::int32_t>{});
-}
-
-// One element as text: its value, and a float's bits.
-std::string element_text(const npy_array& a, std::size_t index) {
-  const std::size_t size = npy_item_size(a.dtype);
-  npy_array one{a.dtype,
-                {},
-                std::vector<std::uint8_t>(a.data.begin() + std::ptrdiff_t(index * size),
-                                          a.data.begin() + std::ptrdiff_t((index + 1) * size))};
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, one.data.data(), size);
-  const float value = one.to_floats()[0];
-  if (a.dtype == npy_dtype::float16 || a.dtype == npy_dtype::float32)
-    return fmt::format("{} (0x{:0{}x})", value, bits, 2 * size);
-  return fmt::format("{}", value);
 }
 
 }  // namespace
@@ -195,6 +176,8 @@ int vx_replay(const std::string& dir, const std::string& op, const load_options&
     const std::uint64_t n_inputs = m.number("inputs", 256), n_outputs = m.number("outputs", 256);
     const std::uint64_t n_params = m.number("params", 256);
     if (n_inputs != yml.inputs.size()) throw m.bad("inputs", fmt::format("{} (the op's inputs)", yml.inputs.size()));
+    // Every param, every call: the session keeps a param set by an earlier call.
+    if (n_params != yml.params.size()) throw m.bad("params", fmt::format("{} (the op's params)", yml.params.size()));
     if (status == "ok" && n_outputs != yml.outputs.size())
       throw m.bad("outputs", fmt::format("{} (the op's outputs)", yml.outputs.size()));
     for (std::size_t k = 0; k < n_inputs; ++k) {
@@ -247,8 +230,8 @@ int vx_replay(const std::string& dir, const std::string& op, const load_options&
       for (std::size_t at = 0; at < want.data.size(); at += size) {
         if (std::memcmp(want.data.data() + at, have.data.data() + at, size) == 0) continue;
         fmt::print("call {}: DIFFERS: output '{}' element {} {}: recorded {}, PC {}\n", call, terminal_text(names[k]),
-                   at / size, numpy_index(want.shape, at / size), element_text(want, at / size),
-                   element_text(have, at / size));
+                   at / size, numpy_index(want.shape, at / size), element_text(want.dtype, want.data.data() + at),
+                   element_text(have.dtype, have.data.data() + at));
         same = false;
         break;
       }
