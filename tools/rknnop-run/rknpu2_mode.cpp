@@ -29,7 +29,6 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,6 +44,7 @@ using rknnop::tools::terminal_lines;
 using rknnop::tools::terminal_text;
 using rknnop::tools::usage_error;
 using rknnop_run::build_ids_of;  // record_manifest.hpp: shared with the RKNN v1 replay
+using rknnop_run::element_text;
 using rknnop_run::manifest;
 using rknnop_run::read_manifest;
 using rknnop_run::record_manifests;
@@ -74,6 +74,11 @@ constexpr std::array<tensor_type_row, 12> tensor_types = {{
 const tensor_type_row* find_type(std::int32_t type) {
   for (const tensor_type_row& row : tensor_types)
     if (row.type == type) return &row;
+  return nullptr;
+}
+const tensor_type_row* find_type(std::string_view name) {
+  for (const tensor_type_row& row : tensor_types)
+    if (row.name == name) return &row;
   return nullptr;
 }
 
@@ -355,10 +360,7 @@ struct plugin_options {
 // the manifest), checked against the manifest's dtype, layout and shape.
 rknpu2_tensor record_tensor(const manifest& m, const std::string& stem, const std::string& role, std::size_t k) {
   const std::string prefix = fmt::format("{}.{}.", role, k);
-  const std::string& type_text = m.get(prefix + "dtype");
-  const tensor_type_row* row = nullptr;
-  for (const tensor_type_row& r : tensor_types)
-    if (r.name == type_text) row = &r;
+  const tensor_type_row* row = find_type(std::string_view(m.get(prefix + "dtype")));
   if (row == nullptr) throw m.bad(prefix + "dtype", "an RKNN tensor type (FLOAT32, FLOAT16, INT8, ...)");
   if (!row->npy)
     throw m.bad(prefix + "dtype", "a type rknnop-run replays (FLOAT32, FLOAT16, INT8, UINT8, INT16, UINT16, INT32)");
@@ -392,14 +394,14 @@ rknpu2_tensor record_tensor(const manifest& m, const std::string& stem, const st
   if (ec || !std::filesystem::is_regular_file(status))
     throw error(fmt::format("--replay: {}: {} {} of the call has no file {} (a regular file, not a link)",
                             m.path.string(), role, k, file.string()));
-  const npy_array array = read_npy_file(file);
+  npy_array array = read_npy_file(file);
   if (array.dtype != *row->npy)
     throw error(fmt::format("--replay: {}: {}, but {}dtype in {} says {}", file.string(), npy_descr(array.dtype),
                             prefix, m.path.filename().string(), row->name));
   if (!std::equal(array.shape.begin(), array.shape.end(), t.dims.begin(), t.dims.end()))
     throw error(fmt::format("--replay: {}: shape ({}), but {}shape in {} says ({})", file.string(),
                             fmt::join(array.shape, ", "), prefix, m.path.filename().string(), fmt::join(t.dims, ", ")));
-  t.data = array.data;
+  t.data = std::move(array.data);
   return t;
 }
 
@@ -411,69 +413,15 @@ rknpu2_attr record_attr(const manifest& m, std::size_t k) {
   if (a.name.empty() || a.name.size() >= RKNNOP_RKNPU2_MAX_NAME_LEN ||
       !std::all_of(a.name.begin(), a.name.end(), [](char c) { return c > 0x20 && c < 0x7F; }))
     throw m.bad(prefix + "name", "an attribute name (printable, 1..255 bytes)");
-  const std::string& type_text = m.get(prefix + "dtype");
-  static constexpr std::array<std::pair<std::string_view, std::uint32_t>, 10> sizes = {{{"FLOAT32", 4},
-                                                                                        {"FLOAT16", 2},
-                                                                                        {"INT8", 1},
-                                                                                        {"UINT8", 1},
-                                                                                        {"INT16", 2},
-                                                                                        {"UINT16", 2},
-                                                                                        {"INT32", 4},
-                                                                                        {"UINT32", 4},
-                                                                                        {"INT64", 8},
-                                                                                        {"BOOL", 1}}};
-  std::uint32_t size = 0;
-  for (const auto& [name, bytes] : sizes)
-    if (name == type_text) size = bytes;
-  if (size == 0)
+  // An attribute's types: the ONNX node's (no INT4, no BFLOAT16); an element's size as the runner allocates it.
+  const tensor_type_row* row = find_type(std::string_view(m.get(prefix + "dtype")));
+  const std::uint32_t size = row ? rknpu2_element_size(row->type) : 0;
+  if (size == 0 || row->type == RKNNOP_RKNPU2_BFLOAT16)
     throw m.bad(prefix + "dtype", "FLOAT32, FLOAT16, INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64 or BOOL");
-  for (const tensor_type_row& r : tensor_types)
-    if (r.name == type_text) a.dtype = r.type;
+  a.dtype = row->type;
   a.n_elems = static_cast<std::uint32_t>(m.number(prefix + "count", 65536 / size));
-  const std::string& hex = m.get(prefix + "data");
-  if (hex.size() != 2u * a.n_elems * size ||
-      !std::all_of(hex.begin(), hex.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }))
-    throw m.bad(prefix + "data",
-                fmt::format("{} hex digits ({} items of {} bytes)", 2u * a.n_elems * size, a.n_elems, size));
-  for (std::size_t i = 0; i < hex.size(); i += 2)
-    a.data.push_back(static_cast<std::uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  a.data = m.hex(prefix + "data", a.n_elems, size);
   return a;
-}
-
-// One element of a tensor as text: its value and, for floats, its bits.
-std::string element_text(std::int32_t type, const std::uint8_t* p) {
-  switch (type) {
-    case RKNNOP_RKNPU2_FLOAT32: {
-      float f = 0;
-      std::uint32_t bits = 0;
-      std::memcpy(&f, p, 4);
-      std::memcpy(&bits, p, 4);
-      return fmt::format("{} (0x{:08x})", f, bits);
-    }
-    case RKNNOP_RKNPU2_FLOAT16: {
-      std::uint16_t bits = 0;
-      std::memcpy(&bits, p, 2);
-      const npy_array one{npy_dtype::float16, {}, {p[0], p[1]}};
-      return fmt::format("{} (0x{:04x})", one.to_floats()[0], bits);
-    }
-    case RKNNOP_RKNPU2_INT8: return fmt::format("{}", static_cast<std::int8_t>(p[0]));
-    case RKNNOP_RKNPU2_UINT8: return fmt::format("{}", p[0]);
-    case RKNNOP_RKNPU2_INT16: {
-      std::int16_t v = 0;
-      std::memcpy(&v, p, 2);
-      return fmt::format("{}", v);
-    }
-    case RKNNOP_RKNPU2_UINT16: {
-      std::uint16_t v = 0;
-      std::memcpy(&v, p, 2);
-      return fmt::format("{}", v);
-    }
-    default: {
-      std::int32_t v = 0;
-      std::memcpy(&v, p, 4);
-      return fmt::format("{}", v);
-    }
-  }
 }
 
 int replay_record(const plugin_options& o) {
@@ -534,12 +482,16 @@ int replay_record(const plugin_options& o) {
     const std::uint64_t n_inputs = m.number("inputs", 256);
     const std::uint64_t n_outputs = m.number("outputs", 256);
     const std::uint64_t n_attrs = m.number("attrs", 4096);
+    if (status == "ok" && n_outputs != names.outputs.size())  // before any .npy is read
+      throw m.bad("outputs",
+                  fmt::format("{} (the op's outputs: {})", names.outputs.size(), fmt::join(names.outputs, ", ")));
     std::vector<rknpu2_tensor> inputs, expected;
     for (std::size_t k = 0; k < n_inputs; ++k) inputs.push_back(record_tensor(m, stem, "input", k));
     for (std::size_t k = 0; k < n_outputs; ++k) expected.push_back(record_tensor(m, stem, "output", k));
     std::vector<rknpu2_attr> attrs;
     for (std::size_t k = 0; k < n_attrs; ++k) attrs.push_back(record_attr(m, k));
-    const std::string node = m.find("node") ? terminal_text(m.get("node").substr(0, 12)) : std::string("?");
+    const std::string* node_field = m.find("node");
+    const std::string node = node_field ? terminal_text(node_field->substr(0, 12)) : std::string("?");
     ++replayed;
     if (status == "failed") {  // the board's compute failed: it must fail on the PC too
       try {
@@ -554,9 +506,6 @@ int replay_record(const plugin_options& o) {
       fmt::print("call {} (node {}): DIFFERS: failed on the board, succeeds on the PC\n", call, node);
       continue;
     }
-    if (n_outputs != names.outputs.size())
-      throw m.bad("outputs",
-                  fmt::format("{} (the op's outputs: {})", names.outputs.size(), fmt::join(names.outputs, ", ")));
     std::vector<rknpu2_tensor> got;
     try {
       got = plugin.run(attrs, inputs, static_cast<std::uint32_t>(n_outputs), nullptr, &expected);
@@ -584,8 +533,9 @@ int replay_record(const plugin_options& o) {
         const std::vector<std::size_t> shape(want.dims.begin(), want.dims.end());
         // terminal: the call is digits (checked above); node and output names went through terminal_text
         fmt::print("call {} (node {}): DIFFERS: output '{}' element {} {}: recorded {}, PC {}\n", call, node, output,
-                   at / size, numpy_index(shape, at / size), element_text(want.type, want.data.data() + at),
-                   element_text(have.type, have.data.data() + at));
+                   at / size, numpy_index(shape, at / size),
+                   element_text(*find_type(want.type)->npy, want.data.data() + at),
+                   element_text(*find_type(have.type)->npy, have.data.data() + at));
         same = false;
         break;
       }
