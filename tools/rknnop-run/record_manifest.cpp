@@ -11,6 +11,7 @@
 #include "cli.hpp"  // tools/common: terminal_text
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstring>
@@ -21,6 +22,8 @@
 namespace rknnop_run {
 
 using rknnop::host::error;
+using rknnop::host::npy_array;
+using rknnop::host::npy_dtype;
 using rknnop::host::read_file;
 using rknnop::tools::terminal_text;
 
@@ -174,6 +177,115 @@ manifest read_manifest(const std::filesystem::path& path) {
     throw error(fmt::format("--replay: {}: the manifest is incomplete (no 'end' line: the recording stopped in it)",
                             path.string()));
   return m;
+}
+
+std::filesystem::path record_npy_path(const manifest& m, const std::string& stem, const std::string& role,
+                                      std::size_t k) {
+  return m.path.parent_path() / fmt::format("{}.{}{}.npy", stem, role == "input" ? "in" : "out", k);
+}
+
+npy_array read_record_npy(const manifest& m, const std::string& stem, const std::string& role, std::size_t k,
+                          npy_dtype dtype, std::string_view dtype_name) {
+  const std::filesystem::path file = record_npy_path(m, stem, role, k);
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::symlink_status(file, ec);
+  if (ec || !std::filesystem::is_regular_file(status))
+    throw error(fmt::format("--replay: {}: {} {} of the call has no file {} (a regular file, not a link)",
+                            m.path.string(), role, k, file.string()));
+  npy_array array = rknnop::host::read_npy_file(file);
+  if (array.dtype != dtype)
+    throw error(fmt::format("--replay: {}: {}, but {}.{}.dtype in {} says {}", file.string(),
+                            rknnop::host::npy_descr(array.dtype), role, k, m.path.filename().string(), dtype_name));
+  return array;
+}
+
+namespace {
+
+// Compares one call's outputs bit for bit; prints the first difference. True: all equal.
+bool outputs_equal(const replayed_call& c) {
+  for (std::size_t k = 0; k < c.recorded.size(); ++k) {
+    const replay_output& want = c.recorded[k];
+    const replay_output& have = c.pc[k];
+    if (have.type != want.type || have.shape != want.shape || have.data->size() != want.data->size()) {
+      // terminal: the label and the output names are the caller's terminal-safe text
+      fmt::print("{}: DIFFERS: output '{}' is {} ({}) on the PC, {} ({}) in the record\n", c.label, c.names[k],
+                 have.type, fmt::join(have.shape, ", "), want.type, fmt::join(want.shape, ", "));
+      return false;
+    }
+    const std::size_t size = rknnop::host::npy_item_size(want.dtype);
+    for (std::size_t at = 0; at < want.data->size(); at += size) {
+      if (std::memcmp(want.data->data() + at, have.data->data() + at, size) == 0) continue;
+      // terminal: the label and the output names are the caller's terminal-safe text
+      fmt::print("{}: DIFFERS: output '{}' element {} {}: recorded {}, PC {}\n", c.label, c.names[k], at / size,
+                 rknnop::host::numpy_index(want.shape, at / size), element_text(want.dtype, want.data->data() + at),
+                 element_text(have.dtype, have.data->data() + at));
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int replay_calls(const replay_target& t, const std::vector<std::filesystem::path>& manifests,
+                 const std::function<void(const manifest&)>& check,
+                 const std::function<replayed_call(const manifest& m, const std::string& stem, bool board_ok)>& run) {
+  std::size_t replayed = 0, equal = 0, other_ops = 0;
+  std::vector<std::string> other_builds;
+  for (const std::filesystem::path& path : manifests) {
+    const manifest m = read_manifest(path);
+    const std::string& call = m.get("call");
+    (void)m.number("call", 999999999999);
+    check(m);
+    const std::string& op_type = m.get("op_type");
+    if (op_type != t.op_type) {
+      ++other_ops;
+      fmt::print("call {}: op '{}', not {} '{}': skipped\n", terminal_text(call), terminal_text(op_type), t.whose,
+                 terminal_text(t.op_type));
+      continue;
+    }
+    const std::string& recorded_build = m.get("build_id");
+    const bool known =
+        std::any_of(t.known.begin(), t.known.end(), [&](const auto& b) { return b.first == recorded_build; });
+    if (!known && std::find(other_builds.begin(), other_builds.end(), recorded_build) == other_builds.end()) {
+      other_builds.push_back(recorded_build);
+      const std::string* arch = m.find("arch");
+      std::string mine;
+      for (const auto& [id, file] : t.known) mine += fmt::format("{}{} ({})", mine.empty() ? "" : ", ", id, file);
+      fmt::print(stderr,
+                 "rknnop-run: --replay: the record came from a different build of {}: {} was recorded by build-id {} "
+                 "({}), which is none of this build's {} ({}); its calls are compared all the same\n",
+                 t.build_of, path.filename().string(), terminal_text(recorded_build.substr(0, 128)),
+                 arch ? terminal_text(arch->substr(0, 16)) : std::string("an unknown machine"), t.builds,
+                 mine.empty() ? t.none_found : mine);
+    }
+    const std::string& status = m.get("status");
+    if (status != "ok" && status != "failed") throw m.bad("status", "ok or failed");
+    const replayed_call c = run(m, path.stem().string(), status == "ok");
+    ++replayed;
+    // terminal: the call is digits (checked above); the label and names are the caller's terminal-safe text
+    if (status == "failed") {  // the board's run failed: it must fail on the PC too
+      if (c.failure)
+        fmt::print("{}: failed on the board, fails on the PC too: {}\n", c.label, terminal_text(*c.failure));
+      else
+        fmt::print("{}: DIFFERS: failed on the board, succeeds on the PC\n", c.label);
+      equal += c.failure ? 1 : 0;
+      continue;
+    }
+    if (c.failure) {
+      fmt::print("{}: DIFFERS: succeeded on the board, fails on the PC: {}\n", c.label, terminal_text(*c.failure));
+      continue;
+    }
+    if (outputs_equal(c)) {
+      ++equal;
+      fmt::print("{}: {} output(s) equal, bit for bit\n", c.label, c.recorded.size());
+    }
+  }
+  fmt::print("replayed {} call(s) of '{}' from {} with {}: {} equal, {} differ{}\n", replayed, terminal_text(t.op_type),
+             terminal_text(t.dir), terminal_text(t.given), equal, replayed - equal,
+             other_ops ? fmt::format(" ({} call(s) of other ops skipped)", other_ops) : std::string());
+  if (replayed == 0) throw error(fmt::format("--replay {}: no recorded call of op '{}'", t.dir, t.op_type));
+  return equal == replayed ? 0 : rknnop::tools::exit_failure;
 }
 
 std::vector<std::filesystem::path> record_manifests(const std::string& replay) {
