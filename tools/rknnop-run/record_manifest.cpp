@@ -263,13 +263,15 @@ int replay_calls(const replay_target& t, const std::vector<std::filesystem::path
     if (status != "ok" && status != "failed") throw m.bad("status", "ok or failed");
     const replayed_call c = run(m, path.stem().string(), status == "ok");
     ++replayed;
-    // terminal: the call is digits (checked above); the label and names are the caller's terminal-safe text
-    if (status == "failed") {  // the board's run failed: it must fail on the PC too
-      if (c.failure)
-        fmt::print("{}: failed on the board, fails on the PC too: {}\n", c.label, terminal_text(*c.failure));
-      else
-        fmt::print("{}: DIFFERS: failed on the board, succeeds on the PC\n", c.label);
-      equal += c.failure ? 1 : 0;
+    // The labels and output names below are the caller's terminal-safe text (replayed_call).
+    if (status == "failed" && c.failure) {  // the board's run failed: it must fail on the PC too
+      ++equal;
+      fmt::print("{}: failed on the board, fails on the PC too: {}\n", c.label, terminal_text(*c.failure));
+      continue;
+    }
+    if (status == "failed") {
+      // terminal: the label is the caller's terminal-safe text
+      fmt::print("{}: DIFFERS: failed on the board, succeeds on the PC\n", c.label);
       continue;
     }
     if (c.failure) {
@@ -278,6 +280,7 @@ int replay_calls(const replay_target& t, const std::vector<std::filesystem::path
     }
     if (outputs_equal(c)) {
       ++equal;
+      // terminal: the label is the caller's terminal-safe text
       fmt::print("{}: {} output(s) equal, bit for bit\n", c.label, c.recorded.size());
     }
   }

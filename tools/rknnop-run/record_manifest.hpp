@@ -70,8 +70,8 @@ struct replay_output {
   const std::vector<std::uint8_t>* data = nullptr;
 };
 
-/// One call run again: how its lines name it ("call 3", "call 3 (node 1)"), the PC's error when the run
-/// failed, else the outputs' names (terminal-safe), the record's and the PC's.
+/// One call run again: how its lines name it ("call 3", "call 3 (node 1)": terminal-safe text), the
+/// PC's error when the run failed, else the outputs' names (terminal-safe), the record's and the PC's.
 struct replayed_call {
   std::string label;
   std::optional<std::string> failure;
