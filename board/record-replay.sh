@@ -106,6 +106,9 @@ refused() {  # NAME SED-EXPRESSION EXPECTED-TEXT
 refused "an incomplete manifest" '/^end$/d' "the manifest is incomplete"
 refused "a shape the .npy does not have" 's/^input\.0\.shape=.*/input.0.shape=1,2,3/' "but input.0.shape in"
 refused "an RKNPU2 record" '/^backend=/d' "a record of an RKNPU2 plugin"
+refused "a scalar param of no item" 's/^param\.1\.count=.*/param.1.count=0/; s/^param\.1\.data=.*/param.1.data=/' \
+  "field 'param.1.count' is '0', expected 1"
+refused "fewer params than the op's" 's/^params=.*/params=1/' "field 'params' is '1', expected 2 (the op's params)"
 
 # The one-ulp change: the same record as the other op's (its op type renamed in a copy), replayed with it.
 mkdir "$work/ulp-record"

@@ -155,15 +155,16 @@ if [[ -d /tmp/rknn ]]; then
   [[ $had_tmp_rknn == 1 ]] || rmdir /tmp/rknn 2>/dev/null || true
 fi
 if [[ -n $kernel_record ]]; then  # the kernel library's own record (RKNNOP_RECORD), never over an existing file
+  # Regular files only, never a link the (unprivileged) runtime planted: this script may run as root.
   mkdir -p "$kernel_record"
-  for file in "$work/kernel-record"/*; do
-    [[ -f $file ]] || continue
-    if [[ -e $kernel_record/$(basename "$file") ]]; then
-      echo "board-run.sh: RKNNOP_RECORD: $kernel_record/$(basename "$file") exists: not overwritten" >&2
-      status=1
+  while IFS= read -r -d '' file; do
+    name=$(basename "$file")
+    if [[ -e $kernel_record/$name || -L $kernel_record/$name ]]; then
+      echo "board-run.sh: RKNNOP_RECORD: $kernel_record/$name exists: not overwritten" >&2
+      [[ $status != 0 ]] || status=1
     else
-      cp "$file" "$kernel_record/"
+      cp -P -- "$file" "$kernel_record/"
     fi
-  done
+  done < <(find "$work/kernel-record" -maxdepth 1 -type f -print0)
 fi
 exit $status

@@ -141,24 +141,25 @@ status=0
 
 for entry in "${outputs[@]}"; do
   produced=$work/out/output${entry%%=*}.npy
-  if [[ -f $produced ]]; then
-    cp "$produced" "${entry#*=}"
+  if [[ -f $produced && ! -L $produced ]]; then  # never a link the runtime planted
+    cp -P -- "$produced" "${entry#*=}"
   elif [[ $status == 0 ]]; then
     echo "$me: the run wrote no output ${entry%%=*}" >&2
     status=1
   fi
 done
 if [[ -n $plugin_record ]]; then  # the plugins' own record (RKNNOP_RECORD), never over an existing file
+  # Regular files only, never a link the (unprivileged) runtime planted: this script may run as root.
   mkdir -p "$plugin_record"
-  for file in "$work/plugin-record"/*; do
-    [[ -f $file ]] || continue
-    if [[ -e $plugin_record/$(basename "$file") ]]; then
-      echo "$me: RKNNOP_RECORD: $plugin_record/$(basename "$file") exists: not overwritten" >&2
-      status=1
+  while IFS= read -r -d '' file; do
+    name=$(basename "$file")
+    if [[ -e $plugin_record/$name || -L $plugin_record/$name ]]; then
+      echo "$me: RKNNOP_RECORD: $plugin_record/$name exists: not overwritten" >&2
+      [[ $status != 0 ]] || status=1
     else
-      cp "$file" "$plugin_record/"
+      cp -P -- "$file" "$plugin_record/"
     fi
-  done
+  done < <(find "$work/plugin-record" -maxdepth 1 -type f -print0)
 fi
 if [[ -n $record ]]; then
   mkdir -p "$record"

@@ -157,6 +157,9 @@ fresh oversized; head -c 2000000 /dev/zero | tr '\0' 'x' >>"$(manifest_of oversi
 hostile oversized "$stem\.manifest"
 fresh link; ln -sf /etc/passwd "$work/h_link/$stem.out1.npy"
 hostile link "output 1 of the call has no file .*$stem\.out1\.npy \(a regular file, not a link\)"
+# The counts are checked before any .npy is read: a third output is named as the count, not as its file.
+fresh outputs; sed -i 's/^outputs=.*/outputs=3/' "$(manifest_of outputs)"
+hostile outputs "$stem\.manifest: field 'outputs' is '3', expected 2 \(the op's outputs: "
 fresh dtype; sed -i 's/^output\.0\.dtype=.*/output.0.dtype=FLOAT16/' "$(manifest_of dtype)"
 hostile dtype "$stem\.out0\.npy: <f4, but output\.0\.dtype in $stem\.manifest says FLOAT16"
 # Path-like names are only names: the call replays equal, nothing beside the record is read.
@@ -165,7 +168,11 @@ sed -i 's|^input\.0\.name=.*|input.0.name=../../../../etc/passwd|; s|^input\.1\.
   "$(manifest_of names)"
 : >"$work/h_names/rknnop-cstDualResidual-000001.in0.npy"      # not named by a manifest: never read
 ln -s "$work/h_names/$stem.manifest" "$work/h_names/rknnop-cstDualResidual-000002.manifest"  # a link: never read
-touch "$work/h_names/rknnop-../x-000003.manifest" 2>/dev/null || true
+# An op type that is a path is not the recorder's name, a file or a folder: never read (read, the file's
+# line would fail the replay: it is no manifest).
+mkdir "$work/h_names/rknnop-.."
+echo "not a manifest" >"$work/h_names/rknnop-../x-000003.manifest"
+echo "not a manifest" >"$work/h_names/rknnop-..-000003.manifest"
 rc=$(replay h_names "$work/h_names" "$pc")
 [[ $rc == 0 ]] && grep -q ": 1 equal, 0 differ" "$work/h_names.out" || { show h_names; fail "path-like names: exit $rc"; }
 echo "record-replay.sh: path-like names are only names: the call replays equal, the link and the stray file unread"

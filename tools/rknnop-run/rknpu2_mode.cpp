@@ -29,7 +29,6 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,7 +45,6 @@ using rknnop::tools::terminal_text;
 using rknnop::tools::usage_error;
 using rknnop_run::build_ids_of;  // record_manifest.hpp: shared with the RKNN v1 replay
 using rknnop_run::manifest;
-using rknnop_run::read_manifest;
 using rknnop_run::record_manifests;
 
 // --- the RKNN tensor types ------------------------------------------------------------------------
@@ -74,6 +72,11 @@ constexpr std::array<tensor_type_row, 12> tensor_types = {{
 const tensor_type_row* find_type(std::int32_t type) {
   for (const tensor_type_row& row : tensor_types)
     if (row.type == type) return &row;
+  return nullptr;
+}
+const tensor_type_row* find_type(std::string_view name) {
+  for (const tensor_type_row& row : tensor_types)
+    if (row.name == name) return &row;
   return nullptr;
 }
 
@@ -355,10 +358,7 @@ struct plugin_options {
 // the manifest), checked against the manifest's dtype, layout and shape.
 rknpu2_tensor record_tensor(const manifest& m, const std::string& stem, const std::string& role, std::size_t k) {
   const std::string prefix = fmt::format("{}.{}.", role, k);
-  const std::string& type_text = m.get(prefix + "dtype");
-  const tensor_type_row* row = nullptr;
-  for (const tensor_type_row& r : tensor_types)
-    if (r.name == type_text) row = &r;
+  const tensor_type_row* row = find_type(std::string_view(m.get(prefix + "dtype")));
   if (row == nullptr) throw m.bad(prefix + "dtype", "an RKNN tensor type (FLOAT32, FLOAT16, INT8, ...)");
   if (!row->npy)
     throw m.bad(prefix + "dtype", "a type rknnop-run replays (FLOAT32, FLOAT16, INT8, UINT8, INT16, UINT16, INT32)");
@@ -385,21 +385,12 @@ rknpu2_tensor record_tensor(const manifest& m, const std::string& stem, const st
     t.dims.push_back(static_cast<std::uint32_t>(std::stoull(item)));
     at = comma + 1;
   }
-  const std::filesystem::path file =
-      m.path.parent_path() / fmt::format("{}.{}{}.npy", stem, role == "input" ? "in" : "out", k);
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::symlink_status(file, ec);
-  if (ec || !std::filesystem::is_regular_file(status))
-    throw error(fmt::format("--replay: {}: {} {} of the call has no file {} (a regular file, not a link)",
-                            m.path.string(), role, k, file.string()));
-  const npy_array array = read_npy_file(file);
-  if (array.dtype != *row->npy)
-    throw error(fmt::format("--replay: {}: {}, but {}dtype in {} says {}", file.string(), npy_descr(array.dtype),
-                            prefix, m.path.filename().string(), row->name));
+  npy_array array = rknnop_run::read_record_npy(m, stem, role, k, *row->npy, row->name);
   if (!std::equal(array.shape.begin(), array.shape.end(), t.dims.begin(), t.dims.end()))
-    throw error(fmt::format("--replay: {}: shape ({}), but {}shape in {} says ({})", file.string(),
-                            fmt::join(array.shape, ", "), prefix, m.path.filename().string(), fmt::join(t.dims, ", ")));
-  t.data = array.data;
+    throw error(fmt::format("--replay: {}: shape ({}), but {}shape in {} says ({})",
+                            rknnop_run::record_npy_path(m, stem, role, k).string(), fmt::join(array.shape, ", "),
+                            prefix, m.path.filename().string(), fmt::join(t.dims, ", ")));
+  t.data = std::move(array.data);
   return t;
 }
 
@@ -411,69 +402,15 @@ rknpu2_attr record_attr(const manifest& m, std::size_t k) {
   if (a.name.empty() || a.name.size() >= RKNNOP_RKNPU2_MAX_NAME_LEN ||
       !std::all_of(a.name.begin(), a.name.end(), [](char c) { return c > 0x20 && c < 0x7F; }))
     throw m.bad(prefix + "name", "an attribute name (printable, 1..255 bytes)");
-  const std::string& type_text = m.get(prefix + "dtype");
-  static constexpr std::array<std::pair<std::string_view, std::uint32_t>, 10> sizes = {{{"FLOAT32", 4},
-                                                                                        {"FLOAT16", 2},
-                                                                                        {"INT8", 1},
-                                                                                        {"UINT8", 1},
-                                                                                        {"INT16", 2},
-                                                                                        {"UINT16", 2},
-                                                                                        {"INT32", 4},
-                                                                                        {"UINT32", 4},
-                                                                                        {"INT64", 8},
-                                                                                        {"BOOL", 1}}};
-  std::uint32_t size = 0;
-  for (const auto& [name, bytes] : sizes)
-    if (name == type_text) size = bytes;
-  if (size == 0)
+  // An attribute's types: the ONNX node's (no INT4, no BFLOAT16); an element's size as the runner allocates it.
+  const tensor_type_row* row = find_type(std::string_view(m.get(prefix + "dtype")));
+  const std::uint32_t size = row ? rknpu2_element_size(row->type) : 0;
+  if (size == 0 || row->type == RKNNOP_RKNPU2_BFLOAT16)
     throw m.bad(prefix + "dtype", "FLOAT32, FLOAT16, INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64 or BOOL");
-  for (const tensor_type_row& r : tensor_types)
-    if (r.name == type_text) a.dtype = r.type;
+  a.dtype = row->type;
   a.n_elems = static_cast<std::uint32_t>(m.number(prefix + "count", 65536 / size));
-  const std::string& hex = m.get(prefix + "data");
-  if (hex.size() != 2u * a.n_elems * size ||
-      !std::all_of(hex.begin(), hex.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }))
-    throw m.bad(prefix + "data",
-                fmt::format("{} hex digits ({} items of {} bytes)", 2u * a.n_elems * size, a.n_elems, size));
-  for (std::size_t i = 0; i < hex.size(); i += 2)
-    a.data.push_back(static_cast<std::uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  a.data = m.hex(prefix + "data", a.n_elems, size);
   return a;
-}
-
-// One element of a tensor as text: its value and, for floats, its bits.
-std::string element_text(std::int32_t type, const std::uint8_t* p) {
-  switch (type) {
-    case RKNNOP_RKNPU2_FLOAT32: {
-      float f = 0;
-      std::uint32_t bits = 0;
-      std::memcpy(&f, p, 4);
-      std::memcpy(&bits, p, 4);
-      return fmt::format("{} (0x{:08x})", f, bits);
-    }
-    case RKNNOP_RKNPU2_FLOAT16: {
-      std::uint16_t bits = 0;
-      std::memcpy(&bits, p, 2);
-      const npy_array one{npy_dtype::float16, {}, {p[0], p[1]}};
-      return fmt::format("{} (0x{:04x})", one.to_floats()[0], bits);
-    }
-    case RKNNOP_RKNPU2_INT8: return fmt::format("{}", static_cast<std::int8_t>(p[0]));
-    case RKNNOP_RKNPU2_UINT8: return fmt::format("{}", p[0]);
-    case RKNNOP_RKNPU2_INT16: {
-      std::int16_t v = 0;
-      std::memcpy(&v, p, 2);
-      return fmt::format("{}", v);
-    }
-    case RKNNOP_RKNPU2_UINT16: {
-      std::uint16_t v = 0;
-      std::memcpy(&v, p, 2);
-      return fmt::format("{}", v);
-    }
-    default: {
-      std::int32_t v = 0;
-      std::memcpy(&v, p, 4);
-      return fmt::format("{}", v);
-    }
-  }
 }
 
 int replay_record(const plugin_options& o) {
@@ -497,110 +434,62 @@ int replay_record(const plugin_options& o) {
   for (const char* arch : {"aarch64", "armhf", "x86_64"})
     if (given.has_parent_path() && given.parent_path().filename() != arch)
       candidates.push_back(given.parent_path().parent_path() / arch / given.filename());
-  const auto builds = build_ids_of(candidates);
   const described_op names = names_of(d.text);
-  std::size_t replayed = 0, equal = 0, other_ops = 0;
-  std::vector<std::string> other_builds;
-  for (const std::filesystem::path& path : manifests) {
-    const manifest m = read_manifest(path);
-    const std::string stem = path.stem().string();
-    const std::string& call = m.get("call");
-    (void)m.number("call", 999999999999);
-    const std::string& op_type = m.get("op_type");
-    if (op_type != d.op_type) {
-      ++other_ops;
-      fmt::print("call {}: op '{}', not this plugin's '{}': skipped\n", terminal_text(call), terminal_text(op_type),
-                 terminal_text(d.op_type));
-      continue;
-    }
-    const std::string& recorded_build = m.get("build_id");
-    const bool known =
-        std::any_of(builds.begin(), builds.end(), [&](const auto& b) { return b.first == recorded_build; });
-    if (!known && std::find(other_builds.begin(), other_builds.end(), recorded_build) == other_builds.end()) {
-      other_builds.push_back(recorded_build);
-      const std::string* arch = m.find("arch");
-      std::string mine;
-      for (const auto& [id, file] : builds) mine += fmt::format("{}{} ({})", mine.empty() ? "" : ", ", id, file);
-      fmt::print(stderr,
-                 "rknnop-run: --replay: the record came from a different build of the plugin: {} was recorded by "
-                 "build-id {} ({}), which is none of this build's plugins ({}); its calls are compared all the "
-                 "same\n",
-                 path.filename().string(), terminal_text(recorded_build.substr(0, 128)),
-                 arch ? terminal_text(arch->substr(0, 16)) : std::string("an unknown machine"),
-                 mine.empty() ? o.plugin : mine);
-    }
-    const std::string& status = m.get("status");
-    if (status != "ok" && status != "failed") throw m.bad("status", "ok or failed");
+  rknnop_run::replay_target t;
+  t.dir = o.replay;
+  t.op_type = d.op_type;
+  t.given = o.plugin;
+  t.whose = "this plugin's";
+  t.build_of = "the plugin";
+  t.builds = "plugins";
+  t.none_found = o.plugin;
+  t.known = build_ids_of(candidates);
+  std::vector<rknpu2_tensor> expected, got;  // the call's, compared after `run` returns
+  const auto run = [&](const manifest& m, const std::string& stem, bool board_ok) {
     const std::uint64_t n_inputs = m.number("inputs", 256);
     const std::uint64_t n_outputs = m.number("outputs", 256);
     const std::uint64_t n_attrs = m.number("attrs", 4096);
-    std::vector<rknpu2_tensor> inputs, expected;
+    if (board_ok && n_outputs != names.outputs.size())  // before any .npy is read
+      throw m.bad("outputs",
+                  fmt::format("{} (the op's outputs: {})", names.outputs.size(), fmt::join(names.outputs, ", ")));
+    std::vector<rknpu2_tensor> inputs;
+    expected.clear();
+    got.clear();
     for (std::size_t k = 0; k < n_inputs; ++k) inputs.push_back(record_tensor(m, stem, "input", k));
     for (std::size_t k = 0; k < n_outputs; ++k) expected.push_back(record_tensor(m, stem, "output", k));
     std::vector<rknpu2_attr> attrs;
     for (std::size_t k = 0; k < n_attrs; ++k) attrs.push_back(record_attr(m, k));
-    const std::string node = m.find("node") ? terminal_text(m.get("node").substr(0, 12)) : std::string("?");
-    ++replayed;
-    if (status == "failed") {  // the board's compute failed: it must fail on the PC too
-      try {
-        (void)plugin.run(attrs, inputs, static_cast<std::uint32_t>(names.outputs.size()));
-      } catch (const error& e) {
-        fmt::print("call {} (node {}): failed on the board, fails on the PC too: {}\n", call, node,
-                   terminal_text(e.detail()));
-        ++equal;
-        continue;
-      }
-      // terminal: the call is digits (checked above); node and output names went through terminal_text
-      fmt::print("call {} (node {}): DIFFERS: failed on the board, succeeds on the PC\n", call, node);
-      continue;
-    }
-    if (n_outputs != names.outputs.size())
-      throw m.bad("outputs",
-                  fmt::format("{} (the op's outputs: {})", names.outputs.size(), fmt::join(names.outputs, ", ")));
-    std::vector<rknpu2_tensor> got;
+    const std::string* node = m.find("node");
+    rknnop_run::replayed_call c;
+    // the call is digits (checked by replay_calls), the node goes through terminal_text
+    c.label = fmt::format("call {} (node {})", m.get("call"), node ? terminal_text(node->substr(0, 12)) : "?");
     try {
-      got = plugin.run(attrs, inputs, static_cast<std::uint32_t>(n_outputs), nullptr, &expected);
+      if (board_ok)
+        got = plugin.run(attrs, inputs, static_cast<std::uint32_t>(n_outputs), nullptr, &expected);
+      else  // the board's compute failed: it must fail on the PC too
+        (void)plugin.run(attrs, inputs, static_cast<std::uint32_t>(names.outputs.size()));
     } catch (const error& e) {
-      fmt::print("call {} (node {}): DIFFERS: succeeded on the board, fails on the PC: {}\n", call, node,
-                 terminal_text(e.detail()));
-      continue;
+      c.failure = e.detail();
+      return c;
     }
-    bool same = true;
-    for (std::size_t k = 0; k < n_outputs && same; ++k) {
-      const rknpu2_tensor& want = expected[k];
-      const rknpu2_tensor& have = got[k];
-      const std::string output = terminal_text(k < names.outputs.size() ? names.outputs[k] : std::to_string(k));
-      if (have.type != want.type || have.dims != want.dims || have.data.size() != want.data.size()) {
-        // terminal: the call is digits (checked above); node and output names went through terminal_text
-        fmt::print("call {} (node {}): DIFFERS: output '{}' is {} ({}) on the PC, {} ({}) in the record\n", call, node,
-                   output, type_name(have.type), fmt::join(have.dims, ", "), type_name(want.type),
-                   fmt::join(want.dims, ", "));
-        same = false;
-        break;
-      }
-      const std::size_t size = npy_item_size(*find_type(want.type)->npy);
-      for (std::size_t at = 0; at < want.data.size(); at += size) {
-        if (std::memcmp(want.data.data() + at, have.data.data() + at, size) == 0) continue;
-        const std::vector<std::size_t> shape(want.dims.begin(), want.dims.end());
-        // terminal: the call is digits (checked above); node and output names went through terminal_text
-        fmt::print("call {} (node {}): DIFFERS: output '{}' element {} {}: recorded {}, PC {}\n", call, node, output,
-                   at / size, numpy_index(shape, at / size), element_text(want.type, want.data.data() + at),
-                   element_text(have.type, have.data.data() + at));
-        same = false;
-        break;
-      }
+    const auto output = [](const rknpu2_tensor& tensor, const rknpu2_tensor& like) {
+      const tensor_type_row* row = find_type(tensor.type);
+      // A type without a .npy differs from the record's by its name: its dtype is never read.
+      const npy_dtype dtype = row && row->npy ? *row->npy : *find_type(like.type)->npy;
+      return rknnop_run::replay_output{type_name(tensor.type), dtype,
+                                       std::vector<std::size_t>(tensor.dims.begin(), tensor.dims.end()), &tensor.data};
+    };
+    if (board_ok && got.size() != n_outputs)
+      throw error(fmt::format("{}: the node runner returned {} outputs for {}", o.plugin, got.size(), n_outputs));
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      c.names.push_back(terminal_text(k < names.outputs.size() ? names.outputs[k] : std::to_string(k)));
+      c.recorded.push_back(output(expected[k], expected[k]));
+      c.pc.push_back(output(got[k], expected[k]));
     }
-    if (same) {
-      ++equal;
-      // terminal: the call is digits (checked above); node and output names went through terminal_text
-      fmt::print("call {} (node {}): {} output(s) equal, bit for bit\n", call, node, n_outputs);
-    }
-  }
-  fmt::print("replayed {} call(s) of '{}' from {} with {}: {} equal, {} differ{}\n", replayed, terminal_text(d.op_type),
-             terminal_text(o.replay), terminal_text(o.plugin), equal, replayed - equal,
-             other_ops ? fmt::format(" ({} call(s) of other ops skipped)", other_ops) : std::string());
-  if (replayed == 0) throw error(fmt::format("--replay {}: no recorded call of op '{}'", o.replay, d.op_type));
-  return equal == replayed ? 0 : rknnop::tools::exit_failure;
+    return c;
+  };
+  return rknnop_run::replay_calls(
+      t, manifests, [](const manifest&) {}, run);
 }
 
 int run_plugin(const plugin_options& o) {

@@ -5,6 +5,7 @@
 
 #include "vx_replay.hpp"
 
+#include "cli.hpp"  // tools/common: terminal_text, usage_error, exit_failure
 #include "record_manifest.hpp"
 
 #include <rknnop/host/error.hpp>
@@ -31,6 +32,7 @@ namespace rknnop_run {
 namespace {
 
 using namespace rknnop::host;
+using rknnop::host::npy_dtype;
 using rknnop::tools::terminal_text;
 
 // The build-ids of the op's libraries this build made: the file given, and the libraries beside a
@@ -61,21 +63,12 @@ npy_array record_array(const manifest& m, const std::string& stem, const std::st
   if (!t || rknnop::vx_type_npy_descr(static_cast<std::int32_t>(*t)).empty())
     throw m.bad(prefix + "dtype", "a VX tensor type (VX_TYPE_FLOAT16, VX_TYPE_FLOAT32, VX_TYPE_INT8, ...)");
   type = *t;
-  const std::filesystem::path file =
-      m.path.parent_path() / fmt::format("{}.{}{}.npy", stem, role == "input" ? "in" : "out", k);
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::symlink_status(file, ec);
-  if (ec || !std::filesystem::is_regular_file(status))
-    throw error(fmt::format("--replay: {}: {} {} of the call has no file {} (a regular file, not a link)",
-                            m.path.string(), role, k, file.string()));
-  npy_array array = read_npy_file(file);
-  if (npy_descr(array.dtype) != rknnop::vx_type_npy_descr(static_cast<std::int32_t>(type)))
-    throw error(fmt::format("--replay: {}: {}, but {}dtype in {} says {}", file.string(), npy_descr(array.dtype),
-                            prefix, m.path.filename().string(), rknnop::vx_type_name(static_cast<std::int32_t>(type))));
+  npy_array array = read_record_npy(m, stem, role, k, static_cast<npy_dtype>(*t),
+                                    rknnop::vx_type_name(static_cast<std::int32_t>(type)));
   if (fmt::format("{}", fmt::join(array.shape, ",")) != m.get(prefix + "shape"))
-    throw error(fmt::format("--replay: {}: shape ({}), but {}shape in {} says ({})", file.string(),
-                            fmt::join(array.shape, ", "), prefix, m.path.filename().string(),
-                            terminal_text(m.get(prefix + "shape").substr(0, 80))));
+    throw error(fmt::format("--replay: {}: shape ({}), but {}shape in {} says ({})",
+                            record_npy_path(m, stem, role, k).string(), fmt::join(array.shape, ", "), prefix,
+                            m.path.filename().string(), terminal_text(m.get(prefix + "shape").substr(0, 80))));
   return array;
 }
 
@@ -91,13 +84,8 @@ void set_record_param(session& s, const manifest& m, std::size_t k) {
   const std::size_t item = array ? 4 : rknnop::vx_scalar_size(t);
   if (!type || item == 0 || item > 8) throw m.bad(prefix + "dtype", "a VX scalar type or VX_TYPE_ARRAY");
   const std::uint64_t count = m.number(prefix + "count", array ? 4096 : 1);
-  const std::string& hex = m.get(prefix + "data");
-  if (hex.size() != 2 * count * item ||
-      !std::all_of(hex.begin(), hex.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }))
-    throw m.bad(prefix + "data", fmt::format("{} hex digits", 2 * count * item));
-  std::vector<std::uint8_t> bytes;
-  for (std::size_t i = 0; i < hex.size(); i += 2)
-    bytes.push_back(static_cast<std::uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+  if (!array && count != 1) throw m.bad(prefix + "count", "1");  // a scalar is one item
+  const std::vector<std::uint8_t> bytes = m.hex(prefix + "data", count, item);
   if (array) {
     std::vector<std::int32_t> items(count);
     if (count) std::memcpy(items.data(), bytes.data(), bytes.size());
@@ -128,21 +116,6 @@ void set_record_param(session& s, const manifest& m, std::size_t k) {
   if (!rknnop::visit_scalar_type(static_cast<std::int32_t>(*type), set)) set(std::type_identity<std::int32_t>{});
 }
 
-// One element as text: its value, and a float's bits.
-std::string element_text(const npy_array& a, std::size_t index) {
-  const std::size_t size = npy_item_size(a.dtype);
-  npy_array one{a.dtype,
-                {},
-                std::vector<std::uint8_t>(a.data.begin() + std::ptrdiff_t(index * size),
-                                          a.data.begin() + std::ptrdiff_t((index + 1) * size))};
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, one.data.data(), size);
-  const float value = one.to_floats()[0];
-  if (a.dtype == npy_dtype::float16 || a.dtype == npy_dtype::float32)
-    return fmt::format("{} (0x{:0{}x})", value, bits, 2 * size);
-  return fmt::format("{}", value);
-}
-
 }  // namespace
 
 int vx_replay(const std::string& dir, const std::string& op, const load_options& load) {
@@ -153,49 +126,31 @@ int vx_replay(const std::string& dir, const std::string& op, const load_options&
   const std::vector<std::filesystem::path> manifests = record_manifests(dir);
   session s = session::load(std::filesystem::path(op), load);
   const op_yml& yml = s.op();
-  const auto builds = known_builds(op, yml.name);
-  std::size_t replayed = 0, equal = 0, other_ops = 0;
-  std::vector<std::string> other_builds;
-  for (const std::filesystem::path& path : manifests) {
-    const manifest m = read_manifest(path);
-    const std::string stem = path.stem().string();
-    const std::string& call = m.get("call");
-    (void)m.number("call", 999999999999);
+  std::vector<npy_array> expected;  // the call's recorded outputs, compared after `run` returns
+  replay_target t;
+  t.dir = dir;
+  t.op_type = yml.name;
+  t.given = op;
+  t.whose = "this op's";
+  t.build_of = "the op's library";
+  t.builds = "libraries";
+  t.none_found = "none found beside " + op;
+  t.known = known_builds(op, yml.name);
+  const auto check = [&dir](const manifest& m) {
     const std::string* backend = m.find("backend");
     if (backend == nullptr || *backend != "rknn_v1")
       throw error(
           fmt::format("--replay: {}: a record of an RKNPU2 plugin (no backend=rknn_v1): replay it with the "
                       "plugin (rknnop-run --replay {} librkcst_<op>.so)",
-                      path.string(), dir));
-    const std::string& op_type = m.get("op_type");
-    if (op_type != yml.name) {
-      ++other_ops;
-      fmt::print("call {}: op '{}', not this op's '{}': skipped\n", terminal_text(call), terminal_text(op_type),
-                 terminal_text(yml.name));
-      continue;
-    }
-    const std::string& recorded_build = m.get("build_id");
-    const bool known =
-        std::any_of(builds.begin(), builds.end(), [&](const auto& b) { return b.first == recorded_build; });
-    if (!known && std::find(other_builds.begin(), other_builds.end(), recorded_build) == other_builds.end()) {
-      other_builds.push_back(recorded_build);
-      const std::string* arch = m.find("arch");
-      std::string mine;
-      for (const auto& [id, file] : builds) mine += fmt::format("{}{} ({})", mine.empty() ? "" : ", ", id, file);
-      fmt::print(stderr,
-                 "rknnop-run: --replay: the record came from a different build of the op's library: {} was recorded "
-                 "by build-id {} ({}), which is none of this build's libraries ({}); its calls are compared all "
-                 "the same\n",
-                 path.filename().string(), terminal_text(recorded_build.substr(0, 128)),
-                 arch ? terminal_text(arch->substr(0, 16)) : std::string("an unknown machine"),
-                 mine.empty() ? std::string("none found beside ") + op : mine);
-    }
-    const std::string& status = m.get("status");
-    if (status != "ok" && status != "failed") throw m.bad("status", "ok or failed");
+                      m.path.string(), dir));
+  };
+  const auto run = [&](const manifest& m, const std::string& stem, bool board_ok) {
     const std::uint64_t n_inputs = m.number("inputs", 256), n_outputs = m.number("outputs", 256);
     const std::uint64_t n_params = m.number("params", 256);
     if (n_inputs != yml.inputs.size()) throw m.bad("inputs", fmt::format("{} (the op's inputs)", yml.inputs.size()));
-    if (status == "ok" && n_outputs != yml.outputs.size())
+    // Every param, every call: the session keeps a param set by an earlier call.
+    if (n_params != yml.params.size()) throw m.bad("params", fmt::format("{} (the op's params)", yml.params.size()));
+    if (board_ok && n_outputs != yml.outputs.size())
       throw m.bad("outputs", fmt::format("{} (the op's outputs)", yml.outputs.size()));
     for (std::size_t k = 0; k < n_inputs; ++k) {
       rknnop::vx_type type{};
@@ -204,7 +159,7 @@ int vx_replay(const std::string& dir, const std::string& op, const load_options&
       s.set_input(name, array, type);
     }
     for (std::size_t k = 0; k < n_params; ++k) set_record_param(s, m, k);
-    std::vector<npy_array> expected;
+    expected.clear();
     std::vector<std::string> names;
     for (std::size_t k = 0; k < n_outputs; ++k) {
       rknnop::vx_type type{};
@@ -212,58 +167,25 @@ int vx_replay(const std::string& dir, const std::string& op, const load_options&
       names.push_back(m.get(fmt::format("output.{}.name", k)));
       s.set_output_shape(names.back(), expected.back().shape, type);
     }
-    ++replayed;
-    bool ran = true;
-    std::string failure;
+    replayed_call c;
+    c.label = "call " + m.get("call");  // digits: checked by replay_calls
     try {
       (void)s.run();
     } catch (const error& e) {
-      ran = false;
-      failure = e.detail();
+      c.failure = e.detail();
+      return c;
     }
-    if (status == "failed") {
-      fmt::print("call {}: {}\n", call,
-                 ran ? std::string("DIFFERS: failed on the board, succeeds on the PC")
-                     : "failed on the board, fails on the PC too: " + terminal_text(failure));
-      equal += ran ? 0 : 1;
-      continue;
+    const auto output = [](const npy_array& a) {
+      return replay_output{std::string(npy_descr(a.dtype)), a.dtype, a.shape, &a.data};
+    };
+    for (std::size_t k = 0; k < n_outputs; ++k) {
+      c.names.push_back(terminal_text(names[k]));
+      c.recorded.push_back(output(expected[k]));
+      c.pc.push_back(output(s.output(names[k]).array));
     }
-    if (!ran) {
-      fmt::print("call {}: DIFFERS: succeeded on the board, fails on the PC: {}\n", call, terminal_text(failure));
-      continue;
-    }
-    bool same = true;
-    for (std::size_t k = 0; k < n_outputs && same; ++k) {
-      const npy_array& want = expected[k];
-      const npy_array& have = s.output(names[k]).array;
-      if (have.dtype != want.dtype || have.shape != want.shape || have.data.size() != want.data.size()) {
-        fmt::print("call {}: DIFFERS: output '{}' is {} ({}) on the PC, {} ({}) in the record\n", call,
-                   terminal_text(names[k]), npy_descr(have.dtype), fmt::join(have.shape, ", "), npy_descr(want.dtype),
-                   fmt::join(want.shape, ", "));
-        same = false;
-        break;
-      }
-      const std::size_t size = npy_item_size(want.dtype);
-      for (std::size_t at = 0; at < want.data.size(); at += size) {
-        if (std::memcmp(want.data.data() + at, have.data.data() + at, size) == 0) continue;
-        fmt::print("call {}: DIFFERS: output '{}' element {} {}: recorded {}, PC {}\n", call, terminal_text(names[k]),
-                   at / size, numpy_index(want.shape, at / size), element_text(want, at / size),
-                   element_text(have, at / size));
-        same = false;
-        break;
-      }
-    }
-    if (same) {
-      ++equal;
-      // terminal: the call is digits (checked above); output names went through terminal_text
-      fmt::print("call {}: {} output(s) equal, bit for bit\n", call, n_outputs);
-    }
-  }
-  fmt::print("replayed {} call(s) of '{}' from {} with {}: {} equal, {} differ{}\n", replayed, terminal_text(yml.name),
-             terminal_text(dir), terminal_text(op), equal, replayed - equal,
-             other_ops ? fmt::format(" ({} call(s) of other ops skipped)", other_ops) : std::string());
-  if (replayed == 0) throw error(fmt::format("--replay {}: no recorded call of op '{}'", dir, yml.name));
-  return equal == replayed ? 0 : rknnop::tools::exit_failure;
+    return c;
+  };
+  return replay_calls(t, manifests, check, run);
 }
 
 }  // namespace rknnop_run

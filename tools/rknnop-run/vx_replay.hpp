@@ -3,8 +3,6 @@
 // rknnop-run --replay DIR OP for an RKNN v1 op (docs/running.md §3): the calls the instrumented
 // kernel library recorded on the board (RKNNOP_RECORD=<dir>), run on the PC and compared bit for bit.
 
-#include "cli.hpp"  // tools/common: usage_error, exit_failure
-
 #include <rknnop/host/session.hpp>  // load_options
 
 #include <string>

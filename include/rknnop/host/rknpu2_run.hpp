@@ -23,6 +23,10 @@ struct rknpu2_attr {
   std::vector<std::uint8_t> data;  ///< n_elems items of dtype
 };
 
+/// Bytes of one element of an rknn_tensor_type (RKNNOP_RKNPU2_*): 4, 2, 1 or 8; 0 for a type of no
+/// whole bytes (INT4) or an unknown one.
+[[nodiscard]] std::uint32_t rknpu2_element_size(std::int32_t type) noexcept;
+
 /// A tensor as librknnrt hands a CPU op: dims outermost first (NumPy's order), NCHW unless `fmt` says.
 struct rknpu2_tensor {
   std::int32_t type = 0;  ///< rknn_tensor_type

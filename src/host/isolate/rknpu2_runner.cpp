@@ -109,24 +109,6 @@ struct guarded_memory {
   }
 };
 
-// Bytes of one element of an rknn_tensor_type; 0: none the runner allocates (INT4, unknown).
-std::uint32_t element_size(std::int32_t type) {
-  switch (type) {
-    case RKNNOP_RKNPU2_FLOAT32:
-    case RKNNOP_RKNPU2_INT32:
-    case RKNNOP_RKNPU2_UINT32: return 4;
-    case RKNNOP_RKNPU2_FLOAT16:
-    case RKNNOP_RKNPU2_INT16:
-    case RKNNOP_RKNPU2_UINT16:
-    case RKNNOP_RKNPU2_BFLOAT16: return 2;
-    case RKNNOP_RKNPU2_INT8:
-    case RKNNOP_RKNPU2_UINT8:
-    case RKNNOP_RKNPU2_BOOL: return 1;
-    case RKNNOP_RKNPU2_INT64: return 8;
-    default: return 0;
-  }
-}
-
 void allocate(guarded_memory& m, std::size_t size, const std::string& label, const rknpu2_runner_hooks& hooks) {
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   const std::size_t pages = (size + page - 1) / page;
@@ -245,13 +227,14 @@ void run(loaded_plugin& p, wire_reader& r, wire_writer& reply, const std::string
   if (n_outputs > 256) throw error("node runner message: too many outputs");
   // The outputs' attrs as librknnrt handed them (rknnop-run --replay: the record's), else the plugin's infer.
   std::vector<rknnop_rknpu2_tensor_attr> given_outputs;
-  if (r.get<std::uint8_t>() != 0) {
+  const bool outputs_given = r.get<std::uint8_t>() != 0;  // the flag, not the count: zero outputs may be given
+  if (outputs_given) {
     for (std::uint32_t i = 0; i < n_outputs; ++i) {
       rknnop_rknpu2_tensor_attr a{};
       a.type = r.get<std::int32_t>();
       const std::vector<std::uint32_t> dims = r.get_vector<std::uint32_t>();
       a.fmt = r.get<std::int32_t>();
-      const std::uint32_t size = element_size(a.type);
+      const std::uint32_t size = rknpu2_element_size(a.type);
       if (dims.size() > RKNNOP_RKNPU2_MAX_DIMS || size == 0 || a.fmt < RKNNOP_RKNPU2_NCHW ||
           a.fmt > RKNNOP_RKNPU2_UNDEFINED)
         throw error("node runner message: an output of too many dims, an unknown type or layout");
@@ -275,7 +258,7 @@ void run(loaded_plugin& p, wire_reader& r, wire_writer& reply, const std::string
   std::vector<rknnop_rknpu2_tensor_attr> output_attrs(n_outputs);
 
   // The outputs' attrs: the plugin's infer (what rknn-toolkit2's shape_infer gave the model).
-  if (!given_outputs.empty()) {
+  if (outputs_given) {
     output_attrs = given_outputs;
   } else if (p.infer == nullptr) {
     throw error(
@@ -368,6 +351,23 @@ void serve_rknpu2(wire_reader& request, wire_writer& reply, const std::string& l
 }  // namespace rknnop::host::child_io
 
 namespace rknnop::host {
+
+std::uint32_t rknpu2_element_size(std::int32_t type) noexcept {
+  switch (type) {
+    case RKNNOP_RKNPU2_FLOAT32:
+    case RKNNOP_RKNPU2_INT32:
+    case RKNNOP_RKNPU2_UINT32: return 4;
+    case RKNNOP_RKNPU2_FLOAT16:
+    case RKNNOP_RKNPU2_INT16:
+    case RKNNOP_RKNPU2_UINT16:
+    case RKNNOP_RKNPU2_BFLOAT16: return 2;
+    case RKNNOP_RKNPU2_INT8:
+    case RKNNOP_RKNPU2_UINT8:
+    case RKNNOP_RKNPU2_BOOL: return 1;
+    case RKNNOP_RKNPU2_INT64: return 8;
+    default: return 0;
+  }
+}
 
 void rknpu2_runner_get_op_attr(const void* context, const char* name, void* attr) noexcept {
   using child_io::current_attrs;
