@@ -13,8 +13,8 @@
 // compares the outputs bit for bit (docs/rknpu2-deploy.md §6). Bounded by RKNNOP_RECORD_MAX=CALLS or
 // CALLS,BYTES (BYTES with K, M or G; default 32 calls, 64M); a file is never overwritten (O_EXCL):
 // a full budget, an existing file or any write error stops recording with one line (a file left
-// unfinished is removed), and never fails the op's compute. One line on the first write: "rknnop: recording <type> calls to <dir>".
-// The setting is read once, by the plugin's constructor (RKNNOP_RKNPU2_EXPORT_OP): unset, that one
+// unfinished is removed), and never fails the op's compute. One line on the first write: "rknnop: recording <type>
+// calls to <dir>". The setting is read once, by the plugin's constructor (RKNNOP_RKNPU2_EXPORT_OP): unset, that one
 // getenv is the whole cost at load, and a compute call costs one load of a flag (as RKNNOP_PROFILE).
 
 #include <rknnop/detail/invoke/record.hpp>  // the setting, the budget, the files, the build-id (neutral)
