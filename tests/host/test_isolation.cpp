@@ -850,37 +850,57 @@ TEST(Sandbox, AnAnswerFromALibrarysThreadReadsNoEarlierReply) {
 
 #ifdef RKNNOP_PARITY_EXE
 // A VX runner's child outlived the tool on ef302f7 (SIGKILL, SIGTERM, SIGHUP, SIGINT of the tool): the
-// runner's guardian kills its process group when the runner dies, which it does with the tool. As this
-// user, and as nobody when the test runs as root (a nobody tool's runner and guardian are nobody's).
-void run_vx_child_attacks(bool unprivileged) {
+// runner's guardian kills its process group when the runner dies, which it does with the tool. Through
+// rknnop-run (op mode, its VX kernel) and rknnop-parity (its VX case's runner, beside the CPU kernel's);
+// as this user, and as nobody when the test runs as root (a nobody tool's runner and guardian are nobody's).
+void run_vx_child_attacks(via tool, bool unprivileged) {
 #if defined(RKNNOP_SANITIZED_BUILD_TESTS)
   GTEST_SKIP() << "a sanitizer build opens the runner's filter for the sanitizers (docs/isolation.md)";
 #endif
   if (unprivileged && ::geteuid() != 0) GTEST_SKIP() << "setpriv to nobody needs root";
   for (const char* signal_name : {"KILL", "TERM", "HUP", "INT"}) {
     SCOPED_TRACE(signal_name);
-    const fs::path dir =
-        rknnop_test::work_dir(fmt::format("sandbox_vx_child_{}{}", signal_name, unprivileged ? "_nobody" : ""));
+    const fs::path dir = rknnop_test::work_dir(
+        fmt::format("sandbox_vx_child_{}_{}{}", via_name(tool), signal_name, unprivileged ? "_nobody" : ""));
     write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
     fs::create_directories(dir / "tmp");
     std::string as_user;
     if (unprivileged) {
       for (const fs::path& p : {dir, dir / "tmp", dir / "in.npy"}) EXPECT_EQ(::chown(p.c_str(), 65534, 65534), 0) << p;
-      as_user = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+      // POCL in rknnop-parity (its OpenCL probe) needs a cache folder nobody may write.
+      const fs::path cache = fs::path(RKNNOP_TEST_WORK_DIR) / "sandbox_nobody_pocl_cache";
+      fs::create_directories(cache);
+      EXPECT_EQ(::chown(cache.c_str(), 65534, 65534), 0);
+      as_user =
+          fmt::format("setpriv --reuid=65534 --regid=65534 --clear-groups env POCL_CACHE_DIR={} ", cache.string());
     }
-    const std::string tool = fmt::format(
-        "{}env --default-signal=INT TMPDIR={}/tmp RKNNOP_NODE_TIME_LIMIT=30 RKNNOP_HOSTILE_MARK={} {} {} --op-yml {} "
-        "--input input={}/in.npy --output output={}/out.npy --kernel-index 1 --vx {} --param mode=153",
-        as_user, dir.string(), dir.string(), RKNNOP_RUN_EXE, RKNNOP_HOSTILE_SO, RKNNOP_HOSTILE_YML, dir.string(),
-        dir.string(), RKNNOP_HOSTILE_VX);
-    // The child is up once four processes carry the marker (the tool, its runner, the runner's guardian
-    // and the child); then the tool is signalled. (sh starts a background job with SIGINT ignored: env
-    // gives the tool SIGINT's default back, or the INT case would only wait for the time limit.)
+    const std::string command =
+        tool == via::parity
+            ? fmt::format("{} {} --op-yml {} --vx {} --shape input=1,8,8 --random 1 --param mode=153",
+                          RKNNOP_PARITY_EXE, RKNNOP_HOSTILE_SO, RKNNOP_HOSTILE_YML, RKNNOP_HOSTILE_VX)
+            : fmt::format(
+                  "{} {} --op-yml {} --input input={}/in.npy --output output={}/out.npy --kernel-index 1 --vx {} "
+                  "--param mode=153",
+                  RKNNOP_RUN_EXE, RKNNOP_HOSTILE_SO, RKNNOP_HOSTILE_YML, dir.string(), dir.string(), RKNNOP_HOSTILE_VX);
+    const std::string run = fmt::format(
+        "{}env --default-signal=INT TMPDIR={}/tmp RKNNOP_NODE_TIME_LIMIT=30 "
+        "RKNNOP_HOSTILE_MARK={} {}",
+        as_user, dir.string(), dir.string(), command);
+    // The child is up once a marked rknnop-node's parent is an rknnop-node (a runner's fork: a runner's
+    // other children are its guardian); then the tool is signalled. (sh starts a background job with
+    // SIGINT ignored: env gives the tool SIGINT's default back, or the INT case would only wait for the
+    // time limit.)
+    const std::string child_up = fmt::format(
+        "up() {{ for f in $(grep -l {} /proc/[0-9]*/environ 2>/dev/null); do p=${{f%/environ}}; "
+        "[ \"$(cat $p/comm 2>/dev/null)\" = rknnop-node ] || continue; "
+        "pp=$(sed -n 's/^PPid:[[:space:]]*//p' $p/status 2>/dev/null); "
+        "[ -n \"$pp\" ] && [ \"$(cat /proc/$pp/comm 2>/dev/null)\" = rknnop-node ] && return 0; done; return 1; }}",
+        dir.string());
     const tool_result r = run_tool(
         "sh",
-        {"-c", fmt::format("{} & for i in $(seq 200); do [ $(grep -l {} /proc/[0-9]*/environ 2>/dev/null | wc -l) "
-                           "-ge 4 ] && echo up && break; sleep 0.1; done; kill -{} $!; wait $!; exit 0",
-                           tool, dir.string(), signal_name)},
+        {"-c", fmt::format("{}; {} & for i in $(seq 300); do up && echo up && break; sleep 0.1; done; kill -{} $!; "
+                           "wait $!; exit 0",
+                           child_up, run, signal_name)},
         dir);
     EXPECT_NE(r.out.find("up"), std::string::npos) << "the runner's child did not start: " << r.out << r.err;
     std::vector<std::string> left = processes_marked(dir.string());
@@ -891,8 +911,14 @@ void run_vx_child_attacks(bool unprivileged) {
     EXPECT_TRUE(left.empty()) << "still running after the tool's end: " << fmt::format("{}", fmt::join(left, " "));
   }
 }
-TEST(Sandbox, AVxRunnersChildEndsWithTheToolHoweverItEnds) { run_vx_child_attacks(false); }
-TEST(Sandbox, AVxRunnersChildEndsWithTheToolHoweverItEndsForAnUnprivilegedUser) { run_vx_child_attacks(true); }
+TEST(Sandbox, AVxRunnersChildEndsWithTheToolHoweverItEnds) { run_vx_child_attacks(via::run, false); }
+TEST(Sandbox, AVxRunnersChildEndsWithTheToolHoweverItEndsForAnUnprivilegedUser) {
+  run_vx_child_attacks(via::run, true);
+}
+TEST(Sandbox, AVxRunnersChildEndsWithParityHoweverItEnds) { run_vx_child_attacks(via::parity, false); }
+TEST(Sandbox, AVxRunnersChildEndsWithParityHoweverItEndsForAnUnprivilegedUser) {
+  run_vx_child_attacks(via::parity, true);
+}
 #endif
 
 TEST(Sandbox, RunsReadsBeyondTheNodesFilesAreRefused) { run_read_attacks(via::run, false); }
