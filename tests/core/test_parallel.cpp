@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <thread>
@@ -246,6 +247,97 @@ TEST(ParallelFor, OutputCheckFindsTheFirstLostElementInAnyRange) {
   std::vector<char> converted(n * 2);
   const rknnop::detail::outcome r = rknnop::detail::check_and_convert(f, info, floats.data(), converted.data());
   EXPECT_TRUE(r.ok()) << r.message().message();
+}
+
+// The output check's screen (detail::screen_output: blocks of 16 elements proven clean 16 bytes at a
+// time, the exact rules on the rest) against the exact rules on every element: random float32 outputs
+// with zeros, float16 subnormals and overflows, values flushed to zero, float32 subnormals, NaNs and
+// infinities, and unwritten elements at random places, into float16 and float32 tensors, with the
+// precision rule on and off (RKNNOP_ALLOW_LOSSY=1), for 1 and 2 threads: the same verdict, count and
+// first element, and the same converted bits.
+TEST(ParallelFor, OutputCheckScreenAgreesWithTheExactRulesOnEveryElement) {
+  using rknnop::detail::convert_grain;
+  const float specials[] = {0.f,
+                            -0.f,
+                            1e-6f,
+                            -3e-7f,
+                            1e-9f,
+                            -1e-30f,
+                            1e-40f,
+                            65504.f,
+                            65519.f,
+                            65520.f,
+                            -70000.f,
+                            1e30f,
+                            6.1035e-5f,
+                            6.1036e-5f,
+                            INFINITY,
+                            -INFINITY,
+                            std::numeric_limits<float>::quiet_NaN(),
+                            5.9604645e-8f};
+  static constexpr std::int32_t accepted[] = {VX_TYPE_FLOAT16, VX_TYPE_FLOAT32};
+  const rknnop::detail::convert_fn from_float[] = {&rknnop::detail::convert_span<rknnop::float16, float>,
+                                                   &rknnop::detail::convert_span<float, float>};
+  rknnop::field_desc f;
+  f.name = "y";
+  f.vx_type = VX_TYPE_FLOAT32;
+  f.accepted = accepted;
+  f.accepted_count = 2;
+  f.from_kernel = from_float;
+  std::mt19937 random(49);
+  for (const bool allow : {false, true}) {
+    if (allow)
+      setenv("RKNNOP_ALLOW_LOSSY", "1", 1);
+    else
+      unsetenv("RKNNOP_ALLOW_LOSSY");
+    for (int trial = 0; trial < 120; ++trial) {
+      const std::int32_t tensor = trial % 3 == 2 ? VX_TYPE_FLOAT32 : VX_TYPE_FLOAT16;
+      const std::size_t n = trial % 4 == 0 ? 2 * convert_grain + std::size_t(random() % 100) : 1 + random() % 5000;
+      std::vector<float> floats(n);
+      for (float& v : floats) v = static_cast<float>(static_cast<int>(random() % 20000) - 10000) / 8.f;
+      const unsigned specials_count = static_cast<unsigned>(random() % 4),
+                     unwritten = trial % 5 == 0 ? 1 + static_cast<unsigned>(random() % 3) : 0u;
+      for (unsigned k = 0; k < specials_count; ++k)
+        floats[random() % n] = specials[random() % (sizeof specials / sizeof specials[0])];
+      for (unsigned k = 0; k < unwritten; ++k) std::memcpy(&floats[random() % n], &rknnop::detail::untouched_f32, 4);
+      // The exact rules, element by element.
+      const std::size_t out_size = tensor == VX_TYPE_FLOAT16 ? 2 : 4;
+      std::vector<char> expected(n * out_size), converted(n * out_size);
+      from_float[tensor == VX_TYPE_FLOAT16 ? 0 : 1](floats.data(), expected.data(), n);
+      std::size_t count = 0, first_unwritten = n, first_lost = n;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (std::bit_cast<std::uint32_t>(floats[i]) == rknnop::detail::untouched_f32 && !count++) first_unwritten = i;
+        const double c = tensor == VX_TYPE_FLOAT16 ? static_cast<double>(static_cast<float>(rknnop::float16(floats[i])))
+                                                   : static_cast<double>(floats[i]);
+        if (first_lost == n && tensor == VX_TYPE_FLOAT16 && !allow &&
+            rknnop::detail::lossy_output(VX_TYPE_FLOAT32, tensor, static_cast<double>(floats[i]), c))
+          first_lost = i;
+      }
+      for (const unsigned threads : {1u, 2u}) {
+        const thread_count scope(threads);
+        const rknnop::detail::tensor_info info = flat_tensor(n, tensor);
+        const rknnop::detail::outcome r = rknnop::detail::check_and_convert(
+            f, info, floats.data(), tensor == VX_TYPE_FLOAT16 ? converted.data() : nullptr);
+        const std::string text = r.ok() ? std::string() : r.message().message();
+        const std::string where = "trial " + std::to_string(trial) + ", n " + std::to_string(n) + ", " +
+                                  std::to_string(threads) + " threads, allow " + std::to_string(allow) + ": " + text;
+        if (count) {
+          EXPECT_NE(text.find("left " + std::to_string(count) + " of " + std::to_string(n) +
+                              " elements unwritten, the first at element " + std::to_string(first_unwritten) + " "),
+                    std::string::npos)
+              << where;
+        } else if (first_lost != n) {
+          EXPECT_NE(text.find("element " + std::to_string(first_lost) + " (index"), std::string::npos) << where;
+        } else {
+          EXPECT_TRUE(r.ok()) << where;
+        }
+        if (tensor == VX_TYPE_FLOAT16) {
+          EXPECT_EQ(converted, expected) << where;
+        }
+      }
+    }
+  }
+  unsetenv("RKNNOP_ALLOW_LOSSY");
 }
 
 TEST(ParallelFor, RangesAreFixedConsecutiveAndCoverEveryItemOnce) {

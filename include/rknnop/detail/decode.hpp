@@ -178,6 +178,30 @@ inline bool has_markers(const field_desc& f) noexcept {
   return f.vx_type == vx_type::float32 || f.vx_type == vx_type::float16;
 }
 
+// 16 bytes of elements as lanes (GCC's and Clang's vector extensions): the fill and the scans of
+// check_every_element move 16 bytes a step instead of one element.
+using lanes32 = std::uint32_t __attribute__((vector_size(16)));
+using lanes16 = std::uint16_t __attribute__((vector_size(16)));
+
+// Whether any lane of a comparison's result is set.
+template <class V>
+bool any_lane(V v) noexcept {
+  std::uint64_t half[2];
+  std::memcpy(half, &v, sizeof half);
+  return (half[0] | half[1]) != 0;
+}
+
+// check_every_element: elements [a, b) of a float output (float32 when f32, else float16) set to the
+// signalling NaN, 16 bytes a step (the float16 pattern is its two bytes repeated: the same bytes on
+// either endianness).
+inline void fill_untouched(bool f32, char* data, std::size_t a, std::size_t b) noexcept {
+  const std::size_t size = f32 ? 4 : 2, per = 16 / size;
+  const lanes32 pattern = lanes32{} + (f32 ? untouched_f32 : std::uint32_t{untouched_f16} * 0x10001u);
+  std::size_t k = a;
+  for (; k + per <= b; k += per) std::memcpy(data + k * size, &pattern, 16);
+  for (; k < b; ++k) std::memcpy(data + k * size, &pattern, size);
+}
+
 inline outcome allocate_output(const field_desc& f, const tensor_info& info, buffer_list& buffers,
                                void*& kernel_data) noexcept {
   const std::size_t size = dtype_size(f.vx_type);
@@ -192,13 +216,8 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
       const bool f32 = f.vx_type == vx_type::float32;
       const std::size_t bytes = f32 ? 4 : 2;
       std::memset(data + info.elements * bytes, 0, info.elements * (element - bytes));
-      parallel_for(info.elements, convert_grain, [=](std::size_t a, std::size_t b) noexcept {
-        for (std::size_t k = a; k < b; ++k)
-          if (f32)
-            std::memcpy(data + k * 4, &untouched_f32, 4);
-          else
-            std::memcpy(data + k * 2, &untouched_f16, 2);
-      });
+      parallel_for(info.elements, convert_grain,
+                   [=](std::size_t a, std::size_t b) noexcept { fill_untouched(f32, data, a, b); });
       return {};
     }
   }
@@ -269,6 +288,45 @@ inline void add_unwritten(unwritten_elements* total, bool f32, const char* data,
   lower_to(&total->first, first);
 }
 
+// check_every_element's screen: which blocks of 16 elements of an output need the exact checks
+// (add_unwritten, first_lossy), 16 bytes a step; every other block is proven clean.
+enum class screen : unsigned char {
+  marker32,       // the kernel's float32 elements: blocks holding allocate_output's signalling NaN
+  marker16,       // the same for float16 elements
+  half_nan,       // float32 elements converted to float16: blocks holding a NaN or inf (the marker
+                  // converts to a NaN)
+  half_nan_zero,  // the same, and blocks holding a zero or subnormal: with exponents 1..30 a float16
+                  // is normal and finite, which lossy_output never refuses
+};
+
+// Runs exact(begin, end) on each block of elements [a, b) (of `data`: the kernel's elements for the
+// markers, the converted ones for the halves) that the screen cannot clear.
+template <class Exact>
+void screen_output(screen what, const char* data, std::size_t a, std::size_t b, Exact&& exact) noexcept {
+  constexpr std::size_t block = 16;
+  std::size_t k = a;
+  if (what == screen::marker32) {
+    const lanes32 marker = lanes32{} + untouched_f32;
+    for (; k + block <= b; k += block) {
+      lanes32 x[4];
+      std::memcpy(x, data + k * 4, sizeof x);
+      if (any_lane((x[0] == marker) | (x[1] == marker) | (x[2] == marker) | (x[3] == marker))) exact(k, k + block);
+    }
+  } else {
+    const std::uint16_t looked_for = what == screen::marker16 ? untouched_f16 : std::uint16_t{0x7C00};
+    const std::uint16_t bits = what == screen::marker16 ? std::uint16_t{0xFFFF} : looked_for;
+    const std::uint16_t or_else = what == screen::half_nan_zero ? std::uint16_t{0} : looked_for;
+    const lanes16 pattern = lanes16{} + looked_for, mask = lanes16{} + bits, also = lanes16{} + or_else;
+    for (; k + block <= b; k += block) {
+      lanes16 x[2];
+      std::memcpy(x, data + k * 2, sizeof x);
+      const lanes16 y0 = x[0] & mask, y1 = x[1] & mask;
+      if (any_lane((y0 == pattern) | (y1 == pattern) | (y0 == also) | (y1 == also))) exact(k, k + block);
+    }
+  }
+  if (k < b) exact(k, b);
+}
+
 inline unwritten_elements find_unwritten(const field_desc& f, const tensor_info& info,
                                          const void* kernel_data) noexcept {
   unwritten_elements r;
@@ -278,8 +336,10 @@ inline unwritten_elements find_unwritten(const field_desc& f, const tensor_info&
   unwritten_elements* const total = &r;
   r.first = info.elements;
   // Split over the pool's threads: each range adds its count and lowers the first index.
-  parallel_for(info.elements, convert_grain,
-               [=](std::size_t a, std::size_t b) noexcept { add_unwritten(total, f32, data, a, b); });
+  parallel_for(info.elements, convert_grain, [=](std::size_t a, std::size_t b) noexcept {
+    screen_output(f32 ? screen::marker32 : screen::marker16, data, a, b,
+                  [=](std::size_t s, std::size_t e) noexcept { add_unwritten(total, f32, data, s, e); });
+  });
   if (!r.count) r.first = 0;
   return r;
 }
@@ -448,9 +508,12 @@ RKNNOP_DETAIL_COLD inline outcome lossy_failure(const field_desc& f, const tenso
               vx_type_name(f.vx_type), vx_type_name(info.dtype));
 }
 
-// check_every_element: an output the kernel wrote, in one pass over the pool's threads: each range
-// counts the elements left unwritten, converts to the tensor's dtype into `converted` (when the
-// dtypes differ) and finds the first element that conversion loses (unless RKNNOP_ALLOW_LOSSY=1).
+// check_every_element: an output the kernel wrote, in one pass over the pool's threads: each range,
+// a piece of check_piece elements at a time (so that the checks read what the conversion just read),
+// converts to the tensor's dtype into `converted` (when the dtypes differ), counts the elements left
+// unwritten and finds the first element that conversion loses (unless RKNNOP_ALLOW_LOSSY=1), the
+// exact rules running only where screen_output cannot clear a block.
+inline constexpr std::size_t check_piece = 4096;
 inline outcome check_and_convert(const field_desc& f, const tensor_info& info, const void* kernel_data,
                                  void* converted) noexcept {
   unwritten_elements r;
@@ -466,13 +529,31 @@ inline outcome check_and_convert(const field_desc& f, const tensor_info& info, c
   const std::int32_t kernel_type = f.vx_type, tensor_type = info.dtype;
   unwritten_elements* const total = &r;
   std::size_t* const first_lost = &lossy;
+  // The exact checks of elements [s, e), on the blocks the screen cannot clear (or on all of them
+  // where it has no rule: integer kernels, a checked float16 kernel).
+  auto exact = [=](std::size_t s, std::size_t e) noexcept {
+    if (markers) add_unwritten(total, f32, src, s, e);
+    if (!precision) return;
+    const std::size_t k = first_lossy(kernel_type, tensor_type, src, dst, s, e);
+    if (k != e) lower_to(first_lost, k);
+  };
+  // What the screen looks at: float32 to float16, the converted halves (a quarter of the bytes); else
+  // the kernel's elements for the markers, unless the precision rule needs every element.
+  const bool halves = fn && f32 && tensor_type == vx_type::float16;
+  const bool screened = markers && (halves || !precision);
+  const screen what = halves ? (precision ? screen::half_nan_zero : screen::half_nan)
+                      : f32  ? screen::marker32
+                             : screen::marker16;
+  const char* const screened_data = halves ? dst : src;
   parallel_for(info.elements, convert_grain, [=](std::size_t a, std::size_t b) noexcept {
-    if (markers) add_unwritten(total, f32, src, a, b);
-    if (!fn) return;
-    fn(src + a * from, dst + a * to, b - a);
-    if (precision) {
-      const std::size_t k = first_lossy(kernel_type, tensor_type, src, dst, a, b);
-      if (k != b) lower_to(first_lost, k);
+    // A piece at a time, converted and checked while it is in the cache.
+    for (std::size_t s = a, e; s < b; s = e) {
+      e = b - s > check_piece ? s + check_piece : b;
+      if (fn) fn(src + s * from, dst + s * to, e - s);
+      if (screened)
+        screen_output(what, screened_data, s, e, exact);
+      else if (markers || precision)
+        exact(s, e);
     }
   });
   if (r.count) return unwritten_failure(f, info, r);

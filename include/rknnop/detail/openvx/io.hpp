@@ -194,15 +194,19 @@ inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_i
   vx_status st = VX_SUCCESS;
   if (split) {
     vx_status* const failed = &st;
-    parallel_for(s.count, s.grain(), [=](std::size_t a, std::size_t b) noexcept {
-      const std::size_t n = (b - a) * s.size;
-      char* const to = buffer + a * s.size * kernel_size;
-      char* const from = !fn ? to : in_place ? to + n * (kernel_size - raw_size) : raw + a * s.size * raw_size;
-      if (const vx_status c = copy_slabs(ref, info, s, a, b, from, VX_READ_ONLY); c != VX_SUCCESS) {
-        __atomic_store_n(failed, c, __ATOMIC_RELAXED);
-        return;
+    parallel_for(s.count, s.grain(), [=](std::size_t first, std::size_t last) noexcept {
+      // A range's slabs a grain at a time: each piece converted while the copy left it in the cache.
+      for (std::size_t a = first, b; a < last; a = b) {
+        b = last - a > s.grain() ? a + s.grain() : last;
+        const std::size_t n = (b - a) * s.size;
+        char* const to = buffer + a * s.size * kernel_size;
+        char* const from = !fn ? to : in_place ? to + n * (kernel_size - raw_size) : raw + a * s.size * raw_size;
+        if (const vx_status c = copy_slabs(ref, info, s, a, b, from, VX_READ_ONLY); c != VX_SUCCESS) {
+          __atomic_store_n(failed, c, __ATOMIC_RELAXED);
+          return;
+        }
+        if (fn) fn(from, to, n);
       }
-      if (fn) fn(from, to, n);
     });
   } else {
     st = copy_tensor(ref, info, raw, VX_READ_ONLY);
