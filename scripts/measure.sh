@@ -14,7 +14,9 @@
 # pages; the default 64 KiB alignment alone adds ~40 KiB of padding).
 # Environment: CXX (default g++), BOOST_PFR_INCLUDE (dir holding boost/pfr.hpp; found if unset),
 # MEASURE_RUNS (compiles per op, default 1; the median is printed), MEASURE_REFERENCE (default
-# f348b30) and MEASURE_RATIO_RUNS (default 5): resize_area.cpp's compile time against that commit's.
+# f348b30) and MEASURE_RATIO_RUNS (default 5): resize_area.cpp's compile time against that commit's
+# (its tree from git archive into the temporary folder; the line says n/a and why where it cannot be
+# measured: a shallow clone without the commit, no git checkout, no /usr/bin/time).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,7 +48,6 @@ declare -A arch_strip=([aarch64]=aarch64-linux-gnu-strip [armhf]=arm-linux-gnuea
 
 runs="${MEASURE_RUNS:-1}"
 seconds() {  # "wall / cpu" seconds of "$@", medians of $runs runs (cpu = user + sys, steadier on a loaded machine)
-  local out
   if [[ -x /usr/bin/time ]]; then
     : > "$work/times"
     for ((run = 0; run < runs; ++run)); do
@@ -113,7 +114,20 @@ done
 # Goal: <= 1.00 (issue 49: the compile time of f348b30, when the 2 s goal was met at 1.39 s).
 reference="${MEASURE_REFERENCE:-f348b30}"
 ratio_runs="${MEASURE_RATIO_RUNS:-5}"
-if git -C "$root" cat-file -e "$reference^{commit}" 2>/dev/null; then
+# Why the ratio line cannot be printed here, or nothing when it can (the line then says n/a and why).
+ratio_skipped=""
+if ! git -C "$root" rev-parse --git-dir > /dev/null 2>&1; then
+  ratio_skipped="$root is not a git checkout"
+elif ! git -C "$root" cat-file -e "$reference^{commit}" 2>/dev/null; then
+  if [[ "$(git -C "$root" rev-parse --is-shallow-repository 2>/dev/null)" == true ]]; then
+    ratio_skipped="$reference is not in this shallow clone: git fetch --unshallow, or a full git clone as CI's"
+  else
+    ratio_skipped="$reference is not in this clone's history"
+  fi
+elif [[ ! -x /usr/bin/time ]]; then
+  ratio_skipped="/usr/bin/time is missing (Debian package time) for the CPU times"
+fi
+if [[ -z "$ratio_skipped" ]]; then
   mkdir -p "$work/reference"
   git -C "$root" archive "$reference" include examples/resize_area | tar -x -C "$work/reference"
   : > "$work/ratio"
@@ -121,11 +135,13 @@ if git -C "$root" cat-file -e "$reference^{commit}" 2>/dev/null; then
     for tree in "$root" "$work/reference"; do
       /usr/bin/time -f '%U %S' -o "$work/time" "$cxx" -std=c++20 -O2 -I"$tree/include" \
         -c "$tree/examples/resize_area/resize_area.cpp" -o "$work/ratio.o"
-      printf '%s %s\n' "$([[ "$tree" == "$root" ]] && echo now || echo then)" "$(cat "$work/time")" >> "$work/ratio"
+      label=reference
+      [[ "$tree" == "$root" ]] && label=this
+      printf '%s %s\n' "$label" "$(cat "$work/time")" >> "$work/ratio"
     done
   done
   awk -v ref="$reference" -v n="$ratio_runs" '
-    { cpu = $2 + $3; if ($1 == "now") now[++a] = cpu; else then_[++b] = cpu }
+    { cpu = $2 + $3; if ($1 == "this") now[++a] = cpu; else then_[++b] = cpu }
     function median(v, n,   i, j, t) {
       for (i = 2; i <= n; ++i) for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
       return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
@@ -135,7 +151,7 @@ if git -C "$root" cat-file -e "$reference^{commit}" 2>/dev/null; then
       printf "resize_area.cpp g++ -O2 -c CPU time: this tree %.2f s / %s %.2f s = %.2f (goal <= 1.00; median of %d, alternating)\n", x, ref, y, x / y, n
     }' "$work/ratio"
 else
-  echo "resize_area.cpp compile ratio: n/a ($reference is not in this clone's history)"
+  echo "resize_area.cpp compile ratio: n/a ($ratio_skipped)"
 fi
 echo "goals: compile <= 2 s per op; ResizeArea <= 32 KiB stripped per board library"
 echo "(built) = measured from BUILD_DIR; (here) = cross-compiled by this script with the board flags"

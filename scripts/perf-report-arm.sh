@@ -22,8 +22,9 @@
 #   scripts/perf-report-arm.sh [BUILD_ROOT]          (default ./build; builds BUILD_ROOT/perf-<arch>)
 # Environment: RKNNOP_JOBS (default 2), ARCHES (default "aarch64 armhf"), NO_WRITE=1 (print only;
 # otherwise bench/README.md is rewritten between <!-- perf-report-arm:begin --> and :end -->),
-# RKNNOP_RKNPU2_RUNTIME (required: without it the script fails, exit 2, unless
-# RKNNOP_PERF_NO_RKNPU2=1 asks for a report without the RKNPU2 rows).
+# RKNNOP_RKNPU2_RUNTIME (required: unset, or a folder without include/rknn_custom_op.h, and the
+# script fails at once, exit 2, with an "rknnop: perf-report-arm:" line naming the variable, unless
+# RKNNOP_PERF_NO_RKNPU2=1 asks for a report without the RKNPU2 rows; docs/performance.md §1).
 # Needs: g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user (scripts/install-deps.sh), and, as
 # root once, the foreign dpkg architectures (cmake/fetch-cross-deps.sh adds them and downloads the
 # target packages: OpenCV's imgproc and what it loads, extracted, not installed).
@@ -70,8 +71,8 @@ count_instructions() {  # qemu ld-prefix library-path prog name
     awk '$1 == "callgrind" { print $3 }')"
   wait "$reader"
   read -r total unknown < "$work/count"
-  [ "$unknown" = 0 ] || echo "perf-report-arm: $unknown blocks of $name were executed before qemu listed them" >&2
-  [ "$total" != 0 ] || echo "perf-report-arm: no instructions counted for $name (markers $begin, $end)" >&2
+  [ "$unknown" = 0 ] || echo "rknnop: perf-report-arm: $unknown blocks of $name were executed before qemu listed them" >&2
+  [ "$total" != 0 ] || echo "rknnop: perf-report-arm: no instructions counted for $name (markers $begin, $end)" >&2
   awk -v t="$total" -v c="$calls" 'BEGIN { printf "%.0f", t / c }'
 }
 
@@ -83,18 +84,24 @@ rknpu2=""
 if [ -f "${RKNNOP_RKNPU2_RUNTIME:-}/include/rknn_custom_op.h" ]; then
   rknpu2=yes
 elif [ "${RKNNOP_PERF_NO_RKNPU2:-0}" = 1 ]; then
-  echo "perf-report-arm: RKNNOP_PERF_NO_RKNPU2=1: no RKNPU2 rows (asked for)" >&2
+  echo "rknnop: perf-report-arm: RKNNOP_PERF_NO_RKNPU2=1: no RKNPU2 rows (asked for)" >&2
 else
   # A report without its RKNPU2 rows is not the report: fail, unless the caller asked for that.
-  echo "perf-report-arm: RKNNOP_RKNPU2_RUNTIME is not set to a folder with include/rknn_custom_op.h" \
-    "(e.g. ../shared/rknpu2/runtime-1.6.0); set RKNNOP_PERF_NO_RKNPU2=1 to run without the RKNPU2 rows" >&2
+  if [ -z "${RKNNOP_RKNPU2_RUNTIME:-}" ]; then
+    echo "rknnop: perf-report-arm: RKNNOP_RKNPU2_RUNTIME is not set: the RKNPU2 rows need the runtime folder" \
+      "(e.g. RKNNOP_RKNPU2_RUNTIME=../shared/rknpu2/runtime-1.6.0); RKNNOP_PERF_NO_RKNPU2=1 runs without them" >&2
+  else
+    echo "rknnop: perf-report-arm: RKNNOP_RKNPU2_RUNTIME=$RKNNOP_RKNPU2_RUNTIME has no include/rknn_custom_op.h" \
+      "(the RKNPU2 runtime folder, e.g. ../shared/rknpu2/runtime-1.6.0); RKNNOP_PERF_NO_RKNPU2=1 runs without" \
+      "the RKNPU2 rows" >&2
+  fi
   exit 2
 fi
 for arch in "${arches[@]}"; do
   case "$arch" in
     aarch64) triple=aarch64-linux-gnu debarch=arm64 qemu=qemu-aarch64 ;;
     armhf) triple=arm-linux-gnueabihf debarch=armhf qemu=qemu-arm ;;
-    *) echo "perf-report-arm: unknown architecture '$arch' (aarch64, armhf)" >&2; exit 2 ;;
+    *) echo "rknnop: perf-report-arm: unknown architecture '$arch' (aarch64, armhf)" >&2; exit 2 ;;
   esac
   deps="$("$root/cmake/fetch-cross-deps.sh" "$debarch" "$out/perf-deps/$debarch" "${opencv_packages[@]}")"
   libdirs="$deps/usr/lib/$triple:$deps/usr/lib/$triple/blas:$deps/usr/lib/$triple/lapack:$deps/lib/$triple"
@@ -109,7 +116,7 @@ for arch in "${arches[@]}"; do
     -DRKNNOP_RKNPU2_RUNTIME="${RKNNOP_RKNPU2_RUNTIME:-}" \
     -DRKNNOP_WARNINGS_AS_ERRORS=OFF > "$work/configure-$arch.log" 2>&1 || { cat "$work/configure-$arch.log"; exit 1; }
   grep -q "OpenCV (core, imgproc) not found" "$work/configure-$arch.log" &&
-    echo "perf-report-arm: $arch: OpenCV was not found in $deps" >&2
+    echo "rknnop: perf-report-arm: $arch: OpenCV was not found in $deps" >&2
   targets=(bench_resize_area bench_node_cost bench_threads)
   [ -n "$rknpu2" ] && targets+=(bench_rknpu2)
   cmake --build "$dir" -j "$jobs" --target "${targets[@]}" > "$work/build-$arch.log" 2>&1 ||
@@ -215,5 +222,5 @@ command = "scripts/perf-report-arm.sh"
 block = "\n```text\n$ " + command + "\n" + open(report, encoding="utf-8").read() + "```\n"
 open(path, "w", encoding="utf-8").write(text[:b] + block + text[e:])
 PY
-  echo "perf-report-arm: bench/README.md updated"
+  echo "rknnop: perf-report-arm: bench/README.md updated"
 fi
