@@ -17,7 +17,6 @@
 #include <cstring>
 #include <string_view>
 #include <type_traits>
-#include <unordered_set>
 
 namespace rknnop_run {
 

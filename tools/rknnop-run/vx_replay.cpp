@@ -32,7 +32,6 @@ namespace rknnop_run {
 namespace {
 
 using namespace rknnop::host;
-using rknnop::host::npy_dtype;
 using rknnop::tools::terminal_text;
 
 // The build-ids of the op's libraries this build made: the file given, and the libraries beside a
