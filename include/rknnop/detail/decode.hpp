@@ -299,18 +299,27 @@ enum class screen : unsigned char {
                   // is normal and finite, which lossy_output never refuses
 };
 
-// Runs exact(begin, end) on each block of elements [a, b) (of `data`: the kernel's elements for the
-// markers, the converted ones for the halves) that the screen cannot clear.
+// Runs exact(begin, end) on each run of neighbouring blocks of elements [a, b) (of `data`: the kernel's
+// elements for the markers, the converted ones for the halves) that the screen cannot clear, the tail
+// of fewer than 16 elements with them: one call per run, not per block (an output of many zeros flags
+// most blocks under half_nan_zero).
 template <class Exact>
 void screen_output(screen what, const char* data, std::size_t a, std::size_t b, Exact&& exact) noexcept {
   constexpr std::size_t block = 16;
-  std::size_t k = a;
+  std::size_t k = a, run = b;  // run: where the flagged blocks not yet checked begin (b: none)
+  const auto flagged = [&](bool any) noexcept {
+    if (any && run == b) run = k;
+    if (!any && run != b) {
+      exact(run, k);
+      run = b;
+    }
+  };
   if (what == screen::marker32) {
     const lanes32 marker = lanes32{} + untouched_f32;
     for (; k + block <= b; k += block) {
       lanes32 x[4];
       std::memcpy(x, data + k * 4, sizeof x);
-      if (any_lane((x[0] == marker) | (x[1] == marker) | (x[2] == marker) | (x[3] == marker))) exact(k, k + block);
+      flagged(any_lane((x[0] == marker) | (x[1] == marker) | (x[2] == marker) | (x[3] == marker)));
     }
   } else {
     const std::uint16_t looked_for = what == screen::marker16 ? untouched_f16 : std::uint16_t{0x7C00};
@@ -321,10 +330,11 @@ void screen_output(screen what, const char* data, std::size_t a, std::size_t b, 
       lanes16 x[2];
       std::memcpy(x, data + k * 2, sizeof x);
       const lanes16 y0 = x[0] & mask, y1 = x[1] & mask;
-      if (any_lane((y0 == pattern) | (y1 == pattern) | (y0 == also) | (y1 == also))) exact(k, k + block);
+      flagged(any_lane((y0 == pattern) | (y1 == pattern) | (y0 == also) | (y1 == also)));
     }
   }
-  if (k < b) exact(k, b);
+  const std::size_t from = run != b ? run : k;  // the tail, with the run it ends
+  if (from < b) exact(from, b);
 }
 
 inline unwritten_elements find_unwritten(const field_desc& f, const tensor_info& info,
