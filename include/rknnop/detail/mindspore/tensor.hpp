@@ -77,6 +77,29 @@ RKNNOP_DETAIL_COLD inline void append_shape(status& s, const std::vector<std::in
   s.append("]");
 }
 
+// An MSTensor's known shape (no -1, rank 0..6) into info's dims (innermost first) and element count:
+// no zero dim, each dim within 32 bits, the byte count within the address space. The one loop of
+// read_ms_shape (inputs) and read_ms_output (outputs).
+inline outcome read_ms_dims(const std::vector<std::int64_t>& shape, const field_desc& f, tensor_info& info) noexcept {
+  std::size_t elements = 1;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    const std::int64_t d = shape[shape.size() - 1 - i];
+    if (d == 0) return zero_dim_failure(f, shape.data(), shape.size());
+    if (d > 0xFFFFFFFF) {
+      status s = error("{} '{}': shape ", role_name(f.kind), f.name);
+      append_shape(s, shape);
+      s.append(" has a dim above 2^32-1, which rknnop cannot hold");
+      return outcome(status_code::invalid_dimension, s);
+    }
+    info.dims[i] = static_cast<std::uint32_t>(d);
+    if (elements > std::numeric_limits<std::size_t>::max() / 8 / info.dims[i])
+      return fail(status_code::invalid_dimension, f, "dims overflow the address space");
+    elements *= info.dims[i];
+  }
+  info.elements = elements;
+  return {};
+}
+
 // Rank, dims (innermost first, MSTensor shapes are outermost first) and dtype of a tensor, checked
 // against its field as query_tensor checks an OpenVX tensor (a layout-tagged field's view of a lower
 // rank is batch 1). A rank-0 MSTensor is one element, [1].
@@ -95,22 +118,8 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
     return fail(status_code::invalid_dimension, f, "expected rank 1..6, got {}", shape.size());
   info.rank = shape.empty() ? 1 : static_cast<std::uint32_t>(shape.size());
   info.dims[0] = 1;
-  std::size_t elements = 1;
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    const std::int64_t d = shape[shape.size() - 1 - i];
-    if (d == 0) return zero_dim_failure(f, shape.data(), shape.size());
-    if (d > 0xFFFFFFFF) {
-      status s = error("{} '{}': shape ", role_name(f.kind), f.name);
-      append_shape(s, shape);
-      s.append(" has a dim above 2^32-1, which rknnop cannot hold");
-      return outcome(status_code::invalid_dimension, s);
-    }
-    info.dims[i] = static_cast<std::uint32_t>(d);
-    if (elements > std::numeric_limits<std::size_t>::max() / 8 / info.dims[i])
-      return fail(status_code::invalid_dimension, f, "dims overflow the address space");
-    elements *= info.dims[i];
-  }
-  info.elements = elements;
+  const outcome dims = read_ms_dims(shape, f, info);
+  if (!dims.ok()) return dims;
   info.dtype = from_ms_dtype(t.DataType());
   if (info.dtype == vx_type::invalid || !accepts(f, info.dtype)) {
     if (info.dtype != vx_type::invalid) return dtype_mismatch(f, info.dtype);
@@ -208,22 +217,8 @@ inline outcome read_ms_output(const ::mindspore::MSTensor& t, const field_desc& 
   if (shape.size() > max_tensor_rank)
     return fail(status_code::invalid_dimension, f, "expected rank 1..6, got {}", shape.size());
   info.rank = info.tensor_rank = static_cast<std::uint32_t>(shape.size());
-  std::size_t elements = 1;
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    const std::int64_t d = shape[shape.size() - 1 - i];
-    if (d == 0) return zero_dim_failure(f, shape.data(), shape.size());
-    if (d > 0xFFFFFFFF) {
-      status s = error("{} '{}': shape ", role_name(f.kind), f.name);
-      append_shape(s, shape);
-      s.append(" has a dim above 2^32-1, which rknnop cannot hold");
-      return outcome(status_code::invalid_dimension, s);
-    }
-    info.dims[i] = static_cast<std::uint32_t>(d);
-    if (elements > std::numeric_limits<std::size_t>::max() / 8 / info.dims[i])
-      return fail(status_code::invalid_dimension, f, "dims overflow the address space");
-    elements *= info.dims[i];
-  }
-  info.elements = elements;
+  const outcome dims = read_ms_dims(shape, f, info);
+  if (!dims.ok()) return dims;
   return {};
 }
 
