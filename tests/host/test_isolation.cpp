@@ -364,7 +364,11 @@ std::size_t gib_segments() {
     ++count;
   return count;
 }
-std::size_t gib_segments_before_attack = 0;
+// A tool's result with the 1 GiB System V segments counted before it ran (expect_refused: none of the
+// run's may be left).
+struct attack_result : tool_result {
+  std::size_t gib_segments_before = 0;
+};
 
 pid_t spawn_quiet(const std::vector<std::string>& args, const fs::path& tmp);
 
@@ -437,11 +441,11 @@ std::string hostile_origin(via tool, int mode) {
              : fmt::format("Hostile ({})", RKNNOP_HOSTILE_SO);
 }
 
-tool_result run_attack(const fs::path& dir, int mode, via tool, bool unprivileged,
-                       const std::vector<std::string>& options = {}, bool vx = false,
-                       const std::vector<std::string>& environment = {}) {
+attack_result run_attack(const fs::path& dir, int mode, via tool, bool unprivileged,
+                         const std::vector<std::string>& options = {}, bool vx = false,
+                         const std::vector<std::string>& environment = {}) {
   const bool parity = tool == via::parity;
-  gib_segments_before_attack = gib_segments();
+  const std::size_t segments = gib_segments();
   write_npy_file(npy_array::from_floats(std::vector<float>(64, 1.0f), {1, 8, 8}), dir / "in.npy");
   fs::permissions(dir / "in.npy", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
   fs::create_directories(dir / "tmp");
@@ -484,12 +488,14 @@ tool_result run_attack(const fs::path& dir, int mode, via tool, bool unprivilege
   }
   if (tool != via::model) args.insert(args.end(), {"--param", fmt::format("mode={}", mode)});
   args.insert(args.end(), options.begin(), options.end());
-  return run_tool(unprivileged ? "setpriv" : "env", args, dir);
+  attack_result r{run_tool(unprivileged ? "setpriv" : "env", args, dir)};
+  r.gib_segments_before = segments;
+  return r;
 }
 
 // One line naming the refused action (rknnop-run's, or rknnop-parity's case ERROR line), a non-zero
 // exit of a tool that was not killed, nothing of the run left running, no file made or changed.
-void expect_refused(const tool_result& r, const fs::path& dir, via tool, const std::string& what,
+void expect_refused(const attack_result& r, const fs::path& dir, via tool, const std::string& what,
                     const char* side = "CPU kernel") {
   const bool parity = tool == via::parity;
   EXPECT_NE(r.status, 0) << r.out << r.err;
@@ -525,7 +531,7 @@ void expect_refused(const tool_result& r, const fs::path& dir, via tool, const s
   EXPECT_GT(input.st_mtime, 1000000000) << "the input's times were changed";
   EXPECT_LE(::listxattr((dir / "in.npy").c_str(), nullptr, 0), 0) << "an attribute was left on the input";
   // No System V object of the run's left behind (1 GiB segments, queues).
-  EXPECT_LE(gib_segments(), gib_segments_before_attack) << "a System V segment of the run was left";
+  EXPECT_LE(gib_segments(), r.gib_segments_before) << "a System V segment of the run was left";
 }
 
 struct attack {
@@ -589,7 +595,7 @@ void run_attacks(via tool, bool unprivileged) {
     SCOPED_TRACE(a.name);
     const fs::path dir =
         rknnop_test::work_dir(fmt::format("sandbox_{}_{}{}", a.name, via_name(tool), unprivileged ? "_nobody" : ""));
-    const tool_result r = run_attack(dir, a.mode, tool, unprivileged);
+    const attack_result r = run_attack(dir, a.mode, tool, unprivileged);
     if (tool == via::parity && r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
     expect_refused(r, dir, tool, refusal(hostile_origin(tool, a.mode), a));
   }
@@ -610,7 +616,7 @@ void run_read_attacks(via tool, bool unprivileged) {
     SCOPED_TRACE(name);
     const fs::path dir =
         rknnop_test::work_dir(fmt::format("sandbox_read_{}_{}{}", name, via_name(tool), unprivileged ? "_nobody" : ""));
-    const tool_result r = run_attack(dir, mode, tool, unprivileged);
+    const attack_result r = run_attack(dir, mode, tool, unprivileged);
     expect_refused(r, dir, tool, "op 'Hostile' (kernel 'hostile_cpu'): ");
     EXPECT_NE((r.out + r.err).find("VX_FAILURE"), std::string::npos) << r.out << r.err;
   }
@@ -633,7 +639,7 @@ void run_thread_attacks(bool unprivileged) {
     SCOPED_TRACE(via_name(tool));
     const fs::path dir =
         rknnop_test::work_dir(fmt::format("sandbox_threads_{}{}", via_name(tool), unprivileged ? "_nobody" : ""));
-    const tool_result r = run_attack(dir, 50, tool, unprivileged);
+    const attack_result r = run_attack(dir, 50, tool, unprivileged);
     expect_refused(r, dir, tool, "op 'Hostile' (kernel 'hostile_cpu'): ");
     EXPECT_NE((r.out + r.err).find("VX_FAILURE"), std::string::npos) << r.out << r.err;
   }
@@ -658,7 +664,7 @@ TEST(Sandbox, AForgedTensorFigureDoesNotRaiseTheMemoryLimit) {
         tool == via::run ? std::vector<std::string>{"--memory-limit", "16M"} : std::vector<std::string>{};
     const std::vector<std::string> environment =
         tool == via::parity ? std::vector<std::string>{"RKNNOP_MEMORY_LIMIT=16M"} : std::vector<std::string>{};
-    const tool_result r = run_attack(dir, 51, tool, unprivileged, budget, false, environment);
+    const attack_result r = run_attack(dir, 51, tool, unprivileged, budget, false, environment);
     if (tool == via::parity && r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
     expect_refused(r, dir, tool, fmt::format("{} used more than", hostile_origin(tool, 51)));
     EXPECT_NE((r.out + r.err)
@@ -680,7 +686,7 @@ TEST(Sandbox, TheStatusPagesStepAndFaultAreTheRunnersReport) {
   for (const auto& [tool, unprivileged] : ways({via::run, via::model, via::parity})) {
     SCOPED_TRACE(way_name({tool, unprivileged}));
     const fs::path dir = rknnop_test::work_dir("sandbox_status_text_" + way_name({tool, unprivileged}));
-    const tool_result r = run_attack(dir, 54, tool, unprivileged);
+    const attack_result r = run_attack(dir, 54, tool, unprivileged);
     expect_refused(r, dir, tool,
                    fmt::format("{} crashed with SIGSEGV (Segmentation fault); the runner reports: in the validator, "
                                "the access at byte 9 of output 'output' is 1 byte(s) past its end",
@@ -834,7 +840,7 @@ TEST(Sandbox, AnAnswerFromALibrarysThreadReadsNoEarlierReply) {
   for (const auto& [tool, unprivileged] : ways({via::run, via::model, via::parity})) {
     SCOPED_TRACE(way_name({tool, unprivileged}));
     const fs::path dir = rknnop_test::work_dir("sandbox_control_channel_" + way_name({tool, unprivileged}));
-    const tool_result r = run_attack(
+    const attack_result r = run_attack(
         dir, 52, tool, unprivileged,
         tool == via::parity ? std::vector<std::string>{"--random", "12"} : std::vector<std::string>{"--repeat", "20"});
     EXPECT_EQ(r.status, 1) << r.out << r.err;
@@ -982,7 +988,7 @@ TEST(Sandbox, AnI386CallKillsTheWholeRunnerAndIsNamed) {
   for (const auto& [tool, unprivileged] : ways({via::run, via::model, via::parity})) {
     SCOPED_TRACE(way_name({tool, unprivileged}));
     const fs::path dir = rknnop_test::work_dir("sandbox_int80_" + way_name({tool, unprivileged}));
-    const tool_result r = run_attack(dir, int80.mode, tool, unprivileged);
+    const attack_result r = run_attack(dir, int80.mode, tool, unprivileged);
     if (tool == via::parity && r.status == 77) GTEST_SKIP() << "no OpenCL device: " << r.err;
     expect_refused(r, dir, tool,
                    missing.empty() ? refusal(hostile_origin(tool, int80.mode), int80)
@@ -1006,7 +1012,7 @@ void run_vx_attacks(via tool, bool unprivileged) {
     if (a.mode == 24 || a.mode == 25 || a.mode == 27 || a.mode == 34) continue;  // processes, Landlock, mounts: below
     SCOPED_TRACE(a.name);
     const fs::path dir = rknnop_test::work_dir(fmt::format("sandbox_vx_{}_{}", a.name, way));
-    const tool_result r = run_attack(dir, a.mode + 100, tool, unprivileged, {}, true);
+    const attack_result r = run_attack(dir, a.mode + 100, tool, unprivileged, {}, true);
     if (r.status == 77 || r.err.find("cannot run the VX shader on the host") != std::string::npos)
       GTEST_SKIP() << "no OpenCL: " << r.err;
     expect_refused(r, dir, tool, refusal(hostile_origin(tool, a.mode), a, "the initializer"), "VX kernel");
@@ -1025,7 +1031,7 @@ void run_vx_attacks(via tool, bool unprivileged) {
   for (const int mode : {124, 156}) {
     SCOPED_TRACE(mode);
     const fs::path fork = rknnop_test::work_dir(fmt::format("sandbox_vx_fork_{}_{}", mode, way));
-    const tool_result forked = run_attack(fork, mode, tool, unprivileged, {}, true);
+    const attack_result forked = run_attack(fork, mode, tool, unprivileged, {}, true);
     EXPECT_EQ(forked.status, 1) << forked.out << forked.err;
     EXPECT_NE((forked.out + forked.err).find("used more than 256 MiB of memory"), std::string::npos)
         << forked.out << forked.err;
@@ -1057,6 +1063,7 @@ TEST(Sandbox, AMissingLayerIsSaidOnceAndTheOthersHold) {
   GTEST_SKIP() << "the native build with Landlock's system call checks this";
 #else
   const fs::path dir = rknnop_test::work_dir("sandbox_no_landlock");
+  const std::size_t segments = gib_segments();  // (run_attack counts them in the child)
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
@@ -1074,9 +1081,10 @@ TEST(Sandbox, AMissingLayerIsSaidOnceAndTheOthersHold) {
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 99) << "the test's filter was not installed";
-  tool_result r;
+  attack_result r;
   r.status = WEXITSTATUS(status);
   r.err = rknnop_test::slurp(dir / "stderr.txt");
+  r.gib_segments_before = segments;
   EXPECT_EQ(line_count(r.err), 2u) << r.err;
   EXPECT_TRUE(
       r.err.starts_with("rknnop: note: the node runner runs without Landlock (the kernel offers none: "
@@ -1117,7 +1125,7 @@ TEST(Sandbox, AForgedReplyIsRefusedBeforeItIsRead) {
 // runner had them all, and mode 32 failed).
 TEST(Sandbox, RootInTheRunnerHasNoCapabilities) {
   const fs::path dir = rknnop_test::work_dir("sandbox_capabilities");
-  const tool_result r = run_attack(dir, 32, via::run, false);
+  const attack_result r = run_attack(dir, 32, via::run, false);
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
@@ -1156,7 +1164,7 @@ TEST(Sandbox, AForgedDescriptorIsRefused) {
 // to have crashed with SIGKILL (before, "crashed with SIGKILL (Killed)").
 TEST(Sandbox, ARunnerTheToolStoppedIsNotCalledACrash) {
   const fs::path dir = rknnop_test::work_dir("sandbox_closed_channel");
-  const tool_result r = run_attack(dir, 31, via::run, false);
+  const attack_result r = run_attack(dir, 31, via::run, false);
   expect_refused(r, dir, via::run,
                  fmt::format("Hostile ({}) closed the node runner's channel to the tool without an answer; the tool "
                              "stopped it (SIGKILL); the runner reports: in the CPU kernel",
