@@ -469,31 +469,36 @@ inline bool lossy_allowed() noexcept {
 // The first element of [a, b) whose conversion lossy_output refuses, or b: `src` holds the kernel's
 // elements, `dst` the same elements converted to the tensor's dtype (float16 or float32). A float
 // kernel's element that became a normal float16 is no loss, so only the float16 exponents 0 and 31
-// (zero and subnormals; inf and NaN) need the rule itself.
+// (zero and subnormals; inf and NaN) need the rule itself. Three loops, the kernel's element read
+// through element_value: a loop per pair of the seven dtypes was 49 instantiations compiled in every
+// op's translation unit, most of what resize_area.cpp's code generation had grown by (issue 49 item 4).
 inline std::size_t first_lossy(std::int32_t kernel_type, std::int32_t tensor_type, const char* src, const char* dst,
                                std::size_t a, std::size_t b) noexcept {
-  std::size_t found = b;
-  visit_dtype(kernel_type, [&]<class K>(std::type_identity<K>) {
-    visit_dtype(tensor_type, [&]<class T>(std::type_identity<T>) {
-      if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, float>) {
-        for (std::size_t k = a; k < b; ++k) {
-          T y;
-          std::memcpy(&y, dst + k * sizeof(T), sizeof(T));
-          if constexpr (!std::is_integral_v<K> && std::is_same_v<T, float16>) {
-            const unsigned exponent = (y.bits() >> 10) & 31u;
-            if (exponent != 0 && exponent != 31) continue;
-          }
-          K x;
-          std::memcpy(&x, src + k * sizeof(K), sizeof(K));
-          if (lossy_output(kernel_type, tensor_type, as_double(x), as_double(y))) {
-            found = k;
-            return;
-          }
-        }
-      }
-    });
-  });
-  return found;
+  if (dtype_row(kernel_type) == dtype_count) return b;  // not a tensor dtype: nothing to check
+  if (tensor_type != vx_type::float16 && tensor_type != vx_type::float32) return b;
+  const std::size_t from = dtype_size(kernel_type), to = dtype_size(tensor_type);
+  const auto lost = [&](std::size_t k) noexcept {
+    return lossy_output(kernel_type, tensor_type, element_value(kernel_type, src + k * from),
+                        element_value(tensor_type, dst + k * to));
+  };
+  if (tensor_type == vx_type::float16 && (kernel_type == vx_type::float16 || kernel_type == vx_type::float32)) {
+    for (std::size_t k = a; k < b; ++k) {  // the hot case: only the exponents 0 and 31 can be a loss
+      std::uint16_t bits;
+      std::memcpy(&bits, dst + k * 2, 2);
+      const unsigned exponent = (bits >> 10) & 31u;
+      if ((exponent == 0 || exponent == 31) && lost(k)) return k;
+    }
+    return b;
+  }
+  const auto scan = [&]<class T>(std::type_identity<T>) noexcept {  // the tensor's element read directly
+    for (std::size_t k = a; k < b; ++k) {
+      T y;
+      std::memcpy(&y, dst + k * sizeof(T), sizeof(T));
+      if (lossy_output(kernel_type, tensor_type, element_value(kernel_type, src + k * from), as_double(y))) return k;
+    }
+    return b;
+  };
+  return tensor_type == vx_type::float16 ? scan(std::type_identity<float16>{}) : scan(std::type_identity<float>{});
 }
 
 // The one line for an output element the conversion to the tensor's dtype loses (first_lossy).
