@@ -41,7 +41,7 @@ bash "$here/../rknpu2/run-demo-model.sh" --soc RK3588 --plugin "$plugin" --expec
   --keep "$work/kept" 2>"$work/stderr" || status=$?
 cat "$work/stderr" >&2
 if [[ $status == 77 ]]; then
-  why=$(sed -n 's/^run-demo-model.sh: skipped: //p; s/^rknpu2-run.sh: skipped: //p' "$work/stderr" | head -n 1)
+  why=$(sed -n 's/^[A-Za-z0-9_.-]*: skipped: //p' "$work/stderr" | head -n 1)  # (the first skipping script's reason)
   echo "librknnrt 1.6.0 under qemu-arm: ${why:-run-demo-model.sh skipped}" >"$skip_file"
   echo "skipped: $(cat "$skip_file")"
   exit 0
