@@ -13,10 +13,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build/ci}
 [ -f "$build/CMakeCache.txt" ] || { echo "conformance.sh: $build is not a configured build tree" >&2; exit 2; }
 targets=(conformance_openvx conformance_rknpu2)
-if grep -q '^build conformance_mindspore:' "$build/build.ninja" 2>/dev/null ||
-   grep -q '^conformance_mindspore:' "$build/Makefile" 2>/dev/null; then
-  targets+=(conformance_mindspore)
-fi
+# (and, where this build has them: MindSpore Lite's driver; the armhf DualResidual plugin and the /dev/rknpu
+# stand-in the librknnrt column runs)
+for target in conformance_mindspore DualResidual_rknpu2 rknnop_rknpu_board; do
+  if grep -Eq "^build ([^ ]*/)?$target:" "$build/build.ninja" 2>/dev/null ||
+     grep -q "^$target:" "$build/Makefile" 2>/dev/null; then
+    targets+=("$target")
+  fi
+done
 cmake --build "$build" -j "${RKNNOP_JOBS:-2}" --target "${targets[@]}"
 status=0
 ctest --test-dir "$build" -L '^conformance$' -E '^conformance\.table$' -j "${RKNNOP_JOBS:-2}" --output-on-failure ||

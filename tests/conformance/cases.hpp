@@ -10,11 +10,15 @@
 // conformance.py compares the lines of every backend and writes docs/backends.md.
 #include <rknnop/config.hpp>  // RKNNOP_GUARD_BUFFERS: a checking build (the PC's) or a board's
 #include <rknnop/float16.hpp>
+#include <rknnop/host/npy.hpp>  // the inputs a row takes from another backend's run (a record's .npy files)
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <stdexcept>
 #include <limits>
 #include <string>
 #include <vector>
@@ -73,6 +77,10 @@ struct row {
   // The rule is a checking build's (RKNNOP_GUARD_BUFFERS: the PC's) only: a board's build converts or
   // takes the case as it comes (docs/architecture.md §3), so there the row is n/a (board-converts).
   bool checking_builds_only = false;
+  // The backend whose run gives the inputs (row "<Op>.in_<backend>"): what that runtime handed the op,
+  // recorded there; every other driver reads them (recorded_inputs). Empty: the inputs are written here.
+  std::string inputs_from = {};
+  std::string inputs_missing = {};  // why the recorded inputs could not be read (the row is then skipped)
 };
 
 // --- inputs: deterministic values, independent of any op ------------------------------------------
@@ -123,6 +131,48 @@ inline param_case array(std::string name, std::vector<double> v) {
 inline param_case absent(param_case p) {
   p.given = false;
   return p;
+}
+
+// A .npy file through rknnop::host's parser, which takes the bytes: only types that do not depend on
+// libstdc++'s string ABI cross into rknnop::host (the MindSpore Lite driver is built with the old one).
+inline rknnop::host::npy_array read_npy(const std::string& file) {
+  std::vector<std::uint8_t> bytes;
+  std::FILE* f = std::fopen(file.c_str(), "rb");
+  if (!f) throw std::runtime_error(file + ": cannot be opened");
+  std::uint8_t chunk[4096];
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0;) bytes.insert(bytes.end(), chunk, chunk + n);
+  std::fclose(f);
+  return rknnop::host::parse_npy(bytes, file);
+}
+
+// The inputs a backend's run recorded for a row "<Op>.in_<backend>": <dir>/<row>.in<k>.npy, k = 0, 1, ...,
+// in the folder RKNNOP_CONFORMANCE_INPUTS names (ctest's fixture: that backend's run writes them before
+// the other drivers run). The row's outputs are `outputs` tensors of the first input's dtype and shape.
+inline row recorded_row(std::string name, std::string op, std::string from, std::size_t inputs, std::size_t outputs,
+                        std::vector<param_case> params) {
+  row r{std::move(name), std::move(op), false, {}, {}, std::move(params)};
+  r.inputs_from = std::move(from);
+  const char* dir = std::getenv("RKNNOP_CONFORMANCE_INPUTS");
+  if (!dir || !*dir) {
+    r.inputs_missing = "RKNNOP_CONFORMANCE_INPUTS is not set (ctest's conformance.run.* set it)";
+    return r;
+  }
+  try {
+    for (std::size_t k = 0; k < inputs; ++k) {
+      const std::string file = std::string(dir) + "/" + r.name + ".in" + std::to_string(k) + ".npy";
+      const rknnop::host::npy_array a = read_npy(file);
+      if (a.dtype != rknnop::dtype::float32 && a.dtype != rknnop::dtype::float16)
+        throw std::runtime_error(file + ": expected float32 or float16");
+      const element type = a.dtype == rknnop::dtype::float32 ? element::float32 : element::float16;
+      r.inputs.push_back({type, std::vector<std::uint32_t>(a.shape.begin(), a.shape.end()), a.data});
+    }
+  } catch (const std::exception& e) {
+    r.inputs.clear();
+    r.inputs_missing = "no inputs recorded by the " + r.inputs_from + " column's run: " + e.what();
+    return r;
+  }
+  for (std::size_t k = 0; k < outputs; ++k) r.outputs.push_back({r.inputs[0].type, r.inputs[0].shape});
+  return r;
 }
 
 // --- the rows --------------------------------------------------------------------------------------
@@ -219,6 +269,10 @@ inline std::vector<row> rows() {
                {values(e::float16, {2, 5}, -3, 3), values(e::float16, {2, 5}, -2, 2)},
                {{e::float16, {2, 5}}, {e::float16, {2, 5}}},
                {f32("alpha", 0.75)}});
+  // What librknnrt 1.6.0 handed rknnop's DualResidual plugin inside Rockchip's dual_residual_custom.rknn
+  // (the emulated NPU layers' output, alpha 0.5 as the model's node holds it), recorded by the
+  // librknnrt column's run (run_librknnrt.sh); its cell is what the plugin returned to librknnrt.
+  r.push_back(recorded_row("DualResidual.in_librknnrt", "DualResidual", "librknnrt", 2, 2, {f32("alpha", 0.5)}));
   r.push_back({"ConfRanged.float32",
                "ConfRanged",
                false,
@@ -334,10 +388,19 @@ inline void print_refused(const row& r, const std::string& line) {
   std::printf("%s\trefused\t%s\n", r.name.c_str(), one.c_str());
 }
 inline void print_na(const row& r, const char* key) { std::printf("%s\tn/a\t%s\n", r.name.c_str(), key); }
+inline void print_skipped(const row& r, const std::string& why) {
+  std::printf("%s\tskipped\t%s\n", r.name.c_str(), why.c_str());
+}
 
 // A row whose rule only a checking build (RKNNOP_GUARD_BUFFERS: the PC's) applies, in a board's build:
-// printed as n/a (board-converts) and not run. Every driver asks this first.
+// printed as n/a (board-converts) and not run; a row whose recorded inputs are missing: printed as
+// skipped with the reason (conformance.py: a FAIL unless the backend that records them was skipped).
+// Every driver asks this first.
 inline bool not_for_this_build(const row& r) {
+  if (!r.inputs_missing.empty()) {
+    print_skipped(r, r.inputs_missing);
+    return true;
+  }
   if (RKNNOP_GUARD_BUFFERS != 0 || !r.checking_builds_only) return false;
   print_na(r, "board-converts");
   return true;

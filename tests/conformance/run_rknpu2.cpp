@@ -8,7 +8,9 @@
 // (docs/rknpu2-toolkit2.md §4): rknnop_rknpu2_infer for the outputs' shapes and dtypes, then
 // rknnop_rknpu2_compute on outputs of those shapes (the model's when the row fixes them), NCHW tensors
 // of the arrays' own dtypes, the attributes handed in; errors come back in the caller's buffer. With
-// --toolkit2-shape-infer: rknnop_rknpu2_infer alone, as the class's shape_infer calls it.
+// --toolkit2-shape-infer: rknnop_rknpu2_infer alone, as the class's shape_infer calls it. With
+// --librknnrt DIR: the librknnrt column's lines (run_librknnrt.sh ran the plugin inside librknnrt): for
+// its rows "<Op>.in_librknnrt" the outputs the plugin returned there (DIR/<row>.out<k>.npy, recorded).
 #define RKNNOP_RKNPU2_EMBED 1  // several ops in one program: their RKNNOP_EXPORT_OP keeps the checks only
 #include <rknnop/rknpu2.hpp>
 
@@ -234,12 +236,37 @@ void run_toolkit2_row(const row& rw, bool nhwc, bool shape_only) {
   print_ok(rw, dg);
 }
 
+// The librknnrt column: only Rockchip's model runs there, so only its recorded row has outputs.
+void print_librknnrt_row(const row& rw, const std::string& dir) {
+  if (rw.inputs_from != "librknnrt") return print_na(rw, "librknnrt-one-model");
+  digest dg;
+  try {
+    for (std::size_t k = 0; k < rw.outputs.size(); ++k) {
+      const std::string file = dir + "/" + rw.name + ".out" + std::to_string(k) + ".npy";
+      const auto a = read_npy(file);
+      if (a.dtype != rknnop::dtype::float32 && a.dtype != rknnop::dtype::float16)
+        return print_refused(rw, "(no rknnop line) " + file + ": neither float32 nor float16");
+      const element type = a.dtype == rknnop::dtype::float32 ? element::float32 : element::float16;
+      dg.add_output(type, std::vector<std::uint32_t>(a.shape.begin(), a.shape.end()), a.data.data(), a.data.size());
+    }
+  } catch (const std::exception& e) {
+    return print_refused(rw, std::string("(no rknnop line) ") + e.what());
+  }
+  print_ok(rw, dg);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string_view mode = argc > 1 && argv[1][0] == '-' ? argv[1] : "";
   const bool toolkit2 = mode == "--toolkit2" || mode == "--toolkit2-shape-infer";
   if (!mode.empty()) --argc, ++argv;
+  std::string record;  // --librknnrt DIR
+  if (mode == "--librknnrt") {
+    if (argc < 2) return 2;
+    record = argv[1];
+    --argc, ++argv;
+  }
   if (argc > 1 && !std::freopen(argv[1], "w", stdout)) return 2;  // the results file
   rknnop::set_log_sink(&capture_line);
   struct op_entry {
@@ -263,7 +290,9 @@ int main(int argc, char** argv) {
   for (const row& rw : rows()) {
     if (not_for_this_build(rw)) continue;
     const op_entry& e = ops.at(rw.op);
-    if (toolkit2)
+    if (!record.empty())
+      print_librknnrt_row(rw, record);
+    else if (toolkit2)
       e.toolkit2(rw, e.nhwc, mode == "--toolkit2-shape-infer");
     else
       e.plugin(rw, e.nhwc);
