@@ -191,19 +191,15 @@ bool any_lane(V v) noexcept {
   return (half[0] | half[1]) != 0;
 }
 
-// Elements [a, b) of a float output (float32 when f32, else float16) set to a marker's bits, 16 bytes
-// a step (the float16 pattern is its two bytes repeated: the same bytes on either endianness);
-// fill_untouched: check_every_element's signalling NaN.
-inline void fill_pattern(bool f32, char* data, std::size_t a, std::size_t b, std::uint32_t bits32,
-                         std::uint16_t bits16) noexcept {
+// check_every_element: elements [a, b) of a float output (float32 when f32, else float16) set to the
+// signalling NaN, 16 bytes a step (the float16 pattern is its two bytes repeated: the same bytes on
+// either endianness).
+inline void fill_untouched(bool f32, char* data, std::size_t a, std::size_t b) noexcept {
   const std::size_t size = f32 ? 4 : 2, per = 16 / size;
-  const lanes32 pattern = lanes32{} + (f32 ? bits32 : std::uint32_t{bits16} * 0x10001u);
+  const lanes32 pattern = lanes32{} + (f32 ? untouched_f32 : std::uint32_t{untouched_f16} * 0x10001u);
   std::size_t k = a;
   for (; k + per <= b; k += per) std::memcpy(data + k * size, &pattern, 16);
   for (; k < b; ++k) std::memcpy(data + k * size, &pattern, size);
-}
-inline void fill_untouched(bool f32, char* data, std::size_t a, std::size_t b) noexcept {
-  fill_pattern(f32, data, a, b, untouched_f32, untouched_f16);
 }
 
 inline outcome allocate_output(const field_desc& f, const tensor_info& info, buffer_list& buffers,
@@ -225,22 +221,10 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
       return {};
     }
   }
-  // Zeroed, then the markers. A small buffer by this thread alone, and with a marker on every element
-  // (at most marker_count) only past them; a large one by the pool's threads, one memset each.
-  const std::size_t bytes = info.elements * element;
-  const bool every = has_markers(f) && info.elements <= marker_count;
-  if (bytes > convert_grain * 8)
-    parallel_for(bytes, convert_grain * 8,
-                 [data](std::size_t a, std::size_t b) noexcept { std::memset(data + a, 0, b - a); });
-  else if (!every)
-    std::memset(data, 0, bytes);
-  else if (bytes != info.elements * size)
-    std::memset(data + info.elements * size, 0, bytes - info.elements * size);
+  // Zeroed by the pool's threads (one memset each), then the markers.
+  parallel_for(info.elements * element, convert_grain * 8,
+               [data](std::size_t a, std::size_t b) noexcept { std::memset(data + a, 0, b - a); });
   if (!has_markers(f)) return {};
-  if (every) {  // 16 bytes a step
-    fill_pattern(f.vx_type == vx_type::float32, data, 0, info.elements, unwritten_f32, unwritten_f16);
-    return {};
-  }
   const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
   const std::size_t step = marker_step(info.elements);
   if (f.vx_type == vx_type::float32)
