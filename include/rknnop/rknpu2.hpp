@@ -44,7 +44,7 @@
 #include <rknnop/types.hpp>
 
 #include <cstdint>      // fixed-width types
-#include <cstdlib>      // std::malloc, std::free: the node's params
+#include <cstdlib>      // std::malloc, std::free, posix_memalign: the node's params and scratch
 #include <cstring>      // std::memcpy
 #include <new>          // placement new, std::bad_alloc
 #include <string_view>  // names
@@ -243,6 +243,8 @@ struct shape_key {
 // tensor's shape as the kernel sees it, its layout plan and the outputs' inferred and checked
 // shapes. compute takes them when the tensors it is handed have the same keys, else runs `infer`
 // and its checks again (the full path, which also gives the line of a tensor that breaks a rule).
+// A settled node's call needs little scratch (a tiny image's copies): init allocates it once too, and
+// a call takes it instead of blocks of the shared cache (release_node frees it).
 template <class Op>
 struct node_state {
   using model = op_model<Op>;
@@ -253,6 +255,9 @@ struct node_state {
   shape_key keys[tensors];
   tensor_info info[tensors];
   layout_plan plans[tensors];
+  void* scratch = nullptr;  // scratch_bytes, 16-byte aligned; nullptr: the calls use the cache
+  std::size_t scratch_bytes = 0;
+  bool scratch_busy = false;  // a call holds the scratch (scratch_claim)
 
   // Whether the tensors compute was handed are the ones init settled.
   [[nodiscard]] bool same_tensors(const op_tensor* inputs, std::uint32_t n_inputs, const op_tensor* outputs,
@@ -266,6 +271,39 @@ struct node_state {
     return true;
   }
 };
+
+// The most scratch a node keeps for its calls: the tensors of a larger one move through the shared
+// cache, whose blocks (taken and returned in a few atomic operations) are not held per node.
+inline constexpr std::size_t node_scratch_limit = 64 * 1024;
+
+// A node's scratch for one call, when no other call of the node holds it (librknnrt runs a node's
+// compute on one thread at a time, but nothing promises it): else none, and the call uses the cache.
+struct scratch_claim {
+  bool* busy = nullptr;
+  void* block = nullptr;
+  std::size_t bytes = 0;
+  template <class Op>
+  explicit scratch_claim(node_state<Op>& state) noexcept {
+    if (state.scratch && !__atomic_exchange_n(&state.scratch_busy, true, __ATOMIC_ACQUIRE)) {
+      busy = &state.scratch_busy;
+      block = state.scratch;
+      bytes = state.scratch_bytes;
+    }
+  }
+  scratch_claim(const scratch_claim&) = delete;
+  scratch_claim& operator=(const scratch_claim&) = delete;
+  ~scratch_claim() {
+    if (busy) __atomic_store_n(busy, false, __ATOMIC_RELEASE);
+  }
+};
+
+// Frees a node's state (priv_data) and its scratch; node_state is otherwise trivially destructible.
+template <class Op>
+void release_node(void* priv_data) noexcept {
+  if (!priv_data) return;
+  std::free(static_cast<node_state<Op>*>(priv_data)->scratch);
+  std::free(priv_data);
+}
 
 // The nodes whose init refused them, by the runtime's internal context (the one field init, compute
 // and destroy share). librknnrt 1.6.0 ignores what init returns and drops the priv_data of a failed
@@ -322,6 +360,17 @@ void settle_node(node_state<Op>& state, const op_tensor* inputs, const op_tensor
   }
   for (std::size_t k = 0; k < node_state<Op>::tensors; ++k) state.info[k] = call.info[k];
   state.settled = true;
+  // The scratch of a call (read_input's and write_output's copies, allocate_output's buffers).
+  std::size_t bytes = 0;
+  for (std::size_t i = 0; i < model::input_count; ++i)
+    bytes += input_scratch(model::fields[i], state.info[i], state.plans[i]);
+  for (std::size_t k = model::input_count; k < node_state<Op>::tensors; ++k)
+    bytes += output_scratch(model::fields[k], state.info[k], state.plans[k]);
+  void* block = nullptr;
+  if (bytes != 0 && bytes <= node_scratch_limit && posix_memalign(&block, 16, bytes) == 0) {
+    state.scratch = block;
+    state.scratch_bytes = bytes;
+  }
 }
 
 // init: the node's attributes decoded and checked once. Its line is the node's only one: a refused
@@ -349,7 +398,7 @@ int init(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_tensor* 
     }
     settle_node(*state, inputs, outputs);
     if (ctx->priv_data) {
-      std::free(ctx->priv_data);
+      release_node<Op>(ctx->priv_data);
       thread_hooks::node_deinitialized();
     }
     ctx->priv_data = state;
@@ -365,7 +414,7 @@ int destroy(op_context* ctx) noexcept {
   if (ctx) refused_nodes<Op>::remove(ctx->internal_ctx);
   return firewall<Op>({}, [&]() -> outcome {
     if (ctx && ctx->priv_data) {
-      std::free(ctx->priv_data);  // node_state is trivially destructible
+      release_node<Op>(ctx->priv_data);
       ctx->priv_data = nullptr;
       thread_hooks::node_deinitialized();
     }
@@ -473,9 +522,10 @@ int compute_call(op_context* ctx, op_tensor* inputs, std::uint32_t n_inputs, op_
   return firewall<Op>({}, [&]() -> outcome {
     if (!ctx) return outcome(status_code::invalid_reference, error("compute got no op context"));
     if (ctx->priv_data) {
-      const auto& state = *static_cast<const node_state<Op>*>(ctx->priv_data);
+      auto& state = *static_cast<node_state<Op>*>(ctx->priv_data);
       if (state.same_tensors(inputs, n_inputs, outputs, n_outputs)) {  // per node: init settled the shapes
-        buffer_list buffers;
+        const scratch_claim scratch(state);
+        buffer_list buffers(scratch.block, scratch.bytes);
         invocation<Op> call;
         call.par = state.params;
         rknpu2_settled_io<Op> io{state, inputs, outputs};

@@ -92,6 +92,10 @@ class buffer_list {
 public:
   static constexpr std::size_t capacity = 2 * 48;
   buffer_list() noexcept = default;
+  // A list whose requests are served first from `block` (`bytes`, 16-byte aligned, owned by the
+  // caller and never released here: a node's scratch kept between its calls), then from the cache.
+  buffer_list(void* block, std::size_t bytes) noexcept
+      : cursor_(static_cast<char*>(block)), spare_(block ? bytes : 0) {}
   buffer_list(const buffer_list&) = delete;
   buffer_list& operator=(const buffer_list&) = delete;
   ~buffer_list() {
@@ -102,9 +106,8 @@ public:
   // request gets `guard` bytes of a known pattern before it and from its last byte to `guard` bytes
   // past its 16-byte rounding, which overrun() checks after the kernel.
   void* allocate(std::size_t bytes) noexcept {
-    const std::size_t body = bytes ? (bytes + 15) & ~std::size_t{15} : 16;
-    if (body < bytes || body > ~std::size_t{0} - 2 * guard) return nullptr;  // overflow
-    const std::size_t need = body + 2 * guard;
+    const std::size_t need = footprint(bytes);
+    if (need == 0) return nullptr;  // overflow
     char* p = nullptr;
     if (need <= spare_) {
       p = cursor_;
@@ -124,6 +127,13 @@ public:
       if (guarded_count_ < capacity) guarded_[guarded_count_++] = {p + guard, bytes};
     }
     return p + guard;
+  }
+
+  // The bytes allocate(bytes) takes of a block (its 16-byte rounding and guards); 0: it overflows.
+  static constexpr std::size_t footprint(std::size_t bytes) noexcept {
+    const std::size_t body = bytes ? (bytes + 15) & ~std::size_t{15} : 16;
+    if (body < bytes || body > ~std::size_t{0} - 2 * guard) return 0;
+    return body + 2 * guard;
   }
 
   // Where a kernel wrote outside a buffer allocate() returned: the first and last changed guard byte

@@ -25,6 +25,10 @@ struct layout_plan {
   bool moves = false;    // ...and its bytes move: not when C or H*W is 1 (both layouts are then the same bytes)
   std::uint32_t runtime[4] = {};
   std::uint32_t perm[4] = {0, 1, 2, 3};
+  // When it moves: images, and channels and pixels per image; whether the runtime's layout is NCHW
+  // (else NHWC). What move_planned transposes without working them out again on every call.
+  bool runtime_nchw = false;
+  std::size_t images = 0, channels = 0, pixels = 0;
 };
 
 // The plans' permutations: the same layout; the runtime's NCHW to the kernel's NHWC, kernel (N, H, W, C) = runtime dims
@@ -176,6 +180,29 @@ inline void plan_layout(const field_desc& f, tensor_layout runtime, const std::u
   const std::size_t pixels =
       nchw ? std::size_t(plan.runtime[2]) * plan.runtime[3] : std::size_t(plan.runtime[1]) * plan.runtime[2];
   plan.moves = plan.permute && channels != 1 && pixels != 1;
+  plan.runtime_nchw = nchw;
+  plan.images = plan.runtime[0];
+  plan.channels = channels;
+  plan.pixels = pixels;
+}
+
+// A tensor whose plan moves its bytes, moved between the two layouts (elements of `size` bytes, the
+// same type on both sides): the runtime's to the kernel's (to_kernel), else back. NCHW <-> NHWC is a
+// transpose per image, [C][H*W] <-> [H*W][C]: the one convert_permute4 makes of it, with the plan's
+// dims, without its dispatch.
+inline void move_planned(const layout_plan& plan, const char* src, char* dst, std::size_t size,
+                         bool to_kernel) noexcept {
+  const bool channels_first = plan.runtime_nchw == to_kernel;  // the source is [C][H*W] per image
+  const std::size_t rows = channels_first ? plan.channels : plan.pixels;
+  const std::size_t cols = channels_first ? plan.pixels : plan.channels;
+  if (size == 4) return transpose<4>(src, dst, plan.images, rows, cols);
+  if (size == 2) return transpose<2>(src, dst, plan.images, rows, cols);
+  std::uint32_t dims[4], perm[4];  // other sizes: the general permutation
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    dims[i] = to_kernel ? plan.runtime[i] : plan.runtime[plan.perm[i]];
+    perm[to_kernel ? i : plan.perm[i]] = to_kernel ? plan.perm[i] : i;
+  }
+  convert_permute4(nullptr, src, size, dst, size, dims, perm);
 }
 
 }  // namespace rknnop::detail

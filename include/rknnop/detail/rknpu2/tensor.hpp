@@ -160,7 +160,9 @@ inline outcome read_input(const op_tensor& t, const field_desc& f, const tensor_
   if (plan.moves || fn) {
     char* moved = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
     if (!moved) return fail(status_code::no_memory, f, "cannot allocate {} elements", info.elements);
-    if (plan.moves)  // converted and laid out in one pass
+    if (plan.moves && !fn)  // laid out
+      move_planned(plan, data, moved, kernel_size, true);
+    else if (plan.moves)  // converted and laid out in one pass
       convert_permute4(fn, data, dtype_size(info.dtype), moved, kernel_size, plan.runtime, plan.perm);
     else
       convert_range(fn, data, dtype_size(info.dtype), moved, kernel_size, 0, info.elements);
@@ -195,7 +197,9 @@ inline outcome write_output(op_tensor& t, const field_desc& f, const tensor_info
     from = to;
     fn = nullptr;
   }
-  if (plan.moves) {  // the kernel's layout (dims runtime[perm[i]]) back to the runtime's, converted on the way
+  if (plan.moves && !fn) {  // the kernel's layout back to the runtime's
+    move_planned(plan, src, data, to, false);
+  } else if (plan.moves) {  // the kernel's layout (dims runtime[perm[i]]) back to the runtime's, converted on the way
     std::uint32_t kernel_dims[4], inverse[4];
     for (std::uint32_t i = 0; i < 4; ++i) {
       kernel_dims[i] = plan.runtime[plan.perm[i]];
@@ -208,6 +212,23 @@ inline outcome write_output(op_tensor& t, const field_desc& f, const tensor_info
     std::memcpy(data, src, info.elements * to);
   }
   return {};
+}
+
+// The scratch bytes (buffer_list::footprint) a call takes for a tensor whose shapes init settled:
+// read_input's converted or laid-out copy of an input; allocate_output's buffer of an output and
+// write_output's converted copy when it is also laid out anew. 0: none (or beyond size_t).
+inline std::size_t input_scratch(const field_desc& f, const tensor_info& info, const layout_plan& plan) noexcept {
+  const std::size_t size = dtype_size(f.vx_type);
+  if (!plan.moves && info.dtype == f.vx_type) return 0;
+  return info.elements <= ~std::size_t{0} / size ? buffer_list::footprint(info.elements * size) : 0;
+}
+inline std::size_t output_scratch(const field_desc& f, const tensor_info& info, const layout_plan& plan) noexcept {
+  const std::size_t size = dtype_size(f.vx_type), to = dtype_size(info.dtype);
+  const std::size_t element = size > to ? size : to;
+  if (info.elements > ~std::size_t{0} / element) return 0;
+  const std::size_t kernel = buffer_list::footprint(info.elements * element);
+  const std::size_t converted = plan.moves && info.dtype != f.vx_type ? buffer_list::footprint(info.elements * to) : 0;
+  return kernel + converted;
 }
 
 // --- attributes -----------------------------------------------------------------------------------
