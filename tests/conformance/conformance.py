@@ -21,6 +21,7 @@ import sys
 # Columns, in order: the backend's results name and its title.
 BACKENDS = [
     ("openvx", "RKNN v1, host runtime"),
+    ("openvx_board", "RKNN v1, Rockchip's libOpenVX (qemu, aarch64)"),
     ("rknpu2", "RKNPU2 plugin, x86-64"),
     ("toolkit2", "RKNPU2 toolkit2 class, compute()"),
     ("toolkit2_shape_infer", "RKNPU2 toolkit2 class, shape_infer()"),
@@ -39,6 +40,11 @@ EXPLANATIONS = {
     "such tensor reaches a v1 kernel.",
     "v1-bool-scalar": "An OpenVX BOOL scalar holds 0 or 1 (docs/runtime.md §3): vxCreateScalar refuses another "
     "value (docs/runtime.md §6), so it never reaches a v1 kernel.",
+    "board-zero-dim-tensor": "Rockchip's libOpenVX creates a tensor with a zero dim (vxCreateTensor succeeds) but "
+    "hands the kernel a reference its vxQueryTensor refuses (-12, VX_ERROR_INVALID_REFERENCE): the node is "
+    "refused before any kernel can read the dims.",
+    "board-float-scalar": "A board's library takes a float scalar as it comes (its size budget; docs/architecture.md "
+    "§3): only a checking build (the PC's) refuses a nan or infinite one, unless the op's own kernel checks it.",
     "toolkit2-shapes-only": "The toolkit2 class's shape_infer (rknnop_rknpu2_infer) gives shapes and dtypes, no "
     "output values: rows of ops are compute()'s column.",
     "toolkit2-no-model-shapes": "shape_infer is handed the inputs only: there is no model output shape for its "
@@ -198,9 +204,13 @@ def table(results):
         "",
         "## 3. Not in this table",
         "",
-        "- RKNN v1 through Rockchip's librknn_runtime under qemu: its rules are the board matrix "
-        "([board-rules.md](board-rules.md)); the examples' `board.*` tests compare it with the host runtime, "
-        "bit for bit.",
+        "- RKNN v1 through librknn_runtime itself (`rknn_init`/`rknn_run` on a model) under qemu: the column "
+        "*RKNN v1, Rockchip's libOpenVX* runs each node in Rockchip's libOpenVX.so.1.2 as librknn_runtime "
+        "registers and feeds it (a bool param as a 1-byte UINT8 scalar, INT32 arrays, outputs of the model's "
+        "shapes; [board-emulation.md §8](board-emulation.md)); a model's own rules are the board matrix "
+        "([board-rules.md](board-rules.md)), and the examples' `board.*` tests compare it with the host runtime, "
+        "bit for bit. That libOpenVX returns VX_SUCCESS from a graph whose CPU kernel failed: a refusal found "
+        "by running the kernel reaches only the node's log and stderr (the column's FAIL cells quote it).",
         "- The RKNPU2 plugin inside librknnrt 1.6.0 under qemu: only Rockchip's DualResidual model exists; "
         "`rknpu2.dual_residual.*` compare it with Rockchip's kernel and the host runtime, bit for bit.",
         "",
