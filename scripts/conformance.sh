@@ -17,6 +17,10 @@ if grep -q '^build conformance_mindspore:' "$build/build.ninja" 2>/dev/null ||
    grep -q '^conformance_mindspore:' "$build/Makefile" 2>/dev/null; then
   targets+=(conformance_mindspore)
 fi
+if grep -q '^build conformance_openvx_board:' "$build/build.ninja" 2>/dev/null ||
+   grep -q '^conformance_openvx_board:' "$build/Makefile" 2>/dev/null; then
+  targets+=(conformance_openvx_board)  # the board column's driver and op libraries (RKNNOP_BOARD_DRIVERS)
+fi
 cmake --build "$build" -j "${RKNNOP_JOBS:-2}" --target "${targets[@]}"
 status=0
 ctest --test-dir "$build" -L '^conformance$' -E '^conformance\.table$' -j "${RKNNOP_JOBS:-2}" --output-on-failure ||
