@@ -160,8 +160,9 @@ public:
         a = refused(printed, a.detail);
       } else if (a.kind == std::string("ok")) {
         // This libOpenVX's vxScheduleGraph/vxWaitGraph (and vxProcessGraph) return VX_SUCCESS when a CPU
-        // kernel's function fails (the kernel-time checks: the op's own, every output written): the node's
-        // line reaches only its log and stderr. The cell says so after the digest (a bad case: FAIL).
+        // kernel's function fails (the kernel-time checks: the op's own, every output written), and so does
+        // vxQueryNode(VX_NODE_STATUS): the node's line reaches only its log and stderr. The cell says so after
+        // the digest (a bad case: FAIL).
         for (const std::string& line : printed)
           if (line.rfind("rknnop: ", 0) == 0) {
             a.detail = "; the run succeeded after the node logged: " + line;
