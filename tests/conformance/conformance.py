@@ -38,8 +38,6 @@ EXPLANATIONS = {
     "that type cannot hold cannot be written into the node.",
     "v1-no-zero-dim": "An OpenVX tensor has no zero dim: vxCreateTensor refuses one (docs/runtime.md §6), so no "
     "such tensor reaches a v1 kernel.",
-    "v1-bool-scalar": "An OpenVX BOOL scalar holds 0 or 1 (docs/runtime.md §3): vxCreateScalar refuses another "
-    "value (docs/runtime.md §6), so it never reaches a v1 kernel.",
     "board-zero-dim-tensor": "Rockchip's libOpenVX creates a tensor with a zero dim (vxCreateTensor succeeds) but "
     "hands the kernel a reference its vxQueryTensor refuses (-12, VX_ERROR_INVALID_REFERENCE): the node is "
     "refused before any kernel can read the dims.",
