@@ -11,7 +11,8 @@ and writes docs/backends.md.
 
 A cell is "equal" (the output bits equal the row's first backend that ran it), "refused alike" (the
 message body after the backend's prefix "rknnop: <Op>[ (<type>)]: " equals the first refusal's), "n/a"
-with a reason from EXPLANATIONS (a case the backend cannot express), "skipped" (the backend's stack
+with a reason from EXPLANATIONS (a case the backend cannot express; a driver may add a note after the key
+and "; "), "skipped" (the backend's stack
 was not given) or FAIL: anything else, including a bad case accepted or a good one refused.
 """
 import os
@@ -42,7 +43,8 @@ EXPLANATIONS = {
     "hands the kernel a reference its vxQueryTensor refuses (-12, VX_ERROR_INVALID_REFERENCE): the node is "
     "refused before any kernel can read the dims.",
     "board-float-scalar": "A board's library takes a float scalar as it comes (its size budget; docs/architecture.md "
-    "§3): only a checking build (the PC's) refuses a nan or infinite one, unless the op's own kernel checks it.",
+    "§3): only a checking build (the PC's) refuses a nan or infinite one with the other backends' line; an op's own "
+    "kernel may still refuse it at run time, in its own words.",
     "toolkit2-shapes-only": "The toolkit2 class's shape_infer (rknnop_rknpu2_infer) gives shapes and dtypes, no "
     "output values: rows of ops are compute()'s column.",
     "toolkit2-no-model-shapes": "shape_infer is handed the inputs only: there is no model output shape for its "
@@ -104,8 +106,9 @@ def judge(row, ran, skipped):
             continue
         kind, detail = ran[name].get(row, ("missing", "the driver printed no line for this row"))
         if kind == "n/a":
-            if detail in EXPLANATIONS:
-                out.append((name, "n/a", detail))
+            key = detail.split("; ", 1)[0]  # the key, then the driver's note (what the library logged)
+            if key in EXPLANATIONS:
+                out.append((name, "n/a", key))
             else:
                 out.append((name, "FAIL", "n/a with no explanation: " + detail))
             continue
