@@ -45,6 +45,9 @@ EXPLANATIONS = {
     "board-float-scalar": "A board's library takes a float scalar as it comes (its size budget; docs/architecture.md "
     "§3): only a checking build (the PC's) refuses a nan or infinite one with the other backends' line; an op's own "
     "kernel may still refuse it at run time, in its own words.",
+    "board-marker-check": "A board's library looks for unwritten output elements at its few markers only (its size "
+    "budget; docs/architecture.md §5), so it refuses an output left wholly unwritten with a shorter line than a "
+    "checking build's, which counts the unwritten elements.",
     "toolkit2-shapes-only": "The toolkit2 class's shape_infer (rknnop_rknpu2_infer) gives shapes and dtypes, no "
     "output values: rows of ops are compute()'s column.",
     "toolkit2-no-model-shapes": "shape_infer is handed the inputs only: there is no model output shape for its "

@@ -192,6 +192,11 @@ private:
     const bool ran = r.expect_refused && a.kind == std::string("ok");
     if (non_finite && ran && a.detail.find("is not a finite number") == std::string::npos)
       return {"n/a", "board-float-scalar" + a.detail, {}};
+    // A board's library finds an output left wholly unwritten by its markers (decode.hpp's check_written),
+    // with its own shorter line, at run time.
+    if (ran &&
+        a.detail.find("the kernel wrote nothing (rknnop's unwritten markers are all still there)") != std::string::npos)
+      return {"n/a", "board-marker-check" + a.detail, {}};
     return a;
   }
 
