@@ -213,8 +213,10 @@ def table(results):
         "registers and feeds it (a bool param as a 1-byte UINT8 scalar, INT32 arrays, outputs of the model's "
         "shapes; [board-emulation.md §8](board-emulation.md)); a model's own rules are the board matrix "
         "([board-rules.md](board-rules.md)), and the examples' `board.*` tests compare it with the host runtime, "
-        "bit for bit. That libOpenVX returns VX_SUCCESS from a graph whose CPU kernel failed: a refusal found "
-        "by running the kernel reaches only the node's log and stderr (the column's FAIL cells quote it).",
+        "bit for bit. Rockchip's libOpenVX (the rknpu snapshot's drivers, under qemu) returns VX_SUCCESS from "
+        "vxProcessGraph / vxWaitGraph and VX_NODE_STATUS after a CPU kernel that returned an error, so on a board "
+        "a node rknnop refuses at run time is reported only by its stderr line and its outputs are not valid; the "
+        "PC's runtimes fail the run (the column's results quote the line after the cell's key or digest).",
         "- The RKNPU2 plugin inside librknnrt 1.6.0 under qemu: only Rockchip's DualResidual model exists; "
         "`rknpu2.dual_residual.*` compare it with Rockchip's kernel and the host runtime, bit for bit.",
         "",
