@@ -9,10 +9,12 @@
 #   RKNNOP_BOARD_DRIVERS=<rknpu checkout> scripts/board-run.sh [--variant V] MODEL.rknn \
 #       -i 0=in.npy [-i 1=...] -o 0=out.npy [--want-float]
 #   RKNNOP_BOARD_DRIVERS=<rknpu checkout> scripts/board-run.sh [--variant V] --vx LIB.so NAME [vx-runner args]
+#   RKNNOP_BOARD_DRIVERS=<rknpu checkout> scripts/board-run.sh [--variant V] --runner EXE [args]
 #
 # V: linux-aarch64 (RK1808, the default), linux-armhf (RK1806) or linux-armhf-puma (RV1109/RV1126).
 # Inputs and outputs by index in the model's order. --vx runs board/runner/vx_board_run instead
-# (one node through libOpenVX.so.1.2 directly; its usage: --vx alone).
+# (one node through libOpenVX.so.1.2 directly; its usage: --vx alone). --runner runs EXE, a program
+# already built for V's architecture against libOpenVX.so (the conformance suite's driver), the same way.
 # The galcore stand-in: RKNNOP_BOARD_GALCORE = a folder holding aarch64/ and armhf/
 # librknnop_galcore.so (default: <build>/board/galcore, build = RKNNOP_BUILD_DIR or build/native;
 # installed: <prefix>/lib/rknnop/board);
@@ -41,17 +43,22 @@ else
   galcore_default=${RKNNOP_BUILD_DIR:-$root/build/native}/board/galcore
 fi
 skip() { echo "board-run.sh: skipped: $*" >&2; exit 77; }
-usage() { sed -n '8,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '8,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 variant=linux-aarch64
 galcore_wanted=1
 vx=0
+runner=
 args=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --variant) [[ $# -ge 2 ]] || usage; variant=$2; shift 2 ;;
     --no-galcore) galcore_wanted=0; shift ;;
     --vx) vx=1; shift ;;
+    --runner)
+      [[ $# -ge 2 ]] || usage
+      runner=$2 && [[ $runner == /* ]] || runner=$PWD/$2
+      shift 2 ;;
     -h|--help) usage ;;
     -i|-o)
       [[ $# -ge 2 ]] || usage
@@ -78,7 +85,7 @@ libdir=$drivers/drivers/$variant/usr/lib
 header=$drivers/rknn/include/rknn_runtime.h
 [[ -f $libdir/libOpenVX.so.1.2 && -f $libdir/librknn_runtime.so ]] ||
   skip "RKNNOP_BOARD_DRIVERS=$drivers has no drivers/$variant/usr/lib/{libOpenVX.so.1.2,librknn_runtime.so}"
-[[ $vx == 1 || -f $header ]] || skip "RKNNOP_BOARD_DRIVERS=$drivers has no rknn/include/rknn_runtime.h"
+[[ $vx == 1 || -n $runner || -f $header ]] || skip "RKNNOP_BOARD_DRIVERS=$drivers has no rknn/include/rknn_runtime.h"
 cc=$triplet-gcc
 command -v "$cc" >/dev/null || skip "$cc not found (scripts/install-deps.sh installs the cross compilers)"
 command -v "$qemu" >/dev/null || skip "$qemu not found (qemu-user)"
@@ -104,16 +111,18 @@ libdir=$(board_driver_libdir "$libdir" "$work")
 # <build>/board/cache) under a key of everything they are built from, so that a run reuses them.
 kind=rknn
 [[ $vx == 1 ]] && kind=vx
+[[ -n $runner ]] && kind=stubs  # the stand-ins only: the runner is given
 built=$work/built cached=
 if [[ -n ${RKNNOP_BOARD_CACHE:-} ]]; then
   key=$({
     echo "$variant $kind $cc $drivers_libdir"
     cat "$board/stubs/make-stubs.sh" "$board/stubs/dlsym-imports.txt" "$board/runner/"*.c "$board/runner/"*.h
-    if [[ $vx == 1 ]]; then cat "$include/rknnop/openvx.h" "$include/rknnop/detail/"openvx_*.h; else cat "$header"; fi
+    if [[ $vx == 1 ]]; then cat "$include/rknnop/openvx.h" "$include/rknnop/detail/"openvx_*.h
+    elif [[ -z $runner ]]; then cat "$header"; fi
     ls -lL --time-style=+%s "$drivers_libdir"
   } | sha256sum | cut -c1-16)
   cached=$RKNNOP_BOARD_CACHE/$variant-$kind-$key
-  [[ -x $cached/runner ]] && built=$cached
+  [[ -x $cached/runner || ($kind == stubs && -d $cached/stubs) ]] && built=$cached
 fi
 if [[ $built == "$work/built" ]]; then
   mkdir -p "$built/stubs"
@@ -122,7 +131,7 @@ if [[ $built == "$work/built" ]]; then
     "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$include" -o "$built/runner" \
       "$board/runner/vx_board_run.c" "$board/runner/npy.c" \
       -L"$libdir" -Wl,-rpath-link,"$libdir:$built/stubs" -l:libOpenVX.so.1.2 -ldl
-  else
+  elif [[ -z $runner ]]; then
     "$cc" -std=c11 -O1 -Wall -Wextra -Werror -I"$drivers/rknn/include" -o "$built/runner" \
       "$board/runner/rknn_board_run.c" "$board/runner/npy.c" \
       -L"$libdir" -Wl,-rpath-link,"$libdir:$built/stubs" -lrknn_runtime
@@ -143,13 +152,14 @@ if [[ -n $kernel_record ]]; then
   env_args+=(-E "RKNNOP_RECORD=$work/kernel-record")
 fi
 [[ -n $galcore ]] && env_args+=(-E "LD_PRELOAD=$galcore")
-[[ ${RKNNOP_BOARD_TRACE:-0} == 1 ]] && echo "board-run.sh: (cd $work/run && $qemu -L $sysroot ${env_args[*]} $built/runner ${args[*]})" >&2
+runner=${runner:-$built/runner}
+[[ ${RKNNOP_BOARD_TRACE:-0} == 1 ]] && echo "board-run.sh: (cd $work/run && $qemu -L $sysroot ${env_args[*]} $runner ${args[*]})" >&2
 # librknn_runtime writes each custom op's library to /tmp/rknn/<Name> (a fixed path, not TMPDIR)
 # and deletes it after dlopen(); a run that fails in between leaves it. Remove what this run made.
 [[ -d /tmp/rknn ]] && had_tmp_rknn=1 || had_tmp_rknn=0
 touch "$work/started"
 status=0
-(cd "$work/run" && exec "$qemu" -L "$sysroot" "${env_args[@]}" "$built/runner" "${args[@]}") || status=$?
+(cd "$work/run" && exec "$qemu" -L "$sysroot" "${env_args[@]}" "$runner" "${args[@]}") || status=$?
 if [[ -d /tmp/rknn ]]; then
   find /tmp/rknn -maxdepth 1 -type f -newer "$work/started" -delete 2>/dev/null || true
   [[ $had_tmp_rknn == 1 ]] || rmdir /tmp/rknn 2>/dev/null || true

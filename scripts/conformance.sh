@@ -13,9 +13,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build/ci}
 [ -f "$build/CMakeCache.txt" ] || { echo "conformance.sh: $build is not a configured build tree" >&2; exit 2; }
 targets=(conformance_openvx conformance_rknpu2)
-# (and, where this build has them: MindSpore Lite's driver; the armhf DualResidual plugin and the /dev/rknpu
-# stand-in the librknnrt column runs)
-for target in conformance_mindspore DualResidual_rknpu2 rknnop_rknpu_board; do
+# (and, where this build has them: MindSpore Lite's driver; the board column's driver and op libraries
+# (RKNNOP_BOARD_DRIVERS); the armhf DualResidual plugin and the /dev/rknpu stand-in the librknnrt column runs)
+for target in conformance_mindspore conformance_openvx_board DualResidual_rknpu2 rknnop_rknpu_board; do
   if grep -Eq "^build ([^ ]*/)?$target:" "$build/build.ninja" 2>/dev/null ||
      grep -q "^$target:" "$build/Makefile" 2>/dev/null; then
     targets+=("$target")

@@ -10,7 +10,9 @@
 // conformance.py compares the lines of every backend and writes docs/backends.md.
 #include <rknnop/config.hpp>  // RKNNOP_GUARD_BUFFERS: a checking build (the PC's) or a board's
 #include <rknnop/float16.hpp>
+#ifndef RKNNOP_CONFORMANCE_BOARD_DRIVER
 #include <rknnop/host/npy.hpp>  // the inputs a row takes from another backend's run (a record's .npy files)
+#endif
 
 #include <cmath>
 #include <cstdint>
@@ -133,17 +135,72 @@ inline param_case absent(param_case p) {
   return p;
 }
 
-// A .npy file through rknnop::host's parser, which takes the bytes: only types that do not depend on
-// libstdc++'s string ABI cross into rknnop::host (the MindSpore Lite driver is built with the old one).
-inline rknnop::host::npy_array read_npy(const std::string& file) {
+// A recorded input: its element type, shape (outermost first) and bytes.
+struct recorded_tensor {
+  element type = element::float32;
+  std::vector<std::uint32_t> shape;
+  std::vector<std::uint8_t> data;
+};
+
+inline std::vector<std::uint8_t> read_bytes(const std::string& file) {
   std::vector<std::uint8_t> bytes;
   std::FILE* f = std::fopen(file.c_str(), "rb");
   if (!f) throw std::runtime_error(file + ": cannot be opened");
   std::uint8_t chunk[4096];
-  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0;) bytes.insert(bytes.end(), chunk, chunk + n);
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0 && bytes.size() < (std::size_t{1} << 26);)
+    bytes.insert(bytes.end(), chunk, chunk + n);
   std::fclose(f);
-  return rknnop::host::parse_npy(bytes, file);
+  return bytes;
 }
+
+#ifndef RKNNOP_CONFORMANCE_BOARD_DRIVER
+// A .npy file through rknnop::host's parser, which takes the bytes: only types that do not depend on
+// libstdc++'s string ABI cross into rknnop::host (the MindSpore Lite driver is built with the old one).
+inline recorded_tensor read_npy(const std::string& file) {
+  const rknnop::host::npy_array a = rknnop::host::parse_npy(read_bytes(file), file);
+  if (a.dtype != rknnop::dtype::float32 && a.dtype != rknnop::dtype::float16)
+    throw std::runtime_error(file + ": expected float32 or float16");
+  return {a.dtype == rknnop::dtype::float32 ? element::float32 : element::float16,
+          std::vector<std::uint32_t>(a.shape.begin(), a.shape.end()), a.data};
+}
+#else
+// The board column's driver is cross-compiled without rknnop::host: it reads the one form the records
+// hold (format 1.0, '<f4' or '<f2', C order) and refuses anything else; the PC's drivers read the same
+// files through parse_npy, so a file this misreads gives other bits than theirs (a FAIL, not a pass).
+inline recorded_tensor read_npy(const std::string& file) {
+  const std::vector<std::uint8_t> b = read_bytes(file);
+  const auto bad = [&](const char* why) { return std::runtime_error(file + ": " + why); };
+  if (b.size() < 10 || std::memcmp(b.data(), "\x93NUMPY\x01\x00", 8) != 0) throw bad("not a .npy 1.0 file");
+  const std::size_t header = b[8] | std::size_t{b[9]} << 8;
+  if (b.size() < 10 + header) throw bad("its header is cut");
+  const std::string h(reinterpret_cast<const char*>(b.data()) + 10, header);
+  recorded_tensor t;
+  if (h.find("'descr': '<f4'") != std::string::npos)
+    t.type = element::float32;
+  else if (h.find("'descr': '<f2'") != std::string::npos)
+    t.type = element::float16;
+  else
+    throw bad("expected '<f4' or '<f2'");
+  if (h.find("'fortran_order': False") == std::string::npos) throw bad("expected C order");
+  const std::size_t open = h.find("'shape': ("), close = h.find(')', open);
+  if (open == std::string::npos || close == std::string::npos) throw bad("no shape");
+  std::size_t count = 1;
+  for (std::size_t i = open + 10; i < close;) {
+    char* end = nullptr;
+    const unsigned long d = std::strtoul(h.c_str() + i, &end, 10);
+    if (end == h.c_str() + i) break;
+    if (d == 0 || d > 0xFFFFFFFFul) throw bad("a dim out of range");
+    t.shape.push_back(static_cast<std::uint32_t>(d));
+    count *= d;
+    i = static_cast<std::size_t>(end - h.c_str());
+    while (i < close && (h[i] == ',' || h[i] == ' ')) ++i;
+  }
+  if (t.shape.empty() || count * element_size(t.type) != b.size() - 10 - header)
+    throw bad("its size is not its shape's");
+  t.data.assign(b.begin() + static_cast<std::ptrdiff_t>(10 + header), b.end());
+  return t;
+}
+#endif
 
 // The inputs a backend's run recorded for a row "<Op>.in_<backend>": <dir>/<row>.in<k>.npy, k = 0, 1, ...,
 // in the folder RKNNOP_CONFORMANCE_INPUTS names (ctest's fixture: that backend's run writes them before
@@ -160,11 +217,8 @@ inline row recorded_row(std::string name, std::string op, std::string from, std:
   try {
     for (std::size_t k = 0; k < inputs; ++k) {
       const std::string file = std::string(dir) + "/" + r.name + ".in" + std::to_string(k) + ".npy";
-      const rknnop::host::npy_array a = read_npy(file);
-      if (a.dtype != rknnop::dtype::float32 && a.dtype != rknnop::dtype::float16)
-        throw std::runtime_error(file + ": expected float32 or float16");
-      const element type = a.dtype == rknnop::dtype::float32 ? element::float32 : element::float16;
-      r.inputs.push_back({type, std::vector<std::uint32_t>(a.shape.begin(), a.shape.end()), a.data});
+      recorded_tensor a = read_npy(file);
+      r.inputs.push_back({a.type, std::move(a.shape), std::move(a.data)});
     }
   } catch (const std::exception& e) {
     r.inputs.clear();

@@ -11,9 +11,9 @@ and writes docs/backends.md.
 
 A cell is "equal" (the output bits equal the row's first backend that ran it), "refused alike" (the
 message body after the backend's prefix "rknnop: <Op>[ (<type>)]: " equals the first refusal's), "n/a"
-with a reason from EXPLANATIONS (a case the backend cannot express), "skipped" (the backend's stack
-was not given, or the backend that records a row's inputs was skipped) or FAIL: anything else,
-including a bad case accepted or a good one refused.
+with a reason from EXPLANATIONS (a case the backend cannot express; a driver may add a note after the key
+and "; "), "skipped" (the backend's stack was not given, or the backend that records a row's inputs was
+skipped) or FAIL: anything else, including a bad case accepted or a good one refused.
 """
 import os
 import re
@@ -22,6 +22,7 @@ import sys
 # Columns, in order: the backend's results name and its title.
 BACKENDS = [
     ("openvx", "RKNN v1, host runtime"),
+    ("openvx_board", "RKNN v1, Rockchip's libOpenVX (qemu, aarch64)"),
     ("rknpu2", "RKNPU2 plugin, x86-64"),
     ("librknnrt", "RKNPU2 plugin in librknnrt 1.6.0, qemu-arm"),
     ("toolkit2", "RKNPU2 toolkit2 class, compute()"),
@@ -39,8 +40,15 @@ EXPLANATIONS = {
     "that type cannot hold cannot be written into the node.",
     "v1-no-zero-dim": "An OpenVX tensor has no zero dim: vxCreateTensor refuses one (docs/runtime.md §6), so no "
     "such tensor reaches a v1 kernel.",
-    "v1-bool-scalar": "An OpenVX BOOL scalar holds 0 or 1 (docs/runtime.md §3): vxCreateScalar refuses another "
-    "value (docs/runtime.md §6), so it never reaches a v1 kernel.",
+    "board-zero-dim-tensor": "Rockchip's libOpenVX creates a tensor with a zero dim (vxCreateTensor succeeds) but "
+    "hands the kernel a reference its vxQueryTensor refuses (-12, VX_ERROR_INVALID_REFERENCE): the node is "
+    "refused before any kernel can read the dims.",
+    "board-float-scalar": "A board's library takes a float scalar as it comes (its size budget; docs/architecture.md "
+    "§3): only a checking build (the PC's) refuses a nan or infinite one with the other backends' line; an op's own "
+    "kernel may still refuse it at run time, in its own words.",
+    "board-marker-check": "A board's library looks for unwritten output elements at its few markers only (its size "
+    "budget; docs/architecture.md §5), so it refuses an output left wholly unwritten with a shorter line than a "
+    "checking build's, which counts the unwritten elements.",
     "toolkit2-shapes-only": "The toolkit2 class's shape_infer (rknnop_rknpu2_infer) gives shapes and dtypes, no "
     "output values: rows of ops are compute()'s column.",
     "toolkit2-no-model-shapes": "shape_infer is handed the inputs only: there is no model output shape for its "
@@ -117,8 +125,9 @@ def judge(row, ran, skipped):
                 out.append((name, "FAIL", "skipped although the inputs' backend ran: " + detail))
             continue
         if kind == "n/a":
-            if detail in EXPLANATIONS:
-                out.append((name, "n/a", detail))
+            key = detail.split("; ", 1)[0]  # the key, then the driver's note (what the library logged)
+            if key in EXPLANATIONS:
+                out.append((name, "n/a", key))
             else:
                 out.append((name, "FAIL", "n/a with no explanation: " + detail))
             continue
@@ -215,9 +224,15 @@ def table(results):
         "",
         "## 3. Not in this table",
         "",
-        "- RKNN v1 through Rockchip's librknn_runtime under qemu: its rules are the board matrix "
-        "([board-rules.md](board-rules.md)); the examples' `board.*` tests compare it with the host runtime, "
-        "bit for bit.",
+        "- RKNN v1 through librknn_runtime itself (`rknn_init`/`rknn_run` on a model) under qemu: the column "
+        "*RKNN v1, Rockchip's libOpenVX* runs each node in Rockchip's libOpenVX.so.1.2 as librknn_runtime "
+        "registers and feeds it (a bool param as a 1-byte UINT8 scalar, INT32 arrays, outputs of the model's "
+        "shapes; [board-emulation.md §8](board-emulation.md)); a model's own rules are the board matrix "
+        "([board-rules.md](board-rules.md)), and the examples' `board.*` tests compare it with the host runtime, "
+        "bit for bit. Rockchip's libOpenVX (the rknpu snapshot's drivers, under qemu) returns VX_SUCCESS from "
+        "vxProcessGraph / vxWaitGraph and VX_NODE_STATUS after a CPU kernel that returned an error, so on a board "
+        "a node rknnop refuses at run time is reported only by its stderr line and its outputs are not valid; the "
+        "PC's runtimes fail the run (the column's results quote the line after the cell's key or digest).",
         "- The RKNPU2 plugin inside librknnrt 1.6.0 under qemu, beyond row `DualResidual.in_librknnrt`: only "
         "Rockchip's DualResidual model exists; `rknpu2.dual_residual.*` compare it with Rockchip's kernel and the "
         "host runtime for each SoC's model, bit for bit.",

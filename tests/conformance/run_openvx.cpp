@@ -81,10 +81,10 @@ void run_row(const row& r, vx_kernel_description_t* d) {
         break;
       }
       case param_kind::boolean: {
-        const vx_bool b = static_cast<vx_bool>(std::int32_t(v));
-        vx_scalar scalar = h.scalar(VX_TYPE_BOOL, &b);
-        if (!scalar && v != 0 && v != 1) return print_na(r, "v1-bool-scalar");  // vxCreateScalar refused it
-        refs.push_back(ref(scalar));
+        // As librknn_runtime hands a bool param over: a 1-byte UINT8 scalar (docs/board-emulation.md §8),
+        // which holds any byte, so a model's 2 reaches the kernel.
+        const std::uint8_t b = std::uint8_t(v);
+        refs.push_back(ref(h.scalar(VX_TYPE_UINT8, &b)));
         break;
       }
       case param_kind::i32_array: {

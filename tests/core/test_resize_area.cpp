@@ -312,6 +312,25 @@ TEST(ResizeAreaRuntime, AlignCornersArrivesAsTheBoardRuntimesUint8Scalar) {
   EXPECT_EQ(results[0].size(), 3U * 4U * 2U);
 }
 
+// The UINT8 form holds any byte: a model's 2 for a bool param is refused (read_scalar, every build) with
+// the attribute backends' line (log.hpp's bool_value_failure); 0 and 1 are taken.
+TEST(ResizeAreaRuntime, Uint8ScalarOtherThan0Or1IsRefusedForABoolParam) {
+  for (const int value : {0, 1, 2, 255}) {
+    const auto byte = static_cast<vx_uint8>(value);
+    harness h(vx_kernel_ResizeArea_list.entries[0]);
+    vx_tensor x = h.tensor({1, 4, 4, 1}, VX_TYPE_FLOAT16, std::vector<rknnop::float16>(16));
+    vx_tensor y = h.virtual_tensor(VX_TYPE_FLOAT16);
+    const vx_status s = h.run({ref(x), ref(y), ref(h.array({2, 2})), ref(h.scalar(VX_TYPE_UINT8, &byte))});
+    if (value <= 1) {
+      EXPECT_EQ(s, VX_SUCCESS) << h.last_log();
+    } else {
+      EXPECT_EQ(s, VX_ERROR_INVALID_VALUE);
+      EXPECT_EQ(h.last_log(), "rknnop: ResizeArea: param 'align_corners': " + std::to_string(value) +
+                                  " is not a bool value, expected 0 or 1");
+    }
+  }
+}
+
 TEST(ResizeAreaRuntime, RandomImagesMatchTheDirectKernel) {
   std::mt19937 rng(99);
   for (int trial = 0; trial < 10; ++trial) {

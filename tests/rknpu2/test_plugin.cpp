@@ -439,7 +439,7 @@ TEST_F(Rknpu2Plugin, EachBadAttributeIsOneLineNamingParamExpectedAndGot) {
        "rknnop: Params: param 'unsigned_value': item 0 of the node's attribute is -1, expected a value the param's "
        "type holds"},
       {"flag", attr_of<std::int64_t>(r::type_int64, {2}),
-       "rknnop: Params: param 'flag': item 0 of the node's attribute is 2, expected 0 or 1"},
+       "rknnop: Params: param 'flag': 2 is not a bool value, expected 0 or 1"},
       {"scale", attr_of<float>(r::type_float32, {1.f, 2.f}),
        "rknnop: Params: param 'scale': the node's attribute 'scale' is FLOAT32 with 2 items, expected one float "
        "(FLOAT32, FLOAT16, or an exact integer)"},

@@ -90,6 +90,13 @@ RKNNOP_DETAIL_COLD inline outcome non_finite_failure(const field_desc& f, double
   return fail(status_code::invalid_value, f, "{} is not a finite number", value);
 }
 
+// "param 'flag': 2 is not a bool value, expected 0 or 1": the one line for a bool param holding any
+// other integer, on every backend (an attribute's item; RKNN v1's scalar, whose UINT8 form holds 0..255).
+// Not cold: inlined into the board's read_scalar it costs less than a call (its size budget).
+inline outcome bool_value_failure(const field_desc& f, std::int64_t value) noexcept {
+  return fail(status_code::invalid_value, f, "{} is not a bool value, expected 0 or 1", value);
+}
+
 // "input 'x': a dim is 0 (shape [2,0,3])": the one line for a runtime tensor with a zero dim, on every
 // backend whose runtime can hand one over (shape outermost first, as NumPy writes it).
 template <class Dim>

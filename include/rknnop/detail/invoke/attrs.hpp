@@ -75,7 +75,7 @@ outcome attr_to_float(const field_desc& f, const attr_item& v, std::uint32_t k, 
 template <class F>
 outcome attr_to_integer(const field_desc& f, const attr_item& v, std::uint32_t k, F& value) noexcept {
   if constexpr (std::is_same_v<F, bool>) {
-    if (v.i != 0 && v.i != 1) return attr_value_failure(f, v, k, "0 or 1");
+    if (v.i != 0 && v.i != 1) return bool_value_failure(f, v.i);
     value = v.i != 0;
     return {};
   } else if constexpr (std::is_enum_v<F>) {

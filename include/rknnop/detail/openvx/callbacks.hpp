@@ -32,7 +32,7 @@ outcome decode_params(const vx_reference* refs, invocation<Op>& call, param_type
   outcome result;
   for_each_field_index<typename model::params>([&](auto i) {
     if (!result.ok()) return;
-    constexpr field_desc f = model::fields[model::input_count + model::output_count + i];
+    constexpr const field_desc& f = model::fields[model::input_count + model::output_count + i];
     auto& value = field<i>(call.par);
     using F = std::remove_cvref_t<decltype(value)>;
     if constexpr (int32_array_type<F>) {
@@ -72,7 +72,7 @@ outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list
   outcome result;
   for_each_field_index<typename model::inputs>([&](auto i) {
     if (!result.ok()) return;
-    constexpr field_desc f = model::fields[i];
+    constexpr const field_desc& f = model::fields[i];
     tensor_info& info = call.info[i];
     if (known)
       info = known[i];
@@ -85,7 +85,7 @@ outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list
   for_each_field_index<typename model::outputs>([&](auto i) {
     if (!result.ok()) return;
     constexpr std::size_t k = model::input_count + i;
-    constexpr field_desc f = model::fields[k];
+    constexpr const field_desc& f = model::fields[k];
     tensor_info& info = call.info[k];
     if (known)
       info = known[k];
@@ -271,7 +271,7 @@ validate_callback(vx_node node, const vx_reference parameters[], vx_uint32 num, 
   for_each_field_index<typename model::outputs>([&](auto i) {
     if (!result.ok()) return;
     constexpr std::size_t k = model::input_count + i;
-    constexpr field_desc f = model::fields[k];
+    constexpr const field_desc& f = model::fields[k];
     const auto& view = field<i>(call.out);
     const auto inferred_type = static_cast<vx_enum>(view.dtype());
     result = check_inferred(f, view.dims().data(), view.rank(), inferred_type);  // the core's one check
