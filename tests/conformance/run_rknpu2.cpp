@@ -243,11 +243,8 @@ void print_librknnrt_row(const row& rw, const std::string& dir) {
   try {
     for (std::size_t k = 0; k < rw.outputs.size(); ++k) {
       const std::string file = dir + "/" + rw.name + ".out" + std::to_string(k) + ".npy";
-      const auto a = read_npy(file);
-      if (a.dtype != rknnop::dtype::float32 && a.dtype != rknnop::dtype::float16)
-        return print_refused(rw, "(no rknnop line) " + file + ": neither float32 nor float16");
-      const element type = a.dtype == rknnop::dtype::float32 ? element::float32 : element::float16;
-      dg.add_output(type, std::vector<std::uint32_t>(a.shape.begin(), a.shape.end()), a.data.data(), a.data.size());
+      const recorded_tensor a = read_npy(file);  // (float32 or float16, else it throws)
+      dg.add_output(a.type, a.shape, a.data.data(), a.data.size());
     }
   } catch (const std::exception& e) {
     return print_refused(rw, std::string("(no rknnop line) ") + e.what());
