@@ -13,6 +13,7 @@
 
 #include "cases.hpp"
 #include "test_ops.hpp"
+#include "vx_element.hpp"
 #include "vx_harness.hpp"  // tests/core
 
 #include <algorithm>
@@ -24,16 +25,6 @@ using namespace conformance;
 using rknnop::test::harness;
 using rknnop::test::ref;
 
-vx_enum vx_type(element e) {
-  switch (e) {
-    case element::float32: return VX_TYPE_FLOAT32;
-    case element::float16: return VX_TYPE_FLOAT16;
-    case element::int32: return VX_TYPE_INT32;
-    case element::int8: return VX_TYPE_INT8;
-    case element::uint8: return VX_TYPE_UINT8;
-  }
-  return VX_TYPE_INVALID;
-}
 std::vector<std::uint32_t> reversed(std::vector<std::uint32_t> v) {
   std::reverse(v.begin(), v.end());
   return v;

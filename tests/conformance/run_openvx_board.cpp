@@ -14,6 +14,7 @@
 //
 //   conformance_openvx_board NAME=LIB.so... RESULTS.tsv   (the results last, as every driver's)
 #include "cases.hpp"
+#include "vx_element.hpp"
 
 #include <rknnop/openvx.h>
 
@@ -34,17 +35,6 @@ using namespace conformance;
 // The enumeration librknn_runtime gives a custom op's kernel (vx_board_run.c), one more per op here:
 // the ops share one context.
 constexpr vx_enum rknn_kernel_enumeration = static_cast<vx_enum>(0xfff03080);
-
-vx_enum vx_type(element e) {
-  switch (e) {
-    case element::float32: return VX_TYPE_FLOAT32;
-    case element::float16: return VX_TYPE_FLOAT16;
-    case element::int32: return VX_TYPE_INT32;
-    case element::int8: return VX_TYPE_INT8;
-    case element::uint8: return VX_TYPE_UINT8;
-  }
-  return VX_TYPE_INVALID;
-}
 
 // What the VX calls printed (stdout and stderr, where a board library's rknnop lines go) while a row ran.
 class captured_output {
