@@ -481,7 +481,8 @@ inline std::size_t first_lossy(std::int32_t kernel_type, std::int32_t tensor_typ
     return lossy_output(kernel_type, tensor_type, element_value(kernel_type, src + k * from),
                         element_value(tensor_type, dst + k * to));
   };
-  if (tensor_type == vx_type::float16 && (kernel_type == vx_type::float16 || kernel_type == vx_type::float32)) {
+  // (a float kernel into float16: the kernel's type is the tensor's or float32)
+  if (tensor_type == vx_type::float16 && (kernel_type == tensor_type || kernel_type == vx_type::float32)) {
     for (std::size_t k = a; k < b; ++k) {  // the hot case: only the exponents 0 and 31 can be a loss
       std::uint16_t bits;
       std::memcpy(&bits, dst + k * 2, 2);
