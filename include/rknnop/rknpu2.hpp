@@ -360,14 +360,20 @@ void settle_node(node_state<Op>& state, const op_tensor* inputs, const op_tensor
   }
   for (std::size_t k = 0; k < node_state<Op>::tensors; ++k) state.info[k] = call.info[k];
   state.settled = true;
-  // The scratch of a call (read_input's and write_output's copies, allocate_output's buffers).
+  // The scratch of a call (read_input's and write_output's copies, allocate_output's buffers), when it
+  // is within node_scratch_limit (a larger one takes the shared cache's blocks on every call).
   std::size_t bytes = 0;
+  bool fits = true;
+  const auto add = [&bytes, &fits](std::size_t more) {
+    fits = fits && more <= node_scratch_limit - bytes;
+    if (fits) bytes += more;
+  };
   for (std::size_t i = 0; i < model::input_count; ++i)
-    bytes += input_scratch(model::fields[i], state.info[i], state.plans[i]);
+    add(input_scratch(model::fields[i], state.info[i], state.plans[i]));
   for (std::size_t k = model::input_count; k < node_state<Op>::tensors; ++k)
-    bytes += output_scratch(model::fields[k], state.info[k], state.plans[k]);
+    add(output_scratch(model::fields[k], state.info[k], state.plans[k]));
   void* block = nullptr;
-  if (bytes != 0 && bytes <= node_scratch_limit && posix_memalign(&block, 16, bytes) == 0) {
+  if (fits && bytes != 0 && posix_memalign(&block, 16, bytes) == 0) {
     state.scratch = block;
     state.scratch_bytes = bytes;
   }

@@ -202,10 +202,16 @@ inline void fill_untouched(bool f32, char* data, std::size_t a, std::size_t b) n
   for (; k < b; ++k) std::memcpy(data + k * size, &pattern, size);
 }
 
+// The bytes of an output buffer's element: the wider of the kernel's type and the tensor's (the buffer
+// is converted in place); allocate_output's, and RKNPU2 init's scratch sum.
+inline std::size_t output_element_bytes(const field_desc& f, const tensor_info& info) noexcept {
+  const std::size_t size = dtype_size(f.vx_type), to = dtype_size(info.dtype);
+  return size > to ? size : to;
+}
+
 inline outcome allocate_output(const field_desc& f, const tensor_info& info, buffer_list& buffers,
                                void*& kernel_data) noexcept {
-  const std::size_t size = dtype_size(f.vx_type);
-  const std::size_t element = size > dtype_size(info.dtype) ? size : dtype_size(info.dtype);
+  const std::size_t element = output_element_bytes(f, info);
   kernel_data = info.elements <= ~std::size_t{0} / element ? buffers.allocate(info.elements * element) : nullptr;
   if (!kernel_data) return fail(status_code::no_memory, f, "cannot allocate {} elements", info.elements);
   auto* data = static_cast<char*>(kernel_data);

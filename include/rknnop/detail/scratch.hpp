@@ -152,7 +152,7 @@ public:
         if (guarded_[g].payload != payload) continue;
         const char* base = guarded_[g].payload - guard;
         const std::size_t bytes = guarded_[g].bytes;
-        const std::size_t end = guard + ((bytes ? (bytes + 15) & ~std::size_t{15} : 16)) + guard;
+        const std::size_t end = footprint(bytes);  // allocate() took it: it did not overflow
         const std::size_t tail = end - guard - bytes;
         r.size = bytes;
         if (std::memcmp(base, buffer_guard_pattern.bytes, guard) == 0 &&

@@ -78,6 +78,14 @@ void transpose(const char* src, char* dst, std::size_t batches, std::size_t rows
     else  // source column j -> destination row j
       for (std::size_t j = 0; j < cols; ++j) move_strided<Size>(src + j * Size, cols, dst + j * rows * Size, 1, rows);
 }
+// The same for elements of `size` bytes, an element type's: 4 (float32, the usual), 2, 1, else 8.
+inline void transpose(std::size_t size, const char* src, char* dst, std::size_t batches, std::size_t rows,
+                      std::size_t cols) noexcept {
+  if (size == 4) return transpose<4>(src, dst, batches, rows, cols);
+  if (size == 2) return transpose<2>(src, dst, batches, rows, cols);
+  if (size == 1) return transpose<1>(src, dst, batches, rows, cols);
+  transpose<8>(src, dst, batches, rows, cols);
+}
 
 // A 4-d tensor from one layout to another, each element converted by `fn` (nullptr: the same type,
 // its bytes moved), in one pass: dst (outermost first: s[p[0]], s[p[1]], s[p[2]], s[p[3]]) from src
@@ -90,10 +98,10 @@ inline void convert_permute4(convert_fn fn, const char* src, std::size_t from_si
                              const std::uint32_t s[4], const std::uint32_t p[4]) noexcept {
   // The bytes only, NCHW <-> NHWC (the two permutations read_attr_shape plans): transposes.
   const bool to_nhwc = is_perm(p, nchw_to_nhwc), to_nchw = is_perm(p, nhwc_to_nchw);
-  if (!fn && (to_nhwc || to_nchw) && (from_size == 2 || from_size == 4)) {
+  if (!fn && (to_nhwc || to_nchw)) {
     const std::size_t rows = to_nhwc ? s[1] : std::size_t(s[1]) * s[2],
                       cols = to_nhwc ? std::size_t(s[2]) * s[3] : s[3];
-    return from_size == 4 ? transpose<4>(src, dst, s[0], rows, cols) : transpose<2>(src, dst, s[0], rows, cols);
+    return transpose(from_size, src, dst, s[0], rows, cols);
   }
   std::size_t src_stride[4], dst_dims[4], dst_stride[4], dst_stride_of_src_dim[4];
   src_stride[3] = 1;
@@ -195,14 +203,7 @@ inline void move_planned(const layout_plan& plan, const char* src, char* dst, st
   const bool channels_first = plan.runtime_nchw == to_kernel;  // the source is [C][H*W] per image
   const std::size_t rows = channels_first ? plan.channels : plan.pixels;
   const std::size_t cols = channels_first ? plan.pixels : plan.channels;
-  if (size == 4) return transpose<4>(src, dst, plan.images, rows, cols);
-  if (size == 2) return transpose<2>(src, dst, plan.images, rows, cols);
-  std::uint32_t dims[4], perm[4];  // other sizes: the general permutation
-  for (std::uint32_t i = 0; i < 4; ++i) {
-    dims[i] = to_kernel ? plan.runtime[i] : plan.runtime[plan.perm[i]];
-    perm[to_kernel ? i : plan.perm[i]] = to_kernel ? plan.perm[i] : i;
-  }
-  convert_permute4(nullptr, src, size, dst, size, dims, perm);
+  transpose(size, src, dst, plan.images, rows, cols);
 }
 
 }  // namespace rknnop::detail

@@ -77,10 +77,12 @@ RKNNOP_DETAIL_COLD inline void append_shape(status& s, const std::vector<std::in
   s.append("]");
 }
 
-// An MSTensor's known shape (no -1, rank 0..6) into info's dims (innermost first) and element count:
+// An MSTensor's known shape (no -1; rank 0..6, else refused) into info's dims (innermost first) and element count:
 // no zero dim, each dim within 32 bits, the byte count within the address space. The one loop of
 // read_ms_shape (inputs) and read_ms_output (outputs).
 inline outcome read_ms_dims(const std::vector<std::int64_t>& shape, const field_desc& f, tensor_info& info) noexcept {
+  if (shape.size() > max_tensor_rank)
+    return fail(status_code::invalid_dimension, f, "expected rank 1..6, got {}", shape.size());
   std::size_t elements = 1;
   for (std::size_t i = 0; i < shape.size(); ++i) {
     const std::int64_t d = shape[shape.size() - 1 - i];
@@ -114,12 +116,10 @@ inline outcome read_ms_shape(const ::mindspore::MSTensor& t, const field_desc& f
   for (std::int64_t d : shape)
     if (d < 0) unknown = true;
   if (unknown) return {};
-  if (shape.size() > max_tensor_rank)
-    return fail(status_code::invalid_dimension, f, "expected rank 1..6, got {}", shape.size());
-  info.rank = shape.empty() ? 1 : static_cast<std::uint32_t>(shape.size());
   info.dims[0] = 1;
   const outcome dims = read_ms_dims(shape, f, info);
   if (!dims.ok()) return dims;
+  info.rank = shape.empty() ? 1 : static_cast<std::uint32_t>(shape.size());
   info.dtype = from_ms_dtype(t.DataType());
   if (info.dtype == vx_type::invalid || !accepts(f, info.dtype)) {
     if (info.dtype != vx_type::invalid) return dtype_mismatch(f, info.dtype);
@@ -214,12 +214,8 @@ inline outcome read_ms_output(const ::mindspore::MSTensor& t, const field_desc& 
   if (shape.empty()) return {};
   for (std::int64_t d : shape)
     if (d < 0) return {};
-  if (shape.size() > max_tensor_rank)
-    return fail(status_code::invalid_dimension, f, "expected rank 1..6, got {}", shape.size());
   info.rank = info.tensor_rank = static_cast<std::uint32_t>(shape.size());
-  const outcome dims = read_ms_dims(shape, f, info);
-  if (!dims.ok()) return dims;
-  return {};
+  return read_ms_dims(shape, f, info);
 }
 
 // The rank Infer gives an output: its own when the model shaped it (no -1) with a lower rank than

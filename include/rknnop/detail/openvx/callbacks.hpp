@@ -48,9 +48,9 @@ outcome decode_params(const vx_reference* refs, invocation<Op>& call, param_type
       result = read_scalar(refs[f.param_index], f, storage, types);
       if (!result.ok()) return;
       if constexpr (std::is_same_v<F, bool>) {
-        vx_int32 b = 0;  // vx_bool: a 4-byte enum
+        vx_int32 b = 0;  // vx_bool: a 4-byte enum, 0 or 1 (read_scalar refused any other value)
         std::memcpy(&b, storage, sizeof b);
-        value = b != 0;
+        value = b == 1;
       } else if constexpr (std::is_enum_v<F>) {
         vx_int32 v = 0;  // an enum param travels as VX_TYPE_INT32
         std::memcpy(&v, storage, sizeof v);

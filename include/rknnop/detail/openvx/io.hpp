@@ -273,10 +273,10 @@ inline outcome read_scalar(vx_reference ref, const field_desc& f, void* storage,
   if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyScalar");
   if (f.vx_type == VX_TYPE_BOOL) {
     // 0 or 1 only, in every build: the UINT8 form holds any byte (the storage is zeroed, so 4 bytes
-    // read either form).
-    std::uint32_t b = 0;
+    // read either form); a vx_bool is a 4-byte enum, read signed as decode_params reads it.
+    std::int32_t b = 0;
     std::memcpy(&b, storage, sizeof b);
-    if (b > 1) return bool_value_failure(f, b);
+    if (b != 0 && b != 1) return bool_value_failure(f, b);
   }
   if constexpr (check_every_element) {
     // Checking builds (the PC's): a nan or infinite float param is refused with the line the attribute

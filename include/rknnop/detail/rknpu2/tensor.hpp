@@ -148,6 +148,17 @@ inline outcome tensor_data(const op_tensor& t, const field_desc& f, const tensor
   return {};
 }
 
+// The copies' sizes, one rule each for the call and for init's scratch (input_scratch, output_scratch):
+// read_input's copy of an input (0: the kernel reads the runtime's memory itself); write_output's
+// converted copy of an output laid out anew (0: none). read_attr_shape bounded elements * 8 bytes.
+inline std::size_t input_copy_bytes(const field_desc& f, const tensor_info& info, const layout_plan& plan) noexcept {
+  return plan.moves || info.dtype != f.vx_type ? info.elements * dtype_size(f.vx_type) : 0;
+}
+inline std::size_t converted_output_bytes(const field_desc& f, const tensor_info& info,
+                                          const layout_plan& plan) noexcept {
+  return plan.moves && info.dtype != f.vx_type ? info.elements * dtype_size(info.dtype) : 0;
+}
+
 // An input as the kernel's element type and layout: the runtime's memory itself when both agree,
 // else converted and laid out in one pass into `buffers`.
 inline outcome read_input(const op_tensor& t, const field_desc& f, const tensor_info& info, const layout_plan& plan,
@@ -158,7 +169,7 @@ inline outcome read_input(const op_tensor& t, const field_desc& f, const tensor_
   const char* typed = data;
   const convert_fn fn = info.dtype != f.vx_type ? f.to_kernel[accepted_index(f, info.dtype)] : nullptr;
   if (plan.moves || fn) {
-    char* moved = static_cast<char*>(buffers.allocate(info.elements * kernel_size));
+    char* moved = static_cast<char*>(buffers.allocate(input_copy_bytes(f, info, plan)));
     if (!moved) return fail(status_code::no_memory, f, "cannot allocate {} elements", info.elements);
     if (plan.moves && !fn)  // laid out
       move_planned(plan, data, moved, kernel_size, true);
@@ -178,10 +189,9 @@ inline outcome write_output(op_tensor& t, const field_desc& f, const tensor_info
                             void* kernel_data, buffer_list& buffers) noexcept {
   char* data = nullptr;
   if (outcome r = tensor_data(t, f, info, data); !r.ok()) return r;
-  std::size_t from = dtype_size(f.vx_type);
   const std::size_t to = dtype_size(info.dtype);
   const char* src = static_cast<const char*>(kernel_data);
-  convert_fn fn = info.dtype != f.vx_type ? f.from_kernel[accepted_index(f, info.dtype)] : nullptr;
+  const convert_fn fn = info.dtype != f.vx_type ? f.from_kernel[accepted_index(f, info.dtype)] : nullptr;
   // The core's one output check (unwritten elements; in checking builds, lossy conversions). A
   // converted output is checked while converting: straight into the runtime's memory, or (laid out
   // anew) into a copy that is then only moved.
@@ -190,45 +200,31 @@ inline outcome write_output(op_tensor& t, const field_desc& f, const tensor_info
   } else if (!plan.moves) {
     return check_output(f, info, kernel_data, data);
   } else {
-    char* converted = static_cast<char*>(buffers.allocate(info.elements * to));
+    char* converted = static_cast<char*>(buffers.allocate(converted_output_bytes(f, info, plan)));
     if (!converted) return fail(status_code::no_memory, f, "cannot allocate the converted copy");
     if (outcome checked = check_output(f, info, kernel_data, converted); !checked.ok()) return checked;
     src = converted;
-    from = to;
-    fn = nullptr;
   }
-  if (plan.moves && !fn) {  // the kernel's layout back to the runtime's
+  if (plan.moves)  // the kernel's layout back to the runtime's
     move_planned(plan, src, data, to, false);
-  } else if (plan.moves) {  // the kernel's layout (dims runtime[perm[i]]) back to the runtime's, converted on the way
-    std::uint32_t kernel_dims[4], inverse[4];
-    for (std::uint32_t i = 0; i < 4; ++i) {
-      kernel_dims[i] = plan.runtime[plan.perm[i]];
-      inverse[plan.perm[i]] = i;
-    }
-    convert_permute4(fn, src, from, data, to, kernel_dims, inverse);
-  } else if (fn) {
-    convert_range(fn, src, from, data, to, 0, info.elements);
-  } else if (data != src) {
+  else if (data != src)
     std::memcpy(data, src, info.elements * to);
-  }
   return {};
 }
 
-// The scratch bytes (buffer_list::footprint) a call takes for a tensor whose shapes init settled:
-// read_input's converted or laid-out copy of an input; allocate_output's buffer of an output and
-// write_output's converted copy when it is also laid out anew. 0: none (or beyond size_t).
+// The scratch bytes (buffer_list::footprint) a call takes for a tensor whose shapes init settled, from
+// the same sizes the call allocates: read_input's converted or laid-out copy of an input;
+// allocate_output's buffer of an output and write_output's converted copy when it is also laid out
+// anew. 0: none (or beyond size_t).
 inline std::size_t input_scratch(const field_desc& f, const tensor_info& info, const layout_plan& plan) noexcept {
-  const std::size_t size = dtype_size(f.vx_type);
-  if (!plan.moves && info.dtype == f.vx_type) return 0;
-  return info.elements <= ~std::size_t{0} / size ? buffer_list::footprint(info.elements * size) : 0;
+  const std::size_t bytes = input_copy_bytes(f, info, plan);
+  return bytes ? buffer_list::footprint(bytes) : 0;
 }
 inline std::size_t output_scratch(const field_desc& f, const tensor_info& info, const layout_plan& plan) noexcept {
-  const std::size_t size = dtype_size(f.vx_type), to = dtype_size(info.dtype);
-  const std::size_t element = size > to ? size : to;
+  const std::size_t element = output_element_bytes(f, info);
   if (info.elements > ~std::size_t{0} / element) return 0;
-  const std::size_t kernel = buffer_list::footprint(info.elements * element);
-  const std::size_t converted = plan.moves && info.dtype != f.vx_type ? buffer_list::footprint(info.elements * to) : 0;
-  return kernel + converted;
+  const std::size_t converted = converted_output_bytes(f, info, plan);
+  return buffer_list::footprint(info.elements * element) + (converted ? buffer_list::footprint(converted) : 0);
 }
 
 // --- attributes -----------------------------------------------------------------------------------
