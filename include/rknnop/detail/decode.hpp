@@ -583,7 +583,7 @@ inline outcome check_and_convert(const field_desc& f, const tensor_info& info, c
   return {};
 }
 
-// THE check of an output the kernel wrote, on every backend (docs/architecture.md §3): every element
+// THE check of an output the kernel wrote, on every backend (docs/architecture.md §1): every element
 // written, and in checking builds (RKNNOP_GUARD_BUFFERS: the PC's) no value the conversion to the
 // tensor's dtype loses (lossy_output; RKNNOP_ALLOW_LOSSY=1 accepts it). `converted` (nullptr when the
 // dtypes agree) receives the elements in the tensor's dtype.

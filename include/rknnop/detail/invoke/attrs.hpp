@@ -2,7 +2,7 @@
 #pragma once
 
 // Layer 11 of detail/ (docs/architecture.md §1): params from named attributes, the one decoding the
-// MindSpore Lite and RKNPU2 adapters share (docs/architecture.md §3). A backend reads an attribute
+// MindSpore Lite and RKNPU2 adapters share (docs/architecture.md §1). A backend reads an attribute
 // item as an integer or a float (`attr_item`); this layer alone decides what a param takes: the
 // range of an integer type, 0 or 1 for a bool, the value of one of an enum's names, a float value
 // the param's float type holds exactly and that is finite (as `rknnop-run --param` refuses nan and

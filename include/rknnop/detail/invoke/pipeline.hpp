@@ -113,7 +113,7 @@ outcome decode_enum(const field_desc& f, std::int64_t value, E& out) noexcept {
   return outcome(status_code::invalid_value, s);
 }
 
-// The dtype an output's view holds when `infer` starts (docs/architecture.md §3): the dtype the
+// The dtype an output's view holds when `infer` starts (docs/architecture.md §1): the dtype the
 // runtime gives the output tensor when it gives one the field accepts, else the first input's when
 // the field accepts it, else the field's first accepted dtype.
 inline std::int32_t default_output_dtype(const field_desc& f, std::int32_t given, std::int32_t first_input) noexcept {

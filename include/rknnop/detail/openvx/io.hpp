@@ -280,7 +280,7 @@ inline outcome read_scalar(vx_reference ref, const field_desc& f, void* storage,
   }
   if constexpr (check_every_element) {
     // Checking builds (the PC's): a nan or infinite float param is refused with the line the attribute
-    // backends give (docs/architecture.md §3). Boards take the scalar as it is (their size budget).
+    // backends give (docs/architecture.md §1). Boards take the scalar as it is (their size budget).
     double value = 0;
     if (f.vx_type == VX_TYPE_FLOAT32) {
       float v = 0;
