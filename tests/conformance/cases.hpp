@@ -6,7 +6,9 @@
 // (run_<backend>.cpp) turns a row into its own runtime's calls and prints one result line:
 //   <row>\tok\t<digest of every output's dtype, shape and bytes>
 //   <row>\trefused\t<the first "rknnop: " line the op logged, or the runtime's status>
-//   <row>\tn/a\t<key of conformance.py's table of explanations>
+//   <row>\tn/a\t<key of conformance.py's table of explanations>[; <the driver's note>]
+//   <row>\tskipped\t<why the row's recorded inputs are missing>
+// (ok may carry a note after the digest too: print_ok.)
 // conformance.py compares the lines of every backend and writes docs/backends.md.
 #include <rknnop/config.hpp>  // RKNNOP_GUARD_BUFFERS: a checking build (the PC's) or a board's
 #include <rknnop/float16.hpp>
