@@ -6,6 +6,15 @@ include_guard(GLOBAL)
 # failed build. CI's native and sanitizer builds turn it on (scripts/test.sh), as should a developer
 # preset. Cross builds keep it off (cmake/run-cross-tests.sh): GCC 12's aarch64/arm middle end warns
 # falsely inside libstdc++'s inlined code at -O2 (-Warray-bounds, -Wrestrict, -Wdangling-pointer).
+# The outside stacks the runtime tests use (docs/testing.md), declared once for tests/, board/ and
+# board/galcore: the cache, or the environment the first configure sees.
+set(RKNNOP_BOARD_DRIVERS "$ENV{RKNNOP_BOARD_DRIVERS}" CACHE PATH
+    "rknnop tests: an rknpu checkout (github.com/rockchip-linux/rknpu) whose drivers/ board libraries load ours")
+set(RKNNOP_RKNPU2_RUNTIME "$ENV{RKNNOP_RKNPU2_RUNTIME}" CACHE PATH
+    "rknnop tests: an RKNPU2 runtime folder (armhf/librknnrt.so 1.6.0, include/rknn_api.h, include/rknn_custom_op.h)")
+set(RKNNOP_RKNPU2_SAMPLES "$ENV{RKNNOP_RKNPU2_SAMPLES}" CACHE PATH
+    "rknnop tests: RKNPU2's SDK folder holding rknn_custom_op_demo/ (2.0.0b0)")
+
 option(RKNNOP_WARNINGS_AS_ERRORS "Treat warnings in rknnop's own code as errors (CI and developers)" OFF)
 add_library(rknnop_strict_warnings INTERFACE)
 target_compile_options(rknnop_strict_warnings INTERFACE
