@@ -731,6 +731,10 @@ function(_rknnop_add_op_emitter name)
   _rknnop_host_openvx(_openvx)
   _rknnop_emitter_program()
   add_executable(${name}_emitter ${_sources} "${_main}")
+  # Its own translation unit under CMAKE_UNITY_BUILD too: its weak declaration of the schema function
+  # must come before RKNNOP_EXPORT_OP's definition, which a unity source of the op's files puts first
+  # (Clang then ignores the attribute and warns, -Wignored-attributes).
+  set_source_files_properties("${_main}" TARGET_DIRECTORY ${name}_emitter PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
   target_compile_definitions(${name}_emitter PRIVATE RKNNOP_EMITTER)
   target_include_directories(${name}_emitter PRIVATE ${_include_dirs})
   target_link_libraries(${name}_emitter PRIVATE rknnop_emitter_program rknnop::rknnop ${_openvx})

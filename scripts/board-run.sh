@@ -57,7 +57,8 @@ while [[ $# -gt 0 ]]; do
     --vx) vx=1; shift ;;
     --runner)
       [[ $# -ge 2 ]] || usage
-      runner=$2 && [[ $runner == /* ]] || runner=$PWD/$2
+      runner=$2
+      [[ $runner == /* ]] || runner=$PWD/$runner
       shift 2 ;;
     -h|--help) usage ;;
     -i|-o)
@@ -73,6 +74,10 @@ while [[ $# -gt 0 ]]; do
       shift ;;
   esac
 done
+if [[ -n $runner ]]; then
+  [[ $vx == 0 ]] || { echo "board-run.sh: --runner and --vx: give one (--vx builds its own runner)" >&2; exit 2; }
+  [[ -f $runner && -x $runner ]] || { echo "board-run.sh: --runner $runner: not an executable file" >&2; exit 2; }
+fi
 case $variant in
   linux-aarch64) arch=aarch64 triplet=aarch64-linux-gnu qemu=qemu-aarch64 ;;
   linux-armhf|linux-armhf-puma) arch=armhf triplet=arm-linux-gnueabihf qemu=qemu-arm ;;
@@ -116,7 +121,9 @@ built=$work/built cached=
 if [[ -n ${RKNNOP_BOARD_CACHE:-} ]]; then
   key=$({
     echo "$variant $kind $cc $drivers_libdir"
-    cat "$board/stubs/make-stubs.sh" "$board/stubs/dlsym-imports.txt" "$board/runner/"*.c "$board/runner/"*.h
+    cat "$board/stubs/make-stubs.sh" "$board/stubs/dlsym-imports.txt"
+    # (the runner's sources: not for the stand-ins alone, which --runner's EXE runs with)
+    [[ $kind == stubs ]] || cat "$board/runner/"*.c "$board/runner/"*.h
     if [[ $vx == 1 ]]; then cat "$include/rknnop/openvx.h" "$include/rknnop/detail/"openvx_*.h
     elif [[ -z $runner ]]; then cat "$header"; fi
     ls -lL --time-style=+%s "$drivers_libdir"

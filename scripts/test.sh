@@ -154,7 +154,8 @@ cross() {
 fuzz() {
   if [ -x "$root/scripts/fuzz.sh" ]; then
     stamp "fuzzers (short run)"
-    RKNNOP_BUILD_ROOT="$out" "$root/scripts/fuzz.sh" --seconds "${RKNNOP_FUZZ_SECONDS:-20}"
+    # $jobs build jobs, and as many fuzzers side by side (each its --seconds on one core)
+    RKNNOP_BUILD_ROOT="$out" RKNNOP_JOBS="$jobs" "$root/scripts/fuzz.sh" --seconds "${RKNNOP_FUZZ_SECONDS:-20}"
   else
     stamp "fuzzers: scripts/fuzz.sh is missing"
     return 1

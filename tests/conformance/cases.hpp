@@ -6,13 +6,16 @@
 // (run_<backend>.cpp) turns a row into its own runtime's calls and prints one result line:
 //   <row>\tok\t<digest of every output's dtype, shape and bytes>
 //   <row>\trefused\t<the first "rknnop: " line the op logged, or the runtime's status>
-//   <row>\tn/a\t<key of conformance.py's table of explanations>
+//   <row>\tn/a\t<key of conformance.py's table of explanations>[; <the driver's note>]
+//   <row>\tskipped\t<why the row's recorded inputs are missing>
+// (ok may carry a note after the digest too: print_ok.)
 // conformance.py compares the lines of every backend and writes docs/backends.md.
 #include <rknnop/config.hpp>  // RKNNOP_GUARD_BUFFERS: a checking build (the PC's) or a board's
 #include <rknnop/float16.hpp>
-#ifndef RKNNOP_CONFORMANCE_BOARD_DRIVER
-#include <rknnop/host/npy.hpp>  // the inputs a row takes from another backend's run (a record's .npy files)
-#endif
+#include <rknnop/types.hpp>    // rknnop::dtype: a row's element types
+#include <rknnop/vx_type.hpp>  // vx_tensor_element_size
+
+#include "recorded_npy.hpp"  // the inputs a row takes from another backend's run
 
 #include <cmath>
 #include <cstdint>
@@ -20,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>  // which recorded files exist
 #include <stdexcept>
 #include <limits>
 #include <string>
@@ -27,8 +31,9 @@
 
 namespace conformance {
 
-enum class element { float32, float16, int32, int8, uint8 };
+using element = rknnop::dtype;  // the rows use float32, float16, int32, int8 and uint8
 
+// An element type's name in the digest (digest::add_output): the digests in docs/backends.md hash these.
 inline const char* element_name(element e) {
   switch (e) {
     case element::float32: return "float32";
@@ -36,12 +41,12 @@ inline const char* element_name(element e) {
     case element::int32: return "int32";
     case element::int8: return "int8";
     case element::uint8: return "uint8";
+    case element::int16: return "int16";
+    case element::uint16: return "uint16";
   }
   return "?";
 }
-inline std::size_t element_size(element e) {
-  return e == element::float32 || e == element::int32 ? 4 : e == element::float16 ? 2 : 1;
-}
+inline std::size_t element_size(element e) { return rknnop::vx_tensor_element_size(static_cast<std::int32_t>(e)); }
 
 struct tensor_case {
   element type;
@@ -77,10 +82,10 @@ struct row {
   // before it: a backend that only infers shapes never sees it.
   bool found_by_kernel = false;
   // The rule is a checking build's (RKNNOP_GUARD_BUFFERS: the PC's) only: a board's build converts or
-  // takes the case as it comes (docs/architecture.md §3), so there the row is n/a (board-converts).
+  // takes the case as it comes (docs/architecture.md §1), so there the row is n/a (board-converts).
   bool checking_builds_only = false;
   // The backend whose run gives the inputs (row "<Op>.in_<backend>"): what that runtime handed the op,
-  // recorded there; every other driver reads them (recorded_inputs). Empty: the inputs are written here.
+  // recorded there; every other driver reads them (recorded_row). Empty: the inputs are written here.
   std::string inputs_from = {};
   std::string inputs_missing = {};  // why the recorded inputs could not be read (the row is then skipped)
 };
@@ -117,9 +122,28 @@ inline tensor_case values(element type, std::vector<std::uint32_t> shape, double
       }
       case element::int8: *at = std::uint8_t(std::int8_t(std::lround(v))); break;
       case element::uint8: *at = std::uint8_t(std::lround(v)); break;
+      case element::int16:
+      case element::uint16: {  // (no row has them: the low 16 bits, as int8 and uint8 keep the low 8)
+        const auto k = std::uint16_t(std::lround(v));
+        std::memcpy(at, &k, 2);
+        break;
+      }
     }
   }
   return t;
+}
+
+// A param's number as the integer a model holds for it: truncated toward zero (NaN: 0; beyond int64's
+// range: its nearest end), then the low bits of its two's complement (a bool's 2 is the byte 2). The one
+// conversion of every driver: casting a double the target type cannot hold is undefined behaviour.
+template <class Int>
+Int param_integer(double v) {
+  constexpr double two_63 = 9223372036854775808.0;
+  const std::int64_t wide = std::isnan(v) ? 0
+                            : v >= two_63 ? std::numeric_limits<std::int64_t>::max()
+                            : v < -two_63 ? std::numeric_limits<std::int64_t>::min()
+                                          : static_cast<std::int64_t>(v);
+  return static_cast<Int>(static_cast<std::uint64_t>(wide));  // (modulo 2^N since C++20)
 }
 
 inline param_case f32(std::string name, double v) { return {std::move(name), param_kind::f32, {v}}; }
@@ -135,97 +159,47 @@ inline param_case absent(param_case p) {
   return p;
 }
 
-// A recorded input: its element type, shape (outermost first) and bytes.
-struct recorded_tensor {
-  element type = element::float32;
-  std::vector<std::uint32_t> shape;
-  std::vector<std::uint8_t> data;
-};
-
-inline std::vector<std::uint8_t> read_bytes(const std::string& file) {
-  std::vector<std::uint8_t> bytes;
-  std::FILE* f = std::fopen(file.c_str(), "rb");
-  if (!f) throw std::runtime_error(file + ": cannot be opened");
-  std::uint8_t chunk[4096];
-  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0 && bytes.size() < (std::size_t{1} << 26);)
-    bytes.insert(bytes.end(), chunk, chunk + n);
-  std::fclose(f);
-  return bytes;
-}
-
-#ifndef RKNNOP_CONFORMANCE_BOARD_DRIVER
-// A .npy file through rknnop::host's parser, which takes the bytes: only types that do not depend on
-// libstdc++'s string ABI cross into rknnop::host (the MindSpore Lite driver is built with the old one).
-inline recorded_tensor read_npy(const std::string& file) {
-  const rknnop::host::npy_array a = rknnop::host::parse_npy(read_bytes(file), file);
-  if (a.dtype != rknnop::dtype::float32 && a.dtype != rknnop::dtype::float16)
-    throw std::runtime_error(file + ": expected float32 or float16");
-  return {a.dtype == rknnop::dtype::float32 ? element::float32 : element::float16,
-          std::vector<std::uint32_t>(a.shape.begin(), a.shape.end()), a.data};
-}
-#else
-// The board column's driver is cross-compiled without rknnop::host: it reads the one form the records
-// hold (format 1.0, '<f4' or '<f2', C order) and refuses anything else; the PC's drivers read the same
-// files through parse_npy, so a file this misreads gives other bits than theirs (a FAIL, not a pass).
-inline recorded_tensor read_npy(const std::string& file) {
-  const std::vector<std::uint8_t> b = read_bytes(file);
-  const auto bad = [&](const char* why) { return std::runtime_error(file + ": " + why); };
-  if (b.size() < 10 || std::memcmp(b.data(), "\x93NUMPY\x01\x00", 8) != 0) throw bad("not a .npy 1.0 file");
-  const std::size_t header = b[8] | std::size_t{b[9]} << 8;
-  if (b.size() < 10 + header) throw bad("its header is cut");
-  const std::string h(reinterpret_cast<const char*>(b.data()) + 10, header);
-  recorded_tensor t;
-  if (h.find("'descr': '<f4'") != std::string::npos)
-    t.type = element::float32;
-  else if (h.find("'descr': '<f2'") != std::string::npos)
-    t.type = element::float16;
-  else
-    throw bad("expected '<f4' or '<f2'");
-  if (h.find("'fortran_order': False") == std::string::npos) throw bad("expected C order");
-  const std::size_t open = h.find("'shape': ("), close = h.find(')', open);
-  if (open == std::string::npos || close == std::string::npos) throw bad("no shape");
-  std::size_t count = 1;
-  for (std::size_t i = open + 10; i < close;) {
-    char* end = nullptr;
-    const unsigned long d = std::strtoul(h.c_str() + i, &end, 10);
-    if (end == h.c_str() + i) break;
-    if (d == 0 || d > 0xFFFFFFFFul) throw bad("a dim out of range");
-    t.shape.push_back(static_cast<std::uint32_t>(d));
-    count *= d;
-    i = static_cast<std::size_t>(end - h.c_str());
-    while (i < close && (h[i] == ',' || h[i] == ' ')) ++i;
-  }
-  if (t.shape.empty() || count * element_size(t.type) != b.size() - 10 - header)
-    throw bad("its size is not its shape's");
-  t.data.assign(b.begin() + static_cast<std::ptrdiff_t>(10 + header), b.end());
-  return t;
-}
-#endif
-
-// The inputs a backend's run recorded for a row "<Op>.in_<backend>": <dir>/<row>.in<k>.npy, k = 0, 1, ...,
-// in the folder RKNNOP_CONFORMANCE_INPUTS names (ctest's fixture: that backend's run writes them before
-// the other drivers run). The row's outputs are `outputs` tensors of the first input's dtype and shape.
-inline row recorded_row(std::string name, std::string op, std::string from, std::size_t inputs, std::size_t outputs,
-                        std::vector<param_case> params) {
-  row r{std::move(name), std::move(op), false, {}, {}, std::move(params)};
-  r.inputs_from = std::move(from);
+// A row "<Op>.in_<backend>" (`name`): op <Op> on what backend <backend>'s run handed it, recorded there
+// before the other drivers run (ctest: every conformance.run.* depends on it), in the folder
+// RKNNOP_CONFORMANCE_INPUTS names: <row>.in<k>.npy its inputs and <row>.out<k>.npy its outputs, k = 0, 1,
+// ... (run_librknnrt.sh copies every one of the call's files). The row's outputs have the recorded ones'
+// dtypes and shapes. When that run recorded nothing it writes <dir>/<backend>.failed, the reason.
+inline row recorded_row(const std::string& name, std::vector<param_case> params) {
+  const std::size_t dot = name.find(".in_");
+  row r{name, name.substr(0, dot), false, {}, {}, std::move(params)};
+  r.inputs_from = dot == std::string::npos ? "?" : name.substr(dot + 4);
   const char* dir = std::getenv("RKNNOP_CONFORMANCE_INPUTS");
   if (!dir || !*dir) {
     r.inputs_missing = "RKNNOP_CONFORMANCE_INPUTS is not set (ctest's conformance.run.* set it)";
     return r;
   }
+  const std::string stem = std::string(dir) + "/" + r.name;
+  const auto exists = [](const std::string& file) {
+    std::error_code ec;
+    return std::filesystem::exists(file, ec);
+  };
   try {
-    for (std::size_t k = 0; k < inputs; ++k) {
-      const std::string file = std::string(dir) + "/" + r.name + ".in" + std::to_string(k) + ".npy";
-      recorded_tensor a = read_npy(file);
+    // (a few: RKNPU2 ops take and give a handful of tensors)
+    for (std::size_t k = 0; k < 16 && exists(stem + ".in" + std::to_string(k) + ".npy"); ++k) {
+      recorded_tensor a = read_npy(stem + ".in" + std::to_string(k) + ".npy");
       r.inputs.push_back({a.type, std::move(a.shape), std::move(a.data)});
+    }
+    for (std::size_t k = 0; k < 16 && exists(stem + ".out" + std::to_string(k) + ".npy"); ++k) {
+      const recorded_tensor a = read_npy(stem + ".out" + std::to_string(k) + ".npy");
+      r.outputs.push_back({a.type, a.shape});
+    }
+    if (r.inputs.empty() || r.outputs.empty()) {
+      std::vector<std::uint8_t> why;  // (the reason, when that run wrote one; empty when it cannot be read)
+      (void)rknnop::files::read_file(std::string(dir) + "/" + r.inputs_from + ".failed", why, 4096);
+      std::string reason(why.begin(), why.end());
+      while (!reason.empty() && reason.back() == '\n') reason.pop_back();
+      throw std::runtime_error(reason.empty() ? stem + ".in0.npy and .out0.npy: not both recorded" : reason);
     }
   } catch (const std::exception& e) {
     r.inputs.clear();
+    r.outputs.clear();
     r.inputs_missing = "no inputs recorded by the " + r.inputs_from + " column's run: " + e.what();
-    return r;
   }
-  for (std::size_t k = 0; k < outputs; ++k) r.outputs.push_back({r.inputs[0].type, r.inputs[0].shape});
   return r;
 }
 
@@ -238,7 +212,7 @@ inline std::vector<row> rows() {
   r.push_back({"Exp.float32", "Exp", false, {values(e::float32, {2, 3, 5}, -10, 10)}, {{e::float32, {2, 3, 5}}}, {}});
   r.push_back({"Exp.float16", "Exp", false, {values(e::float16, {2, 3, 5}, -4, 4)}, {{e::float16, {2, 3, 5}}}, {}});
   // exp(-10) is subnormal in float16: a checking build (the PC's) refuses the lossy output on every
-  // backend (RKNNOP_ALLOW_LOSSY=1 accepts it); a board's converts it (docs/architecture.md §3), so there
+  // backend (RKNNOP_ALLOW_LOSSY=1 accepts it); a board's converts it (docs/architecture.md §1), so there
   // the row is n/a (board-converts). Found by checking what the kernel wrote.
   r.push_back({"rule.lossy_output",
                "Exp",
@@ -326,7 +300,7 @@ inline std::vector<row> rows() {
   // What librknnrt 1.6.0 handed rknnop's DualResidual plugin inside Rockchip's dual_residual_custom.rknn
   // (the emulated NPU layers' output, alpha 0.5 as the model's node holds it), recorded by the
   // librknnrt column's run (run_librknnrt.sh); its cell is what the plugin returned to librknnrt.
-  r.push_back(recorded_row("DualResidual.in_librknnrt", "DualResidual", "librknnrt", 2, 2, {f32("alpha", 0.5)}));
+  r.push_back(recorded_row("DualResidual.in_librknnrt", {f32("alpha", 0.5)}));
   r.push_back({"ConfRanged.float32",
                "ConfRanged",
                false,
@@ -432,25 +406,37 @@ struct digest {
   }
 };
 
+// A result line's last field on one line: a logged line or a reason may hold tabs and newlines.
+inline std::string one_line(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+  return text;
+}
 inline void print_ok(const row& r, const digest& d) {
   std::printf("%s\tok\t%016llx\n", r.name.c_str(), static_cast<unsigned long long>(d.h));
 }
-inline void print_refused(const row& r, const std::string& line) {
-  std::string one = line;
-  for (char& c : one)
-    if (c == '\n' || c == '\t') c = ' ';
-  std::printf("%s\trefused\t%s\n", r.name.c_str(), one.c_str());
+// The same line with a note after the digest ("; ..."): what a runtime that reported success logged
+// (run_openvx_board.cpp). conformance.py judges the cell by its kind: ok for a bad case is a FAIL whatever
+// the note says.
+inline void print_ok(const row& r, const digest& d, const std::string& note) {
+  std::printf("%s\tok\t%016llx%s\n", r.name.c_str(), static_cast<unsigned long long>(d.h), one_line(note).c_str());
 }
-inline void print_na(const row& r, const char* key) { std::printf("%s\tn/a\t%s\n", r.name.c_str(), key); }
+inline void print_refused(const row& r, const std::string& line) {
+  std::printf("%s\trefused\t%s\n", r.name.c_str(), one_line(line).c_str());
+}
+// The key of conformance.py's EXPLANATIONS, then optionally the driver's note after "; ".
+inline void print_na(const row& r, const std::string& key) {
+  std::printf("%s\tn/a\t%s\n", r.name.c_str(), one_line(key).c_str());
+}
 inline void print_skipped(const row& r, const std::string& why) {
-  std::printf("%s\tskipped\t%s\n", r.name.c_str(), why.c_str());
+  std::printf("%s\tskipped\t%s\n", r.name.c_str(), one_line(why).c_str());
 }
 
-// A row whose rule only a checking build (RKNNOP_GUARD_BUFFERS: the PC's) applies, in a board's build:
-// printed as n/a (board-converts) and not run; a row whose recorded inputs are missing: printed as
-// skipped with the reason (conformance.py: a FAIL unless the backend that records them was skipped).
-// Every driver asks this first.
-inline bool not_for_this_build(const row& r) {
+// Every driver asks this first: prints the row's line without running it, and returns true, for a row
+// whose recorded inputs are missing (skipped with the reason: conformance.py makes it a FAIL unless the
+// backend that records them was skipped) and, in a board's build, for a row whose rule only a checking
+// build (RKNNOP_GUARD_BUFFERS: the PC's) applies (n/a: board-converts).
+inline bool answered_without_running(const row& r) {
   if (!r.inputs_missing.empty()) {
     print_skipped(r, r.inputs_missing);
     return true;

@@ -33,7 +33,8 @@ BACKENDS = [
 # The one table of explanations: why a backend cannot express a row. A driver printing another key fails.
 EXPLANATIONS = {
     "board-converts": "A board's library converts an output without checking what the conversion loses "
-    "(its size budget; docs/architecture.md §3): only a checking build (the PC's) refuses a lossy output.",
+    "(its size budget; docs/architecture.md §1, the invocation core's rules): only a checking build (the PC's) "
+    "refuses a lossy output.",
     "v1-positional": "RKNN v1 has no named attributes: a node's parameters are positional and a model always holds "
     "every one (a param the user leaves out is written with op.yml's default), so a node cannot lack a param.",
     "v1-typed-scalar": "An RKNN v1 param is a scalar of the param's own VX type (INT8 for an int8 param): a value "
@@ -44,7 +45,7 @@ EXPLANATIONS = {
     "hands the kernel a reference its vxQueryTensor refuses (-12, VX_ERROR_INVALID_REFERENCE): the node is "
     "refused before any kernel can read the dims.",
     "board-float-scalar": "A board's library takes a float scalar as it comes (its size budget; docs/architecture.md "
-    "§3): only a checking build (the PC's) refuses a nan or infinite one with the other backends' line; an op's own "
+    "§1, the invocation core's rules): only a checking build (the PC's) refuses a nan or infinite one with the other backends' line; an op's own "
     "kernel may still refuse it at run time, in its own words.",
     "board-marker-check": "A board's library looks for unwritten output elements at its few markers only (its size "
     "budget; docs/architecture.md §5), so it refuses an output left wholly unwritten with a shorter line than a "
@@ -183,6 +184,11 @@ def table(results):
         "first answer in column order, so in a row that fails, FAIL marks the backends that differ from that answer "
         "(or accepted a bad case, or refused a good one): which side is right is the rule still to be decided.",
         "",
+        "The column *RKNN v1, Rockchip's libOpenVX* runs each node in Rockchip's libOpenVX.so.1.2 as librknn_runtime "
+        "registers and feeds it (a bool param as a 1-byte UINT8 scalar, INT32 arrays, outputs of the model's shapes; "
+        "[board-emulation.md §8](board-emulation.md)). That libOpenVX reports success after a failed CPU kernel "
+        "([board-emulation.md §8](board-emulation.md) item 7): its cells quote the node's line after the key or digest.",
+        "",
         "## 1. The table",
         "",
         "| row | " + " | ".join(title for _, title in BACKENDS) + " | outputs / message body |",
@@ -224,15 +230,9 @@ def table(results):
         "",
         "## 3. Not in this table",
         "",
-        "- RKNN v1 through librknn_runtime itself (`rknn_init`/`rknn_run` on a model) under qemu: the column "
-        "*RKNN v1, Rockchip's libOpenVX* runs each node in Rockchip's libOpenVX.so.1.2 as librknn_runtime "
-        "registers and feeds it (a bool param as a 1-byte UINT8 scalar, INT32 arrays, outputs of the model's "
-        "shapes; [board-emulation.md §8](board-emulation.md)); a model's own rules are the board matrix "
-        "([board-rules.md](board-rules.md)), and the examples' `board.*` tests compare it with the host runtime, "
-        "bit for bit. Rockchip's libOpenVX (the rknpu snapshot's drivers, under qemu) returns VX_SUCCESS from "
-        "vxProcessGraph / vxWaitGraph and VX_NODE_STATUS after a CPU kernel that returned an error, so on a board "
-        "a node rknnop refuses at run time is reported only by its stderr line and its outputs are not valid; the "
-        "PC's runtimes fail the run (the column's results quote the line after the cell's key or digest).",
+        "- RKNN v1 through librknn_runtime itself (`rknn_init`/`rknn_run` on a model) under qemu: a model's own "
+        "rules are the board matrix ([board-rules.md](board-rules.md)), and the examples' `board.*` tests compare it "
+        "with the host runtime, bit for bit.",
         "- The RKNPU2 plugin inside librknnrt 1.6.0 under qemu, beyond row `DualResidual.in_librknnrt`: only "
         "Rockchip's DualResidual model exists; `rknpu2.dual_residual.*` compare it with Rockchip's kernel and the "
         "host runtime for each SoC's model, bit for bit.",

@@ -82,13 +82,13 @@ void run_row(const row& rw) {
         case param_kind::f32: append_le(bytes, float(v)); break;
         case param_kind::i32:
         case param_kind::enumeration:
-        case param_kind::i32_array: append_le(bytes, std::int32_t(v)); break;
+        case param_kind::i32_array: append_le(bytes, param_integer<std::int32_t>(v)); break;
         case param_kind::i8:
           // An attr holds the param's own type: a value int8 cannot hold cannot be written.
           if (v < -128 || v > 127) return print_na(rw, "mindspore-typed-attr");
-          append_le(bytes, std::int8_t(v));
+          append_le(bytes, param_integer<std::int8_t>(v));
           break;
-        case param_kind::boolean: append_le(bytes, std::uint8_t(v)); break;
+        case param_kind::boolean: append_le(bytes, param_integer<std::uint8_t>(v)); break;
       }
     }
     attrs[p.name] = bytes;
@@ -164,6 +164,6 @@ int main(int argc, char** argv) {
       {"ConfRanged", &run_row<ConfRanged>},
   };
   for (const row& rw : rows())
-    if (!not_for_this_build(rw)) ops.at(rw.op)(rw);
+    if (!answered_without_running(rw)) ops.at(rw.op)(rw);
   return 0;
 }

@@ -31,13 +31,7 @@ std::vector<std::uint32_t> reversed(std::vector<std::uint32_t> v) {
 }
 
 void run_row(const row& r, vx_kernel_description_t* d) {
-  // v1 params are positional: a model always hands the kernel every parameter of its table (a param
-  // left out by the user is written with op.yml's default, the row's value), and a scalar carries the
-  // param's own VX type, so a value that type cannot hold cannot be written.
-  for (const param_case& p : r.params) {
-    if (!p.given && r.expect_refused) return print_na(r, "v1-positional");
-    if (p.kind == param_kind::i8 && (p.values[0] < -128 || p.values[0] > 127)) return print_na(r, "v1-typed-scalar");
-  }
+  if (const char* key = v1_not_expressible(r)) return print_na(r, key);
   log_lines().clear();
   harness h(d);
   std::vector<vx_reference> refs;
@@ -53,38 +47,8 @@ void run_row(const row& r, vx_kernel_description_t* d) {
     refs.push_back(ref(outs.back()));
   }
   for (const param_case& p : r.params) {
-    const double v = p.values.empty() ? 0 : p.values[0];
-    switch (p.kind) {
-      case param_kind::f32: {
-        const float f = float(v);
-        refs.push_back(ref(h.scalar(VX_TYPE_FLOAT32, &f)));
-        break;
-      }
-      case param_kind::i32:
-      case param_kind::enumeration: {
-        const std::int32_t k = std::int32_t(v);
-        refs.push_back(ref(h.scalar(VX_TYPE_INT32, &k)));
-        break;
-      }
-      case param_kind::i8: {
-        const std::int8_t k = std::int8_t(v);
-        refs.push_back(ref(h.scalar(VX_TYPE_INT8, &k)));
-        break;
-      }
-      case param_kind::boolean: {
-        // As librknn_runtime hands a bool param over: a 1-byte UINT8 scalar (docs/board-emulation.md §8),
-        // which holds any byte, so a model's 2 reaches the kernel.
-        const std::uint8_t b = std::uint8_t(v);
-        refs.push_back(ref(h.scalar(VX_TYPE_UINT8, &b)));
-        break;
-      }
-      case param_kind::i32_array: {
-        std::vector<std::int32_t> items;
-        for (double x : p.values) items.push_back(std::int32_t(x));
-        refs.push_back(ref(h.array(items)));
-        break;
-      }
-    }
+    const vx_param v = vx_param_of(p);
+    refs.push_back(v.scalar_type == VX_TYPE_INVALID ? ref(h.array(v.items)) : ref(h.scalar(v.scalar_type, v.scalar)));
   }
   const vx_status s = h.run(refs);
   if (s != VX_SUCCESS)
@@ -95,10 +59,9 @@ void run_row(const row& r, vx_kernel_description_t* d) {
     rknnop_host_tensor_buffer b{};
     if (rknnopHostGetTensorBuffer(t, VX_READ_ONLY, &b) != VX_SUCCESS)
       return print_refused(r, "(no rknnop line) an output cannot be read");
-    element type = element::float32;
-    for (element e : {element::float32, element::float16, element::int32, element::int8, element::uint8})
-      if (vx_type(e) == b.data_type) type = e;
-    dg.add_output(type, reversed({b.dims, b.dims + b.num_dims}), b.data, b.size_in_bytes);
+    const std::optional<element> type = element_of_vx(b.data_type);
+    if (!type) return print_refused(r, "(no rknnop line) an output of VX type " + std::to_string(b.data_type));
+    dg.add_output(*type, reversed({b.dims, b.dims + b.num_dims}), b.data, b.size_in_bytes);
   }
   print_ok(r, dg);
 }
@@ -122,6 +85,6 @@ int main(int argc, char** argv) {
       {"ConfRanged", vx_kernel_ConfRanged_list.entries[0]},
   };
   for (const row& r : rows())
-    if (!not_for_this_build(r)) run_row(r, ops.at(r.op));
+    if (!answered_without_running(r)) run_row(r, ops.at(r.op));
   return 0;
 }

@@ -23,6 +23,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -37,18 +41,29 @@ using namespace conformance;
 constexpr vx_enum rknn_kernel_enumeration = static_cast<vx_enum>(0xfff03080);
 
 // What the VX calls printed (stdout and stderr, where a board library's rknnop lines go) while a row ran.
+// When stdout and stderr cannot be redirected, nothing is (failed() says why: the row is refused, naming
+// it); when they cannot be restored, the driver stops (its results would go to the capture file).
 class captured_output {
 public:
   captured_output() {
     std::fflush(stdout);
     std::fflush(stderr);
     std::FILE* f = std::tmpfile();
-    if (!f) return;
+    if (!f) {
+      failed_ = "tmpfile failed";
+      return;
+    }
+    const int out = dup(1), err = dup(2);
+    if (out < 0 || err < 0 || dup2(fileno(f), 1) < 0 || dup2(fileno(f), 2) < 0) {
+      failed_ = std::string("cannot redirect stdout and stderr: ") + std::strerror(errno);
+      if (out >= 0) restore_fd(out, 1), close(out);
+      if (err >= 0) restore_fd(err, 2), close(err);
+      std::fclose(f);
+      return;
+    }
     file_ = f;
-    saved_out_ = dup(1);
-    saved_err_ = dup(2);
-    dup2(fileno(file_), 1);
-    dup2(fileno(file_), 2);
+    saved_out_ = out;
+    saved_err_ = err;
   }
   captured_output(const captured_output&) = delete;
   captured_output& operator=(const captured_output&) = delete;
@@ -56,6 +71,8 @@ public:
     restore();
     if (file_) std::fclose(file_);
   }
+  // Why nothing is captured; empty when it is.
+  const std::string& failed() const { return failed_; }
   // Restores stdout and stderr and returns the lines captured.
   std::vector<std::string> lines() {
     restore();
@@ -76,12 +93,18 @@ public:
   }
 
 private:
+  static void restore_fd(int saved, int fd) {
+    if (dup2(saved, fd) >= 0) return;
+    static const char why[] = "conformance_openvx_board: cannot restore stdout or stderr after a row\n";
+    [[maybe_unused]] const ssize_t n = write(fd == 2 ? saved : 2, why, sizeof why - 1);  // (stderr first)
+    std::_Exit(1);
+  }
   void restore() {
     if (saved_out_ < 0) return;
     std::fflush(stdout);
     std::fflush(stderr);
-    dup2(saved_out_, 1);
-    dup2(saved_err_, 2);
+    restore_fd(saved_err_, 2);
+    restore_fd(saved_out_, 1);
     close(saved_out_);
     close(saved_err_);
     saved_out_ = saved_err_ = -1;
@@ -89,6 +112,7 @@ private:
   std::FILE* file_ = nullptr;
   int saved_out_ = -1;
   int saved_err_ = -1;
+  std::string failed_;
 };
 
 // One row's answer, printed once the row's output is no longer captured.
@@ -132,27 +156,26 @@ public:
   }
 
   answer run(const row& r) {
-    // v1 params are positional and typed, as in run_openvx.cpp: a model holds every param (a param the
-    // user leaves out is written with op.yml's default, the row's value), each as its own VX type.
-    for (const param_case& p : r.params) {
-      if (!p.given && r.expect_refused) return {"n/a", "v1-positional", {}};
-      if (p.kind == param_kind::i8 && (p.values[0] < -128 || p.values[0] > 127)) return {"n/a", "v1-typed-scalar", {}};
-    }
+    if (const char* key = v1_not_expressible(r)) return {"n/a", key, {}};
     const auto k = kernels_.find(r.op);
     if (k == kernels_.end()) return {"refused", "(no rknnop line) the op's library was not given", {}};
     vx_graph graph = vxCreateGraph(context_);
+    if (!graph || vxGetStatus(reinterpret_cast<vx_reference>(graph)) != VX_SUCCESS)
+      return refused({}, "vxCreateGraph failed: " + std::to_string(vxGetStatus(reinterpret_cast<vx_reference>(graph))));
     answer a;
     {
       captured_output capture;
+      if (!capture.failed().empty()) {
+        vxReleaseGraph(&graph);
+        return refused({}, "the row's output cannot be captured: " + capture.failed());
+      }
       a = run_graph(r, graph, k->second);
       const std::vector<std::string> printed = capture.lines();
       if (a.kind == std::string("refused")) {
         a = refused(printed, a.detail);
       } else if (a.kind == std::string("ok")) {
-        // This libOpenVX's vxScheduleGraph/vxWaitGraph (and vxProcessGraph) return VX_SUCCESS when a CPU
-        // kernel's function fails (the kernel-time checks: the op's own, every output written), and so does
-        // vxQueryNode(VX_NODE_STATUS): the node's line reaches only its log and stderr. The cell says so after
-        // the digest (a bad case: FAIL).
+        // This libOpenVX reports success after a failed CPU kernel (docs/board-emulation.md §8 item 7): the
+        // node's line reaches only stderr. The cell says so after the digest (a bad case: FAIL).
         for (const std::string& line : printed)
           if (line.rfind("rknnop: ", 0) == 0) {
             a.detail = "; the run succeeded after the node logged: " + line;
@@ -173,14 +196,15 @@ private:
     if (zero_dim_input && a.kind == std::string("refused") &&
         a.detail.find("vxQueryTensor(VX_TENSOR_NUMBER_OF_DIMS) failed: -12") != std::string::npos)
       return {"n/a", "board-zero-dim-tensor", {}};
-    // A board's library takes a float scalar as it is (io.hpp's read_scalar; docs/architecture.md §3):
-    // only an op whose kernel checks the value refuses a nan there, in the op's own words, at run time
-    // (where this runtime still says VX_SUCCESS: the note after the key quotes the line).
+    // A board's library takes a float scalar as it is (io.hpp's read_scalar; docs/architecture.md §1, the
+    // invocation core's rules): only an op whose kernel checks the value refuses a nan there, in the op's
+    // own words, at run time (where this runtime still says VX_SUCCESS: the note after the key quotes the
+    // line). So the run logged nothing, or that kernel's failure; any other line is the cell's FAIL.
     const bool non_finite = std::any_of(r.params.begin(), r.params.end(), [](const param_case& p) {
       return p.kind == param_kind::f32 && !std::isfinite(p.values[0]);
     });
     const bool ran = r.expect_refused && a.kind == std::string("ok");
-    if (non_finite && ran && a.detail.find("is not a finite number") == std::string::npos)
+    if (non_finite && ran && (a.detail.empty() || a.detail.find("the CPU kernel failed: ") != std::string::npos))
       return {"n/a", "board-float-scalar" + a.detail, {}};
     // A board's library finds an output left wholly unwritten by its markers (decode.hpp's check_written),
     // with its own shorter line, at run time.
@@ -208,10 +232,12 @@ private:
     return {"refused", std::string(call) + " failed: " + std::to_string(s), {}};
   }
 
-  // A whole dense tensor from or to `data` (dims innermost first).
+  // A whole dense tensor from or to `data` (dims innermost first, 1 to 6 of them).
   static vx_status copy(vx_tensor t, const std::vector<std::uint32_t>& dims, std::size_t element, void* data,
                         vx_enum usage) {
-    vx_size start[6] = {}, end[6] = {}, stride[6] = {};
+    constexpr std::size_t max_rank = rknnop::vx_max_tensor_rank;
+    if (dims.empty() || dims.size() > max_rank) return VX_ERROR_INVALID_DIMENSION;
+    vx_size start[max_rank] = {}, end[max_rank] = {}, stride[max_rank] = {};
     std::size_t step = element;
     for (std::size_t d = 0; d < dims.size(); ++d) {
       end[d] = dims[d];
@@ -247,39 +273,15 @@ private:
       params.push_back(reinterpret_cast<vx_reference>(out));
     }
     for (const param_case& p : r.params) {
-      const double v = p.values.empty() ? 0 : p.values[0];
+      const vx_param v = vx_param_of(p);
       vx_reference ref = nullptr;
-      switch (p.kind) {
-        case param_kind::f32: {
-          const float f = float(v);
-          ref = reinterpret_cast<vx_reference>(keep(vxCreateScalar(context_, VX_TYPE_FLOAT32, &f)));
-          break;
-        }
-        case param_kind::i32:
-        case param_kind::enumeration: {
-          const std::int32_t i = std::int32_t(v);
-          ref = reinterpret_cast<vx_reference>(keep(vxCreateScalar(context_, VX_TYPE_INT32, &i)));
-          break;
-        }
-        case param_kind::i8: {
-          const std::int8_t i = std::int8_t(v);
-          ref = reinterpret_cast<vx_reference>(keep(vxCreateScalar(context_, VX_TYPE_INT8, &i)));
-          break;
-        }
-        case param_kind::boolean: {  // librknn_runtime: the model's bool as one byte, a UINT8 scalar
-          const std::uint8_t b = std::uint8_t(std::int32_t(v));
-          ref = reinterpret_cast<vx_reference>(keep(vxCreateScalar(context_, VX_TYPE_UINT8, &b)));
-          break;
-        }
-        case param_kind::i32_array: {  // librknn_runtime: vxCreateArray(ctx, VX_TYPE_INT32, n)
-          std::vector<std::int32_t> items;
-          for (double x : p.values) items.push_back(std::int32_t(x));
-          vx_array a = keep(vxCreateArray(context_, VX_TYPE_INT32, items.size()));
-          if (a && vxAddArrayItems(a, items.size(), items.data(), sizeof(std::int32_t)) != VX_SUCCESS)
-            return call_failed("vxAddArrayItems", -1);
-          ref = reinterpret_cast<vx_reference>(a);
-          break;
-        }
+      if (v.scalar_type != VX_TYPE_INVALID) {
+        ref = reinterpret_cast<vx_reference>(keep(vxCreateScalar(context_, v.scalar_type, v.scalar)));
+      } else {
+        vx_array a = keep(vxCreateArray(context_, VX_TYPE_INT32, v.items.size()));
+        if (a && vxAddArrayItems(a, v.items.size(), v.items.data(), sizeof(std::int32_t)) != VX_SUCCESS)
+          return call_failed("vxAddArrayItems", -1);
+        ref = reinterpret_cast<vx_reference>(a);
       }
       if (!ref || vxGetStatus(ref) != VX_SUCCESS) return call_failed("vxCreateScalar/vxCreateArray", vxGetStatus(ref));
       params.push_back(ref);
@@ -307,15 +309,14 @@ private:
           vxQueryTensor(t, VX_TENSOR_DIMS, dims, sizeof(vx_uint32) * rank) != VX_SUCCESS ||
           vxQueryTensor(t, VX_TENSOR_DATA_TYPE, &type, sizeof type) != VX_SUCCESS)
         return call_failed("vxQueryTensor (output)", -1);
-      element e = element::float32;
-      for (element x : {element::float32, element::float16, element::int32, element::int8, element::uint8})
-        if (vx_type(x) == type) e = x;
+      const std::optional<element> e = element_of_vx(type);
+      if (!e) return {"refused", "an output of VX type " + std::to_string(type), {}};
       std::vector<std::uint32_t> shape(dims, dims + rank);
-      std::vector<std::uint8_t> bytes(count_of(shape) * element_size(e));
-      if (vx_status s = copy(t, shape, element_size(e), bytes.data(), VX_READ_ONLY); s != VX_SUCCESS)
+      std::vector<std::uint8_t> bytes(count_of(shape) * element_size(*e));
+      if (vx_status s = copy(t, shape, element_size(*e), bytes.data(), VX_READ_ONLY); s != VX_SUCCESS)
         return call_failed("vxCopyTensorPatch(VX_READ_ONLY)", s);
       std::reverse(shape.begin(), shape.end());
-      a.outputs.add_output(e, shape, bytes.data(), bytes.size());
+      a.outputs.add_output(*e, shape, bytes.data(), bytes.size());
     }
     return a;
   }
@@ -345,15 +346,12 @@ int main(int argc, char** argv) {
     if (eq == std::string::npos || !runtime.add(arg.substr(0, eq), arg.substr(eq + 1))) return 1;
   }
   for (const row& r : rows()) {
-    if (not_for_this_build(r)) continue;
+    if (answered_without_running(r)) continue;
     const answer a = runtime.run(r);
-    if (a.kind == std::string("ok") && a.detail.empty())
-      print_ok(r, a.outputs);
-    else if (a.kind == std::string("ok"))
-      std::printf("%s\tok\t%016llx%s\n", r.name.c_str(), static_cast<unsigned long long>(a.outputs.h),
-                  a.detail.c_str());
+    if (a.kind == std::string("ok"))
+      print_ok(r, a.outputs, a.detail);
     else if (a.kind == std::string("n/a"))
-      print_na(r, a.detail.c_str());
+      print_na(r, a.detail);
     else
       print_refused(r, a.detail);
   }

@@ -71,6 +71,8 @@ r::tensor_type rknn_type(element e) {
     case element::int32: return r::type_int32;
     case element::int8: return r::type_int8;
     case element::uint8: return r::type_uint8;
+    case element::int16: return r::type_int16;
+    case element::uint16: return r::type_uint16;
   }
   return r::type_float32;
 }
@@ -118,7 +120,7 @@ void set_attrs(const row& rw) {
       if (a.type == r::type_float32)
         a.floats.push_back(float(v));
       else
-        a.ints.push_back(std::int64_t(v));
+        a.ints.push_back(param_integer<std::int64_t>(v));
     }
     g_attrs[p.name] = a;
   }
@@ -285,7 +287,7 @@ int main(int argc, char** argv) {
   };
 #undef RKNNOP_CONFORMANCE_OP
   for (const row& rw : rows()) {
-    if (not_for_this_build(rw)) continue;
+    if (answered_without_running(rw)) continue;
     const op_entry& e = ops.at(rw.op);
     if (!record.empty())
       print_librknnrt_row(rw, record);

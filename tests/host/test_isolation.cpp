@@ -736,11 +736,13 @@ measured_run run_measured(const fs::path& dir, bool unprivileged, const std::vec
 // A read is raced the wrong way only now and then (most reads find the file at 1 GiB at once and refuse
 // it, which ends a run of rknnop-run), so each way makes many: rknnop-run `race_runs` runs of --repeat
 // (a reply read at 76 MiB passes and the next run of --repeat races again), rknnop-parity `race_cases`
-// cases (a refused case is its ERROR; the next case goes on).
-constexpr int race_runs = 30;
+// cases (a refused case is its ERROR; the next case goes on). 40 runs (30 before the huge pages below):
+// a run hit ef302f7's race 1 time in 10 (16 in 160; 19 in 200 with the huge pages), so the 80 runs of a
+// test miss it with a chance of 0.905^80 = 0.0003 (0.9^60 = 0.002 with 30 and 4 KiB pages).
+constexpr int race_runs = 40;
 constexpr int race_cases = 30;
 // Three tests (rknnop-run's op mode, its model mode, rknnop-parity), each well within ctest's 300 s on a loaded
-// 2-core machine (op and model mode together took 285 s there).
+// 2-core machine (op and model mode together took 285 s there with 4 KiB pages; 36 s with huge pages).
 void run_reply_races(std::initializer_list<via> tools) {
   SKIP_MEMORY_OR_ELF_CHECK_UNDER_ASAN();
   constexpr long bound_kib = (64 + 16 + 48) * 1024;
@@ -776,7 +778,11 @@ void run_reply_races(std::initializer_list<via> tools) {
                                "output=" + (dir / "out.npy").string(), "--memory-limit", "64M", "--repeat", "20"});
       return args;
     };
-    const std::vector<std::string> environment = {"RKNNOP_NODE_TIME_LIMIT=30", "RKNNOP_MEMORY_LIMIT=64M"};
+    // glibc's malloc in transparent huge pages: a reply read at 76 MiB faults in 38 pages instead of 19,456,
+    // which took most of a run of --repeat (1.3 s on a loaded 2-core VM, 0.24 s with), and the race is hit
+    // as often (above). A kernel without transparent huge pages ignores it.
+    const std::vector<std::string> environment = {"RKNNOP_NODE_TIME_LIMIT=30", "RKNNOP_MEMORY_LIMIT=64M",
+                                                  "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"};
     long bound = bound_kib;
     if (tool == via::parity) {  // a clean run's peak: its VX runner's
       const measured_run clean = run_measured(dir, unprivileged, environment, command(0));

@@ -170,6 +170,9 @@ TEST(Npy, MalformedHeaders) {
       parse_npy(npy_image("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'extra': 1}", data), "h.npy"),
       "unexpected key 'extra'");
   RKNNOP_EXPECT_ERROR(
+      parse_npy(npy_image("{'descr': '<f8', 'descr': '<f4', 'fortran_order': False, 'shape': (1,)}", data), "h.npy"),
+      "key 'descr' given twice");
+  RKNNOP_EXPECT_ERROR(
       parse_npy(npy_image("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,)}", data), "h.npy"),
       "structured (record) dtypes are not supported");
 }

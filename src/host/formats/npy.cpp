@@ -292,6 +292,9 @@ npy_header read_npy_header(std::string_view text, std::string_view source) {
   while (!parser.accept('}')) {
     const std::string key = parser.string_literal();
     parser.expect(':', fmt::format("after key '{}'", key));
+    // (Python's dict keeps the last of a repeated key: a header naming one twice means two things)
+    if ((key == "descr" && descr) || (key == "fortran_order" && fortran_order) || (key == "shape" && shape))
+      parser.fail(fmt::format("key '{}' given twice", key));
     if (key == "descr") {
       if (parser.peek() == '[') parser.fail("structured (record) dtypes are not supported");
       descr = parser.string_literal();
