@@ -224,7 +224,8 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
   // Zeroed by the pool's threads (one memset each), then the markers.
   parallel_for(info.elements * element, convert_grain * 8,
                [data](std::size_t a, std::size_t b) noexcept { std::memset(data + a, 0, b - a); });
-  if (!has_markers(f)) return {};
+  // (check_every_element: only outputs without markers get here; no marker loops compiled)
+  if (check_every_element || !has_markers(f)) return {};
   const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
   const std::size_t step = marker_step(info.elements);
   if (f.vx_type == vx_type::float32)
