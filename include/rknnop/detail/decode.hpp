@@ -230,7 +230,8 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
   // Zeroed by the pool's threads (one memset each), then the markers.
   parallel_for(info.elements * element, convert_grain * 8,
                [data](std::size_t a, std::size_t b) noexcept { std::memset(data + a, 0, b - a); });
-  if (!has_markers(f)) return {};
+  // (check_every_element: only outputs without markers get here; no marker loops compiled)
+  if (check_every_element || !has_markers(f)) return {};
   const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
   const std::size_t step = marker_step(info.elements);
   if (f.vx_type == vx_type::float32)
@@ -272,9 +273,10 @@ inline void lower_to(std::size_t* target, std::size_t v) noexcept {
 }
 
 // Elements [a, b) of a float output still holding allocate_output's signalling NaN, added to *total
-// (count, and its first lowered). One range of the pool's.
-inline void add_unwritten(unwritten_elements* total, bool f32, const char* data, std::size_t a,
-                          std::size_t b) noexcept {
+// (count, and its first lowered). One range of the pool's. Out of line, like first_lossy: called once
+// per run of flagged blocks, its loop is not worth a copy at each of screen_output's call sites.
+[[gnu::noinline]] inline void add_unwritten(unwritten_elements* total, bool f32, const char* data, std::size_t a,
+                                            std::size_t b) noexcept {
   std::size_t count = 0, first = b;
   for (std::size_t k = a; k < b; ++k) {
     bool left;
@@ -444,7 +446,8 @@ double as_double(T x) noexcept {
 }
 
 // One element of a tensor of VX type `type` as a double.
-inline double element_value(std::int32_t type, const void* element) noexcept {
+// Out of line: one switch over the dtypes compiled, not one per loop that reads elements through it.
+[[gnu::noinline]] inline double element_value(std::int32_t type, const void* element) noexcept {
   double v = 0;
   visit_dtype(type, [&]<class T>(std::type_identity<T>) {
     T x;
@@ -467,6 +470,13 @@ inline bool lossy_output(std::int32_t kernel_type, std::int32_t tensor_type, dou
   return integer || c != c || magnitude > 3.4028234663852886e38 || magnitude < smallest_normal;
 }
 
+// lossy_output of one element of first_lossy's: the kernel's `element`, and `converted` to the tensor's dtype.
+[[gnu::noinline]] inline bool lossy_element(std::int32_t kernel_type, std::int32_t tensor_type, const char* element,
+                                            const char* converted) noexcept {
+  return lossy_output(kernel_type, tensor_type, element_value(kernel_type, element),
+                      element_value(tensor_type, converted));
+}
+
 inline bool lossy_allowed() noexcept {
   const char* allow = std::getenv("RKNNOP_ALLOW_LOSSY");
   return allow && allow[0] == '1' && allow[1] == '\0';
@@ -475,17 +485,18 @@ inline bool lossy_allowed() noexcept {
 // The first element of [a, b) whose conversion lossy_output refuses, or b: `src` holds the kernel's
 // elements, `dst` the same elements converted to the tensor's dtype (float16 or float32). A float
 // kernel's element that became a normal float16 is no loss, so only the float16 exponents 0 and 31
-// (zero and subnormals; inf and NaN) need the rule itself. Three loops, the kernel's element read
-// through element_value: a loop per pair of the seven dtypes was 49 instantiations compiled in every
-// op's translation unit, most of what resize_area.cpp's code generation had grown by (issue 49 item 4).
-inline std::size_t first_lossy(std::int32_t kernel_type, std::int32_t tensor_type, const char* src, const char* dst,
-                               std::size_t a, std::size_t b) noexcept {
+// (zero and subnormals; inf and NaN) need the rule itself; float16 into float32 is exact. Two loops,
+// each element checked by lossy_element (out of line): a loop per pair of the seven dtypes was 49
+// instantiations compiled in every op's translation unit (issue 49 item 4).
+[[gnu::noinline]] inline std::size_t first_lossy(std::int32_t kernel_type, std::int32_t tensor_type, const char* src,
+                                                 const char* dst, std::size_t a, std::size_t b) noexcept {
   if (dtype_row(kernel_type) == dtype_count) return b;  // not a tensor dtype: nothing to check
   if (tensor_type != vx_type::float16 && tensor_type != vx_type::float32) return b;
+  // float16 into float32 widens: every value (subnormals, inf, NaN) is exact, nothing to check.
+  if (kernel_type == vx_type::float16 && tensor_type == vx_type::float32) return b;
   const std::size_t from = dtype_size(kernel_type), to = dtype_size(tensor_type);
   const auto lost = [&](std::size_t k) noexcept {
-    return lossy_output(kernel_type, tensor_type, element_value(kernel_type, src + k * from),
-                        element_value(tensor_type, dst + k * to));
+    return lossy_element(kernel_type, tensor_type, src + k * from, dst + k * to);
   };
   // (a float kernel into float16: the kernel's type is the tensor's or float32)
   if (tensor_type == vx_type::float16 && (kernel_type == tensor_type || kernel_type == vx_type::float32)) {
@@ -497,15 +508,9 @@ inline std::size_t first_lossy(std::int32_t kernel_type, std::int32_t tensor_typ
     }
     return b;
   }
-  const auto scan = [&]<class T>(std::type_identity<T>) noexcept {  // the tensor's element read directly
-    for (std::size_t k = a; k < b; ++k) {
-      T y;
-      std::memcpy(&y, dst + k * sizeof(T), sizeof(T));
-      if (lossy_output(kernel_type, tensor_type, element_value(kernel_type, src + k * from), as_double(y))) return k;
-    }
-    return b;
-  };
-  return tensor_type == vx_type::float16 ? scan(std::type_identity<float16>{}) : scan(std::type_identity<float>{});
+  for (std::size_t k = a; k < b; ++k)  // an integer kernel's elements, each one checked
+    if (lost(k)) return k;
+  return b;
 }
 
 // The one line for an output element the conversion to the tensor's dtype loses (first_lossy).

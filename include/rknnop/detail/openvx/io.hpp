@@ -155,8 +155,13 @@ inline void dense_strides(const tensor_info& info, vx_size* start, vx_size* end,
   }
 }
 
+// copy_tensor and copy_slabs are out of line: each is called from read_tensor and write_tensor (and
+// copy_slabs once per piece of a range), and a copy of their stride setup at each call site was only
+// compile time (issue 49 item 4).
+
 // Copies the whole tensor to or from dense host memory, in one call.
-inline vx_status copy_tensor(vx_reference ref, const tensor_info& info, void* host, vx_enum usage) noexcept {
+[[gnu::noinline]] inline vx_status copy_tensor(vx_reference ref, const tensor_info& info, void* host,
+                                               vx_enum usage) noexcept {
   vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
   dense_strides(info, start, end, stride);
   return vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, host, usage,
@@ -164,8 +169,8 @@ inline vx_status copy_tensor(vx_reference ref, const tensor_info& info, void* ho
 }
 
 // Copies slabs [a, b) between the tensor and dense host memory at `at` (where slab a's first element is).
-inline vx_status copy_slabs(vx_reference ref, const tensor_info& info, const slabs& s, std::size_t a, std::size_t b,
-                            char* at, vx_enum usage) noexcept {
+[[gnu::noinline]] inline vx_status copy_slabs(vx_reference ref, const tensor_info& info, const slabs& s, std::size_t a,
+                                              std::size_t b, char* at, vx_enum usage) noexcept {
   vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
   dense_strides(info, start, end, stride);
   start[s.dim] = a;
