@@ -18,7 +18,10 @@ deb_packages=(libgtest-dev libfmt-dev libfmt9 libyaml-cpp-dev libyaml-cpp0.7 "$@
 # Architecture-independent ones, downloaded as they are: nlohmann/json (the .rknn model reader).
 deb_packages_all=(nlohmann-json3-dev)
 
-if [ -f "$dir/.complete" ]; then echo "$dir"; exit 0; fi
+# The stamp names the packages it holds: a folder fetched for fewer (the cross builds' set, then the
+# ARM benchmarks' with OpenCV) is fetched again, not taken as it is.
+wanted="${deb_packages[*]} ${deb_packages_all[*]}"
+if [ -f "$dir/.complete" ] && [ "$(cat "$dir/.complete")" = "$wanted" ]; then echo "$dir"; exit 0; fi
 if ! dpkg --print-foreign-architectures | grep -qx "$debarch"; then
   if [ "$(id -u)" = 0 ]; then
     echo "fetch-cross-deps: adding the dpkg architecture $debarch (apt-get update)" >&2
@@ -38,5 +41,5 @@ pkgs+=("${deb_packages_all[@]}")
   exit 1
 }
 for deb in "$dir"/debs/*.deb; do dpkg -x "$deb" "$dir"; done
-touch "$dir/.complete"
+printf '%s\n' "$wanted" > "$dir/.complete"
 echo "$dir"
