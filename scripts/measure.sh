@@ -16,7 +16,11 @@
 # MEASURE_RUNS (compiles per op, default 1; the median is printed), MEASURE_REFERENCE (default
 # f348b30) and MEASURE_RATIO_RUNS (default 5): resize_area.cpp's compile time against that commit's
 # (its tree from git archive into the temporary folder; the line says n/a and why where it cannot be
-# measured: a shallow clone without the commit, no git checkout, no /usr/bin/time).
+# measured: a shallow clone without the commit, no git checkout, no /usr/bin/time). CPU time on a
+# shared or throttled machine moves by tens of percent between runs (CI printed 1.51 and 0.93 for two
+# trees whose instruction counts differ by 0.1%), so the line gives the median's ratio and the fastest
+# run's; MEASURE_INSTRUCTIONS=1 adds the noise-free one, the instructions g++ executes for each tree
+# (valgrind's callgrind, about 3 minutes per tree; not in CI's run).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -146,10 +150,25 @@ if [[ -z "$ratio_skipped" ]]; then
       for (i = 2; i <= n; ++i) for (j = i; j > 1 && v[j - 1] > v[j]; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
       return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     }
+    function least(v, n,   i, m) { m = v[1]; for (i = 2; i <= n; ++i) if (v[i] < m) m = v[i]; return m }
     END {
-      x = median(now, a); y = median(then_, b)
-      printf "resize_area.cpp g++ -O2 -c CPU time: this tree %.2f s / %s %.2f s = %.2f (goal <= 1.00; median of %d, alternating)\n", x, ref, y, x / y, n
+      lo = least(now, a); lo_ref = least(then_, b); x = median(now, a); y = median(then_, b)
+      printf "resize_area.cpp g++ -O2 -c CPU time: this tree %.2f s / %s %.2f s = %.2f (goal <= 1.00; median of %d, alternating); fastest runs %.2f s / %.2f s = %.2f\n", x, ref, y, x / y, n, lo, lo_ref, lo / lo_ref
     }' "$work/ratio"
+  if [[ "${MEASURE_INSTRUCTIONS:-0}" == 1 ]]; then
+    if command -v valgrind > /dev/null; then
+      instructions() {  # g++ and the programs it runs (cc1plus, as): the sum of callgrind's totals
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null --trace-children=yes "$cxx" -std=c++20 -O2 \
+          -I"$1/include" -c "$1/examples/resize_area/resize_area.cpp" -o "$work/ratio.o" 2>&1 |
+          awk '/Collected :/ { s += $NF } END { print s }'
+      }
+      now_ir="$(instructions "$root")" ref_ir="$(instructions "$work/reference")"
+      awk -v x="$now_ir" -v y="$ref_ir" -v ref="$reference" 'BEGIN {
+        printf "resize_area.cpp g++ -O2 -c instructions (callgrind): this tree %.3fG / %s %.3fG = %.3f (goal <= 1.00)\n", x / 1e9, ref, y / 1e9, x / y }'
+    else
+      echo "resize_area.cpp compile instructions: n/a (MEASURE_INSTRUCTIONS=1 needs valgrind: scripts/install-deps.sh --perf)"
+    fi
+  fi
 else
   echo "resize_area.cpp compile ratio: n/a ($ratio_skipped)"
 fi
