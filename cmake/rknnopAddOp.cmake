@@ -643,10 +643,15 @@ function(_rknnop_add_op_board_objects arch cxx boards out_objects out_flags)
   string(REGEX REPLACE "g\\+\\+$" "gcc" _cc "${cxx}")
   # No unwind tables (nothing unwinds through a -fno-exceptions kernel; saves ~2.5 KiB), and no
   # fused multiply-add contraction, so board kernels round like the x86-64 library and TensorFlow.
-  # RKNNOP_COMPACT_GLUE: the SDK's glue compiled for size, its kernels not (config.hpp).
+  # RKNNOP_COMPACT_GLUE: the SDK's glue compiled for size, its kernels not (config.hpp), in the RKNN v1
+  # libraries (their 32 KiB budget); a backend whose libraries have no such budget sets _compact_glue
+  # to 0 (rknnopRknpu2.cmake: the glue runs on every call of the node).
+  if(NOT DEFINED _compact_glue)
+    set(_compact_glue 1)
+  endif()
   set(_flags ${RKNNOP_BOARD_OPT_FLAGS} -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden
              -fno-unwind-tables -fno-asynchronous-unwind-tables -ffp-contract=off
-             -ffunction-sections -fdata-sections -DRKNNOP_COMPACT_GLUE=1)
+             -ffunction-sections -fdata-sections -DRKNNOP_COMPACT_GLUE=${_compact_glue})
   # AArch64 size (docs/performance.md §3, measured on ResizeArea): the boards' cores are ARMv8.0 (no
   # LSE atomics), so GCC's outline atomics (-moutline-atomics, its default) are a call and a run-time
   # check around the same LL/SC loop, plus an import and an initializer; the tiny code model addresses

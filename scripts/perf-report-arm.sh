@@ -106,10 +106,10 @@ for arch in "${arches[@]}"; do
   deps="$("$root/cmake/fetch-cross-deps.sh" "$debarch" "$out/perf-deps/$debarch" "${opencv_packages[@]}")"
   libdirs="$deps/usr/lib/$triple:$deps/usr/lib/$triple/blas:$deps/usr/lib/$triple/lapack:$deps/lib/$triple"
   dir="$out/perf-$arch"
-  # The kernel libraries' flags (-O2 and the glue compiled for size, RKNNOP_COMPACT_GLUE; rknnop_add_op's
-  # -ffp-contract=off is in bench/CMakeLists.txt).
+  # The kernel libraries' flags: -O2; the glue compiled for size in the RKNN v1 libraries and for speed
+  # in the RKNPU2 plugins (RKNNOP_BENCH_BOARD_GLUE), rknnop_add_op's -ffp-contract=off: bench/CMakeLists.txt.
   cmake -S "$root" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG -DRKNNOP_COMPACT_GLUE=1" \
+    -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DRKNNOP_BENCH_BOARD_GLUE=ON \
     -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/$triple.cmake" -DRKNNOP_CROSS_EXTRA_ROOTS="$deps" \
     -DCMAKE_EXE_LINKER_FLAGS="-no-pie -Wl,-rpath-link,${libdirs//:/,-rpath-link,}" \
     -DRKNNOP_BUILD_BENCHMARKS=ON -DRKNNOP_BUILD_TESTS=OFF -DRKNNOP_BUILD_EXAMPLES=OFF -DRKNNOP_INSTALL=OFF \
