@@ -81,7 +81,8 @@ bool parallel_for(std::size_t count, std::size_t grain, F&& f) noexcept {
   };
   if (count == 0) return true;
   if (grain == 0) grain = 1;
-  const std::size_t most = count / grain, threads = thread_count();
+  // (fewer than two grains: one range whatever the thread count, which is then not asked for)
+  const std::size_t most = count / grain, threads = most < 2 ? 1 : thread_count();
   const std::size_t n = most < 1 ? 1 : most < threads ? most : threads;
   detail::range_job<decltype(call)> j{call, count / n, count % n, true};
   // One range: on this thread, through the same out-of-line function as the pool's ranges (one copy

@@ -341,7 +341,10 @@ TEST_F(Rknpu2Plugin, NchwTensorsConvertAndPermuteInOnePass) {
   struct shape {
     std::uint32_t n, c, h, w;
   };
+  // (3 or 4 on the short side, channels or pixels, have their own transpose loop: {2, 3, 5, 70} and
+  // the four after {1, 130, 1, 67}, square ones too)
   for (const shape s : {shape{2, 3, 5, 70}, shape{1, 80, 2, 3}, shape{3, 1, 1, 1}, shape{1, 130, 1, 67},
+                        shape{2, 4, 3, 5}, shape{2, 7, 1, 3}, shape{1, 9, 2, 2}, shape{2, 3, 1, 3}, shape{1, 4, 2, 2},
                         shape{2, 1, 3, 5}, shape{2, 4, 1, 1}})  // the last two: the same bytes in both layouts
     for (const int variant : {0, 1, 2}) {                       // FLOAT16 tensors, Mark; FLOAT32, Mark; FLOAT16, Mark16
       const r::tensor_type type = variant == 1 ? r::type_float32 : r::type_float16;

@@ -227,9 +227,14 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
       return {};
     }
   }
-  // Zeroed by the pool's threads (one memset each), then the markers.
-  parallel_for(info.elements * element, convert_grain * 8,
-               [data](std::size_t a, std::size_t b) noexcept { std::memset(data + a, 0, b - a); });
+  // Zeroed by the pool's threads (one memset each; a buffer of less than two ranges by this thread,
+  // without parallel_for's dispatch), then the markers.
+  const std::size_t bytes = info.elements * element;
+  if (bytes < convert_grain * 16)
+    std::memset(data, 0, bytes);
+  else
+    parallel_for(bytes, convert_grain * 8,
+                 [data](std::size_t a, std::size_t b) noexcept { std::memset(data + a, 0, b - a); });
   // (check_every_element: only outputs without markers get here; no marker loops compiled)
   if (check_every_element || !has_markers(f)) return {};
   const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;

@@ -69,9 +69,33 @@ inline void move_strided(std::size_t size, const char* src, std::size_t src_step
 // `batches` matrices of rows x cols elements of Size bytes, each transposed from src into dst
 // (dst[b][j][i] = src[b][i][j]): NCHW <-> NHWC is [C][H*W] <-> [H*W][C] per image. The inner loop
 // goes along the longer side.
+// An image's 3 or 4 channels (RGB, RGBA: the usual short side) have a loop of their own, each pixel's
+// channels moved with a fixed count: the generic loop's setup per channel is most of a small tensor's
+// transpose (an RKNPU2 call on a 4x4x3 image).
+template <std::size_t Size, std::size_t Short>
+void transpose_short(const char* src, char* dst, std::size_t long_side, bool short_first) noexcept {
+  const std::size_t line = long_side * Size;  // one row of the [Short][long] side, in bytes
+  const char* end = src + (short_first ? Size : Short * Size) * long_side;
+  if (short_first)  // [Short][long] -> [long][Short]
+    for (; src != end; src += Size, dst += Short * Size)
+      for (std::size_t i = 0; i < Short; ++i) std::memcpy(dst + i * Size, src + i * line, Size);
+  else  // [long][Short] -> [Short][long]
+    for (; src != end; src += Short * Size, dst += Size)
+      for (std::size_t i = 0; i < Short; ++i) std::memcpy(dst + i * line, src + i * Size, Size);
+}
+
 template <std::size_t Size>
 void transpose(const char* src, char* dst, std::size_t batches, std::size_t rows, std::size_t cols) noexcept {
   const std::size_t plane = rows * cols * Size;
+  const std::size_t short_side = rows < cols ? rows : cols, long_side = rows < cols ? cols : rows;
+  if (short_side == 3 || short_side == 4) {
+    for (std::size_t b = 0; b < batches; ++b, src += plane, dst += plane)
+      if (short_side == 3)
+        transpose_short<Size, 3>(src, dst, long_side, rows == 3);
+      else
+        transpose_short<Size, 4>(src, dst, long_side, rows == 4);
+    return;
+  }
   for (std::size_t b = 0; b < batches; ++b, src += plane, dst += plane)
     if (cols >= rows)  // source row i -> destination column i
       for (std::size_t i = 0; i < rows; ++i) move_strided<Size>(src + i * cols * Size, 1, dst + i * Size, rows, cols);
