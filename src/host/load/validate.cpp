@@ -91,10 +91,12 @@ void check_library_section(std::span<const std::uint8_t> bytes, const elf_info& 
                            std::string_view source, std::string_view what, std::string_view label,
                            std::vector<std::string>& problems) {
   if (op && !info.exports_kernel_list(op->name)) {
+    // The structure first: a corrupt library (a symbol's name bytes among them) is that one problem,
+    // not also a kernel list it lost to the corruption (one line per failure, as every tool).
+    check_elf_structure(bytes, label);
     const std::string symbol = kernel_list_symbol(op->name);
     problems.push_back(fmt::format("{}: {} does not export {} (op.yml name is '{}'){}", source, what, symbol, op->name,
                                    info.find_export(symbol) ? "; it is not a data object" : ""));
-    check_elf_structure(bytes, label);
   } else if (op) {
     check_library_for_op(bytes, *op, std::nullopt, label);
   } else {
