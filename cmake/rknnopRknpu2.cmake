@@ -37,7 +37,7 @@ function(_rknnop_add_op_rknpu2 name)
   set(_object_suffix "-rknpu2")  # read by _rknnop_add_op_board_objects
   set(_object_defs RKNNOP_RKNPU2_BACKEND=1)
   # The glue compiled for speed, as the kernels: an RKNPU2 plugin has no size budget (v1's is 32 KiB),
-  # and the glue runs on every compute call (bench_rknpu2, tiny case on aarch64: 3,511 -> 3,069 Ir).
+  # and the glue runs on every compute call (bench_rknpu2, tiny case on aarch64: this flag alone, 3,511 -> 3,069 Ir).
   set(_compact_glue 0)
   set(_object_includes rknnop/rknpu2.hpp)
   foreach(_arch IN ITEMS x86_64 LISTS RKNNOP_BOARD_ARCHITECTURES)

@@ -69,9 +69,9 @@ inline void move_strided(std::size_t size, const char* src, std::size_t src_step
 // `batches` matrices of rows x cols elements of Size bytes, each transposed from src into dst
 // (dst[b][j][i] = src[b][i][j]): NCHW <-> NHWC is [C][H*W] <-> [H*W][C] per image. The inner loop
 // goes along the longer side.
-// An image's 3 or 4 channels (RGB, RGBA: the usual short side) have a loop of their own, each pixel's
-// channels moved with a fixed count: the generic loop's setup per channel is most of a small tensor's
-// transpose (an RKNPU2 call on a 4x4x3 image).
+// A short side of 3 or 4 (an image's RGB or RGBA channels, or a plane of 3 or 4 pixels) has a loop of
+// its own, each line of the long side moved with a fixed count: the generic loop's setup per short-side
+// line is most of a small tensor's transpose (an RKNPU2 call on a 4x4x3 image).
 template <std::size_t Size, std::size_t Short>
 void transpose_short(const char* src, char* dst, std::size_t long_side, bool short_first) noexcept {
   const std::size_t line = long_side * Size;  // one row of the [Short][long] side, in bytes
