@@ -8,7 +8,8 @@
 #   - callgrind instruction counts of the same contenders (noise-free; needs valgrind);
 #   - bench_rknpu2 (when the build has it: configured with RKNNOP_RKNPU2_RUNTIME): the RKNPU2 plugin
 #     generated from examples/resize_area against ResizeArea hand-written in Rockchip's C demo style;
-#   - scripts/measure.sh: compile time (median of 5) and stripped board library sizes.
+#   - scripts/measure.sh: compile time (median of 5), resize_area.cpp's compile against f348b30's (CPU
+#     time and callgrind instructions: MEASURE_INSTRUCTIONS=1) and stripped board library sizes.
 # The boards' instruction sets (aarch64, armhf under qemu-user): scripts/perf-report-arm.sh.
 # Rewrites docs/performance.md between <!-- perf-table:begin --> and <!-- perf-table:end --> and bench/README.md
 # between <!-- perf-report:begin --> and <!-- perf-report:end -->. Numbers only, never a pass/fail.
@@ -83,7 +84,7 @@ if command -v valgrind > /dev/null; then
 fi
 {
   echo
-  MEASURE_RUNS=5 "$root/scripts/measure.sh" "$build"
+  MEASURE_RUNS=5 MEASURE_INSTRUCTIONS=1 "$root/scripts/measure.sh" "$build"
   echo
   echo "load at end $(load)"
 } >> "$out"
@@ -105,6 +106,11 @@ irr() {
 op_line() { awk -v op="$1" '$1 == op' "$out"; }
 resize_line="$(op_line ResizeArea)"
 compile_cpu="$(echo "$resize_line" | awk '{ print $4 }')"
+# resize_area.cpp against the reference commit (issue 49: <= 1.00): CPU median; fastest runs; instructions.
+compile_ratio="$(awk '/^resize_area.cpp g\+\+ -O2 -c CPU time:/ { for (i = 1; i <= NF; ++i) if ($i == "=") r[++n] = $(i + 1) }
+  /^resize_area.cpp g\+\+ -O2 -c instructions/ { for (i = 1; i <= NF; ++i) if ($i == "=") ir = $(i + 1) }
+  END { printf "%s; %s; %s", (n ? r[1] : "n/a"), (n >= 2 ? r[2] : "n/a"), (ir != "" ? ir : "n/a") }' "$out")"
+compile_reference="$(sed -n 's/^resize_area.cpp g++ -O2 -c CPU time: this tree [0-9.]* s \/ \([^ ]*\) .*/\1/p' "$out")"
 aarch64_kib="$(echo "$resize_line" | awk '{ print $6 }')"
 armhf_kib="$(echo "$resize_line" | awk '{ print $8 }')"
 convert="$(awk '/^time  half_to_float_convert / { c = $4 } /^time  half_to_float_scalar / { s = $4 } END { printf "%.0fx", s / c }' "$out")"
@@ -135,6 +141,7 @@ rounds; Ir = callgrind instructions per call. Full output: bench/README.md.
 | same, the calling thread's share of the node's instructions with 2 threads (callgrind per thread, fair scheduling; diagnostic): 480x640; 1080x1920 | $(awk '$1 == "share" && $3 == "node_resize_2x_2t" { print $4 }' "$out"); $(awk '$1 == "share" && $3 == "node_resize_1080p_2x_2t" { print $4 }' "$out") | 0.50 is an even split |
 | Exp 1x3x480x640 kernel, 2 threads / 1 thread; tiny ResizeArea node (4x4x3 → 2x2), wall, median | $(ratio "exp 1x3x480x640 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "node resize tiny 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60; ≤ 1.05 |
 | compile time of resize_area.cpp, \`g++ -O2 -c\`, CPU, median of 5 | ${compile_cpu} s | ≤ 2 s |
+| same, this tree / ${compile_reference:-the reference commit}, side by side: CPU median of 5; fastest runs; instructions (callgrind) | ${compile_ratio} | ≤ 1.00 |
 | ResizeArea aarch64 / armhf library, stripped | ${aarch64_kib} KiB / ${armhf_kib} KiB | ≤ 32 KiB |
 | float16 → float32 bulk conversion (F16C) vs scalar loop, min times | ${convert} faster | |
 EOF

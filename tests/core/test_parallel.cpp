@@ -18,6 +18,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <chrono>
@@ -338,6 +339,75 @@ TEST(ParallelFor, OutputCheckScreenAgreesWithTheExactRulesOnEveryElement) {
     }
   }
   unsetenv("RKNNOP_ALLOW_LOSSY");
+}
+
+// The same for a float16 kernel's output (the marker16 screen: four blocks of 16 at a time, one by one
+// only where one holds the marker): unwritten elements alone, in runs, across the blocks of 16 and the
+// groups of 64, or everywhere, against a count over every element; and allocate_output's fill
+// (detail::fill_untouched, 64 bytes a step) sets exactly the elements of its range, from any start.
+TEST(ParallelFor, Float16OutputScreenAndMarkerFillAgreeWithEveryElement) {
+  using rknnop::detail::untouched_f16;
+  using rknnop::detail::untouched_f32;
+  static constexpr std::int32_t accepted[] = {VX_TYPE_FLOAT16};
+  rknnop::field_desc f;
+  f.name = "y";
+  f.vx_type = VX_TYPE_FLOAT16;
+  f.accepted = accepted;
+  f.accepted_count = 1;
+  std::mt19937 random(4916);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n =
+        trial % 4 == 0 ? 2 * rknnop::detail::convert_grain + std::size_t(random() % 200) : 1 + random() % 3000;
+    std::vector<std::uint16_t> halves(n);
+    for (std::uint16_t& h : halves) {
+      h = static_cast<std::uint16_t>(random());
+      if (h == untouched_f16) ++h;
+    }
+    if (trial % 7 == 3) {
+      std::fill(halves.begin(), halves.end(), untouched_f16);  // nothing written
+    } else if (trial % 3 != 0) {
+      const unsigned runs = 1 + static_cast<unsigned>(random() % 4);
+      for (unsigned r = 0; r < runs; ++r) {  // runs of 1..80 elements: within a block, across blocks and groups
+        const std::size_t at = random() % n, length = 1 + random() % 80;
+        for (std::size_t i = at; i < n && i < at + length; ++i) halves[i] = untouched_f16;
+      }
+    }
+    std::size_t count = 0, first = n;
+    for (std::size_t i = 0; i < n; ++i)
+      if (halves[i] == untouched_f16 && !count++) first = i;
+    for (const unsigned threads : {1u, 2u}) {
+      const thread_count scope(threads);
+      const rknnop::detail::outcome r =
+          rknnop::detail::check_and_convert(f, flat_tensor(n, VX_TYPE_FLOAT16), halves.data(), nullptr);
+      const std::string where = "trial " + std::to_string(trial) + ", n " + std::to_string(n) + ", " +
+                                std::to_string(threads) + " threads: " + (r.ok() ? "" : r.message().message());
+      if (count) {
+        EXPECT_NE(where.find("left " + std::to_string(count) + " of " + std::to_string(n) +
+                             " elements unwritten, the first at element " + std::to_string(first) + " "),
+                  std::string::npos)
+            << where;
+      } else {
+        EXPECT_TRUE(r.ok()) << where;
+      }
+    }
+  }
+  for (const bool f32 : {false, true}) {
+    const std::size_t size = f32 ? 4 : 2;
+    for (int trial = 0; trial < 300; ++trial) {
+      const std::size_t n = 1 + random() % 300, a = random() % n, b = a + random() % (n - a + 1);
+      std::vector<unsigned char> bytes(n * size, 0xA5);
+      rknnop::detail::fill_untouched(f32, reinterpret_cast<char*>(bytes.data()), a, b);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t v = 0;
+        std::memcpy(&v, bytes.data() + i * size, size);
+        const std::uint32_t expected = i < a || i >= b ? (f32 ? 0xA5A5A5A5u : 0xA5A5u)
+                                       : f32           ? untouched_f32
+                                                       : untouched_f16;
+        ASSERT_EQ(v, expected) << (f32 ? "float32" : "float16") << " fill of [" << a << ", " << b << ") of " << n
+                               << ": element " << i;
+      }
+    }
+  }
 }
 
 TEST(ParallelFor, RangesAreFixedConsecutiveAndCoverEveryItemOnce) {

@@ -192,14 +192,21 @@ bool any_lane(V v) noexcept {
 }
 
 // check_every_element: elements [a, b) of a float output (float32 when f32, else float16) set to the
-// signalling NaN, 16 bytes a step (the float16 pattern is its two bytes repeated: the same bytes on
+// signalling NaN, 64 bytes a step (the float16 pattern is its two bytes repeated: the same bytes on
 // either endianness).
 inline void fill_untouched(bool f32, char* data, std::size_t a, std::size_t b) noexcept {
-  const std::size_t size = f32 ? 4 : 2, per = 16 / size;
+  const std::size_t size = f32 ? 4 : 2;
   const lanes32 pattern = lanes32{} + (f32 ? untouched_f32 : std::uint32_t{untouched_f16} * 0x10001u);
-  std::size_t k = a;
-  for (; k + per <= b; k += per) std::memcpy(data + k * size, &pattern, 16);
-  for (; k < b; ++k) std::memcpy(data + k * size, &pattern, size);
+  char* at = data + a * size;
+  char* const end = data + b * size;
+  for (; end - at >= 64; at += 64) {
+    std::memcpy(at, &pattern, 16);
+    std::memcpy(at + 16, &pattern, 16);
+    std::memcpy(at + 32, &pattern, 16);
+    std::memcpy(at + 48, &pattern, 16);
+  }
+  for (; end - at >= 16; at += 16) std::memcpy(at, &pattern, 16);
+  for (; at != end; at += size) std::memcpy(at, &pattern, size);
 }
 
 // The bytes of an output buffer's element: the wider of the kernel's type and the tensor's (the buffer
@@ -312,42 +319,70 @@ enum class screen : unsigned char {
                   // is normal and finite, which lossy_output never refuses
 };
 
+inline constexpr std::size_t screen_block = 16;
+
+// From block k (of screen_block elements; `end` is k plus whole blocks), the first block the screen
+// flags (want_flagged) or clears (!want_flagged), or `end` when none: one test per block, and the run's
+// bookkeeping only where a run starts or ends (the identity node's scan: 32 -> 15 instructions per
+// block, bench_threads). Out of line and not a template: one copy for every screen_output (compile time).
+[[gnu::noinline]] inline std::size_t screen_blocks(screen what, const char* data, std::size_t k, std::size_t end,
+                                                   bool want_flagged) noexcept {
+  constexpr std::size_t block = screen_block;
+  // hits(at): the lanes of block `at` the screen flags. Each 16 bytes is loaded into a vector of its
+  // own (an array of them went through the stack). Blocks four at a time were faster still, at 1.5%
+  // more compile time for every op (resize_area.cpp): not taken.
+  const auto find = [&](auto hits) noexcept {
+    for (; k != end; k += block)
+      if (any_lane(hits(k)) == want_flagged) break;
+    return k;
+  };
+  if (what == screen::marker32) {
+    const lanes32 marker = lanes32{} + untouched_f32;
+    return find([data, marker](std::size_t at) noexcept {
+      lanes32 x0, x1, x2, x3;
+      std::memcpy(&x0, data + at * 4, 16);
+      std::memcpy(&x1, data + at * 4 + 16, 16);
+      std::memcpy(&x2, data + at * 4 + 32, 16);
+      std::memcpy(&x3, data + at * 4 + 48, 16);
+      return (x0 == marker) | (x1 == marker) | (x2 == marker) | (x3 == marker);
+    });
+  }
+  if (what == screen::marker16) {
+    const lanes16 marker = lanes16{} + untouched_f16;
+    return find([data, marker](std::size_t at) noexcept {
+      lanes16 x0, x1;
+      std::memcpy(&x0, data + at * 2, 16);
+      std::memcpy(&x1, data + at * 2 + 16, 16);
+      return (x0 == marker) | (x1 == marker);
+    });
+  }
+  // The halves: the exponent's bits all set (NaN, inf), or, under half_nan_zero, all clear.
+  const lanes16 pattern = lanes16{} + std::uint16_t{0x7C00};
+  const lanes16 also = what == screen::half_nan_zero ? lanes16{} : pattern;
+  return find([data, pattern, also](std::size_t at) noexcept {
+    lanes16 x0, x1;
+    std::memcpy(&x0, data + at * 2, 16);
+    std::memcpy(&x1, data + at * 2 + 16, 16);
+    const lanes16 y0 = x0 & pattern, y1 = x1 & pattern;
+    return (y0 == pattern) | (y1 == pattern) | (y0 == also) | (y1 == also);
+  });
+}
+
 // Runs exact(begin, end) on each run of neighbouring blocks of elements [a, b) (of `data`: the kernel's
 // elements for the markers, the converted ones for the halves) that the screen cannot clear, the tail
 // of fewer than 16 elements with them: one call per run, not per block (an output of many zeros flags
 // most blocks under half_nan_zero).
 template <class Exact>
 void screen_output(screen what, const char* data, std::size_t a, std::size_t b, Exact&& exact) noexcept {
-  constexpr std::size_t block = 16;
-  std::size_t k = a, run = b;  // run: where the flagged blocks not yet checked begin (b: none)
-  const auto flagged = [&](bool any) noexcept {
-    if (any && run == b) run = k;
-    if (!any && run != b) {
-      exact(run, k);
-      run = b;
-    }
-  };
-  if (what == screen::marker32) {
-    const lanes32 marker = lanes32{} + untouched_f32;
-    for (; k + block <= b; k += block) {
-      lanes32 x[4];
-      std::memcpy(x, data + k * 4, sizeof x);
-      flagged(any_lane((x[0] == marker) | (x[1] == marker) | (x[2] == marker) | (x[3] == marker)));
-    }
-  } else {
-    const std::uint16_t looked_for = what == screen::marker16 ? untouched_f16 : std::uint16_t{0x7C00};
-    const std::uint16_t bits = what == screen::marker16 ? std::uint16_t{0xFFFF} : looked_for;
-    const std::uint16_t or_else = what == screen::half_nan_zero ? std::uint16_t{0} : looked_for;
-    const lanes16 pattern = lanes16{} + looked_for, mask = lanes16{} + bits, also = lanes16{} + or_else;
-    for (; k + block <= b; k += block) {
-      lanes16 x[2];
-      std::memcpy(x, data + k * 2, sizeof x);
-      const lanes16 y0 = x[0] & mask, y1 = x[1] & mask;
-      flagged(any_lane((y0 == pattern) | (y1 == pattern) | (y0 == also) | (y1 == also)));
-    }
+  const std::size_t full = a + (b - a) / screen_block * screen_block;  // the blocks; fewer than 16 after them
+  std::size_t k = a;
+  while (k != full && (k = screen_blocks(what, data, k, full, true)) != full) {
+    const std::size_t clean = screen_blocks(what, data, k + screen_block, full, false);
+    if (clean == full) break;  // the run reaches the tail: checked with it
+    exact(k, clean);
+    k = clean + screen_block;
   }
-  const std::size_t from = run != b ? run : k;  // the tail, with the run it ends
-  if (from < b) exact(from, b);
+  if (k < b) exact(k, b);  // the tail, with the run it ends
 }
 
 inline unwritten_elements find_unwritten(const field_desc& f, const tensor_info& info,
