@@ -1189,17 +1189,28 @@ TEST(Sandbox, ATimeLimitBeyondAYearIsRefused) {
   EXPECT_EQ(r.err.find("did not finish"), std::string::npos) << r.err;
 }
 
-// The runners whose parent was `pid` (their argv[2]) and still exist.
-// The live runners (rknnop-node) of the process `pid`.
+// The live runners (rknnop-node, whose argv[2] is `pid`) of the process `pid`, their guardians left out:
+// a guardian is forked from its runner, so it has the runner's command line, and it is named
+// rknnop-guardian only a moment after the fork (a check in that moment counted two runners). A guardian
+// is known by its parent, a runner, and once that runner is gone by its name.
 std::vector<std::string> runner_pids(pid_t pid) {
-  std::vector<std::string> found;
+  const auto parent_of = [](const fs::path& proc) {
+    const std::string stat = rknnop_test::slurp(proc / "stat");
+    const std::size_t end = stat.rfind(')');  // the command name may hold spaces and parentheses
+    return end == std::string::npos ? std::string() : stat.substr(end + 4, stat.find(' ', end + 4) - (end + 4));
+  };
+  std::vector<std::pair<std::string, std::string>> candidates;  // pid, parent pid
   for (const fs::directory_entry& e : fs::directory_iterator("/proc")) {
     const std::string cmdline = rknnop_test::slurp(e.path() / "cmdline");
-    // A runner's guardian (forked from it, so with its command line) is not a runner.
     if (cmdline.find(std::string("--rknnop-node") + '\0' + std::to_string(pid) + '\0') != std::string::npos &&
         rknnop_test::slurp(e.path() / "comm") != "rknnop-guardian\n")
-      found.push_back(e.path().filename().string());
+      candidates.emplace_back(e.path().filename().string(), parent_of(e.path()));
   }
+  std::vector<std::string> found;
+  for (const auto& [self, parent] : candidates)
+    if (std::none_of(candidates.begin(), candidates.end(), [&](const auto& c) { return c.first == parent; }))
+      found.push_back(self);
+  std::sort(found.begin(), found.end());
   return found;
 }
 
