@@ -6,12 +6,13 @@
 # directory so the repository is never modified. Exits non-zero on any crash, leak, timeout or
 # out-of-memory and prints the reproducer's path (kept under $RKNNOP_BUILD_ROOT/fuzz/findings).
 #
-# Usage: scripts/fuzz.sh [--seconds N] [--only TARGET]... [--keep-corpus DIR]
+# Usage: scripts/fuzz.sh [--seconds N] [--only TARGET]... [--keep-corpus DIR] [--build-only]
 #   --seconds N        per target (default 20; CI's `scripts/test.sh fuzz` uses 20)
 #   --only TARGET      run only this target (repeatable): fuzz_container, fuzz_npy, fuzz_param_value,
 #                      fuzz_op_yml, fuzz_elf, fuzz_rknn_model, fuzz_model_run (its nodes run in
 #                      rknnop-node, as the tools run them), fuzz_decode
 #   --keep-corpus DIR  also write the grown corpora to DIR/<target>/ (reuse it with the next run)
+#   --build-only       build the targets, run none (scripts/test.sh builds them beside other steps)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (build jobs, default 2),
 #   RKNNOP_FUZZ_PARALLEL (targets fuzzed side by side, default RKNNOP_JOBS; each for --seconds),
 #   RKNNOP_FUZZ_WORKERS (parallel fuzzing processes per target, default 1),
@@ -33,6 +34,7 @@ workers=${RKNNOP_FUZZ_WORKERS:-1}
 seconds=20
 only=()
 keep=""
+build_only=0
 all_targets=(fuzz_container fuzz_npy fuzz_param_value fuzz_op_yml fuzz_elf fuzz_rknn_model fuzz_model_run fuzz_decode)
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; }
@@ -42,6 +44,7 @@ while [ $# -gt 0 ]; do
     --seconds=*) seconds=${1#*=}; shift ;;
     --only) only+=("${2:?--only needs a target}"); shift 2 ;;
     --keep-corpus) keep=${2:?--keep-corpus needs a directory}; shift 2 ;;
+    --build-only) build_only=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "scripts/fuzz.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
   esac
@@ -72,7 +75,7 @@ mkdir -p "$out"
 stamp "configure $out"
 flags="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 cmake -S "$root" -B "$out" "${generator[@]}" -Wno-dev \
-  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g1 -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" \
+  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g1 -O1" -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" -DCMAKE_UNITY_BUILD=ON \
   -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
@@ -87,6 +90,10 @@ cmake --build "$out" -j "$jobs" --target "${targets[@]}"
 case " ${targets[*]} " in
   *" fuzz_model_run "*) cmake --build "$out" -j "$jobs" --target rknnop-pack ;;
 esac
+if [ "$build_only" = 1 ]; then
+  stamp "built ${targets[*]} (--build-only: not run)"
+  exit 0
+fi
 
 # --- seed corpora -----------------------------------------------------------------------------------
 work=$(mktemp -d "${TMPDIR:-/tmp}/rknnop-fuzz.XXXXXX")

@@ -70,9 +70,13 @@ native() {
   stamp "native build"
   local board_args=()
   mapfile -t board_args < <(board_cache_args)
+  # Unity sources (CMAKE_UNITY_BUILD: a target's files compile as one, the headers parsed once per
+  # target; a quarter less build time). Each file alone, as a user's build compiles it, is the user's
+  # path's (its Release build must print no warning) and clang-tidy's (lint). GCC's -Wsubobject-linkage
+  # fires on any anonymous-namespace type of a file that a unity source includes (gtest fixtures).
   cmake -S "$root" -B "$out/native" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKNNOP_WARNINGS_AS_ERRORS=ON \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="$relwithdebinfo" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$relwithdebinfo" \
-    "${board_args[@]}"
+    -DCMAKE_UNITY_BUILD=ON -DCMAKE_CXX_FLAGS=-Wno-subobject-linkage "${board_args[@]}"
   cmake --build "$out/native" -j "$jobs"
   stamp "native tests (the board tests after them)"
   ctest --test-dir "$out/native" -j "$jobs" --output-on-failure --timeout 300 -LE '^(board|rknpu2|mindspore)$'
@@ -113,9 +117,7 @@ board_tests() {
 asan() {
   stamp "ASan+UBSan build"
   local flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-  # Unity sources (one compile per target: the headers parsed once, not once per file; the native
-  # step compiles each file alone). GCC's -Wsubobject-linkage fires on any anonymous-namespace type
-  # of a file that a unity source includes (gtest fixtures), so it is off here; native keeps it.
+  # Unity sources, as in the native step.
   cmake -S "$root" -B "$out/asan" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_UNITY_BUILD=ON \
     -DCMAKE_C_FLAGS_DEBUG=-g1 -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
     -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags -Wno-subobject-linkage" \
@@ -152,6 +154,12 @@ cross() {
 }
 
 fuzz() {
+  [ -z "$beside_pid" ] || finish_beside fuzz || true  # a failed build fails again below, with its message
+  if [ "${RKNNOP_BESIDE:-0}" = 1 ]; then
+    stamp "fuzzers: the build (beside the other steps)"
+    RKNNOP_BUILD_ROOT="$out" RKNNOP_JOBS="$jobs" "$root/scripts/fuzz.sh" --build-only
+    return
+  fi
   if [ -x "$root/scripts/fuzz.sh" ]; then
     stamp "fuzzers (short run)"
     # $jobs build jobs, and as many fuzzers side by side (each its --seconds on one core)
@@ -170,8 +178,13 @@ measure() {
 }
 
 # clang-tidy-16 with the project's .clang-tidy on every host source (src/, tools/): warnings are
-# errors. Needs only a configured tree for compile_commands.json, not a build.
+# errors. Needs only a configured tree for compile_commands.json, not a build. With other steps, it
+# ran beside them (start_beside); here its result is shown.
 lint() {
+  if [ -n "$beside_pid" ]; then
+    finish_beside lint
+    return
+  fi
   stamp "lint: clang-tidy-16 on src/ and tools/"
   cmake -S "$root" -B "$out/lint" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
@@ -181,13 +194,15 @@ lint() {
 }
 
 tsan() {
+  [ -z "$beside_pid" ] || finish_beside tsan || true  # a failed build fails again below, with its message
   stamp "ThreadSanitizer build (the loader's two-threads test, the runtime's lock-free registry, the galcore's signals)"
   # Warnings are the native step's business (GCC 12 reports -Wstringop-overflow false positives
   # through std::vector under -fsanitize=thread).
+  # Unity sources, as in the native step.
   local flags="-fsanitize=thread -fno-omit-frame-pointer"
-  cmake -S "$root" -B "$out/tsan" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  cmake -S "$root" -B "$out/tsan" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="$relwithdebinfo" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$relwithdebinfo" \
-    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags -Wno-subobject-linkage" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread" \
     -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=thread" -DRKNNOP_SANITIZED_BUILD=ON \
     -DRKNNOP_BUILD_EXAMPLES=OFF -DRKNNOP_BUILD_BENCHMARKS=OFF -DRKNNOP_INSTALL=OFF \
@@ -195,6 +210,7 @@ tsan() {
     { cat "$out/tsan-configure.log" >&2; return 1; }
   cmake --build "$out/tsan" -j "$jobs" --target rknnop_host_thread_tests rknnop_live_set_tests parallel_tests \
     rknnop_runtime_tests example_tests test_galcore
+  [ "${RKNNOP_BESIDE:-0}" = 0 ] || return 0  # the build beside the other steps; the tests in their place
   stamp "ThreadSanitizer test"
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$out/tsan/tests/host/rknnop_host_thread_tests"
   TSAN_OPTIONS=halt_on_error=1 "$out/tsan/tests/runtime/rknnop_live_set_tests"
@@ -263,7 +279,7 @@ userpath() {
 # native step: board libraries (always the cross GCC 12), the host library and tools. No sanitizers.
 # -O2 without -g (warnings the optimiser finds, a shorter link); assertions stay on. Unity sources
 # (CMAKE_UNITY_BUILD): a target's files compile as one, so the headers are parsed once per target, not
-# once per file (the native step compiles each file alone; the header units stay one per header).
+# once per file (the header units stay one per header).
 # RKNNOP_MATRIX="clang-15 gcc-11" runs only those entries.
 matrix_entries=(
   "gcc-11 gcc-11 g++-11"
@@ -321,26 +337,71 @@ for step in "${steps[@]}"; do
   esac
 done
 
-# Each step's wall time, printed at the end of the run (also when a step fails): CI's
-# goal is 40 minutes on 2 cores from a fresh machine (its limit 90), and this table says where it goes.
+# Beside the other steps: lint, and the fuzzers' and TSan's builds, are CPU work with nothing timed
+# in it, so with other steps they start with the first of them, one after the other, at the lowest CPU
+# priority (nice 19: about 1.5% of a core when the others want both), and take what the others leave
+# idle (configures, links, ctest's last tests, the tests that run alone, qemu's). Each is
+# `RKNNOP_BESIDE=1 scripts/test.sh <step>` (lint whole; fuzz and tsan their builds), in a session of
+# its own, stopped whole when the run ends early. The first of those steps in the order waits for
+# them; each then shows its part's log, and fuzz and tsan go on with their runs (their builds up to date).
+beside_pid=
+beside_waited=0
+start_beside() {
+  local parts=() step
+  for step in lint fuzz tsan; do
+    [[ " ${steps[*]} " != *" $step "* ]] || parts+=("$step")
+  done
+  [ ${#parts[@]} -gt 0 ] && [ ${#parts[@]} -lt ${#steps[@]} ] || return 0
+  mkdir -p "$out"
+  rm -f "$out"/beside-*.log "$out"/beside-*.status
+  # shellcheck disable=SC2016
+  RKNNOP_SKIP_DEPS=1 RKNNOP_BUILD_ROOT="$out" RKNNOP_JOBS="$jobs" RKNNOP_BESIDE=1 setsid --wait nice -n 19 \
+    bash -c 'script=$1 out=$2; shift 2; for step; do bash "$script" "$step" >"$out/beside-$step.log" 2>&1
+             echo "$?" >"$out/beside-$step.status"; done' beside "$root/scripts/test.sh" "$out" "${parts[@]}" &
+  beside_pid=$!
+}
+# finish_beside STEP: waits for the work beside (once), prints STEP's log; its status is STEP's part's.
+finish_beside() {
+  if [ "$beside_waited" = 0 ]; then
+    stamp "waiting for the work beside the other steps (lint; the fuzzers' and TSan's builds)"
+    wait "$beside_pid" || true
+    beside_waited=1
+  fi
+  stamp "$1: its part beside the other steps (nice 19), its log:"
+  cat "$out/beside-$1.log" 2>/dev/null || true
+  local status
+  status=$(cat "$out/beside-$1.status" 2>/dev/null || echo 1)
+  [ "$status" = 0 ] || echo "$1: its part beside the other steps failed (exit code $status): $out/beside-$1.log" >&2
+  return "$status"
+}
+
+# Each step's wall time and how busy the cores were meanwhile (all of the machine's CPU time, from
+# /proc/stat: idle cores are time another step could use), printed at the end of the run (also when
+# a step fails): CI's goal is 40 minutes on 2 cores from a fresh machine (its limit 90).
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat; }
 step_times=()
 started=$SECONDS
+ticks=
 print_step_times() {
   local status=$? row
+  [ -z "$beside_pid" ] || [ "$beside_waited" = 1 ] || kill -- "-$beside_pid" 2>/dev/null || true
   [ ${#step_times[@]} -gt 0 ] || return "$status"
-  printf '\n=== wall time per step (s)\n'
+  printf '\n=== wall time per step (s), and the cores busy meanwhile\n'
   for row in "${step_times[@]}"; do
     [ "${row#*=}" = running ] && row="${row%%=*}=$((SECONDS - started)) (failed)"
-    printf '  %-9s %6s\n' "${row%%=*}" "${row#*=}"
+    printf '  %-9s %s\n' "${row%%=*}" "${row#*=}"
   done
   printf '  %-9s %6s  (this script; the package check before it included)\n' total "$SECONDS"
   return "$status"
 }
 trap print_step_times EXIT
+start_beside
 for step in "${steps[@]}"; do
   started=$SECONDS
+  ticks=$(cpu_ticks)
   step_times+=("$step=running")
   "$step"
-  step_times[${#step_times[@]}-1]="$step=$((SECONDS - started))"
+  step_times[${#step_times[@]}-1]="$step=$(read -r b0 t0 <<<"$ticks"; read -r b1 t1 < <(cpu_ticks)
+    printf '%6s  %3s%%' "$((SECONDS - started))" "$(( t1 > t0 ? 100 * (b1 - b0) / (t1 - t0) : 0 ))")"
 done
 stamp "all requested steps passed: ${steps[*]}"
