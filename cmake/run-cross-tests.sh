@@ -112,6 +112,9 @@ container=$(native_container) || { stamp "cross tests FAILED: no native ResizeAr
 # build_arch and test_arch are called in || lists, where set -e does not apply: they return on each
 # failure themselves.
 if [ "$build_only" = 1 ]; then
+  # In a session of its own (below) it is a scheduling group of its own where the kernel groups
+  # sessions (sched_autogroup): its nice is that group's too, or the group shares the CPU as an equal.
+  echo 19 >/proc/self/autogroup 2>/dev/null || true
   for arch in "${arches[@]}"; do
     build_arch "$arch" || exit 1
   done

@@ -181,6 +181,8 @@ report="$work/report.txt"
   for c in exp_1x3x8x8 exp_1x3x480x640 resize_tiny resize_2x resize_7:3; do
     row "SDK node / toolkit-style C node, $c" "<= 1.0" "sdk_$c" "c_$c"
   done
+  row "ResizeArea node / its kernel, float16 tensors 480x640x3, 2x" "<= 1.5" sdk_resize_2x kernel_f16_2x
+  row "ResizeArea node / its kernel, float16 tensors 480x640x3, 7:3" "<= 1.5" sdk_resize_7:3 kernel_f16_7:3
   row "tiny ResizeArea node, 2 threads / 1 thread" "<= 1.05" node_resize_tiny_2t node_resize_tiny_1t
   if [ -n "$rknpu2" ]; then
     for c in "${rknpu2_cases[@]}"; do

@@ -344,6 +344,9 @@ done
 # `RKNNOP_BESIDE=1 scripts/test.sh <step>` (lint whole; fuzz and tsan their builds), in a session of
 # its own, stopped whole when the run ends early. The first of those steps in the order waits for
 # them; each then shows its part's log, and fuzz and tsan go on with their runs (their builds up to date).
+# A session of its own is a scheduling group of its own where the kernel groups sessions
+# (sched_autogroup, on in Debian's kernels): the group shares the CPU with the run's group as an equal
+# whatever its processes' nice, so the group's own nice is set to 19 too (/proc/self/autogroup).
 beside_pid=
 beside_waited=0
 start_beside() {
@@ -356,7 +359,8 @@ start_beside() {
   rm -f "$out"/beside-*.log "$out"/beside-*.status
   # shellcheck disable=SC2016
   RKNNOP_SKIP_DEPS=1 RKNNOP_BUILD_ROOT="$out" RKNNOP_JOBS="$jobs" RKNNOP_BESIDE=1 setsid --wait nice -n 19 \
-    bash -c 'script=$1 out=$2; shift 2; for step; do bash "$script" "$step" >"$out/beside-$step.log" 2>&1
+    bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null || true  # see below
+             script=$1 out=$2; shift 2; for step; do bash "$script" "$step" >"$out/beside-$step.log" 2>&1
              echo "$?" >"$out/beside-$step.status"; done' beside "$root/scripts/test.sh" "$out" "${parts[@]}" &
   beside_pid=$!
 }

@@ -9,8 +9,9 @@
 #include <cstring>      // std::memcpy (alias-safe bulk conversion)
 #include <type_traits>  // std::is_constant_evaluated
 
-#if defined(__arm__) && defined(__ARM_NEON) && defined(__ARM_FP16_FORMAT_IEEE)
-#include <arm_neon.h>  // ARMv7 NEON's 4-lane half <-> float conversions (VFPv4)
+#if (defined(__arm__) && defined(__ARM_NEON) && defined(__ARM_FP16_FORMAT_IEEE)) || \
+    (defined(__aarch64__) && defined(__ARM_NEON))
+#include <arm_neon.h>  // NEON's 4-lane half <-> float conversions (ARMv7's VFPv4; AArch64's FCVTL, FCVTN)
 #endif
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>  // F16C detection (F16C itself through GCC/clang builtins: <immintrin.h> costs ~1 s per op)
@@ -265,6 +266,49 @@ inline void float_to_half_neon(const float* src, float16* dst, std::size_t n) no
 }
 #endif
 
+#if defined(__aarch64__) && defined(__ARM_NEON) && (defined(__GNUC__) || defined(__clang__))
+#define RKNNOP_DETAIL_A64_HALF 1
+// AArch64's vector conversions (FCVTL, FCVTN) are IEEE as its scalar FCVT, which float16::to_float and
+// from_float compile to: subnormals exact, NaN payloads kept (quieted), round to nearest even under the
+// FPCR Linux gives a process. So every block of 8 converts with them, to the same bits; no block check.
+inline void half_to_float_a64(const float16* src, float* dst, std::size_t n) noexcept {
+  const auto* in = reinterpret_cast<const unsigned char*>(src);
+  auto* out = reinterpret_cast<unsigned char*>(dst);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    float16x8_t h;
+    std::memcpy(&h, in + i * 2, sizeof h);  // memcpy: alias-safe in place; all 8 read before a write
+    const float32x4_t lo = vcvt_f32_f16(vget_low_f16(h)), hi = vcvt_high_f32_f16(h);
+    std::memcpy(out + i * 4, &lo, sizeof lo);
+    std::memcpy(out + i * 4 + 16, &hi, sizeof hi);
+  }
+  for (; i < n; ++i) {
+    std::uint16_t b;
+    std::memcpy(&b, in + i * 2, 2);
+    const float v = float16::to_float(b);
+    std::memcpy(out + i * 4, &v, 4);
+  }
+}
+inline void float_to_half_a64(const float* src, float16* dst, std::size_t n) noexcept {
+  const auto* in = reinterpret_cast<const unsigned char*>(src);
+  auto* out = reinterpret_cast<unsigned char*>(dst);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    float32x4_t a, b;  // memcpy: alias-safe in place
+    std::memcpy(&a, in + i * 4, sizeof a);
+    std::memcpy(&b, in + i * 4 + 16, sizeof b);
+    const float16x8_t h = vcvt_high_f16_f32(vcvt_f16_f32(a), b);
+    std::memcpy(out + i * 2, &h, sizeof h);
+  }
+  for (; i < n; ++i) {
+    float v;
+    std::memcpy(&v, in + i * 4, 4);
+    const std::uint16_t h = float16::from_float(v);
+    std::memcpy(out + i * 2, &h, 2);
+  }
+}
+#endif
+
 }  // namespace detail
 
 // Bulk conversions used at the tensor boundary; exact (round-to-nearest-even towards half).
@@ -277,6 +321,9 @@ inline void convert(const float16* src, float* dst, std::size_t n) noexcept {
 #endif
 #ifdef RKNNOP_DETAIL_NEON_HALF
   return detail::half_to_float_neon(src, dst, n);
+#endif
+#ifdef RKNNOP_DETAIL_A64_HALF
+  return detail::half_to_float_a64(src, dst, n);
 #endif
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);
@@ -293,6 +340,9 @@ inline void convert(const float* src, float16* dst, std::size_t n) noexcept {
 #endif
 #ifdef RKNNOP_DETAIL_NEON_HALF
   return detail::float_to_half_neon(src, dst, n);
+#endif
+#ifdef RKNNOP_DETAIL_A64_HALF
+  return detail::float_to_half_a64(src, dst, n);
 #endif
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);
