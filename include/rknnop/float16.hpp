@@ -278,15 +278,17 @@ inline void half_to_float_a64(const float16* src, float* dst, std::size_t n) noe
   for (; i + 8 <= n; i += 8) {
     float16x8_t h;
     std::memcpy(&h, in + i * 2, sizeof h);  // memcpy: alias-safe in place; all 8 read before a write
-    const float32x4_t lo = vcvt_f32_f16(vget_low_f16(h)), hi = vcvt_high_f32_f16(h);
+    const float32x4_t lo = vcvt_f32_f16(vget_low_f16(h)), hi = vcvt_high_f32_f16(h);  // not an array: the stack
     std::memcpy(out + i * 4, &lo, sizeof lo);
     std::memcpy(out + i * 4 + 16, &hi, sizeof hi);
   }
-  for (; i < n; ++i) {
-    std::uint16_t b;
-    std::memcpy(&b, in + i * 2, 2);
-    const float v = float16::to_float(b);
-    std::memcpy(out + i * 4, &v, 4);
+  if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
+    std::uint16_t bits[8] = {};
+    std::memcpy(bits, in + i * 2, (n - i) * 2);
+    float16x8_t h;
+    std::memcpy(&h, bits, sizeof h);
+    const float32x4_t f[2] = {vcvt_f32_f16(vget_low_f16(h)), vcvt_high_f32_f16(h)};
+    std::memcpy(out + i * 4, f, (n - i) * 4);
   }
 }
 inline void float_to_half_a64(const float* src, float16* dst, std::size_t n) noexcept {
@@ -294,17 +296,19 @@ inline void float_to_half_a64(const float* src, float16* dst, std::size_t n) noe
   auto* out = reinterpret_cast<unsigned char*>(dst);
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    float32x4_t a, b;  // memcpy: alias-safe in place
-    std::memcpy(&a, in + i * 4, sizeof a);
-    std::memcpy(&b, in + i * 4 + 16, sizeof b);
-    const float16x8_t h = vcvt_high_f16_f32(vcvt_f16_f32(a), b);
+    float32x4_t lo, hi;  // memcpy: alias-safe in place; all 8 read before a write
+    std::memcpy(&lo, in + i * 4, sizeof lo);
+    std::memcpy(&hi, in + i * 4 + 16, sizeof hi);
+    const float16x8_t h = vcvt_high_f16_f32(vcvt_f16_f32(lo), hi);
     std::memcpy(out + i * 2, &h, sizeof h);
   }
-  for (; i < n; ++i) {
-    float v;
-    std::memcpy(&v, in + i * 4, 4);
-    const std::uint16_t h = float16::from_float(v);
-    std::memcpy(out + i * 2, &h, 2);
+  if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
+    float values[8] = {};
+    std::memcpy(values, in + i * 4, (n - i) * 4);
+    float32x4_t f[2];
+    std::memcpy(f, values, sizeof f);
+    const float16x8_t h = vcvt_high_f16_f32(vcvt_f16_f32(f[0]), f[1]);
+    std::memcpy(out + i * 2, &h, (n - i) * 2);
   }
 }
 #endif
