@@ -271,45 +271,34 @@ inline void float_to_half_neon(const float* src, float16* dst, std::size_t n) no
 // AArch64's vector conversions (FCVTL, FCVTN) are IEEE as its scalar FCVT, which float16::to_float and
 // from_float compile to: subnormals exact, NaN payloads kept (quieted), round to nearest even under the
 // FPCR Linux gives a process. So every block of 8 converts with them, to the same bits; no block check.
-inline void half_to_float_a64(const float16* src, float* dst, std::size_t n) noexcept {
+// They convert the whole blocks and return how many elements that is; convert() does the last 1..7 with
+// its scalar loop. Out of line and without a tail of their own: a board library's size is counted in
+// 4 KiB pages (ResizeArea's aarch64 library is within its 32 KiB by a few hundred bytes).
+inline std::size_t half_to_float_a64(const float16* src, float* dst, std::size_t n) noexcept {
+  const std::size_t whole = n & ~std::size_t{7};
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
+  for (const unsigned char* const end = in + whole * 2; in != end; in += 16, out += 32) {
     float16x8_t h;
-    std::memcpy(&h, in + i * 2, sizeof h);  // memcpy: alias-safe in place; all 8 read before a write
+    std::memcpy(&h, in, sizeof h);  // memcpy: alias-safe in place; all 8 read before a write
     const float32x4_t lo = vcvt_f32_f16(vget_low_f16(h)), hi = vcvt_high_f32_f16(h);  // not an array: the stack
-    std::memcpy(out + i * 4, &lo, sizeof lo);
-    std::memcpy(out + i * 4 + 16, &hi, sizeof hi);
+    std::memcpy(out, &lo, sizeof lo);
+    std::memcpy(out + 16, &hi, sizeof hi);
   }
-  if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
-    std::uint16_t bits[8] = {};
-    std::memcpy(bits, in + i * 2, (n - i) * 2);
-    float16x8_t h;
-    std::memcpy(&h, bits, sizeof h);
-    const float32x4_t f[2] = {vcvt_f32_f16(vget_low_f16(h)), vcvt_high_f32_f16(h)};
-    std::memcpy(out + i * 4, f, (n - i) * 4);
-  }
+  return whole;
 }
-inline void float_to_half_a64(const float* src, float16* dst, std::size_t n) noexcept {
+inline std::size_t float_to_half_a64(const float* src, float16* dst, std::size_t n) noexcept {
+  const std::size_t whole = n & ~std::size_t{7};
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
+  for (const unsigned char* const end = in + whole * 4; in != end; in += 32, out += 16) {
     float32x4_t lo, hi;  // memcpy: alias-safe in place; all 8 read before a write
-    std::memcpy(&lo, in + i * 4, sizeof lo);
-    std::memcpy(&hi, in + i * 4 + 16, sizeof hi);
+    std::memcpy(&lo, in, sizeof lo);
+    std::memcpy(&hi, in + 16, sizeof hi);
     const float16x8_t h = vcvt_high_f16_f32(vcvt_f16_f32(lo), hi);
-    std::memcpy(out + i * 2, &h, sizeof h);
+    std::memcpy(out, &h, sizeof h);
   }
-  if (i < n) {  // the last 1..7: one padded vector (all of them read before any is written)
-    float values[8] = {};
-    std::memcpy(values, in + i * 4, (n - i) * 4);
-    float32x4_t f[2];
-    std::memcpy(f, values, sizeof f);
-    const float16x8_t h = vcvt_high_f16_f32(vcvt_f16_f32(f[0]), f[1]);
-    std::memcpy(out + i * 2, &h, (n - i) * 2);
-  }
+  return whole;
 }
 #endif
 
@@ -326,12 +315,13 @@ inline void convert(const float16* src, float* dst, std::size_t n) noexcept {
 #ifdef RKNNOP_DETAIL_NEON_HALF
   return detail::half_to_float_neon(src, dst, n);
 #endif
+  std::size_t i = 0;
 #ifdef RKNNOP_DETAIL_A64_HALF
-  return detail::half_to_float_a64(src, dst, n);
+  i = detail::half_to_float_a64(src, dst, n);
 #endif
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);
-  for (std::size_t i = 0; i < n; ++i) {
+  for (; i < n; ++i) {
     std::uint16_t h;
     std::memcpy(&h, in + i * sizeof h, sizeof h);
     const float v = float16::to_float(h);
@@ -345,12 +335,13 @@ inline void convert(const float* src, float16* dst, std::size_t n) noexcept {
 #ifdef RKNNOP_DETAIL_NEON_HALF
   return detail::float_to_half_neon(src, dst, n);
 #endif
+  std::size_t i = 0;
 #ifdef RKNNOP_DETAIL_A64_HALF
-  return detail::float_to_half_a64(src, dst, n);
+  i = detail::float_to_half_a64(src, dst, n);
 #endif
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);
-  for (std::size_t i = 0; i < n; ++i) {
+  for (; i < n; ++i) {
     float v;
     std::memcpy(&v, in + i * sizeof(float), sizeof v);
     const std::uint16_t h = float16::from_float(v);
