@@ -4,7 +4,6 @@
 #   aarch64 (RK1808/RK3399Pro): cmake/toolchains/aarch64-linux-gnu.cmake, qemu-aarch64
 #   armhf   (RK1806/RV1109/RV1126):         cmake/toolchains/arm-linux-gnueabihf.cmake, qemu-arm
 # Usage: cmake/run-cross-tests.sh [aarch64] [armhf]        (default: both)
-#        cmake/run-cross-tests.sh --build-only ARCH           (its build, not its tests)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default 2),
 #              RKNNOP_CROSS_CTEST_ARGS (extra ctest arguments, e.g. "-R runtime").
 #
@@ -17,11 +16,6 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${RKNNOP_BUILD_ROOT:-$root/build}
 jobs=${RKNNOP_JOBS:-2}
-build_only=0
-if [ "${1:-}" = --build-only ]; then
-  build_only=1
-  shift
-fi
 arches=("$@")
 [ ${#arches[@]} -gt 0 ] || arches=(aarch64 armhf)
 generator=()
@@ -50,8 +44,7 @@ native_container() {
   echo "$container"
 }
 
-# The architecture's dependencies, configure and build (<build root>/cross-<arch>).
-build_arch() {
+run_arch() {
   local arch=$1 triple debarch qemu toolchain
   case "$arch" in
     aarch64) triple=aarch64-linux-gnu debarch=arm64 qemu=qemu-aarch64 ;;
@@ -82,12 +75,6 @@ build_arch() {
     -DRKNNOP_TEST_RESIZEAREA_RKNNOP="$container" || return 1
   stamp "$arch: build"
   cmake --build "$dir" -j "$jobs" || return 1
-  stamp "$arch: built"
-}
-
-# The architecture's tests under qemu.
-test_arch() {
-  local arch=$1 dir="$out/cross-$1"
   stamp "$arch: tests under qemu"
   # Compile-fail, package and board tests only run compilers/CMake/host inspection: native covers them.
   # The conformance suite compares the backends of the PC's checking build (its rules for lossy and
@@ -109,44 +96,10 @@ test_arch() {
 stamp "native ResizeArea.rknnop for the loader tests"
 container=$(native_container) || { stamp "cross tests FAILED: no native ResizeArea.rknnop"; exit 1; }
 
-# build_arch and test_arch are called in || lists, where set -e does not apply: they return on each
-# failure themselves.
-if [ "$build_only" = 1 ]; then
-  # In a session of its own (below) it is a scheduling group of its own where the kernel groups
-  # sessions (sched_autogroup): its nice is that group's too, or the group shares the CPU as an equal.
-  echo 19 >/proc/self/autogroup 2>/dev/null || true
-  for arch in "${arches[@]}"; do
-    build_arch "$arch" || exit 1
-  done
-  exit 0
-fi
-# The next architecture builds beside this one's tests at the lowest CPU priority (nice 19): it takes
-# the cores the tests leave idle (the timing tests run alone, RUN_SERIAL) and yields them to the tests
-# otherwise. It is this script with --build-only in a session of its own, stopped whole if this one
-# ends first; its log is printed when it is waited for.
-next_pid=
-trap '[ -z "$next_pid" ] || kill -- "-$next_pid" 2>/dev/null || true' EXIT
+# run_arch is called in an || list, where set -e does not apply: it returns on each failure itself.
 failed=()
-declare -A built=()
-build_arch "${arches[0]}" && built[${arches[0]}]=1
-for ((i = 0; i < ${#arches[@]}; i++)); do
-  arch=${arches[i]} next=${arches[i + 1]:-} next_pid=
-  if [ -n "$next" ]; then
-    RKNNOP_BUILD_ROOT="$out" RKNNOP_JOBS="$jobs" setsid --wait nice -n 19 bash "$root/cmake/run-cross-tests.sh" \
-      --build-only "$next" >"$out/cross-$next-build.log" 2>&1 &
-    next_pid=$!
-  fi
-  if [ -n "${built[$arch]:-}" ]; then
-    test_arch "$arch" || failed+=("$arch")
-  else
-    failed+=("$arch")
-  fi
-  if [ -n "$next_pid" ]; then
-    stamp "$next: waiting for its build, started beside $arch's tests at nice 19 (its log follows)"
-    wait "$next_pid" && built[$next]=1
-    next_pid=
-    cat "$out/cross-$next-build.log"
-  fi
+for arch in "${arches[@]}"; do
+  run_arch "$arch" || failed+=("$arch")
 done
 if [ ${#failed[@]} -gt 0 ]; then
   stamp "cross tests FAILED for: ${failed[*]}"
