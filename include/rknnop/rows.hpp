@@ -6,7 +6,8 @@
 // 4 lanes wide at -O2, and tap tables for separable kernels (resampling, pooling, 1-D filters along
 // one axis) that tabulate once per call which inputs each output sums with which weights.
 
-#include <rknnop/types.hpp>  // rknnop::buffer
+#include <rknnop/config.hpp>  // RKNNOP_COMPACT_GLUE
+#include <rknnop/types.hpp>   // rknnop::buffer
 
 #include <cstddef>  // std::size_t
 #include <cstdint>  // std::uint32_t, std::uintptr_t
@@ -14,8 +15,8 @@
 #include <cstring>  // std::memset
 #include <utility>  // std::index_sequence
 
-#if defined(__arm__) && defined(__ARM_NEON)
-#include <arm_neon.h>  // ARMv7's 4 lanes: GCC's vector extensions would use scalar VFP there
+#if (defined(__arm__) || defined(__aarch64__)) && defined(__ARM_NEON)
+#include <arm_neon.h>  // ARMv7's 4 lanes: GCC's vector extensions would use scalar VFP there; AArch64's load3
 #endif
 
 namespace rknnop {
@@ -37,6 +38,15 @@ struct [[gnu::packed, gnu::may_alias]] float4_unaligned {
 };
 inline float4 load4(const float* p) noexcept { return reinterpret_cast<const float4_unaligned*>(p)->v; }
 inline void store4(float* p, float4 v) noexcept { reinterpret_cast<float4_unaligned*>(p)->v = v; }
+// p[0..2] and a 0 in lane 3, reading only those 3 floats (an RGB pixel at a row's end).
+inline float4 load3(const float* p) noexcept {
+#if defined(__aarch64__) && defined(__ARM_NEON)
+  // LDR D (lanes 2 and 3 zeroed) and LD1 into lane 2: where the lane-by-lane form takes five.
+  return vld1q_lane_f32(p + 2, vcombine_f32(vld1_f32(p), vdup_n_f32(0.f)), 2);
+#else
+  return float4{p[0], p[1], p[2], 0.f};
+#endif
+}
 #elif (defined(__GNUC__) || defined(__clang__)) && defined(__arm__) && defined(__ARM_NEON)
 #define RKNNOP_DETAIL_FLOAT4 1
 // GCC lowers vector-extension float arithmetic to scalar VFP on ARMv7 (NEON is not IEEE): intrinsics.
@@ -147,6 +157,14 @@ inline void multiply(float* y, float w, std::size_t n) noexcept {
 //   rknnop::tap_table columns(out_w, in_w, 4, channels);  // at most 4 taps per output
 //   columns.add(o, i, w); ...                       // then test it like a pointer (allocation, overflow)
 //   columns.apply(row_in, row_out);                 // per row, or several rows at once (below)
+// tap_table::add: one out-of-line copy in a library compiled for size (RKNNOP_COMPACT_GLUE, an RKNN v1
+// board library: 0.6 KB per kernel inlined), inlined elsewhere (an RKNPU2 call on a tiny image adds
+// 8 taps: their calls and checks were a tenth of the plugin's instructions).
+#if RKNNOP_COMPACT_GLUE
+#define RKNNOP_DETAIL_TABLE_ADD [[gnu::noinline]]
+#else
+#define RKNNOP_DETAIL_TABLE_ADD
+#endif
 class tap_table {
 public:
   // The constructor and add run once per table and tap, not per pixel: one out-of-line copy each
@@ -184,7 +202,7 @@ public:
   // input index, more than max_taps).
   explicit operator bool() const noexcept { return !overflow_; }
 
-  [[gnu::noinline]] void add(std::size_t output, std::size_t input, float weight) noexcept {
+  RKNNOP_DETAIL_TABLE_ADD void add(std::size_t output, std::size_t input, float weight) noexcept {
     if (overflow_ || output >= outputs_ || input >= inputs_ || count_[output] >= max_taps_) {
       overflow_ = true;
       return;

@@ -98,6 +98,24 @@ inline void separable::direct_rgb(const float* in, float* out, std::size_t image
     for (std::size_t x = 0; x < out_w; ++x, out += channels) {
       const tap_table::tap* const horizontal = columns.taps_ + x * columns.max_taps_;
       const std::uint32_t m = columns.count_[x];
+#ifdef RKNNOP_DETAIL_FLOAT4_IEEE
+      // The 3 channels in 4 IEEE lanes (the 4th, 0, is never stored): one multiply and one add per
+      // tap for all three, each lane the scalar loop's sums in its order (the same bits).
+      detail::float4 sum{};
+      for (std::uint32_t i = 0; i < k; ++i) {
+        const float* const row = first + vertical[i].offset * in_row;
+        detail::float4 h{};
+        for (std::uint32_t j = 0; j < m; ++j) {
+          const float* const cell = row + horizontal[j].offset;
+          h += detail::load3(cell) * horizontal[j].weight;
+        }
+        sum += h * vertical[i].weight;
+      }
+      const detail::float4 scaled = sum * scale;
+      out[0] = k ? scaled[0] : 0.f;
+      out[1] = k ? scaled[1] : 0.f;
+      out[2] = k ? scaled[2] : 0.f;
+#else
       float sum[channels] = {};
       for (std::uint32_t i = 0; i < k; ++i) {
         const float* const row = first + vertical[i].offset * in_row;
@@ -113,6 +131,7 @@ inline void separable::direct_rgb(const float* in, float* out, std::size_t image
       }
 #pragma GCC unroll 3
       for (std::size_t c = 0; c < channels; ++c) out[c] = k ? sum[c] * scale : 0.f;
+#endif
     }
   }
 }

@@ -235,11 +235,15 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
     }
   }
   // Zeroed by the pool's threads (one memset each; a buffer of less than two ranges by this thread,
-  // without parallel_for's dispatch), then the markers.
+  // without parallel_for's dispatch), then the markers. Not when the markers are every element and
+  // as wide (at most marker_count elements of the marker's type), which leave no zero standing; an
+  // RKNN v1 board library (RKNNOP_COMPACT_GLUE, its size budget) zeroes them all the same.
   const std::size_t bytes = info.elements * element;
-  if (bytes < convert_grain * 16)
+  const bool all_marked = !RKNNOP_COMPACT_GLUE && !check_every_element && has_markers(f) &&
+                          info.elements <= marker_count && element == (f.vx_type == vx_type::float32 ? 4u : 2u);
+  if (!all_marked && bytes < convert_grain * 16)
     std::memset(data, 0, bytes);
-  else
+  else if (!all_marked)
     parallel_for(bytes, convert_grain * 8,
                  [data](std::size_t a, std::size_t b) noexcept { std::memset(data + a, 0, b - a); });
   // (check_every_element: only outputs without markers get here; no marker loops compiled)
