@@ -102,14 +102,12 @@ inline void separable::direct_rgb(const float* in, float* out, std::size_t image
       // The 3 channels in 4 IEEE lanes (the 4th, 0, is never stored): one multiply and one add per
       // tap for all three, each lane the scalar loop's sums in its order (the same bits).
       detail::float4 sum{};
-      for (std::uint32_t i = 0; i < k; ++i) {
-        const float* const row = first + vertical[i].offset * in_row;
+      for (const tap_table::tap *v = vertical, *v_end = vertical + k; v != v_end; ++v) {
+        const float* const row = first + v->offset * in_row;
         detail::float4 h{};
-        for (std::uint32_t j = 0; j < m; ++j) {
-          const float* const cell = row + horizontal[j].offset;
-          h += detail::load3(cell) * horizontal[j].weight;
-        }
-        sum += h * vertical[i].weight;
+        for (const tap_table::tap *t = horizontal, *t_end = horizontal + m; t != t_end; ++t)
+          h += detail::load3(row + t->offset) * t->weight;
+        sum += h * v->weight;
       }
       const detail::float4 scaled = sum * scale;
       out[0] = k ? scaled[0] : 0.f;
