@@ -72,7 +72,7 @@ native() {
   mapfile -t board_args < <(board_cache_args)
   # Unity sources (CMAKE_UNITY_BUILD: a target's files compile as one, the headers parsed once per
   # target; a quarter less build time). Each file alone, as a user's build compiles it, is the user's
-  # path's (its Release build must print no warning) and clang-tidy's (lint). GCC's -Wsubobject-linkage
+  # path's (its Release build must print no warning). GCC's -Wsubobject-linkage
   # fires on any anonymous-namespace type of a file that a unity source includes (gtest fixtures).
   cmake -S "$root" -B "$out/native" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKNNOP_WARNINGS_AS_ERRORS=ON \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="$relwithdebinfo" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$relwithdebinfo" \
