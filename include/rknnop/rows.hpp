@@ -167,8 +167,9 @@ inline void multiply(float* y, float w, std::size_t n) noexcept {
 #endif
 class tap_table {
 public:
-  // The constructor and add run once per table and tap, not per pixel: one out-of-line copy each
-  // (inlined, they cost a board library ~0.6 KB per kernel; docs/performance.md §3). A small table
+  // The constructor and add run once per table and tap, not per pixel: the constructor has one
+  // out-of-line copy (inlined, it and add cost a board library ~0.6 KB per kernel; docs/performance.md
+  // §3; add: RKNNOP_DETAIL_TABLE_ADD above). A small table
   // (a tiny image's) lives inside the object; a larger one in one heap block.
   [[gnu::noinline]] tap_table(std::size_t outputs, std::size_t inputs, std::size_t max_taps,
                               std::size_t channels) noexcept
