@@ -170,6 +170,15 @@ public:
     set_dims(dims, rank);
     dtype_ = type;
   }
+  // The same from a whole dims array (a tensor_info's): every entry copied, a fixed 24 bytes where
+  // set_dims loops over the rank (entries past the rank are never read).
+  RKNNOP_DETAIL_HIDDEN void bind_all(element_type* data, const std::uint32_t (&dims)[detail::max_tensor_rank],
+                                     std::uint32_t rank, std::int32_t type) noexcept {
+    data_ = data;
+    rank_ = rank <= detail::max_tensor_rank ? rank : detail::max_tensor_rank + 1;
+    for (std::uint32_t i = 0; i < detail::max_tensor_rank; ++i) dims_[i] = dims[i];
+    dtype_ = type;
+  }
 
 private:
   RKNNOP_DETAIL_HIDDEN std::size_t offset(std::size_t a, std::size_t b, std::size_t c, std::size_t d) const noexcept {

@@ -410,6 +410,50 @@ TEST(ParallelFor, Float16OutputScreenAndMarkerFillAgreeWithEveryElement) {
   }
 }
 
+// A board build's output markers (RKNNOP_GUARD_BUFFERS 0): at most 64 elements all hold the marker
+// (allocate_output's 16-byte fill), a larger output has 64 evenly spaced; `untouched` holds until the
+// kernel writes one of them, and a write over any element of a small output is seen.
+TEST(ParallelFor, OutputMarkersStartInPlaceAndAWriteOverOneIsSeen) {
+  if constexpr (rknnop::detail::check_every_element) {
+    GTEST_SKIP() << "RKNNOP_GUARD_BUFFERS is 1 in this build (every element checked, no markers): "
+                    "the cross step's builds run this";
+  } else {
+    using rknnop::detail::marker_count;
+    for (const bool f32 : {false, true}) {
+      static constexpr std::int32_t accepted32[] = {VX_TYPE_FLOAT32}, accepted16[] = {VX_TYPE_FLOAT16};
+      rknnop::field_desc f;
+      f.name = "y";
+      f.vx_type = f32 ? VX_TYPE_FLOAT32 : VX_TYPE_FLOAT16;
+      f.accepted = f32 ? accepted32 : accepted16;
+      f.accepted_count = 1;
+      const std::size_t size = f32 ? 4 : 2;
+      const std::uint32_t marker = f32 ? rknnop::detail::unwritten_f32 : rknnop::detail::unwritten_f16;
+      for (std::size_t n = 1; n <= 3 * marker_count; ++n) {
+        const rknnop::detail::tensor_info info = flat_tensor(n, f.vx_type);
+        const std::size_t step = rknnop::detail::marker_step(n);
+        const std::size_t marked = n < marker_count ? n : marker_count;  // markers: elements k * step, k < marked
+        for (std::size_t k = 0; k < marked; ++k) {
+          const std::size_t written = k * step;
+          rknnop::detail::buffer_list buffers;
+          void* data = nullptr;
+          ASSERT_TRUE(rknnop::detail::allocate_output(f, info, buffers, data).ok());
+          auto* bytes = static_cast<unsigned char*>(data);
+          for (std::size_t i = 0; i < n; ++i) {
+            std::uint32_t v = 0;
+            std::memcpy(&v, bytes + i * size, size);
+            const bool at_marker = n <= marker_count || (i % step == 0 && i / step < marker_count);
+            ASSERT_EQ(v, at_marker ? marker : 0u)
+                << (f32 ? "float32" : "float16") << ", " << n << " elements: element " << i;
+          }
+          EXPECT_TRUE(rknnop::detail::untouched(f, info, data)) << n << " elements, nothing written";
+          std::memset(bytes + written * size, 0, size);
+          EXPECT_FALSE(rknnop::detail::untouched(f, info, data)) << n << " elements, element " << written << " written";
+        }
+      }
+    }
+  }
+}
+
 TEST(ParallelFor, RangesAreFixedConsecutiveAndCoverEveryItemOnce) {
   for (unsigned threads : {1u, 2u, 3u, 7u})
     for (std::size_t count : {0u, 1u, 5u, 6u, 7u, 13u, 64u, 1000u, 1001u})

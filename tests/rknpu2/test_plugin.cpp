@@ -307,6 +307,45 @@ TEST_F(Rknpu2Plugin, DualResidualFloat32IsExactAndFloat16Converts) {
   }
 }
 
+// init settles the node for its tensors; a compute handed tensors whose shape differs from init's in
+// any one dim (rank 4: the key's two 8-byte compares; rank 3: the loop) takes the full path, on its
+// own tensors' shapes: every element of the larger tensors is computed.
+TEST_F(Rknpu2Plugin, ComputeOnTensorsDifferingFromInitsInAnyDimUsesItsOwnShapes) {
+  g_attrs["alpha"] = attr_of<float>(r::type_float32, {0.5f});
+  for (const std::vector<std::uint32_t>& settled : {std::vector<std::uint32_t>{1, 1, 1, 1}, {1, 1, 1}}) {
+    const auto make = [](const std::vector<std::uint32_t>& d) {
+      return d.size() == 4 ? tensor_buffer(r::type_float32, {d[0], d[1], d[2], d[3]})
+                           : tensor_buffer(r::type_float32, {d[0], d[1], d[2]});
+    };
+    tensor_buffer x0 = make(settled), y0 = make(settled), a0 = make(settled), b0 = make(settled);
+    std::vector<r::op_tensor> init_in{x0.t, y0.t}, init_out{a0.t, b0.t};
+    r::op_context ctx{};
+    ctx.target = r::target_cpu;
+    ctx.internal_ctx = 0x400244ec;
+    ASSERT_EQ(r::init<Dual>(&ctx, init_in.data(), 2, init_out.data(), 2), 0);
+    for (std::size_t d = 0; d <= settled.size(); ++d) {  // d == size: init's own shape
+      std::vector<std::uint32_t> dims = settled;
+      if (d < dims.size()) dims[d] = 3;
+      tensor_buffer x = make(dims), y = make(dims), o0 = make(dims), o1 = make(dims);
+      const std::size_t n = x.data.size() / 4;
+      for (std::size_t i = 0; i < n; ++i) {
+        x.f32()[i] = float(i) + 1.f;
+        y.f32()[i] = float(i) * 0.25f;
+      }
+      std::vector<r::op_tensor> in{x.t, y.t}, out{o0.t, o1.t};
+      r::op_context run = ctx;
+      ASSERT_EQ(r::compute<Dual>(&run, in.data(), 2, out.data(), 2), 0) << (g_lines.empty() ? "" : g_lines[0]);
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(o0.f32()[i], x.f32()[i] * 0.5f - y.f32()[i])
+            << "rank " << settled.size() << ", dim " << d << ": " << i;
+        ASSERT_EQ(o1.f32()[i], y.f32()[i] * 0.5f - x.f32()[i])
+            << "rank " << settled.size() << ", dim " << d << ": " << i;
+      }
+    }
+    EXPECT_EQ(r::destroy<Dual>(&ctx), 0);
+  }
+}
+
 TEST_F(Rknpu2Plugin, NhwcOpOnNchwTensorsIsConvertedAtTheBoundary) {
   // The runtime hands NCHW [1, 3, 2, 4] (C=3, H=2, W=4); the kernel sees NHWC and doubles W.
   tensor_buffer in_t(r::type_float32, {1, 3, 2, 4}), out_t(r::type_float32, {1, 3, 2, 8});

@@ -191,12 +191,12 @@ bool any_lane(V v) noexcept {
   return (half[0] | half[1]) != 0;
 }
 
-// check_every_element: elements [a, b) of a float output (float32 when f32, else float16) set to the
-// signalling NaN, 64 bytes a step (the float16 pattern is its two bytes repeated: the same bytes on
-// either endianness).
-inline void fill_untouched(bool f32, char* data, std::size_t a, std::size_t b) noexcept {
+// Elements [a, b) of a float output (float32 when f32, else float16) set to `marker` (a float32's bits,
+// or a float16's in the low half), 64 bytes a step (the float16 pattern is its two bytes repeated:
+// the same bytes on either endianness).
+inline void fill_marker(bool f32, std::uint32_t marker, char* data, std::size_t a, std::size_t b) noexcept {
   const std::size_t size = f32 ? 4 : 2;
-  const lanes32 pattern = lanes32{} + (f32 ? untouched_f32 : std::uint32_t{untouched_f16} * 0x10001u);
+  const lanes32 pattern = lanes32{} + (f32 ? marker : (marker & 0xFFFFu) * 0x10001u);
   char* at = data + a * size;
   char* const end = data + b * size;
   for (; end - at >= 64; at += 64) {
@@ -207,6 +207,11 @@ inline void fill_untouched(bool f32, char* data, std::size_t a, std::size_t b) n
   }
   for (; end - at >= 16; at += 16) std::memcpy(at, &pattern, 16);
   for (; at != end; at += size) std::memcpy(at, &pattern, size);
+}
+
+// check_every_element: elements [a, b) set to the signalling NaN.
+inline void fill_untouched(bool f32, char* data, std::size_t a, std::size_t b) noexcept {
+  fill_marker(f32, f32 ? untouched_f32 : untouched_f16, data, a, b);
 }
 
 // The bytes of an output buffer's element: the wider of the kernel's type and the tensor's (the buffer
@@ -248,9 +253,14 @@ inline outcome allocate_output(const field_desc& f, const tensor_info& info, buf
                  [data](std::size_t a, std::size_t b) noexcept { std::memset(data + a, 0, b - a); });
   // (check_every_element: only outputs without markers get here; no marker loops compiled)
   if (check_every_element || !has_markers(f)) return {};
-  const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
+  const bool f32 = f.vx_type == vx_type::float32;
+  if (!RKNNOP_COMPACT_GLUE && info.elements <= marker_count) {  // a marker at every element: 16 bytes a store
+    fill_marker(f32, f32 ? unwritten_f32 : unwritten_f16, data, 0, info.elements);
+    return {};
+  }
   const std::size_t step = marker_step(info.elements);
-  if (f.vx_type == vx_type::float32)
+  const std::size_t markers = info.elements < marker_count ? info.elements : marker_count;
+  if (f32)
     for (std::size_t k = 0; k < markers; ++k) std::memcpy(data + k * step * 4, &unwritten_f32, 4);
   else
     for (std::size_t k = 0; k < markers; ++k) std::memcpy(data + k * step * 2, &unwritten_f16, 2);

@@ -39,8 +39,11 @@ struct invocation {
 template <std::size_t I, class Views>
 void bind_view(Views& views, const tensor_info& info, void* data) noexcept {
   auto& view = field<I>(views);
-  view.bind(static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(data), info.dims, info.rank,
-            info.dtype);
+  auto* const typed = static_cast<typename std::remove_cvref_t<decltype(view)>::element_type*>(data);
+  if constexpr (RKNNOP_COMPACT_GLUE)  // an RKNN v1 board library: the shorter loop over the rank
+    view.bind(typed, info.dims, info.rank, info.dtype);
+  else  // every dims entry, a fixed copy: cheaper per call than the loop
+    view.bind_all(typed, info.dims, info.rank, info.dtype);
 }
 
 // Runs one of the op's functions; an exception becomes a failure naming the function.
