@@ -187,31 +187,46 @@ inline bool cpu_has_f16c() noexcept {
     (defined(__GNUC__) || defined(__clang__))
 #define RKNNOP_DETAIL_NEON_HALF 1
 // ARMv7 NEON converts 4 lanes at a time but is not IEEE: it flushes subnormals and returns the default
-// NaN. So it converts a block of 8 only when none of its inputs is a NaN, a subnormal, or (float ->
-// float16) a non-zero value below float16's smallest normal, 2^-14: then its result is the scalar
-// VFP one (the exact value, or float16's rounding of it, to nearest even in both). Other blocks take
-// the scalar path. Blocks are checked before they are converted: in place, nothing is re-read.
+// NaN. So it converts a block of 16 values only when none of them is a NaN, a subnormal, or (float ->
+// float16) a non-zero value below float16's smallest normal, 2^-14: then its result is the scalar VFP
+// one (the exact value, or float16's rounding of it, to nearest even in both). Other blocks take the
+// scalar path. Blocks are checked before they are converted: in place, nothing is re-read. (16, not
+// 8: the check's fold and branch are paid once for two vectors.)
+
+// Whether any of the 16 float16 values in lo and hi is a NaN or a non-zero subnormal. With the sign
+// shifted out (2|h|): 2|h| - 2 below 0x7FE (|h| 0 wraps around to the top), or 2|h| above infinity's
+// 0xF800.
+inline bool any_odd_half(uint16x8_t lo, uint16x8_t hi) noexcept {
+  const uint16x8_t two = vdupq_n_u16(2), last_subnormal = vdupq_n_u16(0x7FE), infinity = vdupq_n_u16(0xF800);
+  const uint16x8_t a = vshlq_n_u16(lo, 1), b = vshlq_n_u16(hi, 1);
+  const uint16x8_t odd = vorrq_u16(vorrq_u16(vcltq_u16(vsubq_u16(a, two), last_subnormal), vcgtq_u16(a, infinity)),
+                                   vorrq_u16(vcltq_u16(vsubq_u16(b, two), last_subnormal), vcgtq_u16(b, infinity)));
+  // The lanes' masks folded to 64 then 32 bits (VPMAX): one move to a core register, not a trip
+  // through memory.
+  const uint32x2_t any = vreinterpret_u32_u16(vorr_u16(vget_low_u16(odd), vget_high_u16(odd)));
+  return vget_lane_u32(vpmax_u32(any, any), 0) != 0;
+}
 inline void half_to_float_neon(const float16* src, float* dst, std::size_t n) noexcept {
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);
   std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint16x8_t h;
-    std::memcpy(&h, in + i * 2, sizeof h);  // memcpy: alias-safe in place
-    const uint16x8_t exponent = vandq_u16(h, vdupq_n_u16(0x7C00)), mantissa = vandq_u16(h, vdupq_n_u16(0x03FF));
-    // Subnormal (exponent 0) or NaN (exponent 31) with a non-zero mantissa.
-    const uint16x8_t edge = vorrq_u16(vceqq_u16(exponent, vdupq_n_u16(0)), vceqq_u16(exponent, vdupq_n_u16(0x7C00)));
-    const uint16x8_t odd = vandq_u16(edge, vtstq_u16(mantissa, mantissa));
-    const uint16x4_t any = vorr_u16(vget_low_u16(odd), vget_high_u16(odd));
-    if (vget_lane_u64(vreinterpret_u64_u16(any), 0) == 0) {
-      const float32x4_t lo = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(h)));
-      const float32x4_t hi = vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(h)));
-      std::memcpy(out + i * 4, &lo, sizeof lo);
-      std::memcpy(out + i * 4 + 16, &hi, sizeof hi);
+  for (; i + 16 <= n; i += 16) {
+    uint16x8_t lo, hi;
+    std::memcpy(&lo, in + i * 2, sizeof lo);  // memcpy: alias-safe in place
+    std::memcpy(&hi, in + i * 2 + 16, sizeof hi);
+    if (!any_odd_half(lo, hi)) {
+      const float32x4_t f0 = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(lo)));
+      const float32x4_t f1 = vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(lo)));
+      const float32x4_t f2 = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(hi)));
+      const float32x4_t f3 = vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(hi)));
+      std::memcpy(out + i * 4, &f0, sizeof f0);
+      std::memcpy(out + i * 4 + 16, &f1, sizeof f1);
+      std::memcpy(out + i * 4 + 32, &f2, sizeof f2);
+      std::memcpy(out + i * 4 + 48, &f3, sizeof f3);
       continue;
     }
-    float block[8];  // all 8 read before any is written (in place)
-    for (std::size_t k = 0; k < 8; ++k) {
+    float block[16];  // all 16 read before any is written (in place)
+    for (std::size_t k = 0; k < 16; ++k) {
       std::uint16_t b;
       std::memcpy(&b, in + (i + k) * 2, 2);
       block[k] = float16::to_float(b);
@@ -225,32 +240,38 @@ inline void half_to_float_neon(const float16* src, float* dst, std::size_t n) no
     std::memcpy(out + i * 4, &v, 4);
   }
 }
+// Whether any of the 8 floats in a and b is a NaN or a non-zero value below 2^-14 (tiny for float16).
+// With the sign shifted out (2|x|): NaN above 0xFF000000; 2|x| - 1 below 0x70FFFFFF (|x| 0 wraps around
+// to the top) is tiny.
+inline uint32x4_t odd_floats(uint32x4_t a, uint32x4_t b) noexcept {
+  const uint32x4_t one = vdupq_n_u32(1), tiny_limit = vdupq_n_u32(0x70FFFFFF), infinity = vdupq_n_u32(0xFF000000);
+  const uint32x4_t x = vshlq_n_u32(a, 1), y = vshlq_n_u32(b, 1);
+  return vorrq_u32(vorrq_u32(vcgtq_u32(x, infinity), vcltq_u32(vsubq_u32(x, one), tiny_limit)),
+                   vorrq_u32(vcgtq_u32(y, infinity), vcltq_u32(vsubq_u32(y, one), tiny_limit)));
+}
 inline void float_to_half_neon(const float* src, float16* dst, std::size_t n) noexcept {
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);
   std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint32x4_t a, b;  // memcpy: alias-safe in place
+  for (; i + 16 <= n; i += 16) {
+    uint32x4_t a, b, c, d;  // memcpy: alias-safe in place
     std::memcpy(&a, in + i * 4, sizeof a);
     std::memcpy(&b, in + i * 4 + 16, sizeof b);
-    // |x| as bits: NaN above 0x7F800000; non-zero below 2^-14 (0x38800000) is tiny for float16.
-    const uint32x4_t abs_a = vandq_u32(a, vdupq_n_u32(0x7FFFFFFF)), abs_b = vandq_u32(b, vdupq_n_u32(0x7FFFFFFF));
-    const uint32x4_t nan =
-        vorrq_u32(vcgtq_u32(abs_a, vdupq_n_u32(0x7F800000)), vcgtq_u32(abs_b, vdupq_n_u32(0x7F800000)));
-    // abs - 1 < 0x387FFFFF: 0 < abs < 0x38800000 (abs = 0 wraps around to the top)
-    const uint32x4_t one = vdupq_n_u32(1), tiny_limit = vdupq_n_u32(0x387FFFFF);
-    const uint32x4_t tiny =
-        vorrq_u32(vcltq_u32(vsubq_u32(abs_a, one), tiny_limit), vcltq_u32(vsubq_u32(abs_b, one), tiny_limit));
-    const uint32x4_t odd = vorrq_u32(nan, tiny);
+    std::memcpy(&c, in + i * 4 + 32, sizeof c);
+    std::memcpy(&d, in + i * 4 + 48, sizeof d);
+    const uint32x4_t odd = vorrq_u32(odd_floats(a, b), odd_floats(c, d));
     const uint32x2_t any = vorr_u32(vget_low_u32(odd), vget_high_u32(odd));
-    if (vget_lane_u64(vreinterpret_u64_u32(any), 0) == 0) {
-      const float16x4_t lo = vcvt_f16_f32(vreinterpretq_f32_u32(a)), hi = vcvt_f16_f32(vreinterpretq_f32_u32(b));
-      const uint16x8_t h = vcombine_u16(vreinterpret_u16_f16(lo), vreinterpret_u16_f16(hi));
-      std::memcpy(out + i * 2, &h, sizeof h);
+    if (vget_lane_u32(vpmax_u32(any, any), 0) == 0) {
+      const uint16x8_t lo = vcombine_u16(vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u32(a))),
+                                         vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u32(b))));
+      const uint16x8_t hi = vcombine_u16(vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u32(c))),
+                                         vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u32(d))));
+      std::memcpy(out + i * 2, &lo, sizeof lo);
+      std::memcpy(out + i * 2 + 16, &hi, sizeof hi);
       continue;
     }
-    std::uint16_t block[8];  // all 8 read before any is written (in place)
-    for (std::size_t k = 0; k < 8; ++k) {
+    std::uint16_t block[16];  // all 16 read before any is written (in place)
+    for (std::size_t k = 0; k < 16; ++k) {
       float v;
       std::memcpy(&v, in + (i + k) * 4, 4);
       block[k] = float16::from_float(v);
