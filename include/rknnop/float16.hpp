@@ -193,6 +193,12 @@ inline bool cpu_has_f16c() noexcept {
 // scalar path. Blocks are checked before they are converted: in place, nothing is re-read. (16, not
 // 8: the check's fold and branch are paid once for two vectors.)
 
+// Whether any bit of a block's lane masks is set: folded to 64 then 32 bits (VPMAX), one move to a
+// core register, not a trip through memory.
+inline bool any_set(uint32x4_t mask) noexcept {
+  const uint32x2_t half = vorr_u32(vget_low_u32(mask), vget_high_u32(mask));
+  return vget_lane_u32(vpmax_u32(half, half), 0) != 0;
+}
 // Whether any of the 16 float16 values in lo and hi is a NaN or a non-zero subnormal. With the sign
 // shifted out (2|h|): 2|h| - 2 below 0x7FE (|h| 0 wraps around to the top), or 2|h| above infinity's
 // 0xF800.
@@ -201,10 +207,7 @@ inline bool any_odd_half(uint16x8_t lo, uint16x8_t hi) noexcept {
   const uint16x8_t a = vshlq_n_u16(lo, 1), b = vshlq_n_u16(hi, 1);
   const uint16x8_t odd = vorrq_u16(vorrq_u16(vcltq_u16(vsubq_u16(a, two), last_subnormal), vcgtq_u16(a, infinity)),
                                    vorrq_u16(vcltq_u16(vsubq_u16(b, two), last_subnormal), vcgtq_u16(b, infinity)));
-  // The lanes' masks folded to 64 then 32 bits (VPMAX): one move to a core register, not a trip
-  // through memory.
-  const uint32x2_t any = vreinterpret_u32_u16(vorr_u16(vget_low_u16(odd), vget_high_u16(odd)));
-  return vget_lane_u32(vpmax_u32(any, any), 0) != 0;
+  return any_set(vreinterpretq_u32_u16(odd));
 }
 inline void half_to_float_neon(const float16* src, float* dst, std::size_t n) noexcept {
   const auto* in = reinterpret_cast<const unsigned char*>(src);
@@ -259,9 +262,7 @@ inline void float_to_half_neon(const float* src, float16* dst, std::size_t n) no
     std::memcpy(&b, in + i * 4 + 16, sizeof b);
     std::memcpy(&c, in + i * 4 + 32, sizeof c);
     std::memcpy(&d, in + i * 4 + 48, sizeof d);
-    const uint32x4_t odd = vorrq_u32(odd_floats(a, b), odd_floats(c, d));
-    const uint32x2_t any = vorr_u32(vget_low_u32(odd), vget_high_u32(odd));
-    if (vget_lane_u32(vpmax_u32(any, any), 0) == 0) {
+    if (!any_set(vorrq_u32(odd_floats(a, b), odd_floats(c, d)))) {
       const uint16x8_t lo = vcombine_u16(vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u32(a))),
                                          vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u32(b))));
       const uint16x8_t hi = vcombine_u16(vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u32(c))),

@@ -120,11 +120,18 @@ TEST(Float16, BulkConversionEqualsScalar) {
   for (std::size_t i = 0; i < in.size(); ++i) EXPECT_EQ(out[i].bits(), float16(in[i]).bits()) << in[i];
 }
 
+// The same bits; on x86 without F16C at compile time, NaN as NaN (the scalar path keeps a signalling
+// NaN's quiet bit clear, F16C sets it).
+bool same_bits(float a, float b) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (std::isnan(a) && std::isnan(b)) return true;
+#endif
+  return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+}
+
 // Bulk conversions against the scalar one bit for bit, NaN payloads included, on blocks that mix
 // normal values with what ARMv7 NEON converts differently (subnormals, NaNs, float16-tiny floats):
-// there the bulk path keeps NEON only for blocks without them. Out of place and in place. (x86
-// without F16C at compile time: the scalar path keeps a signalling NaN's quiet bit clear, F16C sets
-// it, so NaNs are compared as NaNs there.)
+// there the bulk path keeps NEON only for blocks without them. Out of place and in place.
 TEST(Float16, BulkConversionIsBitIdenticalToScalarOnMixedBlocks) {
   std::mt19937 rng(21);
   std::vector<std::uint16_t> bits(0x10000);
@@ -134,12 +141,6 @@ TEST(Float16, BulkConversionIsBitIdenticalToScalarOnMixedBlocks) {
   for (std::size_t i = 0; i < bits.size(); ++i)
     if (i % 64 < 48) bits[i] = static_cast<std::uint16_t>(0x3C00 + rng() % 0x0800);
   const std::size_t n = bits.size();
-  auto same = [](float a, float b) {
-#if defined(__x86_64__) || defined(__i386__)
-    if (std::isnan(a) && std::isnan(b)) return true;
-#endif
-    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
-  };
   std::vector<float> floats(n), in_place(n);
   rknnop::convert(reinterpret_cast<const float16*>(bits.data()), floats.data(), n);
   std::memcpy(reinterpret_cast<char*>(in_place.data()) + n * 2, bits.data(), n * 2);
@@ -147,8 +148,8 @@ TEST(Float16, BulkConversionIsBitIdenticalToScalarOnMixedBlocks) {
                   n);
   for (std::size_t i = 0; i < n; ++i) {
     const float scalar = float16::to_float(bits[i]);
-    ASSERT_TRUE(same(floats[i], scalar)) << std::hex << bits[i];
-    ASSERT_TRUE(same(in_place[i], scalar)) << std::hex << bits[i] << " in place";
+    ASSERT_TRUE(same_bits(floats[i], scalar)) << std::hex << bits[i];
+    ASSERT_TRUE(same_bits(in_place[i], scalar)) << std::hex << bits[i] << " in place";
   }
   // float -> float16: random bit patterns (NaN payloads, subnormals, tiny and huge values) among
   // float16-range ones.
@@ -179,12 +180,6 @@ TEST(Float16, BulkConversionIsBitIdenticalToScalarOnMixedBlocks) {
 // (qemu-arm does not flush float16 subnormals, as the ARMv7 documentation says NEON does: there only
 // the NaN edges show; the next test holds the checks' bounds themselves.)
 TEST(Float16, EachEdgeValueAloneInABlockConvertsAsTheScalarPath) {
-  auto same = [](float a, float b) {
-#if defined(__x86_64__) || defined(__i386__)
-    if (std::isnan(a) && std::isnan(b)) return true;
-#endif
-    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
-  };
   constexpr std::size_t block = 32;  // two of the widest blocks any path converts at once
   std::vector<std::uint16_t> halves;
   for (std::uint32_t m = 0; m < 0x800; ++m)  // exponents 0 and 1 (subnormals, the first normals)
@@ -197,7 +192,7 @@ TEST(Float16, EachEdgeValueAloneInABlockConvertsAsTheScalarPath) {
   std::vector<float> out(in.size());
   rknnop::convert(reinterpret_cast<const float16*>(in.data()), out.data(), in.size());
   for (std::size_t i = 0; i < in.size(); ++i)
-    ASSERT_TRUE(same(out[i], float16::to_float(in[i]))) << std::hex << in[i] << " at " << std::dec << i % block;
+    ASSERT_TRUE(same_bits(out[i], float16::to_float(in[i]))) << std::hex << in[i] << " at " << std::dec << i % block;
 
   std::vector<std::uint32_t> floats;
   const std::uint32_t edges[] = {0x00000000, 0x00000001, 0x007FFFFF, 0x00800000, 0x33000000, 0x33000001, 0x337FFFFF,
