@@ -77,6 +77,11 @@ set(RKNNOP_AARCH64_FLAGS "-Wl,-z,max-page-size=4096" CACHE STRING
 set(RKNNOP_ARMHF_FLAGS "-mfp16-format=ieee;-mfpu=neon-vfpv4;-mfloat-abi=hard" CACHE STRING
     "rknnop: extra compile/link flags of armhf kernel libraries (Cortex-A7: native __fp16 conversions)")
 set(RKNNOP_BOARD_OPT_FLAGS "-O2" CACHE STRING "rknnop: optimisation flags of board kernel libraries")
+# A board library's objects are custom commands (the cross compiler is not the project's), so CMake's
+# CMAKE_CXX_COMPILER_LAUNCHER does not reach them by itself: this does (e.g. ccache; a list, the
+# launcher and its arguments). Empty: the compiler alone.
+set(RKNNOP_BOARD_COMPILER_LAUNCHER "${CMAKE_CXX_COMPILER_LAUNCHER}" CACHE STRING
+    "rknnop: launcher of the board libraries' and RKNPU2 plugins' compiles (default: CMAKE_CXX_COMPILER_LAUNCHER)")
 find_program(RKNNOP_READELF NAMES readelf ${CMAKE_READELF}
              DOC "rknnop: readelf used to check kernel libraries after linking")
 option(RKNNOP_CHECK_KERNEL_LIBRARIES "rknnop: check every kernel library against the boards' glibc/libstdc++" ON)
@@ -703,7 +708,8 @@ function(_rknnop_add_op_board_objects arch cxx boards out_objects out_flags)
       set(_src_forced)
     endif()
     add_custom_command(OUTPUT "${_obj}"
-      COMMAND "${_compiler}" ${_lang_flags} ${_flags} ${_includes} ${_src_forced} -MD -MF "${_obj}.d" -c "${_src}" -o "${_obj}"
+      COMMAND ${RKNNOP_BOARD_COMPILER_LAUNCHER} "${_compiler}" ${_lang_flags} ${_flags} ${_includes} ${_src_forced}
+              -MD -MF "${_obj}.d" -c "${_src}" -o "${_obj}"
       DEPENDS "${_src}"
       DEPFILE "${_obj}.d"
       COMMENT "rknnop: compiling ${_file} for ${arch} (${boards})"

@@ -5,7 +5,8 @@
 #   armhf   (RK1806/RV1109/RV1126):         cmake/toolchains/arm-linux-gnueabihf.cmake, qemu-arm
 # Usage: cmake/run-cross-tests.sh [aarch64] [armhf]        (default: both)
 # Environment: RKNNOP_BUILD_ROOT (default ./build), RKNNOP_JOBS (default 2),
-#              RKNNOP_CROSS_CTEST_ARGS (extra ctest arguments, e.g. "-R runtime").
+#              RKNNOP_CROSS_CTEST_ARGS (extra ctest arguments, e.g. "-R runtime"),
+#              RKNNOP_CROSS_CMAKE_ARGS (extra configure arguments, e.g. scripts/test.sh's board-compile launcher).
 #
 # Needs (Debian 12): g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user, and the target's
 # GoogleTest, {fmt} and yaml-cpp. Those come from Debian's arm64/armhf packages, extracted with
@@ -72,7 +73,7 @@ run_arch() {
     -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
     -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DRKNNOP_CROSS_EXTRA_ROOTS="$deps" \
     -DRKNNOP_BUILD_BENCHMARKS=ON -DRKNNOP_WARNINGS_AS_ERRORS=OFF -DRKNNOP_BUILD_GALCORE=ON \
-    -DRKNNOP_TEST_RESIZEAREA_RKNNOP="$container" || return 1
+    -DRKNNOP_TEST_RESIZEAREA_RKNNOP="$container" ${RKNNOP_CROSS_CMAKE_ARGS:-} || return 1
   stamp "$arch: build"
   cmake --build "$dir" -j "$jobs" || return 1
   stamp "$arch: tests under qemu"

@@ -12,6 +12,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(
   build-essential cmake ninja-build pkg-config git python3 python3-numpy  # numpy: the RKNPU2 and toolkit2 checks
+  ccache                                      # scripts/test.sh: board compiles shared between its trees
   libboost1.81-dev libfmt-dev                 # the SDK's two dependencies (Boost.PFR, {fmt})
   libseccomp-dev                              # rknnop-node's seccomp filter (docs/isolation.md)
   libgtest-dev libgmock-dev libbenchmark-dev  # tests and benchmarks

@@ -34,6 +34,19 @@ relwithdebinfo="-O2 -g1 -DNDEBUG"
 
 stamp() { printf '\n=== %s: %s (%ss since start)\n' "$(date +%H:%M:%S)" "$1" "$SECONDS"; }
 
+# Builds shared between steps: a board library's objects (the cross GCC with the boards' fixed flags)
+# and an RKNPU2 plugin's are the same compile in the native, ASan, user's-path and cross trees, so
+# they go through ccache (RKNNOP_BOARD_COMPILER_LAUNCHER), in a cache of this build root's (empty in a
+# fresh clone: the first tree compiles, the others reuse). Paths are taken relative to the clone
+# (CCACHE_BASEDIR) and the working directory is not hashed (CCACHE_NOHASHDIR: the trees are siblings
+# at the same depth), so the same source compiled in two trees is one entry. Only those compiles: a
+# miss costs a preprocessor run, and the trees' other compiles differ in flags and never hit.
+board_launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_DIR=${CCACHE_DIR:-$out/ccache} CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
+  board_launcher=(-DRKNNOP_BOARD_COMPILER_LAUNCHER=ccache)
+fi
+
 # The board stacks the board tests run on (docs/board-emulation.md §5), as cache variables: from the
 # environment (.ci/run sets them from the shared folder beside the clone); unset, those tests skip.
 board_variables=(RKNNOP_BOARD_DRIVERS RKNNOP_TOOLKIT_SAMPLES RKNNOP_RKNPU2_RUNTIME RKNNOP_RKNPU2_SAMPLES)
@@ -76,7 +89,7 @@ native() {
   # fires on any anonymous-namespace type of a file that a unity source includes (gtest fixtures).
   cmake -S "$root" -B "$out/native" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRKNNOP_WARNINGS_AS_ERRORS=ON \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="$relwithdebinfo" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$relwithdebinfo" \
-    -DCMAKE_UNITY_BUILD=ON -DCMAKE_CXX_FLAGS=-Wno-subobject-linkage "${board_args[@]}"
+    -DCMAKE_UNITY_BUILD=ON -DCMAKE_CXX_FLAGS=-Wno-subobject-linkage "${board_args[@]}" "${board_launcher[@]}"
   cmake --build "$out/native" -j "$jobs"
   # One ctest run, the vendors' stacks' tests with the others: the longest (package.conan) starts first
   # (its COST) and the rest fill the other core around it.
@@ -134,7 +147,7 @@ asan() {
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DRKNNOP_SANITIZED_BUILD=ON -DRKNNOP_WARNINGS_AS_ERRORS=ON -DRKNNOP_BUILD_RKNPU2_PLUGINS=OFF \
-    -DRKNNOP_TEST_SUITES_EXCLUDED=board_abi
+    -DRKNNOP_TEST_SUITES_EXCLUDED=board_abi "${board_launcher[@]}"
   cmake --build "$out/asan" -j "$jobs"
   stamp "ASan+UBSan tests"
   # RKNPU2 plugins are compiled by the compiler alone (never instrumented): the native and user's-path
@@ -157,7 +170,8 @@ asan() {
 cross() {
   if [ -x "$root/cmake/run-cross-tests.sh" ]; then
     stamp "cross builds under qemu"
-    RKNNOP_BUILD_ROOT="$out" RKNNOP_JOBS="$jobs" "$root/cmake/run-cross-tests.sh"
+    RKNNOP_BUILD_ROOT="$out" RKNNOP_JOBS="$jobs" RKNNOP_CROSS_CMAKE_ARGS="${board_launcher[*]}" \
+      "$root/cmake/run-cross-tests.sh"
   else
     stamp "cross builds: cmake/run-cross-tests.sh is missing"
     return 1
@@ -249,19 +263,20 @@ tsan() {
 # (warnings are not errors by default: another compiler's or -O3's false positives must not stop a user).
 userpath() {
   stamp "user's path: default generator, Release, install, an op out of tree"
-  local dir="$out/userpath" launcher=()
-  command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  rm -rf "$dir"
-  env -u CMAKE_GENERATOR cmake -S "$root" -B "$dir/build" "${launcher[@]}" -DCMAKE_BUILD_TYPE=Release \
+  # The build tree beside the native one (the same depth: its board compiles are the native tree's,
+  # from the cache; see board_launcher), the install and the consumer in $dir.
+  local dir="$out/userpath" tree="$out/userpath-build"
+  rm -rf "$dir" "$tree"
+  env -u CMAKE_GENERATOR cmake -S "$root" -B "$tree" "${board_launcher[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DRKNNOP_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX="$dir/prefix"
-  grep -q '^CMAKE_GENERATOR:INTERNAL=Unix Makefiles$' "$dir/build/CMakeCache.txt" \
+  grep -q '^CMAKE_GENERATOR:INTERNAL=Unix Makefiles$' "$tree/CMakeCache.txt" \
     || { echo "userpath: CMake's default generator is not Unix Makefiles here" >&2; return 1; }
-  cmake --build "$dir/build" -j "$jobs" 2>&1 | tee "$dir/build.log"
-  ! grep -n 'warning:' "$dir/build.log" || { echo "userpath: the Release build printed warnings" >&2; return 1; }
+  cmake --build "$tree" -j "$jobs" 2>&1 | tee "$tree.log"
+  ! grep -n 'warning:' "$tree.log" || { echo "userpath: the Release build printed warnings" >&2; return 1; }
   local example container opdir arch missing=0
   for example in "$root"/examples/*/CMakeLists.txt; do
     example=$(basename "$(dirname "$example")")
-    container=$(ls "$dir/build/examples/$example"/*/*.rknnop 2>/dev/null | head -1)
+    container=$(ls "$tree/examples/$example"/*/*.rknnop 2>/dev/null | head -1)
     [ -n "$container" ] || { echo "userpath: examples/$example built no .rknnop" >&2; missing=1; continue; }
     opdir=$(dirname "$container")
     for arch in aarch64=aarch64-linux-gnu-g++ armhf=arm-linux-gnueabihf-g++; do
@@ -275,8 +290,8 @@ userpath() {
       || { echo "userpath: examples/$example has no x86_64 RKNPU2 plugin or toolkit2 class" >&2; missing=1; }
   done
   [ "$missing" = 0 ] || return 1
-  cmake --install "$dir/build"
-  env -u CMAKE_GENERATOR cmake -S "$root/tests/package/consumer" -B "$dir/consumer" "${launcher[@]}" \
+  cmake --install "$tree"
+  env -u CMAKE_GENERATOR cmake -S "$root/tests/package/consumer" -B "$dir/consumer" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$dir/prefix" -DCONSUMER_BOARD_LIBRARIES=ON
   cmake --build "$dir/consumer" -j "$jobs"
   "$dir/consumer/consumer_check"
@@ -289,9 +304,9 @@ userpath() {
   [ -f "$dir/consumer/Tiny/rknpu2/x86_64/librkcst_tiny.so" ] \
     || { echo "userpath: the out-of-tree op has no x86_64 RKNPU2 plugin (installed rknnopRknpu2.cmake?)" >&2; return 1; }
   # The tests that depend on the build type, in this Release build (the rest run in native/asan).
-  cmake "$dir/build" -DRKNNOP_BUILD_TESTS=ON >/dev/null
-  cmake --build "$dir/build" -j "$jobs" --target rknnop_host_model_tool_tests
-  ctest --test-dir "$dir/build" -R '^LeanLibraries\.' --output-on-failure --no-tests=error
+  cmake "$tree" -DRKNNOP_BUILD_TESTS=ON >/dev/null
+  cmake --build "$tree" -j "$jobs" --target rknnop_host_model_tool_tests
+  ctest --test-dir "$tree" -R '^LeanLibraries\.' --output-on-failure --no-tests=error
   stamp "user's path passed"
 }
 
@@ -314,8 +329,7 @@ matrix_entries=(  # name, C compiler, C++ compiler, optimisation, standard libra
   "clang-16-libc++ clang-16 clang++-16 -O0 libc++"
 )
 matrix() {
-  local entry name cc cxx opt lib dir started flags link suites extra=() launcher=() report=()
-  command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  local entry name cc cxx opt lib dir started flags link suites extra=() report=()
   for entry in "${matrix_entries[@]}"; do
     read -r name cc cxx opt lib <<<"$entry"
     [[ " ${RKNNOP_MATRIX:-$name} " == *" $name "* ]] || continue
@@ -332,14 +346,14 @@ matrix() {
       flags="-stdlib=libc++ -DFMT_HEADER_ONLY=1" link="-stdlib=libc++ -Wl,--as-needed" suites="core"
       extra=(-DRKNNOP_CHECK_KERNEL_LIBRARIES=OFF)
       if [ ! -f "$out/matrix/gtest-libc++/prefix/lib/cmake/GTest/GTestConfig.cmake" ]; then
-        cmake -S /usr/src/googletest -B "$out/matrix/gtest-libc++/build" "${generator[@]}" "${launcher[@]}" \
+        cmake -S /usr/src/googletest -B "$out/matrix/gtest-libc++/build" "${generator[@]}" \
           -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
           -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_INSTALL_PREFIX="$out/matrix/gtest-libc++/prefix" >/dev/null
         cmake --build "$out/matrix/gtest-libc++/build" -j "$jobs" --target install >/dev/null
       fi
       extra+=(-DGTest_DIR="$out/matrix/gtest-libc++/prefix/lib/cmake/GTest")
     fi
-    cmake -S "$root" -B "$dir" "${generator[@]}" "${launcher[@]}" "${extra[@]}" \
+    cmake -S "$root" -B "$dir" "${generator[@]}" "${extra[@]}" \
       -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_C_FLAGS_RELEASE="$opt" -DCMAKE_CXX_FLAGS_RELEASE="$opt" -DCMAKE_CXX_FLAGS="$flags" \
       -DCMAKE_EXE_LINKER_FLAGS="$link" -DCMAKE_SHARED_LINKER_FLAGS="$link" -DCMAKE_MODULE_LINKER_FLAGS="$link" \
