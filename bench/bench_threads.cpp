@@ -12,6 +12,7 @@
 #include "resize_area/resize_area.cpp"
 #include "side_by_side.hpp"
 
+#include <rknnop/each_element.hpp>
 #include <rknnop/host/openvx_host.h>
 
 #if RKNNOP_BENCH_HAVE_OPENCV
@@ -78,7 +79,10 @@ struct exp_tensor {
 }  // namespace
 
 // The identity op on float16 tensors (the kernel sees float16 and copies): what a node costs around
-// the cheapest kernel there is, for node / memcpy.
+// the cheapest kernel there is, for node / memcpy. Identity is element-wise (rknnop::each_element: on
+// the PC one pass with the node's copies); IdentityKernel is the same op as a kernel of its own, which
+// copies with parallel_for (the ordinary pipeline: inputs read whole, output buffer filled, kernel,
+// every element checked, output copied out).
 struct Identity {
   struct inputs {
     rknnop::tensor<rknnop::float16> x;
@@ -91,6 +95,14 @@ struct Identity {
     out.y.set_dtype(in.x.dtype());
     return rknnop::ok;
   };
+  static constexpr auto cpu = rknnop::each_element([](rknnop::float16 x) { return x; });
+};
+RKNNOP_EXPORT_OP(Identity);
+
+struct IdentityKernel {
+  using inputs = Identity::inputs;
+  using outputs = Identity::outputs;
+  static constexpr auto infer = Identity::infer;
   static constexpr auto cpu = [](const inputs& in, outputs& out, const rknnop::no_params&) {
     const rknnop::float16* x = in.x.data();
     rknnop::float16* y = out.y.data();
@@ -99,7 +111,7 @@ struct Identity {
     return rknnop::ok;
   };
 };
-RKNNOP_EXPORT_OP(Identity);
+RKNNOP_EXPORT_OP(IdentityKernel);
 
 namespace {
 
@@ -179,7 +191,8 @@ int main(int argc, char** argv) {
   exp_tensor exp(3 * 480 * 640);
   const std::unique_ptr<vx_node_graph> tiny(resize_node(4, 4, 2, 2)), node_2x(resize_node(480, 640, 240, 320)),
       node_1080p(resize_node(1080, 1920, 540, 960)),
-      identity(new vx_node_graph(vx_kernel_Identity_list.entries[0], {3, 640, 480, 1}, {3, 640, 480, 1}));
+      identity(new vx_node_graph(vx_kernel_Identity_list.entries[0], {3, 640, 480, 1}, {3, 640, 480, 1})),
+      identity_kernel(new vx_node_graph(vx_kernel_IdentityKernel_list.entries[0], {3, 640, 480, 1}, {3, 640, 480, 1}));
   std::vector<bench::contender> contenders;
   std::vector<bench::ratio> ratios;
   // Warm caches, a few calls per measurement (the pool's workers stay awake between them, as they do
@@ -208,7 +221,8 @@ int main(int argc, char** argv) {
   for (auto [node, op, tag, repeat] :
        {std::tuple{node_2x.get(), std::string("resize"), std::string("2x"), 4},
         std::tuple{node_1080p.get(), std::string("resize"), std::string("1080p_2x"), 1},
-        std::tuple{identity.get(), std::string("identity"), std::string("480x640"), 4}}) {
+        std::tuple{identity.get(), std::string("identity"), std::string("480x640"), 4},
+        std::tuple{identity_kernel.get(), std::string("identity_kernel"), std::string("480x640"), 4}}) {
     const std::string one = "node_" + op + "_" + tag + "_1t", two = "node_" + op + "_" + tag + "_2t",
                       copy = "memcpy_" + op + "_" + tag;
     contenders.push_back({one, [node] { node->process(1); }, repeat});

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // TensorFlow's Exp as an RKNN custom op: y = e^x element-wise on a tensor of any rank (1..6),
 // float16 (what the board delivers) or float32, computed in float32 and rounded once on the way out.
+#include <rknnop/each_element.hpp>
 #include <rknnop/op.hpp>
-#include <rknnop/parallel.hpp>
 
 #include <cmath>
 
@@ -18,14 +18,9 @@ struct Exp {
   // Same dims as x; the output's dtype defaults to x's (float16 in, float16 out).
   static constexpr auto infer = [](const inputs& in, outputs& out, rknnop::no_params) { out.y.set_dims(in.x.dims()); };
 
-  static constexpr auto cpu = [](const inputs& in, outputs& out, rknnop::no_params) {
-    const float* x = in.x.data();
-    float* y = out.y.data();
-    // Ranges of >= 16K elements across the cores (each element on its own: identical for any count).
-    rknnop::parallel_for(in.x.size(), 16384, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i) y[i] = std::exp(x[i]);
-    });
-  };
+  // One element's function: the SDK runs it over the tensor on the board's cores, and on the PC in
+  // one pass with the node's copies and float16 conversions (<rknnop/each_element.hpp>).
+  static constexpr auto cpu = rknnop::each_element([](float x) { return std::exp(x); });
 
   // VX kernel (exp.vx): one work-item per 8 consecutive elements of a row (x = dims[0], y = dims[1],
   // z = dims[2]). The shader sees at most three dims, so dims[3..5] must be 1 on that path.

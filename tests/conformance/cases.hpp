@@ -223,6 +223,24 @@ inline std::vector<row> rows() {
                false,
                true,
                true});
+  // Exp is element-wise (rknnop::each_element): on the PC's RKNN v1 library a tensor this large takes
+  // the node's one pass (copies, conversions, function and checks range by range), everywhere else the
+  // kernel over the whole tensors. The same bits, and the same refusal naming the same first element.
+  r.push_back({"Exp.one_pass",
+               "Exp",
+               false,
+               {values(e::float16, {1, 480, 640, 3}, -4, 4)},
+               {{e::float16, {1, 480, 640, 3}}},
+               {}});
+  r.push_back({"rule.lossy_output_one_pass",
+               "Exp",
+               true,
+               {values(e::float16, {480, 640, 3}, -9.72, 10)},
+               {{e::float16, {480, 640, 3}}},
+               {},
+               false,
+               true,
+               true});
   r.push_back({"LeakyRelu.float16",
                "LeakyRelu",
                false,

@@ -567,11 +567,11 @@ inline bool lossy_allowed() noexcept {
   return b;
 }
 
-// The one line for an output element the conversion to the tensor's dtype loses (first_lossy).
-RKNNOP_DETAIL_COLD inline outcome lossy_failure(const field_desc& f, const tensor_info& info, const void* kernel_data,
+// The one line for an output element the conversion to the tensor's dtype loses (first_lossy):
+// element i, the kernel's value at `element`.
+RKNNOP_DETAIL_COLD inline outcome lossy_failure(const field_desc& f, const tensor_info& info, const char* element,
                                                 std::size_t i) noexcept {
   const convert_fn fn = f.from_kernel[accepted_index(f, info.dtype)];
-  const auto* element = static_cast<const char*>(kernel_data) + i * dtype_size(f.vx_type);
   alignas(8) unsigned char converted[8] = {};
   fn(element, converted, 1);
   const double v = element_value(f.vx_type, element), c = element_value(info.dtype, converted);
@@ -638,7 +638,7 @@ inline outcome check_and_convert(const field_desc& f, const tensor_info& info, c
     }
   });
   if (r.count) return unwritten_failure(f, info, r);
-  if (lossy != info.elements) return lossy_failure(f, info, kernel_data, lossy);
+  if (lossy != info.elements) return lossy_failure(f, info, src + lossy * from, lossy);
   return {};
 }
 

@@ -13,12 +13,17 @@
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/scratch.hpp>
 #include <rknnop/detail/threads.hpp>
+#include <rknnop/each_element.hpp>
+#include <rknnop/parallel.hpp>
 #include <rknnop/status.hpp>
 
+#include <array>        // run_each_element's pieces
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width types
 #include <new>          // std::bad_alloc (exception builds)
+#include <tuple>        // run_each_element's inputs
 #include <type_traits>  // std::remove_cvref_t
+#include <utility>      // std::index_sequence
 
 RKNNOP_DETAIL_BEGIN_HIDDEN  // see config.hpp: nothing of the SDK is exported
 RKNNOP_DETAIL_BEGIN_GLUE    // see config.hpp: compiled for size
@@ -238,6 +243,141 @@ outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std
   }
 }
 
+// --- the one pass of an element-wise op ---------------------------------------------------------
+// An op whose kernel is rknnop::each_element's, on an adapter that copies tensors by slabs on the pool
+// (Io::element_ranges): each range of slabs copies its inputs in, converts them to the kernel's types,
+// applies the op's function, converts the results to the output tensor's dtype and checks them (the
+// precision rule), a piece at a time while it is in the cache; then the output goes out in one copy,
+// only if every element passed. One dispatch for the work and one for the copy out, no output buffer
+// filled and scanned (the SDK writes every element itself), no kernel-typed copy of a tensor. The
+// results are the kernel's own operator()'s (each_element.hpp) bit for bit.
+
+// An op whose CPU kernel is rknnop::each_element's.
+template <class Op>
+concept each_element_op = is_each_element<std::remove_cvref_t<decltype(Op::cpu)>>;
+
+// An adapter that copies tensors by slabs on the pool (static constexpr bool element_ranges = true).
+template <class Io>
+concept with_element_ranges = requires { requires Io::element_ranges; };
+
+// Whether the one pass takes this call: every input has the output's rank and dims (so one slab
+// split fits all), and the output is large enough to split (split_copies); else the ordinary
+// pipeline runs (the kernel's operator() checks the element counts and names the field).
+template <class Op, class Call>
+bool element_ranges_fit(const Call& call, slabs& s) noexcept {
+  using model = op_model<Op>;
+  const tensor_info& out = call.info[model::input_count];
+  if (out.elements == 0 || !split_copies(out, s)) return false;
+  for (std::size_t k = 0; k < model::input_count; ++k) {
+    const tensor_info& in = call.info[k];
+    if (in.rank != out.rank || in.tensor_rank != out.tensor_rank || in.elements != out.elements) return false;
+    for (std::uint32_t d = 0; d < out.rank; ++d)
+      if (in.dims[d] != out.dims[d]) return false;
+  }
+  return true;
+}
+
+// Elements per piece: what a range converts, applies and checks at a time (the pieces of every input
+// and the output's, a few KiB each, stay in the L1 cache).
+inline constexpr std::size_t element_piece = 512;
+
+// Input I's elements [at, at + n) in the kernel's type: in place in the raw buffer when the dtypes
+// agree, else converted into `piece`.
+template <class T>
+const T* kernel_elements(convert_fn fn, const char* raw, std::size_t raw_size, std::size_t at, std::size_t n,
+                         T* piece) noexcept {
+  if (!fn) return reinterpret_cast<const T*>(raw + at * raw_size);
+  fn(raw + at * raw_size, piece, n);
+  return piece;
+}
+
+// Calls that took the one pass, in this library (the tests ask which path a node took).
+inline constinit std::size_t each_element_passes = 0;
+
+// The one pass (see above). `io`: the adapter, with element_ranges; copy_in(k, info, slabs, a, b, at)
+// (0 or the runtime's failure code), copy_in_failed(k, code) and copy_out(k, info, raw).
+template <class Op, class Io, class Call>
+outcome run_each_element(Io& io, Call& call, buffer_list& buffers, const slabs& s) noexcept {
+  using model = op_model<Op>;
+  constexpr std::size_t inputs = model::input_count, out = inputs;
+  const field_desc& fo = model::fields[out];
+  const tensor_info& oi = call.info[out];
+  const std::size_t elements = oi.elements, out_size = dtype_size(oi.dtype);
+  // Each input's raw data (the tensor's dtype) and its conversion to the kernel's; the output's raw
+  // data and the conversion from the kernel's.
+  const char* raw_in[inputs];
+  std::size_t in_size[inputs];
+  convert_fn to_kernel[inputs];
+  for (std::size_t k = 0; k < inputs; ++k) {
+    const field_desc& f = model::fields[k];
+    const tensor_info& info = call.info[k];
+    in_size[k] = dtype_size(info.dtype);
+    to_kernel[k] = info.dtype == f.vx_type ? nullptr : f.to_kernel[accepted_index(f, info.dtype)];
+    raw_in[k] = static_cast<const char*>(buffers.allocate(elements * in_size[k]));
+    if (!raw_in[k]) return fail(status_code::no_memory, f, "cannot allocate {} bytes", elements * in_size[k]);
+  }
+  char* const raw_out = static_cast<char*>(buffers.allocate(elements * out_size));
+  if (!raw_out) return fail(status_code::no_memory, fo, "cannot allocate {} bytes", elements * out_size);
+  const convert_fn from_kernel = oi.dtype == fo.vx_type ? nullptr : fo.from_kernel[accepted_index(fo, oi.dtype)];
+  const bool precision =
+      from_kernel && (oi.dtype == vx_type::float16 || oi.dtype == vx_type::float32) && !lossy_allowed();
+
+  using out_type = typename std::remove_cvref_t<decltype(field<0>(call.out))>::element_type;
+  const auto& par = call.par;
+  std::size_t first_lost = elements;
+  int failed_code = 0;
+  std::size_t failed_input = 0;
+  // Elements [at, at + n): each input's in the kernel's type, the function, the output's conversion.
+  const auto apply = [&](std::size_t at, std::size_t n, out_type* result) noexcept {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      using types = std::tuple<typename std::remove_cvref_t<decltype(field<I>(call.in))>::element_type...>;
+      std::tuple<std::array<std::tuple_element_t<I, types>, element_piece>...> pieces;
+      const std::tuple<const std::tuple_element_t<I, types>*...> x{
+          kernel_elements(to_kernel[I], raw_in[I], in_size[I], at, n, std::get<I>(pieces).data())...};
+      // The pointers as restrict parameters: one loop the compiler may vectorize (no reload per element).
+      [&par, n](out_type* __restrict y, const std::tuple_element_t<I, types>* __restrict... p) noexcept {
+        for (std::size_t j = 0; j < n; ++j) y[j] = Op::cpu.element(par, p[j]...);
+      }(result, std::get<I>(x)...);
+    }(std::make_index_sequence<inputs>{});
+  };
+  parallel_for(s.count, s.grain(), [&](std::size_t first, std::size_t last) noexcept {
+    out_type piece[element_piece];
+    for (std::size_t a = first, b; a < last; a = b) {
+      b = last - a > s.grain() ? a + s.grain() : last;
+      // The slabs in (while they are in the cache, the pieces below read them)
+      for (std::size_t k = 0; k < inputs; ++k)
+        if (const int code =
+                io.copy_in(k, call.info[k], s, a, b, const_cast<char*>(raw_in[k]) + a * s.size * in_size[k])) {
+          if (!__atomic_exchange_n(&failed_code, code, __ATOMIC_RELAXED))
+            __atomic_store_n(&failed_input, k, __ATOMIC_RELAXED);
+          return;
+        }
+      for (std::size_t at = a * s.size, end = b * s.size; at < end; at += element_piece) {
+        const std::size_t n = end - at < element_piece ? end - at : element_piece;
+        if (!from_kernel) {  // the kernel's type is the tensor's: straight into the output's data
+          apply(at, n, reinterpret_cast<out_type*>(raw_out + at * out_size));
+          continue;
+        }
+        apply(at, n, piece);
+        from_kernel(piece, raw_out + at * out_size, n);
+        if (precision) {
+          const std::size_t lost =
+              first_lossy(fo.vx_type, oi.dtype, reinterpret_cast<const char*>(piece), raw_out + at * out_size, 0, n);
+          if (lost != n) lower_to(&first_lost, at + lost);
+        }
+      }
+    }
+  });
+  __atomic_add_fetch(&each_element_passes, 1, __ATOMIC_RELAXED);
+  if (failed_code) return io.copy_in_failed(failed_input, failed_code);
+  if (first_lost != elements) {  // the element again, for the line
+    out_type value[1];
+    apply(first_lost, 1, value);
+    return lossy_failure(fo, oi, reinterpret_cast<const char*>(value), first_lost);
+  }
+  return io.copy_out(out, oi, raw_out);
+}
+
 // THE per-call pipeline of every backend. `io`, the backend's adapter, provides:
 //   static constexpr bool infer_per_call    run `infer` here (MindSpore Lite, RKNPU2) or trust the
 //                                           runtime's verified output shapes (OpenVX's validator ran it)
@@ -250,10 +390,21 @@ outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std
 //   outcome write(invocation<Op>&, I, buffer_list&)   output I's result, checked by the core's
 //       check_output (detail/decode.hpp), into the runtime's tensor
 // Outputs are written back only when the kernel succeeded and every guard held.
+// An element-wise op (rknnop::each_element) on an adapter with element ranges (static constexpr bool
+// element_ranges) takes the one pass (run_each_element) when its tensors fit it; the adapter then
+// provides bind_shapes(call, buffers) and read_inputs(call, buffers), bind's two halves, and the
+// range copies run_each_element names.
 template <class Op, class Io>
 [[gnu::always_inline]] inline outcome invoke(Io& io, invocation<Op>& call, buffer_list& buffers) noexcept {
   using model = op_model<Op>;
-  outcome result = io.bind(call, buffers);
+  outcome result;
+  if constexpr (each_element_op<Op> && with_element_ranges<Io>) {
+    result = io.bind_shapes(call, buffers);
+    if (slabs s; result.ok() && element_ranges_fit<Op>(call, s)) return run_each_element<Op>(io, call, buffers, s);
+    if (result.ok()) result = io.read_inputs(call, buffers);
+  } else {
+    result = io.bind(call, buffers);
+  }
   if constexpr (Io::infer_per_call)
     if (result.ok()) result = infer_and_settle(call, [&](auto i) { return io.settled(call, i); });
   for_each_field_index<typename model::outputs>([&](auto i) {

@@ -162,16 +162,42 @@ struct node_facts {
 template <class Op>
 struct vx_io {
   static constexpr bool infer_per_call = false;
+  // An element-wise op's one pass (run_each_element): where the copies run on the pool's threads.
+  static constexpr bool element_ranges = copies_on_the_pool;
   vx_node node;
   const vx_reference* refs;
 
+  // The params and the tensors' facts; with Data, the inputs read too.
+  template <bool Data = true>
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
     outcome result = decode_params(refs, call, param_types::trust_validator);
     node_facts<Op>* const facts = node_facts<Op>::block(node);
     const tensor_info* const known = node_facts<Op>::known(facts, refs);
-    if (result.ok()) result = bind_tensors<Op, true>(refs, call, buffers, false, known);
+    if (result.ok()) result = bind_tensors<Op, Data>(refs, call, buffers, false, known);
     if (result.ok() && facts && !known) node_facts<Op>::fill(node, facts, refs, call.info);
     return result;
+  }
+
+  // --- element ranges (the PC's library) --------------------------------------------------------
+  outcome bind_shapes(invocation<Op>& call, buffer_list& buffers) noexcept { return bind<false>(call, buffers); }
+  outcome read_inputs(invocation<Op>& call, buffer_list& buffers) noexcept {
+    outcome result;
+    for_each_field_index<typename op_model<Op>::inputs>([&](auto i) {
+      if (result.ok()) result = read_tensor(refs[i], op_model<Op>::fields[i], call.info[i], buffers, call.data[i]);
+      if (result.ok()) bind_view<i>(call.in, call.info[i], call.data[i]);
+    });
+    return result;
+  }
+  // Slabs [a, b) of input k into `at`: 0, or the driver's failure code.
+  int copy_in(std::size_t k, const tensor_info& info, const slabs& s, std::size_t a, std::size_t b,
+              char* at) const noexcept {
+    return copy_slabs(refs[k], info, s, a, b, at, VX_READ_ONLY);
+  }
+  outcome copy_in_failed(std::size_t k, int code) const noexcept {
+    return call_failed(code, op_model<Op>::fields[k], "vxCopyTensorPatch(VX_READ_ONLY)");
+  }
+  outcome copy_out(std::size_t k, const tensor_info& info, void* raw) const noexcept {
+    return copy_out_tensor(refs[k], op_model<Op>::fields[k], info, raw);
   }
   template <class I>
   outcome settled(invocation<Op>&, I) noexcept {

@@ -222,18 +222,9 @@ inline outcome read_tensor(vx_reference ref, const field_desc& f, const tensor_i
   return {};
 }
 
-// Converts the kernel's result to the tensor's dtype and copies it into the tensor (only once every
-// check passed: a refused output leaves the tensor as it was).
-inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
-                            void* kernel_data) noexcept {
-  void* raw = kernel_data;
-  if (info.dtype != f.vx_type) {
-    // Into a buffer of its own, in one pass over the pool's threads (see read_tensor).
-    raw = buffers.allocate(info.elements * dtype_size(info.dtype));
-    if (!raw) return fail(status_code::no_memory, f, "cannot allocate the converted copy");
-  }
-  if (outcome checked = check_output(f, info, kernel_data, raw != kernel_data ? raw : nullptr); !checked.ok())
-    return checked;
+// Copies an output's data, in the tensor's dtype, into the tensor: slabs on the pool's threads
+// (copies_on_the_pool), else one call. write_tensor's last step, and the element-wise pass's.
+inline outcome copy_out_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, void* raw) noexcept {
   slabs s;
   vx_status st = VX_SUCCESS;
   if (split_copies(info, s)) {
@@ -248,6 +239,21 @@ inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_
   }
   if (st != VX_SUCCESS) return call_failed(st, f, "vxCopyTensorPatch(VX_WRITE_ONLY)");
   return {};
+}
+
+// Converts the kernel's result to the tensor's dtype and copies it into the tensor (only once every
+// check passed: a refused output leaves the tensor as it was).
+inline outcome write_tensor(vx_reference ref, const field_desc& f, const tensor_info& info, buffer_list& buffers,
+                            void* kernel_data) noexcept {
+  void* raw = kernel_data;
+  if (info.dtype != f.vx_type) {
+    // Into a buffer of its own, in one pass over the pool's threads (see read_tensor).
+    raw = buffers.allocate(info.elements * dtype_size(info.dtype));
+    if (!raw) return fail(status_code::no_memory, f, "cannot allocate the converted copy");
+  }
+  if (outcome checked = check_output(f, info, kernel_data, raw != kernel_data ? raw : nullptr); !checked.ok())
+    return checked;
+  return copy_out_tensor(ref, f, info, raw);
 }
 
 // Whether a param read checks the object's type. The validator checks it (`check`); the kernel and
