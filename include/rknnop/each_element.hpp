@@ -118,13 +118,6 @@ constexpr each_element_kernel<F> each_element(F f) noexcept {
   return {f};
 }
 
-namespace detail {
-template <class K>
-inline constexpr bool is_each_element = false;
-template <class F>
-inline constexpr bool is_each_element<each_element_kernel<F>> = true;
-}  // namespace detail
-
 }  // namespace rknnop
 
 RKNNOP_DETAIL_END_HIDDEN

@@ -13,7 +13,6 @@
 #include <rknnop/detail/model.hpp>
 #include <rknnop/detail/scratch.hpp>
 #include <rknnop/detail/threads.hpp>
-#include <rknnop/each_element.hpp>
 #include <rknnop/parallel.hpp>
 #include <rknnop/status.hpp>
 
@@ -252,6 +251,17 @@ outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std
 // filled and scanned (the SDK writes every element itself), no kernel-typed copy of a tensor. The
 // results are the kernel's own operator()'s (each_element.hpp) bit for bit.
 
+}  // namespace rknnop::detail
+namespace rknnop {
+template <class F>
+struct each_element_kernel;  // <rknnop/each_element.hpp>, which an op using it includes (not every op's unit)
+}  // namespace rknnop
+namespace rknnop::detail {
+template <class K>
+inline constexpr bool is_each_element = false;
+template <class F>
+inline constexpr bool is_each_element<each_element_kernel<F>> = true;
+
 // An op whose CPU kernel is rknnop::each_element's.
 template <class Op>
 concept each_element_op = is_each_element<std::remove_cvref_t<decltype(Op::cpu)>>;
@@ -321,6 +331,7 @@ outcome run_each_element(Io& io, Call& call, buffer_list& buffers, const slabs& 
   const convert_fn from_kernel = oi.dtype == fo.vx_type ? nullptr : fo.from_kernel[accepted_index(fo, oi.dtype)];
   const bool precision =
       from_kernel && (oi.dtype == vx_type::float16 || oi.dtype == vx_type::float32) && !lossy_allowed();
+  const bool halves = fo.vx_type == vx_type::float32 && oi.dtype == vx_type::float16;
 
   using out_type = typename std::remove_cvref_t<decltype(field<0>(call.out))>::element_type;
   const auto& par = call.par;
@@ -359,12 +370,20 @@ outcome run_each_element(Io& io, Call& call, buffer_list& buffers, const slabs& 
           continue;
         }
         apply(at, n, piece);
-        from_kernel(piece, raw_out + at * out_size, n);
-        if (precision) {
-          const std::size_t lost =
-              first_lossy(fo.vx_type, oi.dtype, reinterpret_cast<const char*>(piece), raw_out + at * out_size, 0, n);
-          if (lost != n) lower_to(&first_lost, at + lost);
-        }
+        char* const converted = raw_out + at * out_size;
+        from_kernel(piece, converted, n);
+        if (!precision) continue;
+        // The precision rule as check_and_convert runs it: float32 into float16 screened 16 halves at a
+        // time (only zeros, subnormals, inf and NaN need the rule), anything else element by element.
+        const auto* const kernel_piece = reinterpret_cast<const char*>(piece);
+        const auto exact = [&](std::size_t s0, std::size_t e0) noexcept {
+          const std::size_t lost = first_lossy(fo.vx_type, oi.dtype, kernel_piece, converted, s0, e0);
+          if (lost != e0) lower_to(&first_lost, at + lost);
+        };
+        if (halves)
+          screen_output(screen::half_nan_zero, converted, 0, n, exact);
+        else
+          exact(0, n);
       }
     }
   });
