@@ -4,6 +4,8 @@
 // line for inputs of another size, and the PC's one-pass node (detail::run_each_element) against the
 // same: bit for bit on float16 and float32 tensors for several thread counts, the precision rule's
 // line with the tensor left as it was, and the shapes that take the ordinary pipeline instead.
+#include "exp/exp.cpp"  // the example: e^x through rknnop::each_element
+
 #include <rknnop/each_element.hpp>
 #include <rknnop/op.hpp>
 
@@ -17,19 +19,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-struct EachExp {
-  using values = rknnop::tensor<float, rknnop::float16>;
-  struct inputs {
-    values x;
-  };
-  struct outputs {
-    values y;
-  };
-  static constexpr auto infer = [](const inputs& in, outputs& out, rknnop::no_params) { out.y.set_dims(in.x.dims()); };
-  static constexpr auto cpu = rknnop::each_element([](float x) { return std::exp(x); });
-};
-RKNNOP_EXPORT_OP(EachExp);
 
 // Two inputs and a param; the output's dims are its own `shape` when given (to try other shapes).
 struct EachAxpy {
@@ -96,11 +85,11 @@ std::size_t passes() { return __atomic_load_n(&rknnop::detail::each_element_pass
 // on the pool's threads), for a tensor that splits; a board's build (the cross tests) never does.
 bool one_pass_for(std::size_t n) { return rknnop::detail::copies_on_the_pool && n >= 2 * 32768; }
 
-// Runs EachExp on `x` in tensors of `dims` (input and output dtypes given), returns the output's
+// Runs Exp on `x` in tensors of `dims` (input and output dtypes given), returns the output's
 // values as floats, and whether the one pass ran; the node's status in *status.
 std::vector<float> run_exp(const std::vector<std::uint32_t>& dims, vx_enum in_type, vx_enum out_type,
                            const std::vector<float>& x, vx_status* status, bool* one_pass, std::string* log = nullptr) {
-  rknnop::test::harness h(vx_kernel_EachExp_list.entries[0]);
+  rknnop::test::harness h(vx_kernel_Exp_list.entries[0]);
   vx_tensor in = in_type == VX_TYPE_FLOAT16
                      ? h.tensor<rknnop::float16>(dims, in_type, std::vector<rknnop::float16>(x.begin(), x.end()))
                      : h.tensor<float>(dims, in_type, x);
@@ -220,7 +209,7 @@ TEST(EachElement, ALossyOutputFailsTheNodeOnBothPathsAndLeavesTheTensor) {
         continue;
       }
       EXPECT_NE(status, VX_SUCCESS);
-      EXPECT_NE(log.find("rknnop: EachExp: output 'y': element " + std::to_string(at) + " (index ["), std::string::npos)
+      EXPECT_NE(log.find("rknnop: Exp: output 'y': element " + std::to_string(at) + " (index ["), std::string::npos)
           << log;
       EXPECT_NE(log.find("]) = 162755 becomes inf (overflow)"), std::string::npos) << log;
       EXPECT_NE(log.find("becomes inf (overflow) (VX_TYPE_FLOAT32 to VX_TYPE_FLOAT16)"), std::string::npos) << log;
