@@ -25,7 +25,6 @@
 #include <rknnop/status.hpp>
 
 #include <cstddef>      // std::size_t
-#include <tuple>        // the inputs' element types
 #include <type_traits>  // std::is_invocable_v
 #include <utility>      // std::index_sequence, std::declval
 
@@ -89,22 +88,12 @@ struct each_element_kernel {
     static_assert(detail::field_count<Inputs> >= 1, "rknnop: each_element reads at least one input");
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       using out_type = typename std::remove_cvref_t<decltype(detail::field<0>(std::declval<Outputs&>()))>::element_type;
-      using in_types = std::tuple<
-          typename std::remove_cvref_t<decltype(detail::field<I>(std::declval<const Inputs&>()))>::element_type...>;
-      constexpr bool with_params =
-          std::is_invocable_v<const F&, const std::tuple_element_t<I, in_types>&..., const Params&>;
-      static_assert(with_params || std::is_invocable_v<const F&, const std::tuple_element_t<I, in_types>&...>,
-                    "rknnop: each_element's function takes each input's element_type, in the order of `inputs` "
-                    "(and optionally `const params&` last)");
-      if constexpr (with_params)
-        static_assert(
-            std::is_convertible_v<
-                std::invoke_result_t<const F&, const std::tuple_element_t<I, in_types>&..., const Params&>, out_type>,
-            "rknnop: each_element's function returns the output's element_type");
-      else if constexpr (std::is_invocable_v<const F&, const std::tuple_element_t<I, in_types>&...>)
-        static_assert(std::is_convertible_v<std::invoke_result_t<const F&, const std::tuple_element_t<I, in_types>&...>,
-                                            out_type>,
-                      "rknnop: each_element's function returns the output's element_type");
+      // (element() says it when f takes other arguments)
+      using result = decltype(std::declval<const each_element_kernel&>().element(
+          std::declval<const Params&>(), std::declval<const typename std::remove_cvref_t<decltype(detail::field<I>(
+                                             std::declval<const Inputs&>()))>::element_type&>()...));
+      static_assert(std::is_convertible_v<result, out_type>,
+                    "rknnop: each_element's function returns the output's element_type");
     }(std::make_index_sequence<detail::field_count<Inputs>>{});
   }
 
