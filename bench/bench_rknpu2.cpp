@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
-// RKNPU2 CPU custom ops: the plugin <rknnop/rknpu2.hpp> generates from examples/resize_area against
-// ResizeArea written by hand in the style of Rockchip's C demos (rknpu2_resize_area.c), both driven as
-// librknnrt drives a plugin: init once with the node's attributes, then compute on FLOAT32 NCHW
-// tensors (what the runtime hands a CPU op; the generated plugin moves them to the op's NHWC and back).
-// Cases: tiny 1x3x4x4 -> 2x2, 1x3x480x640 -> 240x320 (2x) and -> 206x274 (7:3). Ratio = SDK / C
-// (goal <= 1). The outputs are bit-identical (--digest; the program aborts at start if they are not).
+// RKNPU2 CPU custom ops: the plugins <rknnop/rknpu2.hpp> generates from examples/resize_area and
+// examples/exp against the same ops written by hand in the style of Rockchip's C demos
+// (rknpu2_resize_area.c, rknpu2_exp.c), both driven as librknnrt drives a plugin: init once with the
+// node's attributes, then compute on FLOAT32 NCHW tensors (what the runtime hands a CPU op; the
+// generated ResizeArea moves them to the op's NHWC and back; Exp, an rknnop::each_element op, runs in
+// one pass on the runtime's memory). Cases: ResizeArea tiny 1x3x4x4 -> 2x2, 1x3x480x640 -> 240x320 (2x)
+// and -> 206x274 (7:3); Exp 1x3x8x8 and 1x3x480x640. Ratio = SDK / C (goal <= 1). The outputs are
+// bit-identical (--digest; the program exits 1 at start if they are not).
 #define RKNNOP_RKNPU2_EMBED 1
 #include <rknnop/rknpu2.hpp>
 
+#include "exp/exp.cpp"
 #include "resize_area/resize_area.cpp"
 #include "side_by_side.hpp"
 
@@ -25,6 +28,9 @@ extern "C" {
 int init_custom_resize_area(r::op_context*, r::op_tensor*, std::uint32_t, r::op_tensor*, std::uint32_t);
 int compute_custom_resize_area_float32(r::op_context*, r::op_tensor*, std::uint32_t, r::op_tensor*, std::uint32_t);
 int destroy_custom_resize_area(r::op_context*);
+int init_custom_exp(r::op_context*, r::op_tensor*, std::uint32_t, r::op_tensor*, std::uint32_t);
+int compute_custom_exp_float32(r::op_context*, r::op_tensor*, std::uint32_t, r::op_tensor*, std::uint32_t);
+int destroy_custom_exp(r::op_context*);
 }
 
 namespace {
@@ -84,7 +90,7 @@ public:
     output_ = nchw_float32(1, c, out_h, out_w, out_.data());
     g_size[0] = std::int32_t(out_h);
     g_size[1] = std::int32_t(out_w);
-    if (plugin_.init(&ctx_, &input_, 1, &output_, 1) != 0 || !ctx_.priv_data) {
+    if (plugin_.init(&ctx_, &input_, 1, &output_, 1) != 0) {
       std::fprintf(stderr, "bench_rknpu2: init failed\n");
       std::abort();
     }
@@ -113,14 +119,21 @@ int main(int argc, char** argv) {
     std::uint32_t in_h, in_w, out_h, out_w;
     int repeat;
   };
-  const node_case cases[] = {
-      {"resize_tiny", 4, 4, 2, 2, 200}, {"resize_2x", 480, 640, 240, 320, 1}, {"resize_7:3", 480, 640, 206, 274, 1}};
+  const node_case cases[] = {{"resize_tiny", 4, 4, 2, 2, 200},
+                             {"resize_2x", 480, 640, 240, 320, 1},
+                             {"resize_7:3", 480, 640, 206, 274, 1},
+                             {"exp_1x3x8x8", 8, 8, 8, 8, 200},
+                             {"exp_1x3x480x640", 480, 640, 480, 640, 1}};
   std::vector<std::unique_ptr<one_node>> nodes;
   std::vector<bench::contender> contenders;
   std::vector<bench::ratio> ratios;
   for (const node_case& c : cases) {
-    const plugin generated{&r::init<ResizeArea>, &r::compute<ResizeArea>, &r::destroy<ResizeArea>};
-    const plugin by_hand{&init_custom_resize_area, &compute_custom_resize_area_float32, &destroy_custom_resize_area};
+    const bool exp = std::strncmp(c.name, "exp", 3) == 0;
+    const plugin generated = exp ? plugin{&r::init<Exp>, &r::compute<Exp>, &r::destroy<Exp>}
+                                 : plugin{&r::init<ResizeArea>, &r::compute<ResizeArea>, &r::destroy<ResizeArea>};
+    const plugin by_hand =
+        exp ? plugin{&init_custom_exp, &compute_custom_exp_float32, &destroy_custom_exp}
+            : plugin{&init_custom_resize_area, &compute_custom_resize_area_float32, &destroy_custom_resize_area};
     one_node* sdk =
         nodes.emplace_back(std::make_unique<one_node>(generated, 3, c.in_h, c.in_w, c.out_h, c.out_w)).get();
     one_node* hand = nodes.emplace_back(std::make_unique<one_node>(by_hand, 3, c.in_h, c.in_w, c.out_h, c.out_w)).get();

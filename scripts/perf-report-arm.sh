@@ -12,9 +12,10 @@
 #   - SDK node / hand-written toolkit-style C node (bench/toolkit_*.c) through the host runtime on
 #     float16 tensors: Exp 1x3x8x8, 1x3x480x640; ResizeArea tiny 4x4x3 -> 2x2, 2x, 7:3;
 #   - the tiny ResizeArea node with 2 threads / 1 thread (the thread pool's cost of asking);
-#   - with RKNNOP_RKNPU2_RUNTIME (a folder with include/rknn_custom_op.h): the RKNPU2 plugin generated
-#     from examples/resize_area / ResizeArea hand-written in the style of Rockchip's C demos
-#     (bench/rknpu2_resize_area.c), compute on FLOAT32 NCHW tensors: tiny 1x3x4x4 -> 2x2, 2x, 7:3;
+#   - with RKNNOP_RKNPU2_RUNTIME (a folder with include/rknn_custom_op.h): the RKNPU2 plugins generated
+#     from examples/resize_area and examples/exp / the same ops hand-written in the style of Rockchip's
+#     C demos (bench/rknpu2_resize_area.c, bench/rknpu2_exp.c), compute on FLOAT32 NCHW tensors:
+#     ResizeArea tiny 1x3x4x4 -> 2x2, 2x, 7:3; Exp 1x3x8x8, 1x3x480x640;
 #   - 64-bit digests of the results (ResizeArea float32 kernel; float16 node outputs; RKNPU2 plugins) against the
 #     x86-64 build's, when BUILD_ROOT/native has the benchmarks.
 # Numbers only, never a pass/fail (the goals are stated beside them).
@@ -79,7 +80,7 @@ count_instructions() {  # qemu ld-prefix library-path prog name
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 declare -A ir digest
-rknpu2_cases=(resize_tiny resize_2x resize_7:3)
+rknpu2_cases=(resize_tiny resize_2x resize_7:3 exp_1x3x8x8 exp_1x3x480x640)
 rknpu2=""
 if [ -f "${RKNNOP_RKNPU2_RUNTIME:-}/include/rknn_custom_op.h" ]; then
   rknpu2=yes

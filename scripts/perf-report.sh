@@ -6,8 +6,9 @@
 #     times (min / median of ROUNDS rounds) and their ratios; bench_threads: the same in wall time,
 #     1 thread vs 2 (rknnop::parallel_for) and vs OpenCV with 2 threads;
 #   - callgrind instruction counts of the same contenders (noise-free; needs valgrind);
-#   - bench_rknpu2 (when the build has it: configured with RKNNOP_RKNPU2_RUNTIME): the RKNPU2 plugin
-#     generated from examples/resize_area against ResizeArea hand-written in Rockchip's C demo style;
+#   - bench_rknpu2 (when the build has it: configured with RKNNOP_RKNPU2_RUNTIME): the RKNPU2 plugins
+#     generated from examples/resize_area and examples/exp against the same ops hand-written in
+#     Rockchip's C demo style;
 #   - scripts/measure.sh: compile time (median of 5), resize_area.cpp's compile against f348b30's (CPU
 #     time and callgrind instructions: MEASURE_INSTRUCTIONS=1) and stripped board library sizes.
 # The boards' instruction sets (aarch64, armhf under qemu-user): scripts/perf-report-arm.sh.
@@ -75,7 +76,7 @@ if command -v valgrind > /dev/null; then
       echo "share bench_threads $c $(caller_share bench_threads "$c")"
     done
     if [[ -x "$bin/bench_rknpu2" ]]; then
-      for c in resize_tiny resize_2x resize_7:3; do
+      for c in resize_tiny resize_2x resize_7:3 exp_1x3x8x8 exp_1x3x480x640; do
         echo "ir bench_rknpu2 sdk_$c $(ir bench_rknpu2 "sdk_$c")"
         echo "ir bench_rknpu2 c_$c $(ir bench_rknpu2 "c_$c")"
       done
@@ -133,6 +134,7 @@ rounds; Ir = callgrind instructions per call. Full output: bench/README.md.
 | SDK node / toolkit-style C node, Ir: Exp 1x3x8x8, 1x3x480x640; ResizeArea tiny, 2x, 7:3 | $(irr bench_node_cost sdk_exp_1x3x8x8 c_exp_1x3x8x8), $(irr bench_node_cost sdk_exp_1x3x480x640 c_exp_1x3x480x640); $(irr bench_node_cost sdk_resize_tiny c_resize_tiny), $(irr bench_node_cost sdk_resize_2x c_resize_2x), $(irr bench_node_cost sdk_resize_7:3 c_resize_7:3) | ≤ 1.0 |
 | same, CPU time, median | $(ratio "sdk/c exp_1x3x8x8" | cut -d/ -f2 | tr -d ' '), $(ratio "sdk/c exp_1x3x480x640" | cut -d/ -f2 | tr -d ' '); $(ratio "sdk/c resize_tiny" | cut -d/ -f2 | tr -d ' '), $(ratio "sdk/c resize_2x" | cut -d/ -f2 | tr -d ' '), $(ratio "sdk/c resize_7:3" | cut -d/ -f2 | tr -d ' ') | ≤ 1.0 |
 | RKNPU2 plugin generated from the op / hand-written in Rockchip's C demo style, compute on FLOAT32 NCHW, Ir: ResizeArea tiny, 2x, 7:3 | $(irr bench_rknpu2 sdk_resize_tiny c_resize_tiny), $(irr bench_rknpu2 sdk_resize_2x c_resize_2x), $(irr bench_rknpu2 sdk_resize_7:3 c_resize_7:3) | ≤ 1.0 |
+| same, Exp (\`rknnop::each_element\`: the one pass, in place on the runtime's memory): 1x3x8x8, 1x3x480x640 | $(irr bench_rknpu2 sdk_exp_1x3x8x8 c_exp_1x3x8x8), $(irr bench_rknpu2 sdk_exp_1x3x480x640 c_exp_1x3x480x640) | ≤ 1.0 |
 | ResizeArea kernel, 2 threads / 1 thread, wall time, median: 2x; 7:3; 1080x1920 → 540x960 | $(ratio "resize 2x 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 7:3 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 1080p_2x 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60 |
 | same, 2 threads / OpenCV \`INTER_AREA\` with \`cv::setNumThreads(2)\`, median | $(ratio "resize 2x 2t/opencv 2t" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 7:3 2t/opencv 2t" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 1080p_2x 2t/opencv 2t" | cut -d/ -f2 | tr -d ' ') | ≤ 1.0 |
 | ResizeArea node on float16 tensors through the host runtime (copies, conversions, kernel), 2 threads / 1, wall, median: 480x640 → 240x320; 1080x1920 → 540x960 | $(ratio "node resize 2x 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "node resize 1080p_2x 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60 |

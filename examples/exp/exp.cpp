@@ -18,8 +18,9 @@ struct Exp {
   // Same dims as x; the output's dtype defaults to x's (float16 in, float16 out).
   static constexpr auto infer = [](const inputs& in, outputs& out, rknnop::no_params) { out.y.set_dims(in.x.dims()); };
 
-  // One element's function: the SDK runs it over the tensor on the board's cores, and on the PC in
-  // one pass with the node's copies and float16 conversions (<rknnop/each_element.hpp>).
+  // One element's function: the SDK runs it over the tensor on the board's cores, in one pass with the
+  // node's copies and float16 conversions on the PC, and on the runtime's memory in an RKNPU2 plugin
+  // (<rknnop/each_element.hpp>).
   static constexpr auto cpu = rknnop::each_element([](float x) { return std::exp(x); });
 
   // VX kernel (exp.vx): one work-item per 8 consecutive elements of a row (x = dims[0], y = dims[1],

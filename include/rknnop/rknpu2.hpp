@@ -479,7 +479,29 @@ struct rknpu2_settled_io {
   profile_marks* marks = nullptr;  // RKNNOP_PROFILE=1 (invoke/profile.hpp)
 
   outcome bind(invocation<Op>& call, buffer_list& buffers) noexcept {
+    const outcome result = bind_shapes(call, buffers);
+    return result.ok() ? read_inputs(call, buffers) : result;
+  }
+  template <class I>  // I: the output's index, a std::integral_constant
+  outcome write(invocation<Op>& call, I, buffer_list& buffers) noexcept {
+    constexpr std::size_t k = model::input_count + I::value;
+    if (I::value == 0 && marks) marks->outputs_from = profile_now();
+    return write_output(outputs[I::value], model::fields[k], call.info[k], state.plans[k], call.data[k], buffers);
+  }
+
+  // --- element ranges, in place (an element-wise op's one pass: core's run_each_element) -------------
+  // librknnrt's tensors are host memory: the one pass reads the inputs and writes the output there,
+  // no copy of either, when no tensor is laid out anew (a layout-tagged field whose runtime layout
+  // differs takes the ordinary pipeline, which moves it) and no input shares a byte with the output
+  // (the ranges would overwrite what other ranges still read).
+  static constexpr bool element_ranges = true;
+  static constexpr bool in_place = true;
+  outcome bind_shapes(invocation<Op>& call, buffer_list&) noexcept {
     for (std::size_t k = 0; k < node_state<Op>::tensors; ++k) call.info[k] = state.info[k];
+    if (marks) marks->inputs_done = profile_now();  // the one pass: its time is the kernel's
+    return {};
+  }
+  outcome read_inputs(invocation<Op>& call, buffer_list& buffers) noexcept {
     outcome result;
     for_each_field_index<typename model::inputs>([&](auto i) {
       if (result.ok())
@@ -489,12 +511,25 @@ struct rknpu2_settled_io {
     if (marks) marks->inputs_done = profile_now();
     return result;
   }
-  template <class I>  // I: the output's index, a std::integral_constant
-  outcome write(invocation<Op>& call, I, buffer_list& buffers) noexcept {
-    constexpr std::size_t k = model::input_count + I::value;
-    if (I::value == 0 && marks) marks->outputs_from = profile_now();
-    return write_output(outputs[I::value], model::fields[k], call.info[k], state.plans[k], call.data[k], buffers);
+  // The slabs: elements one by one (the pool splits them), when the tensors qualify (above); each
+  // tensor's data is taken here (tensor_data: its bytes within the runtime's buffer), for memory(k).
+  bool element_slabs(const invocation<Op>& call, slabs& s) noexcept {
+    constexpr std::size_t out = model::input_count;
+    for (std::size_t k = 0; k < node_state<Op>::tensors; ++k) {
+      const op_tensor& t = k < out ? inputs[k] : outputs[k - out];
+      if (state.plans[k].moves || !tensor_data(t, model::fields[k], call.info[k], data[k]).ok()) return false;
+    }
+    const std::size_t out_bytes = call.info[out].elements * dtype_size(call.info[out].dtype);
+    for (std::size_t k = 0; k < out; ++k) {
+      const std::size_t in_bytes = call.info[k].elements * dtype_size(call.info[k].dtype);
+      if (data[k] < data[out] + out_bytes && data[out] < data[k] + in_bytes) return false;
+    }
+    s = slabs{};
+    s.count = call.info[out].elements;
+    return true;
   }
+  char* memory(std::size_t k) const noexcept { return data[k]; }
+  char* data[node_state<Op>::tensors] = {};
 };
 
 // The core's pipeline through one of the adapters above, timed when RKNNOP_PROFILE=1 asked for it

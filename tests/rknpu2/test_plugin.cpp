@@ -3,9 +3,11 @@
 // attributes (read through rknn_custom_op_get_op_attr, defined here as the runtime would), compute on
 // rknn_custom_op_tensor buffers (FLOAT32 NCHW, FLOAT16, NHWC), destroy. Expected values are computed
 // here independently (the formula, or index arithmetic for layouts), never by rknnop.
+#define RKNNOP_RKNPU2_EMBED 1  // the example's RKNNOP_EXPORT_OP keeps its checks (no plugin symbols here)
 #include <rknnop/rknpu2.hpp>
 
 #include "bad_infer_ops.hpp"  // tests/core
+#include "exp/exp.cpp"        // the example: e^x through rknnop::each_element
 
 #include <gtest/gtest.h>
 
@@ -434,6 +436,165 @@ TEST_F(Rknpu2Plugin, ALayoutChangeMovesBytesOnlyWhenTheyDiffer) {
     EXPECT_EQ(plan.moves, k.moves) << k.dims[0] << "," << k.dims[1] << "," << k.dims[2] << "," << k.dims[3];
     EXPECT_EQ(info.dims[0], k.dims[1]) << "the kernel's innermost dim is C";
   }
+}
+
+// --- an element-wise op's one pass, in place (core's run_each_element through rknpu2_settled_io) ---
+namespace {
+// An each_element op with an NHWC field: NCHW tensors are laid out anew, so it takes the ordinary pipeline.
+struct EachTwiceNhwc {
+  using image = rknnop::tensor<rknnop::layout::nhwc, float>;
+  struct inputs {
+    image in;
+  };
+  struct outputs {
+    image out;
+  };
+  static constexpr auto infer = [](const inputs& in, outputs& out, rknnop::no_params) {
+    out.out.set_dims(in.in.dims());
+  };
+  static constexpr auto cpu = rknnop::each_element([](float x) { return 2.f * x + 1.f; });
+};
+
+std::size_t one_passes() { return __atomic_load_n(&rknnop::detail::each_element_passes, __ATOMIC_RELAXED); }
+
+struct pool_threads {
+  explicit pool_threads(unsigned n) { rknnop::detail::thread_pool::set_threads(n); }
+  pool_threads(const pool_threads&) = delete;
+  pool_threads& operator=(const pool_threads&) = delete;
+  ~pool_threads() { rknnop::detail::thread_pool::set_threads(0); }
+};
+
+// x as the tensor of `type` holds it, and e^x of that in the output's type, as bits.
+float held(r::tensor_type type, float v) { return type == r::type_float16 ? float(rknnop::float16(v)) : v; }
+std::uint32_t exp_bits(r::tensor_type in, r::tensor_type out, float v) {
+  const float e = std::exp(held(in, v));
+  if (out == r::type_float16) return rknnop::float16(e).bits();
+  std::uint32_t bits;
+  std::memcpy(&bits, &e, 4);
+  return bits;
+}
+void fill(tensor_buffer& t, r::tensor_type type, const std::vector<float>& x) {
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (type == r::type_float16)
+      t.f16()[i] = rknnop::float16(x[i]).bits();
+    else
+      t.f32()[i] = x[i];
+  }
+}
+std::uint32_t bits_at(tensor_buffer& t, r::tensor_type type, std::size_t i) {
+  if (type == r::type_float16) return t.f16()[i];
+  std::uint32_t bits;
+  std::memcpy(&bits, t.f32() + i, 4);
+  return bits;
+}
+std::vector<float> spread(std::size_t n, float lo, float hi) {
+  std::vector<float> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = lo + (hi - lo) * float((i * 7919) % 1000) / 1000.f;
+  return x;
+}
+// compute without init: the attributes read by the call, the shapes settled by it (rknpu2_io), so the
+// ordinary pipeline runs whatever the op.
+template <class Op>
+int compute_alone(std::vector<r::op_tensor>& in, std::vector<r::op_tensor>& out) {
+  r::op_context ctx{};
+  ctx.target = r::target_cpu;
+  ctx.internal_ctx = 0x400255ec;
+  return r::compute<Op>(&ctx, in.data(), std::uint32_t(in.size()), out.data(), std::uint32_t(out.size()));
+}
+}  // namespace
+
+// On librknnrt's tensors (host memory) the one pass reads the inputs and writes the output in place:
+// every dtype pair, small and large tensors, 1..3 threads, e^x bit for bit as this test computes it.
+TEST_F(Rknpu2Plugin, AnElementWiseOpRunsInOnePassOnTheRuntimesMemory) {
+  struct shape {
+    std::uint32_t n, c, h, w;
+  };
+  for (const shape s : {shape{1, 3, 4, 5}, shape{1, 3, 120, 160}, shape{2, 1, 1, 70001}})
+    for (const r::tensor_type in_type : {r::type_float32, r::type_float16})
+      for (const r::tensor_type out_type : {r::type_float32, r::type_float16})
+        for (const unsigned threads : {1u, 2u, 3u}) {
+          const pool_threads set(threads);
+          tensor_buffer in_t(in_type, {s.n, s.c, s.h, s.w}), out_t(out_type, {s.n, s.c, s.h, s.w});
+          const std::size_t n = std::size_t(s.n) * s.c * s.h * s.w;
+          const std::vector<float> x = spread(n, -6.f, 6.f);
+          fill(in_t, in_type, x);
+          std::vector<r::op_tensor> in{in_t.t}, out{out_t.t};
+          const std::size_t before = one_passes();
+          ASSERT_EQ(run_node<Exp>(in, out), 0) << (g_lines.empty() ? "" : g_lines[0]);
+          EXPECT_EQ(one_passes(), before + 1) << "the one pass ran once";
+          for (std::size_t i = 0; i < n; ++i)
+            ASSERT_EQ(bits_at(out_t, out_type, i), exp_bits(in_type, out_type, x[i]))
+                << i << " of " << n << ", " << threads << " threads, types " << in_type << " -> " << out_type;
+        }
+}
+
+// Tensors the one pass must not take, each then run by the ordinary pipeline with the same values: an
+// NHWC field on NCHW tensors (laid out anew), an input that is the output's own memory, and a call
+// whose shapes init did not settle.
+TEST_F(Rknpu2Plugin, AnElementWiseOpTakesTheOrdinaryPipelineWhereTheOnePassCannot) {
+  {  // NHWC field, NCHW tensors: moved both ways
+    tensor_buffer in_t(r::type_float32, {1, 3, 4, 5}), out_t(r::type_float32, {1, 3, 4, 5});
+    for (int i = 0; i < 60; ++i) in_t.f32()[i] = float(i);
+    std::vector<r::op_tensor> in{in_t.t}, out{out_t.t};
+    const std::size_t before = one_passes();
+    ASSERT_EQ(run_node<EachTwiceNhwc>(in, out), 0) << (g_lines.empty() ? "" : g_lines[0]);
+    EXPECT_EQ(one_passes(), before);
+    for (int i = 0; i < 60; ++i) ASSERT_EQ(out_t.f32()[i], 2.f * float(i) + 1.f) << i;
+  }
+  for (const r::tensor_type type : {r::type_float32, r::type_float16}) {  // the output is the input's memory
+    tensor_buffer t(type, {1, 3, 40, 50});
+    const std::vector<float> x = spread(6000, -3.f, 3.f);
+    fill(t, type, x);
+    std::vector<r::op_tensor> in{t.t}, out{t.t};
+    const std::size_t before = one_passes();
+    ASSERT_EQ(run_node<Exp>(in, out), 0) << (g_lines.empty() ? "" : g_lines[0]);
+    EXPECT_EQ(one_passes(), before);
+    for (std::size_t i = 0; i < x.size(); ++i) ASSERT_EQ(bits_at(t, type, i), exp_bits(type, type, x[i])) << i;
+  }
+  {  // compute without init
+    tensor_buffer in_t(r::type_float16, {1, 3, 40, 50}), out_t(r::type_float16, {1, 3, 40, 50});
+    const std::vector<float> x = spread(6000, -3.f, 3.f);
+    fill(in_t, r::type_float16, x);
+    std::vector<r::op_tensor> in{in_t.t}, out{out_t.t};
+    const std::size_t before = one_passes();
+    ASSERT_EQ(compute_alone<Exp>(in, out), 0) << (g_lines.empty() ? "" : g_lines[0]);
+    EXPECT_EQ(one_passes(), before);
+    for (std::size_t i = 0; i < x.size(); ++i)
+      ASSERT_EQ(out_t.f16()[i], exp_bits(r::type_float16, r::type_float16, x[i])) << i;
+  }
+}
+
+// The precision rule (checking builds: the PC's plugins): e^12 overflows float16. The one pass refuses
+// the call with the ordinary pipeline's line, naming the first such element. A board's plugin converts
+// without the rule (docs/architecture.md §1): inf there, on both paths.
+TEST_F(Rknpu2Plugin, AnElementWiseOpsLossyOutputIsTheOrdinaryPipelinesLine) {
+  const std::size_t n = 3 * 120 * 160, at = n / 2 + 1;
+  std::vector<float> x = spread(n, -4.f, 4.f);
+  x[at] = 12.f;
+  x[n - 1] = 12.f;  // a later one: the line names the first
+  std::string lines[2];
+  for (const bool one_pass : {true, false}) {
+    tensor_buffer in_t(r::type_float32, {1, 3, 120, 160}), out_t(r::type_float16, {1, 3, 120, 160});
+    fill(in_t, r::type_float32, x);
+    std::vector<r::op_tensor> in{in_t.t}, out{out_t.t};
+    g_lines.clear();
+    const std::size_t before = one_passes();
+    const int rc = one_pass ? run_node<Exp>(in, out) : compute_alone<Exp>(in, out);
+    EXPECT_EQ(one_passes(), before + (one_pass ? 1 : 0));
+    if constexpr (!rknnop::detail::check_every_element) {
+      ASSERT_EQ(rc, 0) << (g_lines.empty() ? "" : g_lines[0]);
+      EXPECT_EQ(out_t.f16()[at], 0x7C00u) << "inf";
+      EXPECT_EQ(out_t.f16()[n - 1], 0x7C00u) << "inf";
+      continue;
+    }
+    EXPECT_EQ(rc, -1);
+    lines[one_pass] = only_line();
+    EXPECT_NE(lines[one_pass].find("rknnop: Exp: output 'y': element " + std::to_string(at) + " (index ["),
+              std::string::npos)
+        << lines[one_pass];
+    EXPECT_NE(lines[one_pass].find("]) = 162755 becomes inf (overflow)"), std::string::npos) << lines[one_pass];
+  }
+  EXPECT_EQ(lines[1], lines[0]);
 }
 
 TEST_F(Rknpu2Plugin, AnInferThatDisagreesWithTheModelsOutputIsOneLine) {

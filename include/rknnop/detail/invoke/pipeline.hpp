@@ -16,7 +16,6 @@
 #include <rknnop/parallel.hpp>
 #include <rknnop/status.hpp>
 
-#include <array>        // run_each_element's pieces
 #include <cstddef>      // std::size_t
 #include <cstdint>      // fixed-width types
 #include <new>          // std::bad_alloc (exception builds)
@@ -243,13 +242,18 @@ outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std
 }
 
 // --- the one pass of an element-wise op ---------------------------------------------------------
-// An op whose kernel is rknnop::each_element's, on an adapter that copies tensors by slabs on the pool
-// (Io::element_ranges): each range of slabs copies its inputs in, converts them to the kernel's types,
-// applies the op's function, converts the results to the output tensor's dtype and checks them (the
-// precision rule), a piece at a time while it is in the cache; then the output goes out in one copy,
-// only if every element passed. One dispatch for the work and one for the copy out, no output buffer
-// filled and scanned (the SDK writes every element itself), no kernel-typed copy of a tensor. The
-// results are the kernel's own operator()'s (each_element.hpp) bit for bit.
+// An op whose kernel is rknnop::each_element's, on an adapter with element ranges (Io::element_ranges):
+// each range converts its inputs' elements to the kernel's types, applies the op's function, converts
+// the results to the output tensor's dtype and checks them (the precision rule, in checking builds),
+// a piece at a time while it is in the cache. No output buffer filled and scanned (the SDK writes every
+// element itself), no kernel-typed copy of a tensor. The results are the kernel's own operator()'s
+// (each_element.hpp) bit for bit. Two kinds of adapter:
+//   copies (vx_io, the PC's library): each range first copies its slabs of every input in from the
+//     runtime; the output goes out in one copy at the end, only if every element passed (a refused
+//     node leaves the tensor as it was);
+//   in place (Io::in_place: rknpu2_settled_io, whose tensors are host memory): the ranges read the
+//     runtime's input memory and write its output memory themselves, nothing copied (a refused node
+//     leaves the output written up to where the ranges stopped, as that adapter's check_output does).
 
 }  // namespace rknnop::detail
 namespace rknnop {
@@ -266,18 +270,22 @@ inline constexpr bool is_each_element<each_element_kernel<F>> = true;
 template <class Op>
 concept each_element_op = is_each_element<std::remove_cvref_t<decltype(Op::cpu)>>;
 
-// An adapter that copies tensors by slabs on the pool (static constexpr bool element_ranges = true).
+// An adapter with element ranges (static constexpr bool element_ranges = true), and one whose ranges
+// work in the runtime's memory itself (static constexpr bool in_place = true).
 template <class Io>
 concept with_element_ranges = requires { requires Io::element_ranges; };
+template <class Io>
+concept in_place_ranges = requires { requires Io::in_place; };
 
 // Whether the one pass takes this call: every input has the output's rank and dims (so one slab
-// split fits all), and the output is large enough to split (split_copies); else the ordinary
-// pipeline runs (the kernel's operator() checks the element counts and names the field).
-template <class Op, class Call>
-bool element_ranges_fit(const Call& call, slabs& s) noexcept {
+// split fits all), and the adapter splits the output into slabs for it (element_slabs: the PC's
+// copies, a tensor large enough to split; in place, tensors the kernel reads as they are); else the
+// ordinary pipeline runs (the kernel's operator() checks the element counts and names the field).
+template <class Op, class Io, class Call>
+bool element_ranges_fit(Io& io, const Call& call, slabs& s) noexcept {
   using model = op_model<Op>;
   const tensor_info& out = call.info[model::input_count];
-  if (out.elements == 0 || !split_copies(out, s)) return false;
+  if (out.elements == 0 || !io.element_slabs(call, s)) return false;
   for (std::size_t k = 0; k < model::input_count; ++k) {
     const tensor_info& in = call.info[k];
     if (in.rank != out.rank || in.tensor_rank != out.tensor_rank || in.elements != out.elements) return false;
@@ -290,6 +298,16 @@ bool element_ranges_fit(const Call& call, slabs& s) noexcept {
 // Elements per piece: what a range converts, applies and checks at a time (the pieces of every input
 // and the output's, a few KiB each, stay in the L1 cache).
 inline constexpr std::size_t element_piece = 512;
+
+// A piece of one input's elements in the kernel's type. Its constructor does nothing, so a tuple of
+// them (std::tuple value-initializes its elements) is not zeroed for every piece: 2 KiB of stores per
+// piece of float inputs, where the elements are then written anyway or not used at all.
+template <class T>
+struct piece_of {
+  piece_of() noexcept {}  // NOLINT(modernize-use-equals-default): = default would be zeroed in a tuple
+  T* data() noexcept { return values; }
+  T values[element_piece];
+};
 
 // Input I's elements [at, at + n) in the kernel's type: in place in the raw buffer when the dtypes
 // agree, else converted into `piece`.
@@ -304,8 +322,10 @@ const T* kernel_elements(convert_fn fn, const char* raw, std::size_t raw_size, s
 // Calls that took the one pass, in this library (the tests ask which path a node took).
 inline constinit std::size_t each_element_passes = 0;
 
-// The one pass (see above). `io`: the adapter, with element_ranges; copy_in(k, info, slabs, a, b, at)
-// (0 or the runtime's failure code), copy_in_failed(k, code) and copy_out(k, info, raw).
+// The one pass (see above). `io`: the adapter, with element_ranges and element_slabs(call, s); with
+// copies, copy_in(k, info, slabs, a, b, at) (0 or the runtime's failure code), copy_in_failed(k, code)
+// and copy_out(k, info, raw); in place, memory(k): tensor k's data in the runtime's memory, which
+// element_slabs checked (each tensor's bytes there, no input sharing a byte with the output).
 template <class Op, class Io, class Call>
 outcome run_each_element(Io& io, Call& call, buffer_list& buffers, const slabs& s) noexcept {
   using model = op_model<Op>;
@@ -318,19 +338,28 @@ outcome run_each_element(Io& io, Call& call, buffer_list& buffers, const slabs& 
   const char* raw_in[inputs];
   std::size_t in_size[inputs];
   convert_fn to_kernel[inputs];
+  char* raw_out = nullptr;
+  if constexpr (in_place_ranges<Io>) raw_out = io.memory(out);
   for (std::size_t k = 0; k < inputs; ++k) {
     const field_desc& f = model::fields[k];
     const tensor_info& info = call.info[k];
     in_size[k] = dtype_size(info.dtype);
     to_kernel[k] = info.dtype == f.vx_type ? nullptr : f.to_kernel[accepted_index(f, info.dtype)];
-    raw_in[k] = static_cast<const char*>(buffers.allocate(elements * in_size[k]));
-    if (!raw_in[k]) return fail(status_code::no_memory, f, "cannot allocate {} bytes", elements * in_size[k]);
+    if constexpr (in_place_ranges<Io>) {
+      raw_in[k] = io.memory(k);
+    } else {
+      raw_in[k] = static_cast<const char*>(buffers.allocate(elements * in_size[k]));
+      if (!raw_in[k]) return fail(status_code::no_memory, f, "cannot allocate {} bytes", elements * in_size[k]);
+    }
   }
-  char* const raw_out = static_cast<char*>(buffers.allocate(elements * out_size));
-  if (!raw_out) return fail(status_code::no_memory, fo, "cannot allocate {} bytes", elements * out_size);
+  if constexpr (!in_place_ranges<Io>) {
+    raw_out = static_cast<char*>(buffers.allocate(elements * out_size));
+    if (!raw_out) return fail(status_code::no_memory, fo, "cannot allocate {} bytes", elements * out_size);
+  }
   const convert_fn from_kernel = oi.dtype == fo.vx_type ? nullptr : fo.from_kernel[accepted_index(fo, oi.dtype)];
-  const bool precision =
-      from_kernel && (oi.dtype == vx_type::float16 || oi.dtype == vx_type::float32) && !lossy_allowed();
+  // The precision rule where check_output runs it: checking builds (the PC's), float16 and float32.
+  const bool precision = check_every_element && from_kernel &&
+                         (oi.dtype == vx_type::float16 || oi.dtype == vx_type::float32) && !lossy_allowed();
   const bool halves = fo.vx_type == vx_type::float32 && oi.dtype == vx_type::float16;
 
   using out_type = typename std::remove_cvref_t<decltype(field<0>(call.out))>::element_type;
@@ -342,7 +371,7 @@ outcome run_each_element(Io& io, Call& call, buffer_list& buffers, const slabs& 
   const auto apply = [&](std::size_t at, std::size_t n, out_type* result) noexcept {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       using types = std::tuple<typename std::remove_cvref_t<decltype(field<I>(call.in))>::element_type...>;
-      std::tuple<std::array<std::tuple_element_t<I, types>, element_piece>...> pieces;
+      std::tuple<piece_of<std::tuple_element_t<I, types>>...> pieces;  // not zeroed (piece_of)
       const std::tuple<const std::tuple_element_t<I, types>*...> x{
           kernel_elements(to_kernel[I], raw_in[I], in_size[I], at, n, std::get<I>(pieces).data())...};
       // The pointers as restrict parameters: one loop the compiler may vectorize (no reload per element).
@@ -356,13 +385,14 @@ outcome run_each_element(Io& io, Call& call, buffer_list& buffers, const slabs& 
     for (std::size_t a = first, b; a < last; a = b) {
       b = last - a > s.grain() ? a + s.grain() : last;
       // The slabs in (while they are in the cache, the pieces below read them)
-      for (std::size_t k = 0; k < inputs; ++k)
-        if (const int code =
-                io.copy_in(k, call.info[k], s, a, b, const_cast<char*>(raw_in[k]) + a * s.size * in_size[k])) {
-          if (!__atomic_exchange_n(&failed_code, code, __ATOMIC_RELAXED))
-            __atomic_store_n(&failed_input, k, __ATOMIC_RELAXED);
-          return;
-        }
+      if constexpr (!in_place_ranges<Io>)
+        for (std::size_t k = 0; k < inputs; ++k)
+          if (const int code =
+                  io.copy_in(k, call.info[k], s, a, b, const_cast<char*>(raw_in[k]) + a * s.size * in_size[k])) {
+            if (!__atomic_exchange_n(&failed_code, code, __ATOMIC_RELAXED))
+              __atomic_store_n(&failed_input, k, __ATOMIC_RELAXED);
+            return;
+          }
       for (std::size_t at = a * s.size, end = b * s.size; at < end; at += element_piece) {
         const std::size_t n = end - at < element_piece ? end - at : element_piece;
         if (!from_kernel) {  // the kernel's type is the tensor's: straight into the output's data
@@ -388,13 +418,17 @@ outcome run_each_element(Io& io, Call& call, buffer_list& buffers, const slabs& 
     }
   });
   __atomic_add_fetch(&each_element_passes, 1, __ATOMIC_RELAXED);
-  if (failed_code) return io.copy_in_failed(failed_input, failed_code);
+  if constexpr (!in_place_ranges<Io>)
+    if (failed_code) return io.copy_in_failed(failed_input, failed_code);
   if (first_lost != elements) {  // the element again, for the line
     out_type value[1];
     apply(first_lost, 1, value);
     return lossy_failure(fo, oi, reinterpret_cast<const char*>(value), first_lost);
   }
-  return io.copy_out(out, oi, raw_out);
+  if constexpr (in_place_ranges<Io>)
+    return {};
+  else
+    return io.copy_out(out, oi, raw_out);
 }
 
 // THE per-call pipeline of every backend. `io`, the backend's adapter, provides:
@@ -419,7 +453,7 @@ template <class Op, class Io>
   outcome result;
   if constexpr (each_element_op<Op> && with_element_ranges<Io>) {
     result = io.bind_shapes(call, buffers);
-    if (slabs s; result.ok() && element_ranges_fit<Op>(call, s)) return run_each_element<Op>(io, call, buffers, s);
+    if (slabs s; result.ok() && element_ranges_fit<Op>(io, call, s)) return run_each_element<Op>(io, call, buffers, s);
     if (result.ok()) result = io.read_inputs(call, buffers);
   } else {
     result = io.bind(call, buffers);

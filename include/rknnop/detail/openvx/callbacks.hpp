@@ -188,6 +188,10 @@ struct vx_io {
     });
     return result;
   }
+  // The output's slabs: the copies' own (split_copies), when the tensor is large enough to split.
+  bool element_slabs(const invocation<Op>& call, slabs& s) const noexcept {
+    return split_copies(call.info[op_model<Op>::input_count], s);
+  }
   // Slabs [a, b) of input k into `at`: 0, or the driver's failure code.
   int copy_in(std::size_t k, const tensor_info& info, const slabs& s, std::size_t a, std::size_t b,
               char* at) const noexcept {
