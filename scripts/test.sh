@@ -69,14 +69,16 @@ board_cache_args() {
   done
 }
 
-# The slowest tests of a tree, from ctest's own record of each test's time (CTestCostData.txt: the mean
-# over this tree's runs, one run in a fresh clone): where the step's test time goes, printed in every log.
+# The slowest tests of a tree, from ctest's own record of each test's time (CTestCostData.txt: name, runs,
+# mean time over this tree's runs; one run in a fresh clone): where the step's test time goes, printed in
+# every log. A test that never ran to a pass or failure here (skipped, or filtered out) has 0 runs and
+# its COST property's seed as its time: left out.
 slowest_tests() {
   local costs="$1/Testing/Temporary/CTestCostData.txt"
   [ -f "$costs" ] || return 0
   printf '=== the 10 slowest tests of %s (s)\n' "$1"
   # sed reads to the end (head would leave sort writing into a closed pipe: SIGPIPE, 141 under pipefail)
-  awk 'NF == 3 { printf "  %8.1f  %s\n", $3, $1 }' "$costs" | sort -rn | sed -n '1,10p'
+  awk 'NF == 3 && $2 > 0 { printf "  %8.1f  %s\n", $3, $1 }' "$costs" | sort -rn | sed -n '1,10p'
 }
 
 native() {
