@@ -434,6 +434,32 @@ int destroy(op_context* ctx) noexcept {
   });
 }
 
+// An element-wise op's one pass in place (the core's run_each_element): librknnrt's tensors are host
+// memory, so the pass reads the inputs and writes the output there, no copy of either, when no tensor
+// is laid out anew (a layout-tagged field whose runtime layout differs takes the ordinary pipeline,
+// which moves it) and no input shares a byte with the output (the ranges would overwrite what other
+// ranges still read). Each tensor's data is taken here (tensor_data: its bytes within the runtime's
+// buffer) into `data`, for the adapters' memory(k); the slabs are the elements one by one (the pool
+// splits them).
+template <class Op>
+bool in_place_slabs(const op_tensor* inputs, const op_tensor* outputs, const layout_plan* plans,
+                    const invocation<Op>& call, char** data, slabs& s) noexcept {
+  using model = op_model<Op>;
+  constexpr std::size_t out = model::input_count;
+  for (std::size_t k = 0; k < model::input_count + model::output_count; ++k) {
+    const op_tensor& t = k < out ? inputs[k] : outputs[k - out];
+    if (plans[k].moves || !tensor_data(t, model::fields[k], call.info[k], data[k]).ok()) return false;
+  }
+  const std::size_t out_bytes = call.info[out].elements * dtype_size(call.info[out].dtype);
+  for (std::size_t k = 0; k < out; ++k) {
+    const std::size_t in_bytes = call.info[k].elements * dtype_size(call.info[k].dtype);
+    if (data[k] < data[out] + out_bytes && data[out] < data[k] + in_bytes) return false;
+  }
+  s = slabs{};
+  s.count = call.info[out].elements;
+  return true;
+}
+
 // The RKNPU2 adapter of the core's pipeline (invoke): librknnrt's tensors in and out, converted
 // between the runtime's layout and the one the op declares (layout_plan).
 template <class Op>
@@ -464,6 +490,32 @@ struct rknpu2_io {
     if (I::value == 0 && marks) marks->outputs_from = profile_now();
     return write_output(outputs[I::value], model::fields[k], call.info[k], plans[k], call.data[k], buffers);
   }
+
+  // --- element ranges, in place (in_place_slabs): bind's two halves, `infer` between them (the core's
+  // invoke runs it on the shapes alone, as init does for a settled node) --------------------------------
+  static constexpr bool element_ranges = true;
+  static constexpr bool in_place = true;
+  outcome bind_shapes(invocation<Op>& call, buffer_list& buffers) noexcept {
+    if (n_outputs != model::output_count) return count_mismatch("output", n_outputs, model::output_count);
+    if (!outputs) return outcome(status_code::invalid_reference, error("the runtime handed no output tensors"));
+    const outcome result = bind_tensors<Op, false>(inputs, n_inputs, outputs, call, plans, buffers);
+    if (marks) marks->inputs_done = profile_now();  // the one pass: its time is the kernel's
+    return result;
+  }
+  outcome read_inputs(invocation<Op>& call, buffer_list& buffers) noexcept {
+    outcome result;
+    for_each_field_index<typename model::inputs>([&](auto i) {
+      if (result.ok()) result = read_input(inputs[i], model::fields[i], call.info[i], plans[i], buffers, call.data[i]);
+      if (result.ok()) bind_view<i>(call.in, call.info[i], call.data[i]);
+    });
+    if (marks) marks->inputs_done = profile_now();
+    return result;
+  }
+  bool element_slabs(const invocation<Op>& call, slabs& s) noexcept {
+    return in_place_slabs<Op>(inputs, outputs, plans, call, data, s);
+  }
+  char* memory(std::size_t k) const noexcept { return data[k]; }
+  char* data[model::input_count + model::output_count] = {};
 };
 
 // The RKNPU2 adapter for a node whose shapes init settled (node_state): the same tensors in and out,
@@ -489,11 +541,7 @@ struct rknpu2_settled_io {
     return write_output(outputs[I::value], model::fields[k], call.info[k], state.plans[k], call.data[k], buffers);
   }
 
-  // --- element ranges, in place (an element-wise op's one pass: core's run_each_element) -------------
-  // librknnrt's tensors are host memory: the one pass reads the inputs and writes the output there,
-  // no copy of either, when no tensor is laid out anew (a layout-tagged field whose runtime layout
-  // differs takes the ordinary pipeline, which moves it) and no input shares a byte with the output
-  // (the ranges would overwrite what other ranges still read).
+  // --- element ranges, in place (in_place_slabs) ---------------------------------------------------
   static constexpr bool element_ranges = true;
   static constexpr bool in_place = true;
   outcome bind_shapes(invocation<Op>& call, buffer_list&) noexcept {
@@ -511,22 +559,8 @@ struct rknpu2_settled_io {
     if (marks) marks->inputs_done = profile_now();
     return result;
   }
-  // The slabs: elements one by one (the pool splits them), when the tensors qualify (above); each
-  // tensor's data is taken here (tensor_data: its bytes within the runtime's buffer), for memory(k).
   bool element_slabs(const invocation<Op>& call, slabs& s) noexcept {
-    constexpr std::size_t out = model::input_count;
-    for (std::size_t k = 0; k < node_state<Op>::tensors; ++k) {
-      const op_tensor& t = k < out ? inputs[k] : outputs[k - out];
-      if (state.plans[k].moves || !tensor_data(t, model::fields[k], call.info[k], data[k]).ok()) return false;
-    }
-    const std::size_t out_bytes = call.info[out].elements * dtype_size(call.info[out].dtype);
-    for (std::size_t k = 0; k < out; ++k) {
-      const std::size_t in_bytes = call.info[k].elements * dtype_size(call.info[k].dtype);
-      if (data[k] < data[out] + out_bytes && data[out] < data[k] + in_bytes) return false;
-    }
-    s = slabs{};
-    s.count = call.info[out].elements;
-    return true;
+    return in_place_slabs<Op>(inputs, outputs, state.plans, call, data, s);
   }
   char* memory(std::size_t k) const noexcept { return data[k]; }
   char* data[node_state<Op>::tensors] = {};

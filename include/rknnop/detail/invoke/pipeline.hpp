@@ -451,15 +451,19 @@ template <class Op, class Io>
 [[gnu::always_inline]] inline outcome invoke(Io& io, invocation<Op>& call, buffer_list& buffers) noexcept {
   using model = op_model<Op>;
   outcome result;
+  const auto settle = [&] {
+    if constexpr (Io::infer_per_call)
+      if (result.ok()) result = infer_and_settle(call, [&](auto i) { return io.settled(call, i); });
+  };
   if constexpr (each_element_op<Op> && with_element_ranges<Io>) {
     result = io.bind_shapes(call, buffers);
+    settle();  // on the shapes alone, as a validator or an RKNPU2 init runs it
     if (slabs s; result.ok() && element_ranges_fit<Op>(io, call, s)) return run_each_element<Op>(io, call, buffers, s);
     if (result.ok()) result = io.read_inputs(call, buffers);
   } else {
     result = io.bind(call, buffers);
+    settle();
   }
-  if constexpr (Io::infer_per_call)
-    if (result.ok()) result = infer_and_settle(call, [&](auto i) { return io.settled(call, i); });
   for_each_field_index<typename model::outputs>([&](auto i) {
     if (!result.ok()) return;
     constexpr std::size_t k = model::input_count + i;
