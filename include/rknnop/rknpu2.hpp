@@ -460,6 +460,20 @@ bool in_place_slabs(const op_tensor* inputs, const op_tensor* outputs, const lay
   return true;
 }
 
+// The inputs' data as the kernel's element type and layout (read_input), each bound to its view: the
+// second half of binding, after the shapes (bind_tensors<Op, false>, or init's), for both adapters.
+template <class Op>
+outcome read_inputs(const op_tensor* inputs, const layout_plan* plans, invocation<Op>& call,
+                    buffer_list& buffers) noexcept {
+  using model = op_model<Op>;
+  outcome result;
+  for_each_field_index<typename model::inputs>([&](auto i) {
+    if (result.ok()) result = read_input(inputs[i], model::fields[i], call.info[i], plans[i], buffers, call.data[i]);
+    if (result.ok()) bind_view<i>(call.in, call.info[i], call.data[i]);
+  });
+  return result;
+}
+
 // The RKNPU2 adapter of the core's pipeline (invoke): librknnrt's tensors in and out, converted
 // between the runtime's layout and the one the op declares (layout_plan).
 template <class Op>
@@ -503,11 +517,7 @@ struct rknpu2_io {
     return result;
   }
   outcome read_inputs(invocation<Op>& call, buffer_list& buffers) noexcept {
-    outcome result;
-    for_each_field_index<typename model::inputs>([&](auto i) {
-      if (result.ok()) result = read_input(inputs[i], model::fields[i], call.info[i], plans[i], buffers, call.data[i]);
-      if (result.ok()) bind_view<i>(call.in, call.info[i], call.data[i]);
-    });
+    const outcome result = rknpu2::read_inputs<Op>(inputs, plans, call, buffers);
     if (marks) marks->inputs_done = profile_now();
     return result;
   }
@@ -550,12 +560,7 @@ struct rknpu2_settled_io {
     return {};
   }
   outcome read_inputs(invocation<Op>& call, buffer_list& buffers) noexcept {
-    outcome result;
-    for_each_field_index<typename model::inputs>([&](auto i) {
-      if (result.ok())
-        result = read_input(inputs[i], model::fields[i], call.info[i], state.plans[i], buffers, call.data[i]);
-      if (result.ok()) bind_view<i>(call.in, call.info[i], call.data[i]);
-    });
+    const outcome result = rknpu2::read_inputs<Op>(inputs, state.plans, call, buffers);
     if (marks) marks->inputs_done = profile_now();
     return result;
   }

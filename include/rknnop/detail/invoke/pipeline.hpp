@@ -251,9 +251,9 @@ outcome check_guards(const invocation<Op>& call, const buffer_list& buffers, std
 //   copies (vx_io, the PC's library): each range first copies its slabs of every input in from the
 //     runtime; the output goes out in one copy at the end, only if every element passed (a refused
 //     node leaves the tensor as it was);
-//   in place (Io::in_place: rknpu2_settled_io, whose tensors are host memory): the ranges read the
+//   in place (Io::in_place: RKNPU2's two adapters, whose tensors are host memory): the ranges read the
 //     runtime's input memory and write its output memory themselves, nothing copied (a refused node
-//     leaves the output written up to where the ranges stopped, as that adapter's check_output does).
+//     leaves the output written up to where the ranges stopped, as those adapters' check_output does).
 
 }  // namespace rknnop::detail
 namespace rknnop {
