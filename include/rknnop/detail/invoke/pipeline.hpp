@@ -49,6 +49,34 @@ void bind_view(Views& views, const tensor_info& info, void* data) noexcept {
     view.bind_all(typed, info.dims, info.rank, info.dtype);
 }
 
+#if RKNNOP_HAS_EXCEPTIONS
+// The exception being handled as a failure: "<what> threw ..." (what: nullptr for a backend's
+// firewall, which says "exception: ..."). Called from a catch (...) block; not a template, so that
+// each call site of the firewalls below has one handler instead of three (compile time).
+RKNNOP_DETAIL_COLD inline outcome current_exception_failure(const char* what) noexcept {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return outcome(status_code::no_memory,
+                   what ? error("{} threw std::bad_alloc", what) : error("out of memory (std::bad_alloc)"));
+  } catch (const std::exception& e) {
+    status m = what ? error("{} threw: ", what) : error("exception: ");
+    m.append(e.what());
+    return outcome(status_code::failure, m);
+  } catch (...) {
+    return outcome(status_code::failure,
+                   what ? error("{} threw an exception of unknown type", what) : error("an exception of unknown type"));
+  }
+}
+#endif
+
+// "<what> failed: <message>", for an op's function that returned a failed status.
+RKNNOP_DETAIL_COLD inline outcome user_failure(const char* what, const status& s) noexcept {
+  status m = error("{} failed: ", what);
+  m.append(s.message());
+  return outcome(status_code::failure, m);
+}
+
 // Runs one of the op's functions; an exception becomes a failure naming the function.
 template <class F>
 outcome call_user(const char* what, F&& f) noexcept {
@@ -61,19 +89,11 @@ outcome call_user(const char* what, F&& f) noexcept {
     } else {
       const status s = f();
       if (s.ok()) return {};
-      status m = error("{} failed: ", what);
-      m.append(s.message());
-      return outcome(status_code::failure, m);
+      return user_failure(what, s);
     }
 #if RKNNOP_HAS_EXCEPTIONS
-  } catch (const std::bad_alloc&) {
-    return outcome(status_code::no_memory, error("{} threw std::bad_alloc", what));
-  } catch (const std::exception& e) {
-    status m = error("{} threw: ", what);
-    m.append(e.what());
-    return outcome(status_code::failure, m);
   } catch (...) {
-    return outcome(status_code::failure, error("{} threw an exception of unknown type", what));
+    return current_exception_failure(what);
   }
 #endif
 }
@@ -87,14 +107,8 @@ outcome guarded(Body&& body) noexcept {
 #endif
     return body();
 #if RKNNOP_HAS_EXCEPTIONS
-  } catch (const std::bad_alloc&) {
-    return outcome(status_code::no_memory, error("out of memory (std::bad_alloc)"));
-  } catch (const std::exception& e) {
-    status m = error("exception: ");
-    m.append(e.what());
-    return outcome(status_code::failure, m);
   } catch (...) {
-    return outcome(status_code::failure, error("an exception of unknown type"));
+    return current_exception_failure(nullptr);
   }
 #endif
 }
