@@ -63,11 +63,12 @@ outcome decode_params(const vx_reference* refs, invocation<Op>& call, param_type
   return result;
 }
 
-// Queries every tensor (or takes what `known` holds: the node's facts, see node_facts); with Data,
-// also copies inputs in (the core's pipeline allocates the outputs).
-template <class Op, bool Data>
+// Queries every tensor (or takes what `known` holds: the node's facts, see node_facts); with `data`,
+// also copies inputs in (the core's pipeline allocates the outputs). `data` is not a template
+// parameter: the validator's and the kernel's binds are one function (compile time).
+template <class Op>
 outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list& buffers, bool allow_unshaped_outputs,
-                     const tensor_info* known = nullptr) noexcept {
+                     const tensor_info* known, bool data) noexcept {
   using model = op_model<Op>;
   outcome result;
   for_each_field_index<typename model::inputs>([&](auto i) {
@@ -78,7 +79,7 @@ outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list
       info = known[i];
     else
       result = query_tensor(refs[i], f, info);
-    if (Data && result.ok()) result = read_tensor(refs[i], f, info, buffers, call.data[i]);
+    if (data && result.ok()) result = read_tensor(refs[i], f, info, buffers, call.data[i]);
     if (!result.ok()) return;
     bind_view<i>(call.in, info, call.data[i]);
   });
@@ -92,7 +93,7 @@ outcome bind_tensors(const vx_reference* refs, invocation<Op>& call, buffer_list
     else
       result = query_tensor(refs[k], f, info, allow_unshaped_outputs);
     if (!result.ok()) return;
-    if constexpr (!Data) bind_view<i>(call.out, info, nullptr);  // with Data, invoke binds it to its buffer
+    bind_view<i>(call.out, info, nullptr);  // with `data`, invoke binds it to its buffer next
   });
   return result;
 }
@@ -173,7 +174,7 @@ struct vx_io {
     outcome result = decode_params(refs, call, param_types::trust_validator);
     node_facts<Op>* const facts = node_facts<Op>::block(node);
     const tensor_info* const known = node_facts<Op>::known(facts, refs);
-    if (result.ok()) result = bind_tensors<Op, Data>(refs, call, buffers, false, known);
+    if (result.ok()) result = bind_tensors(refs, call, buffers, false, known, Data);
     if (result.ok() && facts && !known) node_facts<Op>::fill(node, facts, refs, call.info);
     return result;
   }
@@ -284,7 +285,7 @@ template <class Op>
 RKNNOP_DETAIL_COLD outcome vx_infer(const vx_reference* refs, invocation<Op>& call) noexcept {
   buffer_list no_buffers;
   outcome result = decode_params(refs, call, param_types::check);
-  if (result.ok()) result = bind_tensors<Op, false>(refs, call, no_buffers, true);
+  if (result.ok()) result = bind_tensors(refs, call, no_buffers, true, nullptr, false);
   if (!result.ok()) return result;
   return infer_outputs<Op, false>(call, nullptr);  // the validator checks each output first (below)
 }
@@ -353,7 +354,7 @@ RKNNOP_DETAIL_COLD RKNNOP_DETAIL_HIDDEN vx_status VX_CALLBACK vx_initialize_call
   invocation<Op> call;
   work_size ws;
   result = decode_params(refs, call, param_types::trust_validator);
-  if (result.ok()) result = bind_tensors<Op, false>(refs, call, no_buffers, false);
+  if (result.ok()) result = bind_tensors(refs, call, no_buffers, false, nullptr, false);
   if (result.ok())
     result = call_user("the VX work-size function (vx)", [&] { return Op::vx(call.in, call.out, call.par, ws); });
   vx_kernel_execution_parameters_t params{};
