@@ -589,6 +589,24 @@ RKNNOP_DETAIL_COLD inline outcome lossy_failure(const field_desc& f, const tenso
               vx_type_name(f.vx_type), vx_type_name(info.dtype));
 }
 
+// check_and_convert's exact checks of elements [s, e), on the blocks the screen cannot clear (or on
+// all of them where it has no rule: integer kernels, a checked float16 kernel). Out of line: one copy
+// for screen_output's two call sites and the unscreened one (compile time).
+struct exact_checks {
+  unwritten_elements* total;
+  std::size_t* first_lost;
+  const char* src;
+  const char* dst;
+  std::int32_t kernel_type, tensor_type;
+  bool markers, f32, precision;
+  [[gnu::noinline]] void operator()(std::size_t s, std::size_t e) const noexcept {
+    if (markers) add_unwritten(total, f32, src, s, e);
+    if (!precision) return;
+    const std::size_t k = first_lossy(kernel_type, tensor_type, src, dst, s, e);
+    if (k != e) lower_to(first_lost, k);
+  }
+};
+
 // check_every_element: an output the kernel wrote, in one pass over the pool's threads: each range,
 // a piece of check_piece elements at a time (so that the checks read what the conversion just read),
 // converts to the tensor's dtype into `converted` (when the dtypes differ), counts the elements left
@@ -608,16 +626,7 @@ inline outcome check_and_convert(const field_desc& f, const tensor_info& info, c
       converted && (info.dtype == vx_type::float16 || info.dtype == vx_type::float32) && !lossy_allowed();
   const std::size_t from = dtype_size(f.vx_type), to = dtype_size(info.dtype);
   const std::int32_t kernel_type = f.vx_type, tensor_type = info.dtype;
-  unwritten_elements* const total = &r;
-  std::size_t* const first_lost = &lossy;
-  // The exact checks of elements [s, e), on the blocks the screen cannot clear (or on all of them
-  // where it has no rule: integer kernels, a checked float16 kernel).
-  auto exact = [=](std::size_t s, std::size_t e) noexcept {
-    if (markers) add_unwritten(total, f32, src, s, e);
-    if (!precision) return;
-    const std::size_t k = first_lossy(kernel_type, tensor_type, src, dst, s, e);
-    if (k != e) lower_to(first_lost, k);
-  };
+  const exact_checks exact{&r, &lossy, src, dst, kernel_type, tensor_type, markers, f32, precision};
   // What the screen looks at: float32 to float16, the converted halves (a quarter of the bytes); else
   // the kernel's elements for the markers, unless the precision rule needs every element.
   const bool halves = fn && f32 && tensor_type == vx_type::float16;
