@@ -46,19 +46,44 @@ struct range_result<F, true> {
   using type = std::invoke_result_t<F&, std::size_t, std::size_t>;
 };
 
-// Range k of a parallel_for's n (count = q * n + r).
+// A parallel_for's ranges: range k of n is [k*q + min(k, r), ...) (count = q * n + r), and whether
+// every range succeeded.
+struct range_split {
+  std::size_t q = 0, r = 0;
+  bool ok = true;
+};
 template <class Call>
 struct range_job {
+  range_split split;
   Call& run;
-  std::size_t q, r;
-  bool ok;
 };
 template <class Call>
 [[gnu::noinline]] void run_range(void* context, std::size_t k) noexcept {
   range_job<Call>& job = *static_cast<range_job<Call>*>(context);
-  const std::size_t begin = k * job.q + (k < job.r ? k : job.r);
-  const std::size_t end = begin + job.q + (k < job.r ? 1 : 0);
-  if (!job.run(begin, end)) __atomic_store_n(&job.ok, false, __ATOMIC_RELAXED);
+  const std::size_t q = job.split.q, r = job.split.r;
+  const std::size_t begin = k * q + (k < r ? k : r);
+  const std::size_t end = begin + q + (k < r ? 1 : 0);
+  if (!job.run(begin, end)) __atomic_store_n(&job.split.ok, false, __ATOMIC_RELAXED);
+}
+
+// What parallel_for does whatever its function: the number of ranges, then `range` (run_range) on
+// each, on this thread for one range (the same out-of-line function as the pool's ranges: one copy
+// of f's body in the library, not one inline here and one for the pool), else on the pool. Not a
+// template: one copy for every parallel_for of a library (compile time).
+[[gnu::noinline]] inline bool run_ranges(std::size_t count, std::size_t grain, range_split& split,
+                                         void (*range)(void*, std::size_t) noexcept, void* job) noexcept {
+  if (count == 0) return true;
+  if (grain == 0) grain = 1;
+  // (fewer than two grains: one range whatever the thread count, which is then not asked for)
+  const std::size_t most = count / grain, threads = most < 2 ? 1 : thread_count();
+  const std::size_t n = most < 1 ? 1 : most < threads ? most : threads;
+  split.q = count / n;
+  split.r = count % n;
+  if (n == 1)
+    range(job, 0);
+  else
+    thread_pool::run(n, range, job);
+  return split.ok;
 }
 }  // namespace detail
 
@@ -79,19 +104,8 @@ bool parallel_for(std::size_t count, std::size_t grain, F&& f) noexcept {
     else
       return f(begin, end), true;
   };
-  if (count == 0) return true;
-  if (grain == 0) grain = 1;
-  // (fewer than two grains: one range whatever the thread count, which is then not asked for)
-  const std::size_t most = count / grain, threads = most < 2 ? 1 : thread_count();
-  const std::size_t n = most < 1 ? 1 : most < threads ? most : threads;
-  detail::range_job<decltype(call)> j{call, count / n, count % n, true};
-  // One range: on this thread, through the same out-of-line function as the pool's ranges (one copy
-  // of f's body in the library, not one inline here and one for the pool).
-  if (n == 1)
-    detail::run_range<decltype(call)>(&j, 0);
-  else
-    detail::thread_pool::run(n, &detail::run_range<decltype(call)>, &j);
-  return j.ok;
+  detail::range_job<decltype(call)> job{{}, call};
+  return detail::run_ranges(count, grain, job.split, &detail::run_range<decltype(call)>, &job);
 }
 
 }  // namespace rknnop
