@@ -155,28 +155,29 @@ inline void dense_strides(const tensor_info& info, vx_size* start, vx_size* end,
   }
 }
 
-// copy_tensor and copy_slabs are out of line: each is called from read_tensor and write_tensor (and
-// copy_slabs once per piece of a range), and a copy of their stride setup at each call site was only
-// compile time (issue 49 item 4).
-
-// Copies the whole tensor to or from dense host memory, in one call.
-[[gnu::noinline]] inline vx_status copy_tensor(vx_reference ref, const tensor_info& info, void* host,
-                                               vx_enum usage) noexcept {
+// Copies indices [a, b) of dim `dim` (every index of the other dims) between the tensor and dense host
+// memory at `at`. Out of line, and one function for whole tensors and slabs: called from read_tensor
+// and write_tensor (and once per piece of a range), a copy of its stride setup at each call site was
+// only compile time (issue 49 item 4).
+[[gnu::noinline]] inline vx_status copy_patch(vx_reference ref, const tensor_info& info, std::uint32_t dim,
+                                              std::size_t a, std::size_t b, char* at, vx_enum usage) noexcept {
   vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
   dense_strides(info, start, end, stride);
-  return vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, host, usage,
+  start[dim] = a;
+  end[dim] = b;
+  return vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, at, usage,
                            VX_MEMORY_TYPE_HOST);
 }
 
+// Copies the whole tensor to or from dense host memory, in one call.
+inline vx_status copy_tensor(vx_reference ref, const tensor_info& info, void* host, vx_enum usage) noexcept {
+  return copy_patch(ref, info, 0, 0, info.dims[0], static_cast<char*>(host), usage);
+}
+
 // Copies slabs [a, b) between the tensor and dense host memory at `at` (where slab a's first element is).
-[[gnu::noinline]] inline vx_status copy_slabs(vx_reference ref, const tensor_info& info, const slabs& s, std::size_t a,
-                                              std::size_t b, char* at, vx_enum usage) noexcept {
-  vx_size start[max_tensor_rank], end[max_tensor_rank], stride[max_tensor_rank];
-  dense_strides(info, start, end, stride);
-  start[s.dim] = a;
-  end[s.dim] = b;
-  return vxCopyTensorPatch(reinterpret_cast<vx_tensor>(ref), info.tensor_rank, start, end, stride, at, usage,
-                           VX_MEMORY_TYPE_HOST);
+inline vx_status copy_slabs(vx_reference ref, const tensor_info& info, const slabs& s, std::size_t a, std::size_t b,
+                            char* at, vx_enum usage) noexcept {
+  return copy_patch(ref, info, s.dim, a, b, at, usage);
 }
 
 // Copies a tensor into host memory as the kernel's element type. When the types differ, the raw data
