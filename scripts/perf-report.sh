@@ -16,8 +16,8 @@
 # between <!-- perf-report:begin --> and <!-- perf-report:end -->. Numbers only, never a pass/fail.
 #
 #   scripts/perf-report.sh BUILD_DIR     (configured with -DRKNNOP_BUILD_BENCHMARKS=ON, RelWithDebInfo)
-# Needs valgrind and OpenCV's imgproc: bash scripts/install-deps.sh --perf (without them the callgrind
-# rows and the OpenCV columns are missing).
+# Needs valgrind and OpenCV's imgproc: bash scripts/install-deps.sh --perf (without them it exits 2 before
+# measuring, naming what is missing; with NO_WRITE=1 it prints the report without those rows).
 # Environment: ROUNDS (default 31), NO_WRITE=1 (print only).
 set -euo pipefail
 
@@ -32,6 +32,17 @@ cmake --build "$build" --target help 2>/dev/null | grep -qw bench_rknpu2 && prog
 cmake --build "$build" --target "${progs[@]}" ResizeArea_aarch64 ResizeArea_armhf -j2 > "$work/build.log" 2>&1 ||
   { cat "$work/build.log"; exit 1; }
 bin="$build/bench"
+# Without valgrind or OpenCV the report's Ir rows and OpenCV columns would be written as -nan or blank:
+# refused unless only printed (NO_WRITE=1).
+missing=()
+command -v valgrind > /dev/null || missing+=("valgrind (the Ir rows)")
+"$bin/bench_resize_area" --list 2> /dev/null | grep -q '^opencv_2x ' ||
+  missing+=("OpenCV's imgproc in $build (the OpenCV columns; configure the build again once it is installed)")
+if [ ${#missing[@]} -gt 0 ] && [ "${NO_WRITE:-0}" != 1 ]; then
+  printf 'rknnop: perf-report: missing %s\n' "${missing[@]}" >&2
+  echo "rknnop: perf-report: bash scripts/install-deps.sh --perf installs them; NO_WRITE=1 prints a partial report" >&2
+  exit 2
+fi
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 out="$work/report.txt"
