@@ -131,7 +131,10 @@ for arch in "${arches[@]}"; do
       ir[$arch/${who}_$c]="$(count_instructions "$qemu" "$prefix" "$libdirs" "$dir/bench/bench_node_cost" "${who}_$c")"
     done
   done
-  for c in node_resize_tiny_1t node_resize_tiny_2t; do
+  # The tiny node's thread counts; the 480x640 2x node and its phases alone (bench_threads' node_phases:
+  # what the node / kernel goal's ratio is made of).
+  for c in node_resize_tiny_1t node_resize_tiny_2t node_resize_2x_1t phase_resize_2x_read_1t \
+    phase_resize_2x_allocate_1t phase_resize_2x_kernel_1t phase_resize_2x_write_1t; do
     ir[$arch/$c]="$(count_instructions "$qemu" "$prefix" "$libdirs" "$dir/bench/bench_threads" "$c")"
   done
   if [ -n "$rknpu2" ]; then
@@ -185,6 +188,11 @@ report="$work/report.txt"
   row "ResizeArea node / its kernel, float16 tensors 480x640x3, 2x" "<= 1.5" sdk_resize_2x kernel_f16_2x
   row "ResizeArea node / its kernel, float16 tensors 480x640x3, 7:3" "<= 1.5" sdk_resize_7:3 kernel_f16_7:3
   row "tiny ResizeArea node, 2 threads / 1 thread" "<= 1.05" node_resize_tiny_2t node_resize_tiny_1t
+  # Diagnostic: the 2x node's phases, each alone, / the same kernel alone (pixel values 0..255).
+  row "ResizeArea node, 2x, 480x640 pixels / its kernel phase" "" node_resize_2x_1t phase_resize_2x_kernel_1t
+  for p in read allocate write; do
+    row "  its $p phase alone / its kernel phase" "" "phase_resize_2x_${p}_1t" phase_resize_2x_kernel_1t
+  done
   if [ -n "$rknpu2" ]; then
     for c in "${rknpu2_cases[@]}"; do
       row "RKNPU2 plugin generated / hand-written C, FLOAT32 NCHW, $c" "<= 1.0" "rknpu2_sdk_$c" "rknpu2_c_$c"

@@ -116,6 +116,28 @@ irr() {
   [[ -n "$a" && -n "$b" ]] && ratio_ir "$a" "$b" || echo "n/a"
 }
 op_line() { awk -v op="$1" '$1 == op' "$out"; }
+med() { ratio "$1" | cut -d/ -f2 | tr -d ' '; }  # the median of a ratio line
+tmed() { awk -v c="$1" '$1 == "time" && $2 == c { print $4 }' "$out"; }  # a contender's median time
+# The ResizeArea node's phases alone (bench_threads' node_phases), one thread, each / the memcpy: read
+# (copy in + widening: its copy alone), allocate, kernel, write (checks, narrowing, copy out: its copy
+# alone), and the node's median less the phases' medians (the rest: the runtime's call, params, views,
+# guards, dispatches), all over the memcpy's median.
+phases() {
+  local t="$1" m
+  m="$(tmed "memcpy_resize_$t")"
+  printf '%s (copy %s), %s, %s, %s (copy %s), rest %s' "$(med "phase resize $t read 1t/memcpy")" \
+    "$(med "phase resize $t copy_in 1t/memcpy")" "$(med "phase resize $t allocate 1t/memcpy")" \
+    "$(med "phase resize $t kernel 1t/memcpy")" "$(med "phase resize $t write 1t/memcpy")" \
+    "$(med "phase resize $t copy_out 1t/memcpy")" \
+    "$(awk -v n="$(tmed "node_resize_${t}_1t")" -v m="$m" -v a="$(tmed "phase_resize_${t}_read_1t")" \
+      -v b="$(tmed "phase_resize_${t}_allocate_1t")" -v c="$(tmed "phase_resize_${t}_kernel_1t")" \
+      -v d="$(tmed "phase_resize_${t}_write_1t")" 'BEGIN { printf "%.2f", (n - a - b - c - d) / m }')"
+}
+phases_2t() {
+  local t="$1"
+  printf '%s, %s, %s, %s' "$(med "phase resize $t read 2 threads/1")" "$(med "phase resize $t allocate 2 threads/1")" \
+    "$(med "phase resize $t kernel 2 threads/1")" "$(med "phase resize $t write 2 threads/1")"
+}
 resize_line="$(op_line ResizeArea)"
 compile_cpu="$(echo "$resize_line" | awk '{ print $4 }')"
 # resize_area.cpp against the reference commit (issue 49: <= 1.00): CPU median; fastest runs; instructions.
@@ -153,6 +175,8 @@ rounds; Ir = callgrind instructions per call. Full output: bench/README.md.
 | same, 2 threads / OpenCV \`INTER_AREA\` with \`cv::setNumThreads(2)\`, median | $(ratio "resize 2x 2t/opencv 2t" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 7:3 2t/opencv 2t" | cut -d/ -f2 | tr -d ' '); $(ratio "resize 1080p_2x 2t/opencv 2t" | cut -d/ -f2 | tr -d ' ') | ≤ 1.0 |
 | ResizeArea node on float16 tensors through the host runtime (copies, conversions, kernel), 2 threads / 1, wall, median: 480x640 → 240x320; 1080x1920 → 540x960 | $(ratio "node resize 2x 2 threads/1" | cut -d/ -f2 | tr -d ' '); $(ratio "node resize 1080p_2x 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 0.60 |
 | same, 1 thread / a memcpy of the node's input + output bytes (float16), wall, median: 480x640 → 240x320; 1080x1920 → 540x960 | $(ratio "node resize 2x 1t/memcpy" | cut -d/ -f2 | tr -d ' '); $(ratio "node resize 1080p_2x 1t/memcpy" | cut -d/ -f2 | tr -d ' ') | ≤ 4; ≤ 3 |
+| same node's phases alone, through the node's own functions (diagnostic: what the ratio above is made of), 1 thread / the same memcpy, median: read (its copy alone), allocate, kernel, write (its copy alone), the node less their sum; 480x640 → 240x320 \| 1080x1920 → 540x960 | $(phases 2x) \| $(phases 1080p_2x) | |
+| same phases, 2 threads / 1, median: read, allocate, kernel, write; 480x640 \| 1080x1920 | $(phases_2t 2x) \| $(phases_2t 1080p_2x) | |
 | identity op's node (float16 480x640x3 in and out, the kernel copies; \`rknnop::each_element\`: the one-pass node), 1 thread / memcpy of its input + output bytes; 2 threads / 1, wall, median | $(ratio "node identity 480x640 1t/memcpy" | cut -d/ -f2 | tr -d ' '); $(ratio "node identity 480x640 2 threads/1" | cut -d/ -f2 | tr -d ' ') | ≤ 2; ≤ 0.60 |
 | same op as a kernel of its own (\`parallel_for\` and \`memcpy\`: the ordinary pipeline), the same two ratios (diagnostic) | $(ratio "node identity_kernel 480x640 1t/memcpy" | cut -d/ -f2 | tr -d ' '); $(ratio "node identity_kernel 480x640 2 threads/1" | cut -d/ -f2 | tr -d ' ') | |
 | same, the calling thread's share of the node's instructions with 2 threads (callgrind per thread, fair scheduling; diagnostic): 480x640; 1080x1920 | $(awk '$1 == "share" && $3 == "node_resize_2x_2t" { print $4 }' "$out"); $(awk '$1 == "share" && $3 == "node_resize_1080p_2x_2t" { print $4 }' "$out") | 0.50 is an even split |
