@@ -34,7 +34,7 @@ struct ResizeArea {
     const float a = float(o) * s, b = float(o + 1) * s;
     for (auto i = std::int64_t(std::floor(a)); i < std::int64_t(std::ceil(b)); ++i) {
       const float lo = float(i), hi = float(i + 1);  // as TensorFlow: s when the cell spans both ends
-      f(std::clamp<std::int64_t>(i, 0, in - 1), lo < a ? (hi > b ? s : hi - a) : (hi > b ? b - lo : 1.f));
+      f(std::size_t(std::clamp<std::int64_t>(i, 0, in - 1)), lo < a ? (hi > b ? s : hi - a) : (hi > b ? b - lo : 1.f));
     }
   }
 
