@@ -200,90 +200,89 @@ inline bool any_set(uint32x4_t mask) noexcept {
   return vget_lane_u32(vpmax_u32(half, half), 0) != 0;
 }
 // Whether any of the 16 float16 values in lo and hi is a NaN or a non-zero subnormal. With the sign
-// shifted out (2|h|): 2|h| - 2 below 0x7FE (|h| 0 wraps around to the top), or 2|h| above infinity's
-// 0xF800.
+// shifted out (t = 2|h|): t - 2 below 0x7FE (t 0 wraps around to the top), or t above infinity's 0xF800;
+// a lane of the two vectors' maximum above 0xF800 or of their minimum below 0x7FE says the same of one
+// of the 16, in fewer instructions than a mask per vector.
 inline bool any_odd_half(uint16x8_t lo, uint16x8_t hi) noexcept {
   const uint16x8_t two = vdupq_n_u16(2), last_subnormal = vdupq_n_u16(0x7FE), infinity = vdupq_n_u16(0xF800);
   const uint16x8_t a = vshlq_n_u16(lo, 1), b = vshlq_n_u16(hi, 1);
-  const uint16x8_t odd = vorrq_u16(vorrq_u16(vcltq_u16(vsubq_u16(a, two), last_subnormal), vcgtq_u16(a, infinity)),
-                                   vorrq_u16(vcltq_u16(vsubq_u16(b, two), last_subnormal), vcgtq_u16(b, infinity)));
-  return any_set(vreinterpretq_u32_u16(odd));
+  const uint16x8_t top = vmaxq_u16(a, b), low = vminq_u16(vsubq_u16(a, two), vsubq_u16(b, two));
+  return any_set(vreinterpretq_u32_u16(vorrq_u16(vcgtq_u16(top, infinity), vcltq_u16(low, last_subnormal))));
 }
 inline void half_to_float_neon(const float16* src, float* dst, std::size_t n) noexcept {
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
+  for (const unsigned char* const end = in + (n & ~std::size_t{15}) * 2; in != end; in += 32, out += 64) {
     uint16x8_t lo, hi;
-    std::memcpy(&lo, in + i * 2, sizeof lo);  // memcpy: alias-safe in place
-    std::memcpy(&hi, in + i * 2 + 16, sizeof hi);
+    std::memcpy(&lo, in, sizeof lo);  // memcpy: alias-safe in place
+    std::memcpy(&hi, in + 16, sizeof hi);
     if (!any_odd_half(lo, hi)) {
       const float32x4_t f0 = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(lo)));
       const float32x4_t f1 = vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(lo)));
       const float32x4_t f2 = vcvt_f32_f16(vreinterpret_f16_u16(vget_low_u16(hi)));
       const float32x4_t f3 = vcvt_f32_f16(vreinterpret_f16_u16(vget_high_u16(hi)));
-      std::memcpy(out + i * 4, &f0, sizeof f0);
-      std::memcpy(out + i * 4 + 16, &f1, sizeof f1);
-      std::memcpy(out + i * 4 + 32, &f2, sizeof f2);
-      std::memcpy(out + i * 4 + 48, &f3, sizeof f3);
+      std::memcpy(out, &f0, sizeof f0);
+      std::memcpy(out + 16, &f1, sizeof f1);
+      std::memcpy(out + 32, &f2, sizeof f2);
+      std::memcpy(out + 48, &f3, sizeof f3);
       continue;
     }
     float block[16];  // all 16 read before any is written (in place)
     for (std::size_t k = 0; k < 16; ++k) {
       std::uint16_t b;
-      std::memcpy(&b, in + (i + k) * 2, 2);
+      std::memcpy(&b, in + k * 2, 2);
       block[k] = float16::to_float(b);
     }
-    std::memcpy(out + i * 4, block, sizeof block);
+    std::memcpy(out, block, sizeof block);
   }
-  for (; i < n; ++i) {
+  for (std::size_t i = n & ~std::size_t{15}; i < n; ++i, in += 2, out += 4) {
     std::uint16_t b;
-    std::memcpy(&b, in + i * 2, 2);
+    std::memcpy(&b, in, 2);
     const float v = float16::to_float(b);
-    std::memcpy(out + i * 4, &v, 4);
+    std::memcpy(out, &v, 4);
   }
 }
-// Whether any of the 8 floats in a and b is a NaN or a non-zero value below 2^-14 (tiny for float16).
-// With the sign shifted out (2|x|): NaN above 0xFF000000; 2|x| - 1 below 0x70FFFFFF (|x| 0 wraps around
-// to the top) is tiny.
+// Whether any of the 8 floats in a and b is a NaN or a non-zero value below 2^-14 (tiny for float16): a
+// lane set in the result says one of the 8 is. With the sign shifted out (t = 2|x|): NaN above
+// 0xFF000000; t - 1 below 0x70FFFFFF (t 0 wraps around to the top) is tiny; the two vectors' maximum and
+// minimum, as for halves above.
 inline uint32x4_t odd_floats(uint32x4_t a, uint32x4_t b) noexcept {
   const uint32x4_t one = vdupq_n_u32(1), tiny_limit = vdupq_n_u32(0x70FFFFFF), infinity = vdupq_n_u32(0xFF000000);
   const uint32x4_t x = vshlq_n_u32(a, 1), y = vshlq_n_u32(b, 1);
-  return vorrq_u32(vorrq_u32(vcgtq_u32(x, infinity), vcltq_u32(vsubq_u32(x, one), tiny_limit)),
-                   vorrq_u32(vcgtq_u32(y, infinity), vcltq_u32(vsubq_u32(y, one), tiny_limit)));
+  const uint32x4_t top = vmaxq_u32(x, y), low = vminq_u32(vsubq_u32(x, one), vsubq_u32(y, one));
+  return vorrq_u32(vcgtq_u32(top, infinity), vcltq_u32(low, tiny_limit));
 }
 inline void float_to_half_neon(const float* src, float16* dst, std::size_t n) noexcept {
   const auto* in = reinterpret_cast<const unsigned char*>(src);
   auto* out = reinterpret_cast<unsigned char*>(dst);
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
+  for (const unsigned char* const end = in + (n & ~std::size_t{15}) * 4; in != end; in += 64, out += 32) {
     uint32x4_t a, b, c, d;  // memcpy: alias-safe in place
-    std::memcpy(&a, in + i * 4, sizeof a);
-    std::memcpy(&b, in + i * 4 + 16, sizeof b);
-    std::memcpy(&c, in + i * 4 + 32, sizeof c);
-    std::memcpy(&d, in + i * 4 + 48, sizeof d);
+    std::memcpy(&a, in, sizeof a);
+    std::memcpy(&b, in + 16, sizeof b);
+    std::memcpy(&c, in + 32, sizeof c);
+    std::memcpy(&d, in + 48, sizeof d);
     if (!any_set(vorrq_u32(odd_floats(a, b), odd_floats(c, d)))) {
       const uint16x8_t lo = vcombine_u16(vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u32(a))),
                                          vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u32(b))));
       const uint16x8_t hi = vcombine_u16(vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u32(c))),
                                          vreinterpret_u16_f16(vcvt_f16_f32(vreinterpretq_f32_u32(d))));
-      std::memcpy(out + i * 2, &lo, sizeof lo);
-      std::memcpy(out + i * 2 + 16, &hi, sizeof hi);
+      std::memcpy(out, &lo, sizeof lo);
+      std::memcpy(out + 16, &hi, sizeof hi);
       continue;
     }
     std::uint16_t block[16];  // all 16 read before any is written (in place)
     for (std::size_t k = 0; k < 16; ++k) {
       float v;
-      std::memcpy(&v, in + (i + k) * 4, 4);
+      std::memcpy(&v, in + k * 4, 4);
       block[k] = float16::from_float(v);
     }
-    std::memcpy(out + i * 2, block, sizeof block);
+    std::memcpy(out, block, sizeof block);
   }
-  for (; i < n; ++i) {
+  for (std::size_t i = n & ~std::size_t{15}; i < n; ++i, in += 4, out += 2) {
     float v;
-    std::memcpy(&v, in + i * 4, 4);
+    std::memcpy(&v, in, 4);
     const std::uint16_t h = float16::from_float(v);
-    std::memcpy(out + i * 2, &h, 2);
+    std::memcpy(out, &h, 2);
   }
 }
 #endif
